@@ -1,0 +1,1 @@
+export { createProgram, main } from "./main.js";

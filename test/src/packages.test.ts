@@ -1,0 +1,76 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { publishablePackages } from "./workspace.js";
+
+const packages = publishablePackages();
+const tmp = mkdtempSync(join(tmpdir(), "debatekit-pack-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+// DESIGN §4: left may import right, never the reverse.
+const layer: Record<string, number> = {
+  "@debatekit/cli": 0,
+  "@debatekit/runner": 1,
+  "@debatekit/core": 2,
+  "@debatekit/files": 2,
+  "@debatekit/skills": 2,
+  "@debatekit/adapter-kit": 2,
+  "@debatekit/schema": 3,
+};
+function layerOf(name: string): number {
+  if (name in layer) return layer[name]!;
+  if (name.startsWith("@debatekit/adapter-")) return 2;
+  throw new Error(`${name} has no place in the dependency direction of DESIGN.md §4`);
+}
+
+describe("the dependency direction of DESIGN §4", () => {
+  for (const { manifest } of packages) {
+    it(`${manifest.name} depends only on packages to its right`, () => {
+      for (const dep of Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith("@debatekit/"))) {
+        const ok =
+          layerOf(dep) > layerOf(manifest.name) ||
+          // files reads and writes what core decides; adapters use the shared process kit
+          (manifest.name === "@debatekit/files" && dep === "@debatekit/core") ||
+          (manifest.name.startsWith("@debatekit/adapter-") && dep === "@debatekit/adapter-kit");
+        expect(ok, `${manifest.name} -> ${dep}`).toBe(true);
+      }
+    });
+  }
+});
+
+describe("every package publishes on its own", () => {
+  it("finds the packages", () => {
+    expect(packages.map((p) => p.manifest.name)).toEqual(
+      expect.arrayContaining(["@debatekit/schema", "@debatekit/core", "@debatekit/cli"]),
+    );
+  });
+
+  for (const { dir, manifest } of packages) {
+    it(`${manifest.name}: pnpm pack holds dist, types, README and no workspace: ranges`, () => {
+      const out = execFileSync("pnpm", ["pack", "--pack-destination", tmp, "--json"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      const packed = JSON.parse(out) as { filename: string; files: Array<{ path: string }> };
+      const paths = packed.files.map((f) => f.path);
+      expect(paths).toContain("package.json");
+      expect(paths).toContain("README.md");
+      expect(paths).toContain("dist/index.js");
+      expect(paths).toContain("dist/index.d.ts");
+      expect(paths.filter((p) => p.includes(".test.") || p.startsWith("src/"))).toEqual([]);
+
+      const listing = execFileSync("tar", ["-xOzf", packed.filename, "package/package.json"], {
+        encoding: "utf8",
+      });
+      const published = JSON.parse(listing);
+      expect(JSON.stringify(published)).not.toContain("workspace:");
+      expect(published.type).toBe("module");
+      expect(published.exports["."].types).toBe("./dist/index.d.ts");
+      expect(published.engines.node).toBe(">=20.19");
+      expect(published.sideEffects).toBe(false);
+      expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# @debatekit\//);
+    });
+  }
+});
