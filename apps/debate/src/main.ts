@@ -1,17 +1,26 @@
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
+import { commands } from "./commands/index.js";
+import { exitCodeOf } from "./exit-error.js";
+import { type CliIO, processIO } from "./output.js";
 
 /** Builds the `debate` command line program. */
-export function createProgram(): Command {
+export function createProgram(io: CliIO = processIO()): Command {
   const program = new Command("debate")
     .description("Run structured debates between AI coding CLIs, scored by a judge.")
     .version("0.1.0")
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  for (const register of commands) register(program, io);
   return program;
 }
 
-/** Runs the CLI with the given argv and returns the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const program = createProgram();
+/** Runs the CLI with the given argv and returns the exit code. The one top-level catch. */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const program = createProgram(io);
   if (argv.length <= 2) {
     program.outputHelp();
     return 0;
@@ -20,7 +29,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv]);
     return 0;
   } catch (error) {
-    process.stderr.write(`debate: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    if (error instanceof CommanderError) return error.exitCode;
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`debate: ${message.split("\n")[0]}\n`);
+    return exitCodeOf(error);
   }
 }

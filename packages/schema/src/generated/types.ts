@@ -29,9 +29,9 @@ export type Effort = ("low" | "medium" | "high" | "max")
  */
 export interface AdapterResult {
   /**
-   * ok: an answer; timeout: the per-seat limit fired; exit: the program failed; parse_error: its output could not be read; empty: it answered nothing; unavailable: not installed or not usable; cancelled: stopped by the user.
+   * ok: an answer; timeout: the per-seat limit fired; exit: the program failed; parse_error: its output could not be read; empty: it answered nothing; unavailable: not installed or not usable; cancelled: stopped by the user; pending: the answer is not there yet (a manual seat whose inbox file has not arrived).
    */
-  status: ("ok" | "timeout" | "exit" | "parse_error" | "empty" | "unavailable" | "cancelled")
+  status: ("ok" | "timeout" | "exit" | "parse_error" | "empty" | "unavailable" | "cancelled" | "pending")
   /**
    * The answer text (empty unless status is ok).
    */

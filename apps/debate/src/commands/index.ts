@@ -1,0 +1,8 @@
+import type { Command } from "commander";
+import type { CliIO } from "../output.js";
+
+/** A subcommand: adds itself to the program. */
+export type RegisterCommand = (program: Command, io: CliIO) => void;
+
+/** Every subcommand of `debate`, in the order `--help` lists them. One line per command file. */
+export const commands: RegisterCommand[] = [];

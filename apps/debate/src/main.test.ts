@@ -1,0 +1,18 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+
+describe("the debate binary", () => {
+  it("prints help when called without arguments", () => {
+    const out = execFileSync(process.execPath, [bin], { encoding: "utf8" });
+    expect(out).toMatch(/^Usage: debate/);
+  });
+
+  it("fails with exit 1 and a one-line cause on an unknown command", () => {
+    const result = spawnSync(process.execPath, [bin, "frobnicate"], { encoding: "utf8" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: (unknown command 'frobnicate'|too many arguments)/);
+  });
+});

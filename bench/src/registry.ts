@@ -1,0 +1,9 @@
+/** A benchmark module: `run()` prints its figures. */
+export interface Benchmark {
+  run(): Promise<void>;
+}
+
+/** Every benchmark, by name. Add one line per benchmark module. */
+export const benchmarks: Record<string, () => Promise<Benchmark>> = {
+  schema: () => import("./schema.bench.js"),
+};
