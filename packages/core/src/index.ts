@@ -1,3 +1,17 @@
-// @debatekit/core: Pure debate logic: formats as state machines, argument and judgment rules, scoring, prompts, the argument graph.
-// The public API is added by the issues that build this package; see README.md.
-export {};
+// @debatekit/core: pure debate logic (no fs, no process, no clock, no env). See README.md.
+
+export type { DebatekitErrorOptions } from "./errors.js";
+export { DebatekitError, fail, formatRuleErrors, ok, quote, ruleError } from "./errors.js";
+export { otherRole, roleOfSide, sideCode } from "./sides.js";
+export type {
+  AgentTemplate,
+  ArgumentRecord,
+  DebaterRole,
+  DebateState,
+  Motion,
+  NextAction,
+  Result,
+  RuleError,
+  SeatRole,
+  SideCode,
+} from "./types.js";

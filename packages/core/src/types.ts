@@ -1,0 +1,62 @@
+import type { AgentDefinition, ArgumentFrontmatter, DebateFrontmatter, ScoresFile } from "@debatekit/schema";
+
+/** A debating seat. */
+export type DebaterRole = "proposition" | "opposition";
+/** Any seat of a debate. */
+export type SeatRole = DebaterRole | "judge";
+/** The short side code used in argument ids and files (`prop_000a`, `side: opp`). */
+export type SideCode = "prop" | "opp";
+
+/** A failure of a debate rule or of input; stable `code`s, e.g. DEBATE_PHASE_MISMATCH. */
+export interface RuleError {
+  /** Stable, machine-readable code (SCREAMING_SNAKE_CASE). */
+  code: string;
+  /** Dotted path of the offending field (e.g. `arguments[0].attacks[1].target_id`); empty for the root. */
+  path: string;
+  /** What was expected and what was found, in a sentence a person can act on. */
+  message: string;
+}
+
+/** The outcome of a validation or transition: the value, or every error found. */
+export type Result<T> = { ok: true; value: T } | { ok: false; errors: RuleError[] };
+
+/** The motion of a debate, parsed from debate.md's body. */
+export interface Motion {
+  text: string;
+  definitions?: string;
+  scope?: string;
+}
+
+/** One argument file: frontmatter plus the Toulmin markdown body. */
+export interface ArgumentRecord {
+  frontmatter: ArgumentFrontmatter;
+  /** Toulmin markdown (## Claim, ## Grounds, ...). */
+  body: string;
+}
+
+/** Everything the engine needs to decide and apply a step; read from and written to the folder by files. */
+export interface DebateState {
+  /** From debate.md. */
+  frontmatter: DebateFrontmatter;
+  /** debate.md body, verbatim. */
+  body: string;
+  /** Parsed from body ("# Motion", "## Definitions", "## Scope"). */
+  motion: Motion;
+  /** Sorted by exchange, then id. */
+  arguments: ArgumentRecord[];
+  /** scores.json ({} when absent). */
+  scores: ScoresFile;
+}
+
+/** What must happen next for a debate. */
+export type NextAction =
+  | { kind: "arguments"; exchange: number; task: "opening" | "rebuttal" }
+  | { kind: "judgment"; exchange: number }
+  | { kind: "done"; reason: "complete" | "no_exchanges" }
+  | { kind: "blocked"; reason: "paused" | "no_seats" | "unsupported_format"; message: string };
+
+/** A role prompt template: agents/<name>.md frontmatter plus its body. */
+export interface AgentTemplate {
+  definition: AgentDefinition;
+  body: string;
+}
