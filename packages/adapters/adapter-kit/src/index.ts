@@ -1,3 +1,11 @@
-// @debatekit/adapter-kit: Process handling shared by debatekit adapters: spawn without a shell, stdin prompts, timeouts, process-group kill, redaction.
-// The public API is added by the issues that build this package; see README.md.
-export {};
+export type { ResolvedEffort } from "./effort.js";
+export {
+  EffortMapError,
+  effortFileEnv,
+  findEffortOverrides,
+  loadEffortMap,
+  mergeEffortMaps,
+  readEffortFile,
+  resolveEffort,
+  shippedEffortFile,
+} from "./effort.js";
