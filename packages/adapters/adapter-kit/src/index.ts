@@ -9,3 +9,18 @@ export {
   resolveEffort,
   shippedEffortFile,
 } from "./effort.js";
+export type { EnvelopeOptions, ParsedOutput } from "./envelope.js";
+export { envelopeFromProcess } from "./envelope.js";
+export type { ProcessOutcome, RunProcessOptions } from "./process.js";
+export { runProcess } from "./process.js";
+export { REDACTED, redactSecrets, sanitizeError, secretsFromEnv } from "./redact.js";
+export type {
+  Adapter,
+  AdapterContext,
+  CreateAdapter,
+  Detection,
+  SeatCall,
+  SeatRequest,
+  SeatRole,
+  SeatStep,
+} from "./types.js";

@@ -1,0 +1,56 @@
+import type { AdapterResult, Effort, EffortMap, JournalEntry, SeatConfig } from "@debatekit/schema";
+
+/** A seat of a debate: who is being asked (taken from the journal schema, not restated). */
+export type SeatRole = JournalEntry["role"];
+
+/** Which step of which debate a call answers; offline seats (replay, manual) key their answers on it. */
+export interface SeatStep {
+  debateId: string;
+  exchange: number;
+  role: SeatRole;
+  attempt: number;
+}
+
+/** One request to a seat: the prompt and how to run it (DESIGN.md §6). */
+export interface SeatRequest {
+  prompt: string;
+  model?: string;
+  effort?: Effort;
+  timeoutMs: number;
+  cwd: string;
+  signal?: AbortSignal;
+  sessionId?: string;
+  step?: SeatStep;
+}
+
+/** The §6 envelope plus the sanitized raw output, which the runner journals. */
+export interface SeatCall extends AdapterResult {
+  raw?: { stdout: string; stderr: string; truncated: boolean };
+}
+
+/** Whether an adapter's program is installed and usable here (for `debate doctor`). */
+export interface Detection {
+  adapter: string;
+  installed: boolean;
+  version?: string;
+  path?: string;
+  usable: boolean;
+  hint?: string;
+}
+
+/** One seat's way of answering a prompt. */
+export interface Adapter {
+  readonly name: string;
+  call(request: SeatRequest): Promise<SeatCall>;
+  detect(): Promise<Detection>;
+}
+
+/** What an adapter factory may use besides its seat configuration. */
+export interface AdapterContext {
+  debateDir: string;
+  env?: NodeJS.ProcessEnv;
+  effortMap?: EffortMap;
+}
+
+/** The factory every adapter package exports as `createAdapter`. */
+export type CreateAdapter = (seat: SeatConfig, context: AdapterContext) => Adapter;
