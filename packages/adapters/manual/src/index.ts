@@ -1,0 +1,2 @@
+export { createAdapter } from "./adapter.js";
+export { inboxDir, promptsDir, stepStem } from "./names.js";

@@ -1,0 +1,85 @@
+import { appendFile } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
+import { sanitizeError } from "@debatekit/adapter-kit";
+import type { SeatConfig } from "@debatekit/schema";
+import { createRecordingReader, replayKey } from "./recording.js";
+
+/** The recording used when a replay seat names no `file`. */
+export const defaultReplayFile = "replay.jsonl";
+/** When set, every request is appended to this file as one JSON line (tests count calls with it). */
+export const replayLogEnv = "DEBATEKIT_REPLAY_LOG";
+
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((done) => {
+    if (signal?.aborted) return done(false);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      done(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      done(false);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A seat that answers from a recorded JSONL file (see ReplayEntry), keyed by exchange, role and attempt. */
+export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapter {
+  const name = seat.file ?? defaultReplayFile;
+  const file = isAbsolute(name) ? name : resolve(context.debateDir, name);
+  // Named as the seat names it (relative to the debate folder), so messages are the same from any cwd.
+  const shownAs = name;
+  const read = createRecordingReader(file, shownAs);
+  const logFile = (context.env ?? process.env)[replayLogEnv];
+
+  const call = async (request: SeatRequest): Promise<SeatCall> => {
+    const started = performance.now();
+    const envelope = (status: SeatCall["status"], text: string, error?: string): SeatCall => ({
+      status,
+      text,
+      durationMs: Math.round(performance.now() - started),
+      transport: "file",
+      ...(error ? { error: sanitizeError(error) } : {}),
+    });
+    const step = request.step;
+    if (!step) return envelope("unavailable", "", "a replay seat needs the step (exchange, role, attempt)");
+    if (logFile) {
+      const line = { ...step, pid: process.pid, file: shownAs };
+      await appendFile(logFile, `${JSON.stringify(line)}\n`);
+    }
+    if (request.signal?.aborted) return envelope("cancelled", "", "stopped by the user");
+    const recording = await read();
+    if (!recording.ok) return envelope("unavailable", "", recording.error);
+    const entry = recording.entries.get(replayKey(step.exchange, step.role, step.attempt));
+    if (!entry) {
+      return envelope(
+        "unavailable",
+        "",
+        `${shownAs} has no answer for exchange ${step.exchange}, role ${step.role}, attempt ${step.attempt}`,
+      );
+    }
+    if (entry.delay_ms && !(await sleep(entry.delay_ms, request.signal))) {
+      return envelope("cancelled", "", "stopped by the user");
+    }
+    const result = envelope(entry.text.trim() === "" ? "empty" : "ok", entry.text);
+    return entry.model ? { ...result, model: entry.model } : result;
+  };
+
+  return {
+    name: "replay",
+    call,
+    async detect() {
+      const recording = await read();
+      return {
+        adapter: "replay",
+        installed: true,
+        path: file,
+        usable: recording.ok,
+        ...(recording.ok ? {} : { hint: recording.error }),
+      };
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { createAdapter, defaultReplayFile, replayLogEnv } from "./adapter.js";
+export type { Recording } from "./recording.js";
+export { parseRecording, replayKey } from "./recording.js";
