@@ -1,3 +1,22 @@
-// @debatekit/files: The debate folder on disk: parse and serialize debate.md and arguments, atomic step commits, the journal, the lock.
-// The public API is added by the issues that build this package; see README.md.
-export {};
+// @debatekit/files: the debate folder on disk. Reads and writes files; decides no debate rule (that is core).
+export type { BeforeWrite } from "./atomic.js";
+export type { CommitOptions } from "./commit.js";
+export { commitStep, serializeScores } from "./commit.js";
+export { createDebateFolder } from "./create.js";
+export type { ArgumentDocument, DebateDocument } from "./documents.js";
+export {
+  parseArgumentFile,
+  parseDebateFile,
+  serializeArgumentFile,
+  serializeDebateFile,
+} from "./documents.js";
+export type { FrontmatterDocument, FrontmatterStyle } from "./frontmatter.js";
+export { joinFrontmatter, splitFrontmatter } from "./frontmatter.js";
+export { journalFileName, readJournal, writeJournalEntry } from "./journal.js";
+export type { LockHolder, LockOptions } from "./lock.js";
+export { acquireLock } from "./lock.js";
+export { parseMotion } from "./motion.js";
+export { resolveInside } from "./paths.js";
+export type { DebateFolder } from "./read.js";
+export { readDebateFolder } from "./read.js";
+export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES } from "./text-file.js";

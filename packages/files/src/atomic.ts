@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { open, rename, unlink } from "node:fs/promises";
+import path from "node:path";
+
+/** Called before each write of a step with the target path and the write's 0-based index (tests fail writes here). */
+export type BeforeWrite = (target: string, index: number) => void | Promise<void>;
+
+/** fsyncs a directory so a rename in it survives a power loss. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes a file atomically: a temp file in the same folder, fsync, rename over the target, fsync the folder. */
+export async function writeFileAtomic(target: string, content: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(target);
+  const temp = path.join(
+    dir,
+    `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  const handle = await open(temp, "wx", 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dir);
+}

@@ -1,0 +1,174 @@
+import { mkdir, readFile, unlink } from "node:fs/promises";
+import path from "node:path";
+import type { ArgumentRecord, DebateState, RuleError } from "@debatekit/core";
+import { DebatekitError, formatRuleErrors } from "@debatekit/core";
+import {
+  validateArgumentFrontmatter,
+  validateDebateFrontmatter,
+  validateScoresFile,
+} from "@debatekit/schema";
+import type { BeforeWrite } from "./atomic.js";
+import { syncDirectory, writeFileAtomic } from "./atomic.js";
+import { schemaErrors, serializeArgumentFile, serializeDebateFile } from "./documents.js";
+import { stringifyJson } from "./json-text.js";
+import { orderKeysLike } from "./key-order.js";
+import { ARGUMENT_ID, resolveInside } from "./paths.js";
+import { PENDING_STEP_FILE, serializePendingStep } from "./pending-step.js";
+import type { DebateFolder } from "./read.js";
+import { readDebateMarkdown } from "./read.js";
+
+/** Options of commitStep. */
+export interface CommitOptions {
+  /** Called before each write, in order (tests throw here to simulate a crash between writes). */
+  beforeWrite?: BeforeWrite;
+  /** Renders argument-graph.mmd from the next state; omit to leave the graph alone. */
+  renderGraph?: (state: DebateState) => string;
+}
+
+/** scores.json text: 2-space JSON like dialectic writes it, ending with a newline. */
+export function serializeScores(scores: DebateState["scores"]): string {
+  return `${stringifyJson(scores)}\n`;
+}
+
+function invalid(errors: RuleError[], file: string): DebatekitError {
+  const first = errors[0];
+  const field = first?.path.slice(first.path.indexOf(":") + 1);
+  return new DebatekitError(
+    "STATE_INVALID",
+    `refusing to commit a state that would write an invalid ${file}:\n${formatRuleErrors(errors).join("\n")}`,
+    { file, ...(field === undefined ? {} : { field }) },
+  );
+}
+
+function checkNextState(folder: DebateFolder, next: DebateState): ArgumentRecord[] {
+  const debate = validateDebateFrontmatter(next.frontmatter);
+  if (!debate.ok)
+    throw invalid(schemaErrors("debate.md", "DEBATE_FIELD_INVALID", debate.errors), "debate.md");
+  const scores = validateScoresFile(next.scores);
+  if (!scores.ok)
+    throw invalid(schemaErrors("scores.json", "SCORES_FIELD_INVALID", scores.errors), "scores.json");
+  const committed = new Map(folder.state.arguments.map((a) => [a.frontmatter.id, a]));
+  const added: ArgumentRecord[] = [];
+  for (const argument of next.arguments) {
+    const id = String(argument.frontmatter.id);
+    const file = ARGUMENT_ID.test(id) ? `arguments/${id}.md` : "arguments/";
+    const checked = validateArgumentFrontmatter(argument.frontmatter);
+    if (!checked.ok) throw invalid(schemaErrors(file, "ARGUMENT_FIELD_INVALID", checked.errors), file);
+    const before = committed.get(id);
+    if (before === undefined) added.push(argument);
+    else if (
+      serializeArgumentFile({ ...before, style: "yaml" }) !==
+      serializeArgumentFile({ ...argument, style: "yaml" })
+    ) {
+      // Committed argument files are never rewritten: a step only adds files, so an interrupted step is invisible.
+      throw new DebatekitError(
+        "ARGUMENT_REWRITE",
+        `${file}: a committed argument cannot be changed by a step`,
+        {
+          file,
+          field: "(file)",
+        },
+      );
+    }
+  }
+  return added.sort((a, b) => (a.frontmatter.id < b.frontmatter.id ? -1 : 1));
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Writes one step: new argument files, scores.json, argument-graph.mmd, then debate.md LAST (the commit marker).
+ * Refuses with DEBATE_PHASE_MISMATCH when debate.md on disk no longer holds the phase/exchange `folder` was read at.
+ */
+export async function commitStep(
+  folder: DebateFolder,
+  next: DebateState,
+  options: CommitOptions = {},
+): Promise<DebateFolder> {
+  const { dir } = folder;
+  const added = checkNextState(folder, next);
+
+  const onDisk = await readDebateMarkdown(dir);
+  if (!onDisk.ok || !onDisk.value.doc.ok) {
+    const errors = onDisk.ok ? (onDisk.value.doc as { errors: RuleError[] }).errors : onDisk.errors;
+    throw new DebatekitError(
+      "DEBATE_PHASE_MISMATCH",
+      `debate.md can no longer be read, refusing to commit:\n${formatRuleErrors(errors).join("\n")}`,
+      {
+        file: "debate.md",
+      },
+    );
+  }
+  const disk = onDisk.value.doc.value;
+  const expected = folder.state.frontmatter;
+  if (
+    disk.frontmatter.current_exchange !== expected.current_exchange ||
+    disk.frontmatter.current_phase !== expected.current_phase
+  ) {
+    throw new DebatekitError(
+      "DEBATE_PHASE_MISMATCH",
+      `debate.md: expected exchange ${expected.current_exchange} in phase ${expected.current_phase} (what this step was computed from), found exchange ${disk.frontmatter.current_exchange} in phase ${disk.frontmatter.current_phase}; another process or person advanced the debate, re-read the folder`,
+      { file: "debate.md", field: "current_phase" },
+    );
+  }
+
+  const writes: Array<{ file: string; content: string }> = [];
+  const scoresChanged = serializeScores(next.scores) !== serializeScores(folder.state.scores);
+  if (scoresChanged) {
+    writes.push({
+      file: PENDING_STEP_FILE,
+      content: serializePendingStep({
+        version: 1,
+        exchange: expected.current_exchange,
+        phase: expected.current_phase,
+        scores: folder.state.scores,
+      }),
+    });
+  }
+  for (const argument of added) {
+    writes.push({
+      file: `arguments/${argument.frontmatter.id}.md`,
+      content: serializeArgumentFile({ ...argument, style: folder.styles.arguments }),
+    });
+  }
+  if (scoresChanged) writes.push({ file: "scores.json", content: serializeScores(next.scores) });
+  if (options.renderGraph) {
+    const graph = options.renderGraph(next);
+    const text = graph.endsWith("\n") ? graph : `${graph}\n`;
+    if ((await readIfExists(resolveInside(dir, "argument-graph.mmd"))) !== text) {
+      writes.push({ file: "argument-graph.mmd", content: text });
+    }
+  }
+  const debateText = serializeDebateFile({
+    frontmatter: orderKeysLike(disk.frontmatter, next.frontmatter),
+    body: next.body,
+    style: folder.styles.debate,
+  });
+  if (debateText !== onDisk.value.text) writes.push({ file: "debate.md", content: debateText });
+
+  let index = 0;
+  for (const write of writes) {
+    const target = resolveInside(dir, write.file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await options.beforeWrite?.(target, index++);
+    await writeFileAtomic(target, write.content);
+  }
+  // Committed: the pending record is inert from now on (its marker no longer matches); tidy it away.
+  const pending = resolveInside(dir, PENDING_STEP_FILE);
+  if (writes.some((w) => w.file === "debate.md") && (await readIfExists(pending)) !== undefined) {
+    await unlink(pending);
+    await syncDirectory(path.dirname(pending));
+  }
+  const args = [...next.arguments].sort(
+    (a, b) =>
+      a.frontmatter.exchange - b.frontmatter.exchange || (a.frontmatter.id < b.frontmatter.id ? -1 : 1),
+  );
+  return { dir, state: { ...next, arguments: args }, styles: folder.styles };
+}

@@ -1,0 +1,71 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { DebatekitError, formatRuleErrors, quote } from "@debatekit/core";
+import type { DebateFrontmatter } from "@debatekit/schema";
+import { validateDebateFrontmatter } from "@debatekit/schema";
+import { writeFileAtomic } from "./atomic.js";
+import { schemaErrors, serializeDebateFile } from "./documents.js";
+import { SLUG } from "./paths.js";
+
+/** Creates `<parentDir>/<slug>/` with debate.md (YAML frontmatter, `# Motion` body) and arguments/; never overwrites. */
+export async function createDebateFolder(
+  parentDir: string,
+  init: { slug: string; motion: string; frontmatter: DebateFrontmatter },
+): Promise<string> {
+  if (!SLUG.test(init.slug)) {
+    throw new DebatekitError(
+      "SLUG_INVALID",
+      `the slug ${quote(init.slug)} is not allowed: expected lowercase letters, digits, '-' and '_', starting with a letter or digit, at most 100 characters (e.g. "halt-ai-development")`,
+      { field: "slug" },
+    );
+  }
+  if (init.frontmatter.debate_id !== init.slug) {
+    throw new DebatekitError(
+      "SLUG_MISMATCH",
+      `debate.md: \`debate_id\` must equal the folder's slug ${quote(init.slug)}, got ${quote(init.frontmatter.debate_id)}`,
+      { file: "debate.md", field: "debate_id" },
+    );
+  }
+  const checked = validateDebateFrontmatter(init.frontmatter);
+  if (!checked.ok) {
+    const errors = schemaErrors("debate.md", "DEBATE_FIELD_INVALID", checked.errors);
+    throw new DebatekitError("DEBATE_FIELD_INVALID", formatRuleErrors(errors).join("\n"), {
+      file: "debate.md",
+      field: errors[0]!.path.slice("debate.md:".length),
+    });
+  }
+  const motion = init.motion.trim();
+  if (motion === "" || /^#/m.test(motion)) {
+    throw new DebatekitError(
+      "MOTION_INVALID",
+      `the motion must be non-empty text without markdown headings, got ${quote(init.motion)}`,
+      { field: "motion" },
+    );
+  }
+  await mkdir(parentDir, { recursive: true });
+  const dir = path.join(parentDir, init.slug);
+  try {
+    // Non-recursive mkdir fails when the folder exists: an existing debate is never overwritten.
+    await mkdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new DebatekitError(
+        "FOLDER_EXISTS",
+        `${quote(dir)} already exists; choose another slug or remove it`,
+        {
+          file: dir,
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+  await mkdir(path.join(dir, "arguments"));
+  const text = serializeDebateFile({
+    frontmatter: checked.value,
+    body: `\n# Motion\n\n${motion}\n`,
+    style: "yaml",
+  });
+  await writeFileAtomic(path.join(dir, "debate.md"), text);
+  return dir;
+}

@@ -1,0 +1,79 @@
+import type { Result, RuleError } from "@debatekit/core";
+import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@debatekit/schema";
+import { validateArgumentFrontmatter, validateDebateFrontmatter } from "@debatekit/schema";
+import type { FrontmatterStyle } from "./frontmatter.js";
+import { joinFrontmatter, splitFrontmatter } from "./frontmatter.js";
+
+/** A parsed debate.md: its frontmatter, its body verbatim, and the style it was written in. */
+export interface DebateDocument {
+  frontmatter: DebateFrontmatter;
+  body: string;
+  style: FrontmatterStyle;
+}
+
+/** A parsed arguments/<id>.md: its frontmatter, its Toulmin body verbatim, and its style. */
+export interface ArgumentDocument {
+  frontmatter: ArgumentFrontmatter;
+  body: string;
+  style: FrontmatterStyle;
+}
+
+/** Turns schema errors into RuleErrors whose path is `<file>:<field>`. */
+export function schemaErrors(
+  file: string,
+  code: string,
+  errors: ReadonlyArray<{ path: string; message: string }>,
+): RuleError[] {
+  return errors.map((e) => {
+    const field = e.path || "(root)";
+    return {
+      code,
+      path: file ? `${file}:${field}` : field,
+      message: `${file ? `${file}: ` : ""}\`${field}\` ${e.message}`,
+    };
+  });
+}
+
+function parseWith<T>(
+  text: string,
+  file: string,
+  code: string,
+  validate: (data: unknown) => ValidationResult<T>,
+): Result<{ frontmatter: T; body: string; style: FrontmatterStyle }> {
+  const split = splitFrontmatter(text, file);
+  if (!split.ok) return split;
+  const checked = validate(split.value.data);
+  if (!checked.ok) return { ok: false, errors: schemaErrors(file, code, checked.errors) };
+  return {
+    ok: true,
+    value: { frontmatter: checked.value, body: split.value.body, style: split.value.style },
+  };
+}
+
+/** Parses debate.md text (YAML or dialectic JSON frontmatter) and validates the frontmatter. */
+export function parseDebateFile(text: string, file = "debate.md"): Result<DebateDocument> {
+  return parseWith(text, file, "DEBATE_FIELD_INVALID", validateDebateFrontmatter);
+}
+
+/** Writes a debate.md document in its style; the text ends with a newline. */
+export function serializeDebateFile(doc: DebateDocument): string {
+  return joinFrontmatter({
+    data: doc.frontmatter as unknown as Record<string, unknown>,
+    body: doc.body,
+    style: doc.style,
+  });
+}
+
+/** Parses an arguments/<id>.md text and validates the frontmatter. */
+export function parseArgumentFile(text: string, file = ""): Result<ArgumentDocument> {
+  return parseWith(text, file, "ARGUMENT_FIELD_INVALID", validateArgumentFrontmatter);
+}
+
+/** Writes an argument document in its style; the text ends with a newline. */
+export function serializeArgumentFile(doc: ArgumentDocument): string {
+  return joinFrontmatter({
+    data: doc.frontmatter as unknown as Record<string, unknown>,
+    body: doc.body,
+    style: doc.style,
+  });
+}

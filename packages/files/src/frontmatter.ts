@@ -1,0 +1,192 @@
+import type { Result, RuleError } from "@debatekit/core";
+import { quote } from "@debatekit/core";
+import matter from "gray-matter";
+import YAML from "yaml";
+import { stringifyJson } from "./json-text.js";
+
+/** How a file's frontmatter is written: YAML between `---` lines, or dialectic's bare JSON object at the top. */
+export type FrontmatterStyle = "yaml" | "json";
+
+/** A file split into its frontmatter data and its body (the text after the frontmatter's closing line). */
+export interface FrontmatterDocument {
+  data: Record<string, unknown>;
+  body: string;
+  style: FrontmatterStyle;
+}
+
+const DELIMITER = "---";
+
+// gray-matter caches parse results by content when no options are passed, and hands back shared objects.
+// We always pass options (so nothing is cached) and build a fresh object from the result anyway.
+const MATTER_OPTIONS = {
+  language: "yaml",
+  engines: {
+    yaml: {
+      parse: (text: string): object => YAML.parse(text, { uniqueKeys: true, maxAliasCount: 100 }) as object,
+      stringify: (data: object): string => stringifyYaml(data),
+    },
+  },
+};
+
+/** YAML text of a frontmatter object: block style, no line folding (long strings stay on one line). */
+function stringifyYaml(data: object): string {
+  return YAML.stringify(data, { lineWidth: 0, minContentWidth: 0 });
+}
+
+function problem(file: string, field: string, code: string, message: string): RuleError {
+  return { code, path: file ? `${file}:${field}` : field, message: file ? `${file}: ${message}` : message };
+}
+
+function failWith(file: string, field: string, code: string, message: string): Result<FrontmatterDocument> {
+  return { ok: false, errors: [problem(file, field, code, message)] };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Detects the style: a file starting with `{` is dialectic JSON, one starting with a `---` line is YAML. */
+function detectStyle(text: string): FrontmatterStyle | undefined {
+  if (text.startsWith("{")) return "json";
+  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
+  if (firstLine.replace(/\r$/, "") === DELIMITER) return "yaml";
+  return undefined;
+}
+
+/** Splits a markdown file into frontmatter data and body, in either style; never throws. */
+export function splitFrontmatter(text: string, file = ""): Result<FrontmatterDocument> {
+  const content = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const style = detectStyle(content);
+  if (style === undefined) {
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_MISSING",
+      `expected the file to start with a \`---\` line (YAML frontmatter) or a JSON object \`{\`, got ${quote(content.slice(0, 200))}`,
+    );
+  }
+  const split = style === "json" ? splitJson(content, file) : splitYaml(content, file);
+  return split.ok ? requireObject(split.value, file) : split;
+}
+
+/** Index just past the `}` closing the JSON object that starts at 0, or -1 when it never closes. */
+function endOfJsonObject(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+function splitJson(text: string, file: string): Result<FrontmatterDocument> {
+  const end = endOfJsonObject(text);
+  if (end === -1) {
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_UNCLOSED",
+      `the JSON frontmatter object that starts the file is never closed (expected a matching \`}\`), got ${quote(text.slice(0, 200))}`,
+    );
+  }
+  const lineEnd = text.indexOf("\n", end);
+  const restOfLine = text.slice(end, lineEnd === -1 ? text.length : lineEnd);
+  if (restOfLine.trim() !== "") {
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_INVALID",
+      `expected a line break after the \`}\` that closes the JSON frontmatter, got ${quote(restOfLine)}`,
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text.slice(0, end));
+  } catch (error) {
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_INVALID",
+      `the JSON frontmatter is not valid JSON (${(error as Error).message}): ${quote(text.slice(0, end))}`,
+    );
+  }
+  const body = lineEnd === -1 ? "" : text.slice(lineEnd + 1);
+  return { ok: true, value: { data: data as Record<string, unknown>, body, style: "json" } };
+}
+
+function splitYaml(text: string, file: string): Result<FrontmatterDocument> {
+  // Find the closing delimiter ourselves: gray-matter accepts any line that merely starts with `---`.
+  const lines = text.split("\n");
+  let closing = -1;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, "");
+    if (line === DELIMITER) {
+      closing = i;
+      break;
+    }
+    if (line.startsWith(DELIMITER)) {
+      return failWith(
+        file,
+        "(frontmatter)",
+        "FRONTMATTER_INVALID",
+        `line ${i + 1} starts with \`---\` but is not a frontmatter delimiter (a delimiter is exactly \`---\`): ${quote(line)}`,
+      );
+    }
+  }
+  if (closing === -1) {
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_UNCLOSED",
+      `the YAML frontmatter opened by \`---\` on line 1 is never closed (expected a second \`---\` line), got ${quote(text.slice(0, 200))}`,
+    );
+  }
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    parsed = matter(text, MATTER_OPTIONS);
+  } catch (error) {
+    const message = (error as Error).message.split("\n")[0] ?? "";
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_INVALID",
+      `the YAML frontmatter is not valid YAML (${message}): ${quote(lines.slice(1, closing).join("\n"))}`,
+    );
+  }
+  const data = parsed.data as unknown;
+  // gray-matter strips the line break after the closing delimiter; the body is everything after that line.
+  return {
+    ok: true,
+    value: { data: structuredClone(data) as Record<string, unknown>, body: parsed.content, style: "yaml" },
+  };
+}
+
+// Both JSON and YAML allow a top-level scalar or array; frontmatter must be an object of keys.
+function requireObject(doc: FrontmatterDocument, file = ""): Result<FrontmatterDocument> {
+  if (isPlainObject(doc.data)) return { ok: true, value: doc };
+  return failWith(
+    file,
+    "(frontmatter)",
+    "FRONTMATTER_NOT_OBJECT",
+    `expected the frontmatter to be an object of keys, got ${quote(doc.data)}`,
+  );
+}
+
+/** Writes frontmatter and body back in the given style; the file always ends with a newline. */
+export function joinFrontmatter(doc: FrontmatterDocument): string {
+  const head =
+    doc.style === "json"
+      ? `${stringifyJson(doc.data)}\n`
+      : `${DELIMITER}\n${stringifyYaml(doc.data)}${DELIMITER}\n`;
+  const text = head + doc.body;
+  return text.endsWith("\n") ? text : `${text}\n`;
+}

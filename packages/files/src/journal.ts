@@ -1,0 +1,92 @@
+import { mkdir, readdir } from "node:fs/promises";
+import type { SeatRole } from "@debatekit/core";
+import { DebatekitError, formatRuleErrors, quote } from "@debatekit/core";
+import type { JournalEntry } from "@debatekit/schema";
+import { validateJournalEntry } from "@debatekit/schema";
+import { writeFileAtomic } from "./atomic.js";
+import { schemaErrors } from "./documents.js";
+import { resolveInside } from "./paths.js";
+import { findSecret } from "./secrets.js";
+import { MAX_JSON_BYTES, readTextInside } from "./text-file.js";
+
+const JOURNAL_DIR = ".debate/journal";
+const PHASE_ORDER = { awaiting_arguments: "1-arguments", awaiting_judgment: "2-judgment" } as const;
+const NAME = /^x\d{4}-[12]-(arguments|judgment)-(proposition|opposition|judge)-a\d{3}\.json$/;
+
+/** The journal file name of an entry: sorts by exchange, then phase, then role, then attempt. */
+export function journalFileName(
+  entry: Pick<JournalEntry, "exchange" | "phase" | "role" | "attempt">,
+): string {
+  const exchange = String(entry.exchange).padStart(4, "0");
+  const attempt = String(entry.attempt).padStart(3, "0");
+  return `x${exchange}-${PHASE_ORDER[entry.phase]}-${entry.role}-a${attempt}.json`;
+}
+
+/** Writes a journal entry atomically to .debate/journal/ (replacing the same step/role/attempt); returns its path. */
+export async function writeJournalEntry(dir: string, entry: JournalEntry): Promise<string> {
+  const checked = validateJournalEntry(entry);
+  if (!checked.ok) {
+    const errors = schemaErrors("(journal entry)", "JOURNAL_ENTRY_INVALID", checked.errors);
+    throw new DebatekitError("JOURNAL_ENTRY_INVALID", formatRuleErrors(errors).join("\n"), {
+      field: checked.errors[0]!.path,
+    });
+  }
+  const secret = findSecret(entry);
+  if (secret) {
+    // Never quote the match: the message itself must not carry the secret.
+    throw new DebatekitError(
+      "SECRET_IN_JOURNAL",
+      `refusing to journal an entry whose \`${secret.path}\` contains what looks like a ${secret.kind}; redact it first`,
+      { field: secret.path },
+    );
+  }
+  const file = `${JOURNAL_DIR}/${journalFileName(entry)}`;
+  const target = resolveInside(dir, file);
+  await mkdir(resolveInside(dir, JOURNAL_DIR), { recursive: true });
+  await writeFileAtomic(target, `${JSON.stringify(entry, null, 2)}\n`);
+  return target;
+}
+
+/** Reads the journal in file-name order, optionally only one step (and role); throws JOURNAL_ENTRY_INVALID on a bad file. */
+export async function readJournal(
+  dir: string,
+  step?: { exchange: number; phase: string; role?: SeatRole },
+): Promise<JournalEntry[]> {
+  let names: string[];
+  try {
+    names = (await readdir(resolveInside(dir, JOURNAL_DIR))).filter((n) => NAME.test(n)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const entries: JournalEntry[] = [];
+  for (const name of names) {
+    const file = `${JOURNAL_DIR}/${name}`;
+    const read = await readTextInside(dir, file, MAX_JSON_BYTES);
+    if (!read.ok) throw new DebatekitError(read.errors[0]!.code, read.errors[0]!.message, { file });
+    if (read.value === undefined) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(read.value);
+    } catch (error) {
+      throw new DebatekitError(
+        "JOURNAL_ENTRY_INVALID",
+        `${file}: expected a JSON journal entry (${(error as Error).message}), got ${quote(read.value.slice(0, 200))}`,
+        { file, cause: error },
+      );
+    }
+    const checked = validateJournalEntry(data);
+    if (!checked.ok) {
+      throw new DebatekitError(
+        "JOURNAL_ENTRY_INVALID",
+        formatRuleErrors(schemaErrors(file, "JOURNAL_ENTRY_INVALID", checked.errors)).join("\n"),
+        { file, field: checked.errors[0]!.path },
+      );
+    }
+    const entry = checked.value;
+    if (step && (entry.exchange !== step.exchange || entry.phase !== step.phase)) continue;
+    if (step?.role && entry.role !== step.role) continue;
+    entries.push(entry);
+  }
+  return entries;
+}

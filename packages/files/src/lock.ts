@@ -1,0 +1,173 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rmdir, stat, unlink, utimes } from "node:fs/promises";
+import { hostname } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DebatekitError, quote } from "@debatekit/core";
+import { resolveInside } from "./paths.js";
+
+const LOCK_FILE = ".debate/lock";
+/** How often the holder touches the lock file, so other hosts can tell it is alive. */
+const HEARTBEAT_MS = 10_000;
+/** A lock whose file was not touched for this long is stale even if its pid looks alive (hung, other host, pid reused). */
+const DEFAULT_STALE_MS = 120_000;
+/** A crashed recovery leaves its mutex folder behind; after this long it is removed. */
+const RECOVERY_STALE_MS = 10_000;
+const POLL_MS = 100;
+
+/** Who holds a debate's lock (the content of .debate/lock). */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  command: string;
+  started_at: string;
+  token: string;
+}
+
+/** Options of acquireLock. */
+export interface LockOptions {
+  /** Wait for the holder to release instead of failing with DEBATE_LOCKED. */
+  wait?: boolean;
+  /** Give up waiting after this long (default: wait forever). */
+  waitTimeoutMs?: number;
+  /** What the holder is doing, shown to the next acquirer (default: this process's argv). */
+  command?: string;
+  /** Age after which an untouched lock is stale (default 120 s). */
+  staleMs?: number;
+  /** Called once when the lock is held by someone else and we start waiting. */
+  onWait?: (holder: LockHolder | undefined) => void;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function readHolder(
+  file: string,
+): Promise<{ holder?: LockHolder; mtimeMs: number; raw: string } | undefined> {
+  try {
+    const [raw, stats] = await Promise.all([readFile(file, "utf8"), stat(file)]);
+    let holder: LockHolder | undefined;
+    try {
+      const data = JSON.parse(raw) as LockHolder;
+      if (Number.isInteger(data.pid) && typeof data.host === "string" && typeof data.token === "string")
+        holder = data;
+    } catch {
+      holder = undefined;
+    }
+    return { ...(holder ? { holder } : {}), mtimeMs: stats.mtimeMs, raw };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function isStale(found: { holder?: LockHolder; mtimeMs: number }, staleMs: number): boolean {
+  const age = Date.now() - found.mtimeMs;
+  if (!found.holder) return age > RECOVERY_STALE_MS; // a crash between creating and filling the file
+  if (found.holder.host === hostname() && !isAlive(found.holder.pid)) return true;
+  return age > staleMs;
+}
+
+function describeHolder(holder: LockHolder | undefined): string {
+  if (!holder) return "an unknown process (the lock file is being written or is unreadable)";
+  return `pid ${holder.pid} on ${holder.host} (${quote(holder.command, 120)}) since ${holder.started_at}`;
+}
+
+/** Removes a stale lock, if it is still the same stale lock, under a mutex so two recoverers cannot race. */
+async function recoverStale(file: string, staleRaw: string): Promise<void> {
+  const mutex = `${file}.recover`;
+  try {
+    await mkdir(mutex);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const age = Date.now() - (await stat(mutex).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age > RECOVERY_STALE_MS) await rmdir(mutex).catch(() => undefined);
+    return;
+  }
+  try {
+    const again = await readFile(file, "utf8").catch(() => undefined);
+    if (again === staleRaw) await unlink(file);
+  } finally {
+    await rmdir(mutex).catch(() => undefined);
+  }
+}
+
+/**
+ * Takes .debate/lock for this process. Throws DEBATE_LOCKED naming the holder (or waits with `wait`);
+ * recovers a stale lock (dead pid on this host, or not touched for `staleMs`).
+ */
+export async function acquireLock(
+  dir: string,
+  options: LockOptions = {},
+): Promise<{ release(): Promise<void>; holder: LockHolder }> {
+  const file = resolveInside(dir, LOCK_FILE);
+  await mkdir(path.dirname(file), { recursive: true });
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    command: options.command ?? process.argv.slice(1).join(" "),
+    started_at: new Date().toISOString(),
+    token: randomBytes(8).toString("hex"),
+  };
+  const content = `${JSON.stringify(holder, null, 2)}\n`;
+  const deadline =
+    options.waitTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.waitTimeoutMs;
+  let announced = false;
+  for (;;) {
+    try {
+      const handle = await open(file, "wx", 0o644);
+      try {
+        await handle.writeFile(content);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return { holder, release: startHeartbeat(file, content) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const found = await readHolder(file);
+    if (found === undefined) continue; // released between our attempt and our read
+    if (isStale(found, staleMs)) {
+      await recoverStale(file, found.raw);
+      continue;
+    }
+    if (!options.wait || Date.now() > deadline) {
+      throw new DebatekitError(
+        "DEBATE_LOCKED",
+        `${dir} is being advanced by ${describeHolder(found.holder)}; wait for it (--wait) or stop it`,
+        { file: LOCK_FILE },
+      );
+    }
+    if (!announced) {
+      announced = true;
+      options.onWait?.(found.holder);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+function startHeartbeat(file: string, content: string): () => Promise<void> {
+  const timer = setInterval(() => {
+    const now = new Date();
+    utimes(file, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  timer.unref();
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    clearInterval(timer);
+    // Only remove our own lock: if we were judged stale and someone took over, theirs stays.
+    const current = await readFile(file, "utf8").catch(() => undefined);
+    if (current === content) await unlink(file);
+  };
+}

@@ -1,0 +1,206 @@
+import { readdir } from "node:fs/promises";
+import type { ArgumentRecord, DebateState, Result, RuleError } from "@debatekit/core";
+import { quote } from "@debatekit/core";
+import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
+import { validateScoresFile } from "@debatekit/schema";
+import { parseArgumentFile, parseDebateFile, schemaErrors } from "./documents.js";
+import type { FrontmatterStyle } from "./frontmatter.js";
+import { parseMotion } from "./motion.js";
+import { ARGUMENT_ID } from "./paths.js";
+import { PENDING_STEP_FILE, parsePendingStep } from "./pending-step.js";
+import { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";
+
+/** A debate folder as read from disk: where it is, its committed state, and the frontmatter style of its files. */
+export interface DebateFolder {
+  dir: string;
+  state: DebateState;
+  styles: { debate: FrontmatterStyle; arguments: FrontmatterStyle };
+}
+
+/** The exchange an argument id belongs to (`prop_003` -> 3). */
+export function exchangeOfId(id: string): number {
+  return Number.parseInt(id.slice(id.indexOf("_") + 1, id.indexOf("_") + 4), 10);
+}
+
+/** Whether an argument of `exchange` is part of the committed state that debate.md's marker describes. */
+export function isCommittedExchange(frontmatter: DebateFrontmatter, exchange: number): boolean {
+  return (
+    exchange < frontmatter.current_exchange ||
+    (exchange === frontmatter.current_exchange && frontmatter.current_phase === "awaiting_judgment")
+  );
+}
+
+/** Reads and parses debate.md (the commit marker). */
+export async function readDebateMarkdown(
+  dir: string,
+): Promise<Result<{ text: string; doc: ReturnType<typeof parseDebateFile> }>> {
+  const read = await readTextInside(dir, "debate.md", MAX_MARKDOWN_BYTES);
+  if (!read.ok) return read;
+  if (read.value === undefined) {
+    return {
+      ok: false,
+      errors: [
+        {
+          code: "DEBATE_FILE_MISSING",
+          path: "debate.md:(file)",
+          message: `debate.md: expected a debate.md in ${quote(dir)} (the folder is not a debate, or was not created yet)`,
+        },
+      ],
+    };
+  }
+  return { ok: true, value: { text: read.value, doc: parseDebateFile(read.value, "debate.md") } };
+}
+
+async function listArgumentIds(dir: string): Promise<string[]> {
+  try {
+    const names = await readdir(`${dir}/arguments`);
+    // Only `<id>.md` files are arguments; editor backups, notes and temp files are ignored.
+    return names
+      .filter((name) => name.endsWith(".md") && ARGUMENT_ID.test(name.slice(0, -3)))
+      .map((name) => name.slice(0, -3));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+async function readArgument(
+  dir: string,
+  id: string,
+): Promise<Result<{ record: ArgumentRecord; style: FrontmatterStyle }>> {
+  const file = `arguments/${id}.md`;
+  const read = await readTextInside(dir, file, MAX_MARKDOWN_BYTES);
+  if (!read.ok) return read;
+  if (read.value === undefined)
+    return {
+      ok: false,
+      errors: [
+        {
+          code: "FILE_VANISHED",
+          path: `${file}:(file)`,
+          message: `${file}: the file disappeared while the folder was read`,
+        },
+      ],
+    };
+  const parsed = parseArgumentFile(read.value, file);
+  if (!parsed.ok) return parsed;
+  const fm = parsed.value.frontmatter;
+  const errors: RuleError[] = [];
+  const mismatch = (field: string, expected: string, got: unknown) =>
+    errors.push({
+      code: "ARGUMENT_ID_MISMATCH",
+      path: `${file}:${field}`,
+      message: `${file}: \`${field}\` must be ${expected} to match the file name, got ${quote(got)}`,
+    });
+  if (fm.id !== id) mismatch("id", quote(id), fm.id);
+  if (fm.side !== id.slice(0, id.indexOf("_")))
+    mismatch("side", quote(id.slice(0, id.indexOf("_"))), fm.side);
+  if (fm.exchange !== exchangeOfId(id)) mismatch("exchange", String(exchangeOfId(id)), fm.exchange);
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: { record: { frontmatter: fm, body: parsed.value.body }, style: parsed.value.style },
+  };
+}
+
+async function readScores(dir: string, frontmatter: DebateFrontmatter): Promise<Result<ScoresFile>> {
+  // A judgment step that was interrupted before debate.md was written leaves its pending record: the
+  // committed scores are the ones saved in it, not the half-written scores.json.
+  const pending = await readTextInside(dir, PENDING_STEP_FILE, MAX_JSON_BYTES);
+  if (!pending.ok) return pending;
+  if (pending.value !== undefined) {
+    const step = parsePendingStep(pending.value);
+    if (!step.ok) return step;
+    if (
+      step.value.exchange === frontmatter.current_exchange &&
+      step.value.phase === frontmatter.current_phase
+    ) {
+      return { ok: true, value: step.value.scores };
+    }
+  }
+  const read = await readTextInside(dir, "scores.json", MAX_JSON_BYTES);
+  if (!read.ok) return read;
+  if (read.value === undefined) return { ok: true, value: {} };
+  let data: unknown;
+  try {
+    data = JSON.parse(read.value);
+  } catch (error) {
+    return {
+      ok: false,
+      errors: [
+        {
+          code: "SCORES_INVALID_JSON",
+          path: "scores.json:(root)",
+          message: `scores.json: expected a JSON object of scores by argument id (${(error as Error).message}), got ${quote(read.value.slice(0, 200))}`,
+        },
+      ],
+    };
+  }
+  const checked = validateScoresFile(data);
+  if (!checked.ok)
+    return { ok: false, errors: schemaErrors("scores.json", "SCORES_FIELD_INVALID", checked.errors) };
+  return { ok: true, value: checked.value };
+}
+
+function compareArguments(a: ArgumentRecord, b: ArgumentRecord): number {
+  return (
+    a.frontmatter.exchange - b.frontmatter.exchange ||
+    (a.frontmatter.id < b.frontmatter.id ? -1 : a.frontmatter.id > b.frontmatter.id ? 1 : 0)
+  );
+}
+
+/** Reads a debate folder into its committed state, validating every file; never writes. */
+export async function readDebateFolder(dir: string): Promise<Result<DebateFolder>> {
+  const debate = await readDebateMarkdown(dir);
+  if (!debate.ok) return debate;
+  const doc = debate.value.doc;
+  if (!doc.ok) return doc;
+  const errors: RuleError[] = [];
+  const motion = parseMotion(doc.value.body, "debate.md");
+  if (!motion.ok) errors.push(...motion.errors);
+  const frontmatter = doc.value.frontmatter;
+
+  // debate.md is the commit marker: argument files of later exchanges are leftovers of an uncommitted step.
+  const ids = (await listArgumentIds(dir)).filter((id) => isCommittedExchange(frontmatter, exchangeOfId(id)));
+  const records: ArgumentRecord[] = [];
+  const styles = new Set<FrontmatterStyle>();
+  for (const result of await Promise.all(ids.map((id) => readArgument(dir, id)))) {
+    if (!result.ok) errors.push(...result.errors);
+    else {
+      records.push(result.value.record);
+      styles.add(result.value.style);
+    }
+  }
+  const scores = await readScores(dir, frontmatter);
+  if (!scores.ok) errors.push(...scores.errors);
+  else {
+    const known = new Set(ids);
+    for (const id of Object.keys(scores.value)) {
+      if (!known.has(id)) {
+        errors.push({
+          code: "SCORES_UNKNOWN_ID",
+          path: `scores.json:${id}`,
+          message: `scores.json: \`${id}\` scores an argument that is not in arguments/ (expected one of the committed ids${known.size > 0 ? `: ${[...known].sort().slice(0, 10).join(", ")}${known.size > 10 ? ", ..." : ""}` : "; there are none yet"})`,
+        });
+      }
+    }
+  }
+  if (errors.length > 0 || !motion.ok || !scores.ok) return { ok: false, errors };
+  records.sort(compareArguments);
+  // New argument files follow the existing ones; a folder without any follows debate.md.
+  const argumentStyle = styles.size > 0 ? [...styles][0]! : doc.value.style;
+  return {
+    ok: true,
+    value: {
+      dir,
+      state: {
+        frontmatter,
+        body: doc.value.body,
+        motion: motion.value,
+        arguments: records,
+        scores: scores.value,
+      },
+      styles: { debate: doc.value.style, arguments: argumentStyle },
+    },
+  };
+}
