@@ -1,7 +1,27 @@
 // @debatekit/core: pure debate logic (no fs, no process, no clock, no env). See README.md.
 
+export { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
 export type { DebatekitErrorOptions } from "./errors.js";
 export { DebatekitError, fail, formatRuleErrors, ok, quote, ruleError } from "./errors.js";
+export { extractJson } from "./extract-json.js";
+export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal.js";
+export { defaultAgentTemplates } from "./generated/agents.js";
+export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
+export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";
+export {
+  MAX_JSON_CANDIDATES,
+  MAX_MODEL_OUTPUT_CHARS,
+  MAX_RESCORE_DELTA,
+  SCORE_EPSILON,
+  ZERO_SUM_TOLERANCE,
+} from "./limits.js";
+export type { BuildPromptOptions } from "./prompt.js";
+export { buildPrompt, fillTemplate } from "./prompt.js";
+export type { ArgumentPlacement } from "./render/argument.js";
+export { escapeBlock, renderArgument, renderArgumentBody } from "./render/argument.js";
+export { checkSideArguments, requiredArgumentCount } from "./rules/argument.js";
+export { checkJudgment } from "./rules/judgment.js";
+export { cumulativeScores, recordJudgment, roundScore } from "./scoring.js";
 export { otherRole, roleOfSide, sideCode } from "./sides.js";
 export type {
   AgentTemplate,

@@ -1,0 +1,68 @@
+import type { CumulativeScores, Judgment, ScoresFile } from "@debatekit/schema";
+import { parseArgumentId } from "./ids.js";
+
+/** Rounds away float noise (0.1 + 0.2, 2.0500000000000003) to 6 decimals. */
+export function roundScore(value: number): number {
+  const rounded = Math.round(value * 1e6) / 1e6;
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+/** Per side, the sum of current scores and the count of scored arguments, derived from scores.json. */
+export function cumulativeScores(scores: ScoresFile): CumulativeScores {
+  let propTotal = 0;
+  let propCount = 0;
+  let oppTotal = 0;
+  let oppCount = 0;
+  for (const [id, record] of Object.entries(scores)) {
+    const parsed = parseArgumentId(id);
+    if (!parsed) continue;
+    if (parsed.side === "prop") {
+      propTotal += record.current_score;
+      propCount++;
+    } else {
+      oppTotal += record.current_score;
+      oppCount++;
+    }
+  }
+  return {
+    proposition: { total: roundScore(propTotal), count: propCount },
+    opposition: { total: roundScore(oppTotal), count: oppCount },
+  };
+}
+
+/**
+ * Records a checked judgment of `exchange` into a new scores file: a first history entry per score,
+ * and per rescore an entry with triggered_by `exchange_N`, previous_score and diff. The input is not changed.
+ */
+export function recordJudgment(
+  scores: ScoresFile,
+  exchange: number,
+  judgment: Judgment,
+  now: string,
+): ScoresFile {
+  const next: ScoresFile = {};
+  for (const [id, record] of Object.entries(scores)) {
+    next[id] = { current_score: record.current_score, history: [...record.history] };
+  }
+  for (const entry of judgment.scores) {
+    next[entry.argument_id] = {
+      current_score: entry.score,
+      history: [{ score: entry.score, reasoning: entry.reasoning, scored_at: now }],
+    };
+  }
+  for (const entry of judgment.rescores ?? []) {
+    const record = next[entry.argument_id];
+    if (!record) continue; // checkJudgment refuses rescores of unscored arguments before we get here
+    const previous = record.current_score;
+    record.history.push({
+      score: entry.new_score,
+      reasoning: entry.reasoning,
+      scored_at: now,
+      triggered_by: `exchange_${exchange}`,
+      previous_score: previous,
+      diff: roundScore(entry.new_score - previous),
+    });
+    record.current_score = entry.new_score;
+  }
+  return next;
+}
