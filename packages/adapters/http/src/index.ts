@@ -1,0 +1,12 @@
+export { buildRequestBody, createAdapter, defaultBaseUrl, endpointUrl, modelIds } from "./adapter.js";
+export type { ParsedCompletion } from "./parse.js";
+export {
+  describeHttpError,
+  describeNetworkError,
+  errorMessageOf,
+  parseCompletionBody,
+  parseCompletionJson,
+  parseCompletionSse,
+  sseDataPayloads,
+  statusForHttpError,
+} from "./parse.js";
