@@ -1,0 +1,260 @@
+// A loopback model server for the CLI conformance suite: the real CLIs talk to it instead of a
+// provider. It answers the Anthropic, OpenAI (responses + chat completions) and Gemini APIs with
+// scripted text, can fail or hang on demand, and logs every request it saw.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import {
+  type AnswerUsage,
+  anthropicEvents,
+  chatEvents,
+  geminiEvents,
+  geminiResponse,
+  responsesEvents,
+  serializeSse,
+} from "./sse.js";
+
+/** Which model API a request used. */
+export type ModelApi = "anthropic" | "openai-responses" | "openai-chat" | "gemini-stream" | "gemini";
+
+/** One request the server received (the log entry tests read). */
+export interface ModelRequest {
+  api: ModelApi;
+  method: string;
+  path: string;
+  /** The model named in the body or the URL. */
+  model: string;
+  /** Text of the last user turn (what the CLI was asked). */
+  lastUserText: string;
+  /** Every text in the request (system prompt, history, tools) joined; good for markers. */
+  allText: string;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+}
+
+/** What to answer: text, an HTTP error, or no answer at all (the connection stays open). */
+export type ModelReply =
+  | string
+  | { text: string; usage?: AnswerUsage }
+  | { error: 400 | 401 | 403 | 404 | 429 | 500 | 503; message?: string }
+  | { hang: true };
+
+/** Decides the reply to one request; tests script a debate by looking at the prompt. */
+export type ReplyFunction = (request: ModelRequest) => ModelReply;
+
+export interface ModelServer {
+  /** Base URL without a path, e.g. http://127.0.0.1:43121 */
+  url: string;
+  port: number;
+  /** Every model request so far, in order (HEAD probes and unknown paths excluded). */
+  requests: ModelRequest[];
+  /** Replaces the reply function (per test). */
+  setReply(reply: ReplyFunction): void;
+  /** Stops the server and drops open (hanging) connections. */
+  close(): Promise<void>;
+}
+
+const defaultUsage: AnswerUsage = { inputTokens: 12, outputTokens: 7 };
+
+/** Starts the model server on 127.0.0.1 with an OS-chosen port. */
+export async function startModelServer(
+  reply: ReplyFunction = () => "pong",
+  options: { log?: (line: string) => void } = {},
+): Promise<ModelServer> {
+  let replyFn = reply;
+  const requests: ModelRequest[] = [];
+  const sockets = new Set<Socket>();
+  let counter = 0;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      options.log?.(`model server error: ${String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "model server bug" } }));
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const raw = await readBody(req);
+    const api = classify(req.method ?? "GET", url.pathname);
+    options.log?.(`${req.method} ${url.pathname}${url.search} -> ${api ?? "404"}`);
+    if (!api) {
+      // Claude Code probes `HEAD /api/hello`; a 404 is what it gets from a plain proxy too.
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(req.method === "HEAD" ? undefined : JSON.stringify({ error: { message: "not found" } }));
+      return;
+    }
+    let body: unknown = {};
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      body = raw;
+    }
+    const request: ModelRequest = {
+      api,
+      method: req.method ?? "POST",
+      path: `${url.pathname}${url.search}`,
+      model: modelOf(api, url.pathname, body),
+      lastUserText: lastUserText(api, body),
+      allText: collectText(body).join("\n"),
+      headers: req.headers,
+      body,
+    };
+    requests.push(request);
+    counter += 1;
+    const answer = replyFn(request);
+    if (typeof answer === "object" && "hang" in answer) return; // never answer; close() drops it
+    if (typeof answer === "object" && "error" in answer) {
+      sendError(res, api, answer.error, answer.message ?? `scripted ${answer.error}`);
+      return;
+    }
+    const text = typeof answer === "string" ? answer : answer.text;
+    const usage = typeof answer === "string" ? defaultUsage : (answer.usage ?? defaultUsage);
+    const id = `stub${counter}`;
+    if (api === "gemini") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(geminiResponse(text, request.model, usage, true)));
+      return;
+    }
+    const events =
+      api === "anthropic"
+        ? anthropicEvents(text, request.model, usage, `msg_${id}`)
+        : api === "openai-responses"
+          ? responsesEvents(text, request.model, usage, id)
+          : api === "openai-chat"
+            ? chatEvents(text, request.model, usage, id)
+            : geminiEvents(text, request.model, usage);
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.end(serializeSse(events));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    setReply(next) {
+      replyFn = next;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function classify(method: string, path: string): ModelApi | undefined {
+  if (method !== "POST") return undefined;
+  if (path.endsWith("/messages")) return "anthropic";
+  if (path.endsWith("/responses")) return "openai-responses";
+  if (path.endsWith("/chat/completions")) return "openai-chat";
+  if (path.endsWith(":streamGenerateContent")) return "gemini-stream";
+  if (path.endsWith(":generateContent")) return "gemini";
+  return undefined;
+}
+
+function modelOf(api: ModelApi, path: string, body: unknown): string {
+  if (api === "gemini" || api === "gemini-stream") {
+    return /models\/([^:/]+):/.exec(path)?.[1] ?? "gemini-unknown";
+  }
+  const model = (body as { model?: unknown })?.model;
+  return typeof model === "string" ? model : "unknown-model";
+}
+
+function sendError(res: ServerResponse, api: ModelApi, status: number, message: string): void {
+  const body =
+    api === "anthropic"
+      ? {
+          type: "error",
+          error: {
+            type:
+              status === 401
+                ? "authentication_error"
+                : status === 429
+                  ? "rate_limit_error"
+                  : status >= 500
+                    ? "api_error"
+                    : "invalid_request_error",
+            message,
+          },
+        }
+      : api === "gemini" || api === "gemini-stream"
+        ? {
+            error: {
+              code: status,
+              message,
+              status:
+                status === 401
+                  ? "UNAUTHENTICATED"
+                  : status === 429
+                    ? "RESOURCE_EXHAUSTED"
+                    : status >= 500
+                      ? "INTERNAL"
+                      : "INVALID_ARGUMENT",
+            },
+          }
+        : {
+            error: {
+              message,
+              type:
+                status === 401
+                  ? "invalid_api_key"
+                  : status === 429
+                    ? "rate_limit_exceeded"
+                    : "invalid_request_error",
+              code: status === 401 ? "invalid_api_key" : null,
+            },
+          };
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+/** Every string under a `text`/`content`/`input`/`system` key, depth first. */
+function collectText(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") return out;
+  if (Array.isArray(value)) {
+    for (const v of value) collectText(v, out);
+    return out;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === "string" && ["text", "content", "input", "system", "instructions"].includes(key))
+        out.push(v);
+      else collectText(v, out);
+    }
+  }
+  return out;
+}
+
+function lastUserText(api: ModelApi, body: unknown): string {
+  const b = body as Record<string, unknown>;
+  let turns: unknown[] = [];
+  if (api === "anthropic" || api === "openai-chat") turns = Array.isArray(b.messages) ? b.messages : [];
+  else if (api === "openai-responses")
+    turns = Array.isArray(b.input)
+      ? b.input
+      : typeof b.input === "string"
+        ? [{ role: "user", content: b.input }]
+        : [];
+  else turns = Array.isArray(b.contents) ? b.contents : [];
+  const users = turns.filter((t) => (t as { role?: string }).role === "user");
+  const last = users[users.length - 1];
+  if (!last) return "";
+  const t = last as { content?: unknown; parts?: unknown };
+  if (typeof t.content === "string") return t.content;
+  return collectText(t.content ?? t.parts ?? []).join("\n");
+}

@@ -1,0 +1,241 @@
+// Wire formats of the model APIs the real CLIs call, as streams of server-sent events.
+// Shapes follow the providers' published streaming references (Anthropic Messages streaming,
+// OpenAI Responses streaming, OpenAI Chat Completions chunks, Gemini streamGenerateContent);
+// the CLIs validate them strictly, so every field they read is present.
+
+/** One server-sent event: an optional event name and a JSON payload (or a raw string). */
+export interface SseEvent {
+  event?: string;
+  data: unknown;
+}
+
+/** Serializes events to the text/event-stream wire format. */
+export function serializeSse(events: SseEvent[]): string {
+  return events
+    .map((e) => {
+      const data = typeof e.data === "string" ? e.data : JSON.stringify(e.data);
+      return `${e.event ? `event: ${e.event}\n` : ""}data: ${data}\n\n`;
+    })
+    .join("");
+}
+
+export interface AnswerUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+function splitText(text: string): string[] {
+  // Two deltas prove the CLI concatenates chunks instead of keeping only the last one.
+  if (text.length < 2) return [text];
+  const mid = Math.ceil(text.length / 2);
+  return [text.slice(0, mid), text.slice(mid)];
+}
+
+/** Anthropic Messages API stream (`POST /v1/messages`, stream: true). */
+export function anthropicEvents(text: string, model: string, usage: AnswerUsage, id: string): SseEvent[] {
+  const events: SseEvent[] = [
+    {
+      event: "message_start",
+      data: {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: usage.inputTokens,
+            output_tokens: 1,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+          },
+        },
+      },
+    },
+    {
+      event: "content_block_start",
+      data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    },
+    { event: "ping", data: { type: "ping" } },
+  ];
+  for (const chunk of splitText(text)) {
+    events.push({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: chunk } },
+    });
+  }
+  events.push(
+    { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
+    {
+      event: "message_delta",
+      data: {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: usage.outputTokens },
+      },
+    },
+    { event: "message_stop", data: { type: "message_stop" } },
+  );
+  return events;
+}
+
+/** OpenAI Responses API stream (`POST /v1/responses`), as codex and copilot read it. */
+export function responsesEvents(text: string, model: string, usage: AnswerUsage, id: string): SseEvent[] {
+  const itemId = `msg_${id}`;
+  const response = (status: string, output: unknown[]) => ({
+    id: `resp_${id}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model,
+    output,
+  });
+  const message = {
+    type: "message",
+    id: itemId,
+    status: "completed",
+    role: "assistant",
+    content: [{ type: "output_text", text, annotations: [] }],
+  };
+  const events: SseEvent[] = [
+    { event: "response.created", data: { type: "response.created", response: response("in_progress", []) } },
+    {
+      event: "response.in_progress",
+      data: { type: "response.in_progress", response: response("in_progress", []) },
+    },
+    {
+      event: "response.output_item.added",
+      data: {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { type: "message", id: itemId, status: "in_progress", role: "assistant", content: [] },
+      },
+    },
+    {
+      event: "response.content_part.added",
+      data: {
+        type: "response.content_part.added",
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      },
+    },
+  ];
+  for (const chunk of splitText(text)) {
+    events.push({
+      event: "response.output_text.delta",
+      data: {
+        type: "response.output_text.delta",
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        delta: chunk,
+      },
+    });
+  }
+  events.push(
+    {
+      event: "response.output_text.done",
+      data: { type: "response.output_text.done", item_id: itemId, output_index: 0, content_index: 0, text },
+    },
+    {
+      event: "response.content_part.done",
+      data: {
+        type: "response.content_part.done",
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        part: { type: "output_text", text, annotations: [] },
+      },
+    },
+    {
+      event: "response.output_item.done",
+      data: { type: "response.output_item.done", output_index: 0, item: message },
+    },
+    {
+      event: "response.completed",
+      data: {
+        type: "response.completed",
+        response: {
+          ...response("completed", [message]),
+          usage: {
+            input_tokens: usage.inputTokens,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: usage.outputTokens,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: usage.inputTokens + usage.outputTokens,
+          },
+        },
+      },
+    },
+  );
+  return events;
+}
+
+/** OpenAI Chat Completions stream (`POST /v1/chat/completions`, stream: true). */
+export function chatEvents(text: string, model: string, usage: AnswerUsage, id: string): SseEvent[] {
+  const base = {
+    id: `chatcmpl-${id}`,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model,
+  };
+  const events: SseEvent[] = [
+    {
+      data: {
+        ...base,
+        choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
+      },
+    },
+  ];
+  for (const chunk of splitText(text)) {
+    events.push({
+      data: { ...base, choices: [{ index: 0, delta: { content: chunk }, finish_reason: null }] },
+    });
+  }
+  events.push(
+    { data: { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] } },
+    {
+      data: {
+        ...base,
+        choices: [],
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          completion_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        },
+      },
+    },
+    { data: "[DONE]" },
+  );
+  return events;
+}
+
+/** One Gemini GenerateContentResponse (a whole `:generateContent` answer, or one stream chunk). */
+export function geminiResponse(text: string, model: string, usage: AnswerUsage, finished: boolean): unknown {
+  return {
+    candidates: [
+      {
+        content: { role: "model", parts: [{ text }] },
+        ...(finished ? { finishReason: "STOP" } : {}),
+        index: 0,
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: usage.inputTokens,
+      candidatesTokenCount: usage.outputTokens,
+      totalTokenCount: usage.inputTokens + usage.outputTokens,
+    },
+    modelVersion: model,
+  };
+}
+
+/** Gemini `:streamGenerateContent?alt=sse` stream. */
+export function geminiEvents(text: string, model: string, usage: AnswerUsage): SseEvent[] {
+  const chunks = splitText(text);
+  return chunks.map((chunk, i) => ({ data: geminiResponse(chunk, model, usage, i === chunks.length - 1) }));
+}
