@@ -1,3 +1,23 @@
-// @debatekit/skills: Skill packs for debate seats: manifest loading, trigger matching, token budgets.
-// The public API is added by the issues that build this package; see README.md.
-export {};
+// @debatekit/skills: skill packs for debate seats: manifest loading, trigger matching, token budgets.
+export { clearSkillCache, type LoadLimits, type LoadResult, loadSkills } from "./load.js";
+export {
+  ALWAYS_POINTS,
+  appliesToRole,
+  MAX_EXTRA_OCCURRENCES,
+  matchSkills,
+  POINTS_PER_WORD,
+  type SkillMatch,
+  type TriggerHit,
+} from "./match.js";
+export { normalizeText } from "./normalize.js";
+export { defaultSkillRoots } from "./roots.js";
+export {
+  type ChosenSkill,
+  type DroppedSkill,
+  renderSkillBlock,
+  type Selection,
+  type SkillQuery,
+  selectSkills,
+} from "./select.js";
+export { type CutText, countTokens, cutToTokens, TOKEN_ENCODING } from "./tokens.js";
+export type { LoadedSkill, SkillProblem, SkillProblemCode } from "./types.js";

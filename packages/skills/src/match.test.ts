@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { matchSkills } from "./match.js";
+import { normalizeText } from "./normalize.js";
+import { skillOf } from "./test-helpers/skill.js";
+
+const names = (text: string, skills: ReturnType<typeof skillOf>[], role = "judge" as const) =>
+  matchSkills(skills, { text, role }).map((m) => m.skill.name);
+
+describe("normalizeText", () => {
+  it("applies NFKC, full case folding and drops Latin diacritics", () => {
+    expect(normalizeText("Ｃafé ﬁle STRASSE Straße ΟΔΟΣ")).toBe("cafe file strasse strasse οδοσ");
+  });
+  it("keeps Devanagari vowel signs (only U+0300..U+036F is dropped)", () => {
+    expect(normalizeText("सुरक्षा")).toBe("सुरक्षा");
+  });
+});
+
+describe("matchSkills", () => {
+  const art = skillOf("art", { triggers: ["art"] });
+  it("matches whole words only: no 'art' inside 'start'", () => {
+    expect(names("We start the party", [art])).toEqual([]);
+    expect(names("Modern ART matters.", [art])).toEqual(["art"]);
+  });
+
+  it("matches a phrase across spaces, newlines, hyphens, slashes and underscores", () => {
+    const review = skillOf("review", { triggers: ["code review"] });
+    for (const text of [
+      "Code  Review",
+      "code\nreview",
+      "code-review",
+      "code/review",
+      "code_review",
+      "CODE–REVIEW",
+    ]) {
+      expect(names(`We need ${text} now`, [review]), text).toEqual(["review"]);
+    }
+    expect(names("code reviewer", [review])).toEqual([]);
+    expect(names("codereview", [review])).toEqual([]);
+  });
+
+  it("does not continue a phrase across a sentence end, but does across a dot inside a word", () => {
+    const review = skillOf("review", { triggers: ["code review"] });
+    expect(names("We write code. Review comes later.", [review])).toEqual([]);
+    const node = skillOf("node", { triggers: ["node.js"] });
+    expect(names("Rewrite it in Node.js?", [node])).toEqual(["node"]);
+  });
+
+  it("is case-insensitive and diacritic-insensitive on both sides", () => {
+    const naive = skillOf("naive", { triggers: ["Naïve Caching"] });
+    expect(names("a NAIVE caching layer", [naive])).toEqual(["naive"]);
+  });
+
+  it("matches CJK triggers as substrings since those scripts have no spaces", () => {
+    const sec = skillOf("sec", { triggers: ["安全"] });
+    expect(names("这个系统的安全性如何", [sec])).toEqual(["sec"]);
+  });
+
+  it("filters by role: debater covers proposition and opposition, judge-only stays with the judge", () => {
+    const debaterOnly = skillOf("d", { triggers: ["*"], applicable_agents: ["debater"] });
+    const judgeOnly = skillOf("j", { triggers: ["*"], applicable_agents: ["judge"] });
+    const propOnly = skillOf("p", { triggers: ["*"], applicable_agents: ["proposition"] });
+    const all = [debaterOnly, judgeOnly, propOnly];
+    expect(names("x", all, "proposition" as never)).toEqual(["d", "p"]);
+    expect(names("x", all, "opposition" as never)).toEqual(["d"]);
+    expect(names("x", all, "judge")).toEqual(["j"]);
+  });
+
+  it("scores 10 points per phrase word plus 1 per extra occurrence (capped at 4); '*' is 10", () => {
+    const s = skillOf("s", { triggers: ["*", "cache", "cache invalidation", "absent"] });
+    const [m] = matchSkills([s], {
+      text: "Cache invalidation is hard; cache, cache, cache, cache, cache everywhere.",
+      role: "judge",
+    });
+    // cache: 6 occurrences -> 10 + min(5, 4) = 14; "cache invalidation": 20; "*": 10.
+    expect(m?.hits).toEqual([
+      { trigger: "cache invalidation", occurrences: 1, points: 20 },
+      { trigger: "cache", occurrences: 6, points: 14 },
+      { trigger: "*", occurrences: 0, points: 10 },
+    ]);
+    expect(m?.score).toBe(44);
+  });
+
+  it("ranks by score, then by name in code-point order, whatever the input order", () => {
+    const b = skillOf("b", { triggers: ["cache"] });
+    const a = skillOf("a", { triggers: ["cache"] });
+    const top = skillOf("z", { triggers: ["cache", "latency"] });
+    const text = "cache latency";
+    expect(names(text, [b, top, a])).toEqual(["z", "a", "b"]);
+    expect(names(text, [a, b, top])).toEqual(["z", "a", "b"]);
+  });
+});

@@ -1,0 +1,160 @@
+import type { Role } from "@debatekit/schema";
+import { compareCodePoints, matchSkills, type TriggerHit } from "./match.js";
+import { countTokens, cutToTokens, TOKEN_ENCODING } from "./tokens.js";
+import type { LoadedSkill } from "./types.js";
+
+/** What a seat asks for: the text to match, its role, and how many tokens all skills may take. */
+export interface SkillQuery {
+  /** Motion, definitions, scope and the role's task, in any order. */
+  text: string;
+  role: Role;
+  budgetTokens: number;
+  /** Skill names never to use. */
+  exclude?: readonly string[];
+}
+
+/** A skill that goes into the prompt. */
+export interface ChosenSkill {
+  name: string;
+  score: number;
+  /** The triggers that matched, best first ("*" for an always-on skill). */
+  matched: string[];
+  hits: TriggerHit[];
+  /** Tokens of its block in the prompt (heading + text). */
+  tokens: number;
+  /** Tokens of the whole entry text before any cut. */
+  fullTokens: number;
+  truncated: boolean;
+  /** Why it was cut: its own max_context_tokens, or what was left of the seat's budget. */
+  cutBy?: "max_context_tokens" | "budget";
+  /** The skill's text as sent (cut, with its marker, when truncated). */
+  text: string;
+}
+
+/** A matching skill that was left out, and why. */
+export interface DroppedSkill {
+  name: string;
+  score: number;
+  code: "excluded" | "over_budget";
+  reason: string;
+}
+
+/** The outcome of selectSkills: deterministic for the same skills, query and tokenizer. */
+export interface Selection {
+  chosen: ChosenSkill[];
+  dropped: DroppedSkill[];
+  /** Exact tokens of `text`. */
+  totalTokens: number;
+  budgetTokens: number;
+  encoding: typeof TOKEN_ENCODING;
+  /** The chosen skills' blocks joined, ready for the prompt; "" when none. */
+  text: string;
+}
+
+/** The heading each skill's block starts with in the prompt. */
+export function renderSkillBlock(name: string, text: string): string {
+  return `## Skill: ${name}\n\n${text}`;
+}
+
+const BLOCK_JOINER = "\n\n";
+
+function cutMarker(name: string, limit: number, fullTokens: number): string {
+  return `[skill "${name}" cut to ${limit} tokens of ${fullTokens}]`;
+}
+
+const ownCuts = new WeakMap<
+  LoadedSkill,
+  { limit: number; text: string; fullTokens: number; truncated: boolean }
+>();
+
+/** The skill cut to its own max_context_tokens, memoized per loaded skill (the loader caches those). */
+function cutToOwnLimit(skill: LoadedSkill): { text: string; fullTokens: number; truncated: boolean } {
+  const limit = skill.manifest.max_context_tokens;
+  const memo = ownCuts.get(skill);
+  if (memo && memo.limit === limit) return memo;
+  const fullTokens = countTokens(skill.text);
+  const cut = cutToTokens(skill.text, limit, cutMarker(skill.name, limit, fullTokens));
+  const result = { limit, text: cut.text, fullTokens, truncated: cut.truncated };
+  ownCuts.set(skill, result);
+  return result;
+}
+
+/**
+ * Chooses the skills for one seat. Matching skills (role filter, triggers) are taken best first
+ * (score, then name); each is cut to its own max_context_tokens; each goes in whole if it fits what
+ * is left of the budget, else cut further to fit at a paragraph boundary, else dropped. The total is
+ * counted on the final joined text, so it never exceeds `budgetTokens`.
+ */
+export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery): Selection {
+  const budget = Math.max(0, Math.floor(query.budgetTokens));
+  const excluded = new Set(query.exclude ?? []);
+  const chosen: ChosenSkill[] = [];
+  const dropped: DroppedSkill[] = [];
+  const joinerTokens = countTokens(BLOCK_JOINER);
+  let used = 0;
+  for (const match of matchSkills(skills, query)) {
+    const { skill, score, hits } = match;
+    if (excluded.has(skill.name)) {
+      dropped.push({ name: skill.name, score, code: "excluded", reason: "excluded by skills.exclude" });
+      continue;
+    }
+    const own = cutToOwnLimit(skill);
+    const seam = chosen.length > 0 ? joinerTokens : 0;
+    const left = budget - used - seam;
+    const block = renderSkillBlock(skill.name, own.text);
+    const blockTokens = countTokens(block);
+    const base = {
+      name: skill.name,
+      score,
+      matched: hits.map((h) => h.trigger),
+      hits,
+      fullTokens: own.fullTokens,
+    };
+    if (own.text !== "" && blockTokens <= left) {
+      chosen.push({
+        ...base,
+        tokens: blockTokens,
+        truncated: own.truncated,
+        ...(own.truncated ? { cutBy: "max_context_tokens" as const } : {}),
+        text: own.text,
+      });
+      used += seam + blockTokens;
+      continue;
+    }
+    const headingTokens = countTokens(renderSkillBlock(skill.name, ""));
+    const roomForText = left - headingTokens;
+    const cut =
+      roomForText > 0
+        ? cutToTokens(skill.text, roomForText, cutMarker(skill.name, roomForText, own.fullTokens))
+        : null;
+    const cutBlock = cut && cut.text !== "" ? renderSkillBlock(skill.name, cut.text) : "";
+    const cutTokens = cutBlock === "" ? 0 : countTokens(cutBlock);
+    if (cut && cutBlock !== "" && cutTokens <= left) {
+      chosen.push({ ...base, tokens: cutTokens, truncated: true, cutBy: "budget", text: cut.text });
+      used += seam + cutTokens;
+      continue;
+    }
+    dropped.push({
+      name: skill.name,
+      score,
+      code: "over_budget",
+      reason: `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left and not even its first paragraph fits`,
+    });
+  }
+  // Per-block counts are exact, but tokens can merge across the seams: check the joined text.
+  let text = chosen.map((c) => renderSkillBlock(c.name, c.text)).join(BLOCK_JOINER);
+  let totalTokens = countTokens(text);
+  while (totalTokens > budget && chosen.length > 0) {
+    const last = chosen.pop()!;
+    dropped.push({
+      name: last.name,
+      score: last.score,
+      code: "over_budget",
+      reason: `joining the blocks came to ${totalTokens} tokens, over the budget of ${budget}`,
+    });
+    text = chosen.map((c) => renderSkillBlock(c.name, c.text)).join(BLOCK_JOINER);
+    totalTokens = countTokens(text);
+  }
+  dropped.sort((a, b) => b.score - a.score || compareCodePoints(a.name, b.name));
+  return { chosen, dropped, totalTokens, budgetTokens: budget, encoding: TOKEN_ENCODING, text };
+}
