@@ -1,3 +1,7 @@
-// @debatekit/runner: Runs and resumes debates: next action, seats in parallel, journal, validation, commit.
-// The public API is added by the issues that build this package; see README.md.
-export {};
+export { createSeatAdapter } from "./adapters.js";
+export type { SeatContext, SeatOutcome } from "./ask-seat.js";
+export { askSeat } from "./ask-seat.js";
+export type { PromptInput } from "./prompt.js";
+export { assemblePrompt } from "./prompt.js";
+export { runDebate } from "./run.js";
+export type { AdapterFactory, Phase, RunEvent, RunOptions, RunSummary, StepRef } from "./types.js";

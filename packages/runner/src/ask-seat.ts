@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import type { Adapter, SeatCall } from "@debatekit/adapter-kit";
+import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
+import type { DebateState, Result, SeatRole } from "@debatekit/core";
+import { formatRuleErrors } from "@debatekit/core";
+import { journalFileName, readJournal, writeJournalEntry } from "@debatekit/files";
+import type { AdapterResult, JournalEntry } from "@debatekit/schema";
+import { assemblePrompt } from "./prompt.js";
+import type { Phase, RunEvent, RunSummary } from "./types.js";
+
+/** What askSeat needs from the run. */
+export interface SeatContext {
+  dir: string;
+  adapter: Adapter;
+  secrets: readonly string[];
+  signal?: AbortSignal;
+  cwd: string;
+  now: () => Date;
+  emit: (event: RunEvent) => void;
+}
+
+/** A seat's usable answer, or why there is none. */
+export type SeatOutcome<T> =
+  | { ok: true; value: T }
+  | {
+      ok: false;
+      status: Exclude<RunSummary["status"], "done" | "paused">;
+      error: NonNullable<RunSummary["error"]>;
+    };
+
+const defaultTimeoutMs = 600_000;
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The envelope as the journal stores it: schema fields only, every string redacted. */
+function sanitizeCall(
+  call: SeatCall,
+  secrets: readonly string[],
+): { result: AdapterResult; raw?: JournalEntry["raw"] } {
+  const result: AdapterResult = {
+    status: call.status,
+    text: redactSecrets(call.text, secrets),
+    durationMs: Math.max(0, call.durationMs),
+    transport: call.transport,
+  };
+  if (call.sessionId !== undefined) result.sessionId = call.sessionId;
+  if (call.model !== undefined) result.model = redactSecrets(call.model, secrets);
+  if (call.usage !== undefined) result.usage = call.usage;
+  if (call.exitCode !== undefined) result.exitCode = call.exitCode;
+  if (call.error !== undefined) result.error = sanitizeError(call.error, secrets);
+  const raw = call.raw && {
+    stdout: redactSecrets(call.raw.stdout, secrets),
+    stderr: redactSecrets(call.raw.stderr, secrets),
+    truncated: call.raw.truncated,
+  };
+  return raw ? { result, raw } : { result };
+}
+
+/**
+ * Gets one seat's valid answer for the debate's current step: reuses a journaled good answer when
+ * there is one (a crash never repeats a call), else calls the seat, journals the result BEFORE
+ * parsing it, and asks again with the validation errors up to `retries` times.
+ */
+export async function askSeat<T>(
+  context: SeatContext,
+  state: DebateState,
+  role: SeatRole,
+  parse: (text: string) => Result<T>,
+): Promise<SeatOutcome<T>> {
+  const { dir, adapter, emit } = context;
+  const fm = state.frontmatter;
+  const exchange = fm.current_exchange;
+  const phase: Phase = fm.current_phase;
+  const seat = fm.seats![role];
+  const retries = fm.retries ?? 2;
+  const ref = { dir, exchange, phase, role };
+  const journalPath = (attempt: number) =>
+    `.debate/journal/${journalFileName({ exchange, phase, role, attempt })}`;
+
+  const journal = await readJournal(dir, { exchange, phase, role });
+  // Journal attempts number every call; the seat's attempt counts answers that failed validation
+  // (so a replay recording keyed by attempt lines up with the retries).
+  let callNo = journal.reduce((max, e) => Math.max(max, e.attempt), 0);
+  let seatAttempt = 1 + journal.filter((e) => e.result.status === "ok" && e.validation?.ok === false).length;
+  let feedback = journal.filter((e) => e.validation?.ok === false).at(-1)?.validation?.errors ?? [];
+  let lastErrors: { errors: string[]; path: string; attempt: number } | undefined;
+
+  const reusable = journal.filter((e) => e.result.status === "ok" && e.validation?.ok !== false).at(-1);
+  if (reusable) {
+    const parsed = parse(reusable.result.text);
+    emit({
+      type: "seat_finished",
+      ...ref,
+      attempt: reusable.attempt,
+      adapter: reusable.adapter ?? adapter.name,
+      status: reusable.result.status,
+      durationMs: 0,
+      reused: true,
+    });
+    const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
+    if (!reusable.validation) {
+      await writeJournalEntry(dir, {
+        ...reusable,
+        validation: parsed.ok ? { ok: true } : { ok: false, errors },
+      });
+    }
+    if (parsed.ok) return parsed;
+    // The rules reject an answer they once accepted (e.g. debate.md was edited): ask again.
+    feedback = errors;
+    seatAttempt++;
+    lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: reusable.attempt };
+  }
+
+  for (let call = 0; call <= retries; call++) {
+    if (context.signal?.aborted) {
+      return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };
+    }
+    const prompt = assemblePrompt(state, role, { feedback });
+    emit({ type: "seat_started", ...ref, attempt: seatAttempt, adapter: adapter.name });
+    const startedAt = context.now().toISOString();
+    const answer = await adapter.call({
+      prompt,
+      timeoutMs: seat.timeout_ms ?? defaultTimeoutMs,
+      cwd: context.cwd,
+      ...(seat.model ? { model: seat.model } : {}),
+      ...(seat.effort ? { effort: seat.effort } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+      step: { debateId: fm.debate_id, exchange, role, attempt: seatAttempt },
+    });
+    const { result, raw } = sanitizeCall(answer, context.secrets);
+    const finished = { ...ref, attempt: seatAttempt, adapter: adapter.name, durationMs: result.durationMs };
+    if (result.status === "pending") {
+      // Nothing ran and nothing was paid: a pending answer is not journaled.
+      emit({
+        type: "seat_finished",
+        ...finished,
+        status: "pending",
+        reused: false,
+        error: result.error ?? "",
+      });
+      return {
+        ok: false,
+        status: "waiting",
+        error: { code: "SEAT_PENDING", message: `${role}: ${result.error ?? "the answer is not there yet"}` },
+      };
+    }
+    callNo++;
+    const entry: JournalEntry = {
+      version: 1,
+      debate_id: fm.debate_id,
+      exchange,
+      phase,
+      role,
+      attempt: callNo,
+      adapter: adapter.name,
+      ...(seat.model ? { model: seat.model } : {}),
+      prompt_sha256: sha256(prompt),
+      started_at: startedAt,
+      finished_at: context.now().toISOString(),
+      result,
+      ...(raw ? { raw } : {}),
+    };
+    await writeJournalEntry(dir, entry);
+    const journalFile = journalPath(callNo);
+    emit({
+      type: "seat_finished",
+      ...finished,
+      status: result.status,
+      reused: false,
+      ...(result.error ? { error: result.error } : {}),
+    });
+    if (result.status !== "ok") {
+      const cancelled = result.status === "cancelled" || context.signal?.aborted;
+      return {
+        ok: false,
+        status: cancelled ? "cancelled" : "failed",
+        error: {
+          code: cancelled ? "CANCELLED" : `SEAT_${result.status.toUpperCase()}`,
+          message: `the ${role} seat (${adapter.name}) ${result.status === "exit" ? "failed" : `returned ${result.status}`} at exchange ${exchange}: ${result.error ?? "no detail"}`,
+          file: journalFile,
+        },
+      };
+    }
+    const parsed = parse(result.text);
+    const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
+    await writeJournalEntry(dir, { ...entry, validation: parsed.ok ? { ok: true } : { ok: false, errors } });
+    if (parsed.ok) return parsed;
+    lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: callNo };
+    feedback = errors;
+    seatAttempt++;
+    if (call < retries) emit({ type: "retry", ...ref, attempt: seatAttempt, errors });
+  }
+  const first = lastErrors?.errors[0] ?? "invalid answer";
+  return {
+    ok: false,
+    status: "failed",
+    error: {
+      code: "ANSWER_INVALID",
+      message: `the ${role}'s answer for exchange ${exchange} is still invalid after ${retries + 1} attempt(s): ${first}`,
+      file: journalPath(lastErrors?.attempt ?? callNo),
+      field: lastErrors?.path ?? "",
+    },
+  };
+}

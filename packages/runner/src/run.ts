@@ -1,0 +1,213 @@
+import type { Adapter } from "@debatekit/adapter-kit";
+import { secretsFromEnv } from "@debatekit/adapter-kit";
+import type { DebateState, SeatRole } from "@debatekit/core";
+import {
+  applyArguments,
+  applyJudgment,
+  cumulativeScores,
+  DebatekitError,
+  formatRuleErrors,
+  nextAction,
+  parseJudgeAnswer,
+  parseSideAnswer,
+  renderArgumentGraph,
+} from "@debatekit/core";
+import type { DebateFolder } from "@debatekit/files";
+import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
+import { createSeatAdapter } from "./adapters.js";
+import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
+import type { RunEvent, RunOptions, RunSummary } from "./types.js";
+
+/** Reads the folder or throws a DebatekitError naming the file and field. */
+async function readFolder(dir: string): Promise<DebateFolder> {
+  const read = await readDebateFolder(dir);
+  if (read.ok) return read.value;
+  const first = read.errors[0]!;
+  const [file, field] = first.path.includes(":") ? first.path.split(/:(.*)/s) : [undefined, first.path];
+  throw new DebatekitError(first.code, formatRuleErrors(read.errors).join("\n"), {
+    ...(file ? { file } : {}),
+    ...(field ? { field } : {}),
+  });
+}
+
+function summarize(
+  state: DebateState,
+  committed: number,
+  rest: Pick<RunSummary, "status"> & Partial<RunSummary>,
+): RunSummary {
+  return {
+    exchange: state.frontmatter.current_exchange,
+    phase: state.frontmatter.current_phase,
+    cumulative: cumulativeScores(state.scores),
+    committed,
+    ...rest,
+  };
+}
+
+/** The worst of several failed seat outcomes decides the run's status: cancelled, then failed, then waiting. */
+function worst(outcomes: SeatOutcome<unknown>[]): Extract<SeatOutcome<unknown>, { ok: false }> | undefined {
+  const failed = outcomes.filter((o): o is Extract<SeatOutcome<unknown>, { ok: false }> => !o.ok);
+  const rank = { cancelled: 0, failed: 1, waiting: 2 } as const;
+  return failed.sort((a, b) => rank[a.status] - rank[b.status])[0];
+}
+
+/**
+ * Runs or resumes the debate in `dir`: takes the lock, then does exactly what `nextAction` says,
+ * one committed step at a time, until the debate is complete, the requested exchanges are done,
+ * a seat is waiting or fails, or the signal aborts. Throws only when it cannot start (locked,
+ * unreadable folder); everything else is in the summary.
+ */
+export async function runDebate(dir: string, options: RunOptions = {}): Promise<RunSummary> {
+  const emit = (event: RunEvent) => options.onEvent?.(event);
+  const env = options.env ?? process.env;
+  const now = options.now ?? (() => new Date());
+  let lock: Awaited<ReturnType<typeof acquireLock>>;
+  try {
+    lock = await acquireLock(dir, {
+      ...(options.wait ? { wait: true } : {}),
+      command: options.command ?? "debate run",
+      onWait: (holder) =>
+        emit({
+          type: "waiting",
+          dir,
+          reason: "lock",
+          message: holder
+            ? `waiting for pid ${holder.pid} on ${holder.host} (${holder.command}) to release the lock`
+            : "waiting for the lock",
+        }),
+    });
+  } catch (error) {
+    const e = error as DebatekitError;
+    emit({ type: "error", dir, code: e.code ?? "LOCK_FAILED", message: e.message });
+    throw error;
+  }
+  const adapters = new Map<string, Adapter>();
+  const seatAdapter = async (state: DebateState, role: SeatRole): Promise<Adapter> => {
+    const seat = state.frontmatter.seats![role];
+    const key = JSON.stringify(seat);
+    let adapter = adapters.get(key);
+    if (!adapter) {
+      adapter = await createSeatAdapter(seat, { debateDir: dir, env }, options.adapters);
+      adapters.set(key, adapter);
+    }
+    return adapter;
+  };
+  let committed = 0;
+  let state: DebateState | undefined;
+  try {
+    for (;;) {
+      // Re-read every step: a person may edit debate.md (e.g. raise `exchanges`) while a run goes on.
+      const folder = await readFolder(dir);
+      state = folder.state;
+      const fm = state.frontmatter;
+      const finish = (rest: Pick<RunSummary, "status"> & Partial<RunSummary>) => {
+        const summary = summarize(folder.state, committed, rest);
+        if (summary.error)
+          emit({ type: "error", dir, code: summary.error.code, message: summary.error.message });
+        emit({ type: "done", dir, summary });
+        return summary;
+      };
+      if (options.signal?.aborted) return finish({ status: "cancelled", reason: "stopped by a signal" });
+      const action = nextAction(state);
+      if (action.kind === "done") {
+        return finish({
+          status: "done",
+          reason:
+            action.reason === "complete"
+              ? `complete after ${fm.current_exchange} exchange(s)`
+              : "debate.md has no `exchanges`: nothing to run (add `exchanges: N` to continue)",
+        });
+      }
+      if (action.kind === "blocked") {
+        return action.reason === "paused"
+          ? finish({ status: "paused", reason: action.message })
+          : finish({
+              status: "failed",
+              error: {
+                code: `DEBATE_${action.reason.toUpperCase()}`,
+                message: action.message,
+                file: "debate.md",
+              },
+            });
+      }
+      if (
+        options.exchanges !== undefined &&
+        action.kind === "arguments" &&
+        action.exchange >= options.exchanges
+      ) {
+        return finish({
+          status: "done",
+          reason: `stopped after ${options.exchanges} exchange(s) as requested`,
+        });
+      }
+      const context = (adapter: Adapter): SeatContext => ({
+        dir,
+        adapter,
+        secrets: secretsFromEnv(env),
+        cwd: options.cwd ?? process.cwd(),
+        now,
+        emit,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const current = state;
+      let next: ReturnType<typeof applyJudgment>;
+      try {
+        if (action.kind === "arguments") {
+          const [prop, opp] = await Promise.all(
+            (["proposition", "opposition"] as const).map(async (role) =>
+              askSeat(context(await seatAdapter(current, role)), current, role, (text) =>
+                parseSideAnswer(current, role, text),
+              ),
+            ),
+          );
+          const bad = worst([prop!, opp!]);
+          if (bad || !prop!.ok || !opp!.ok) return finish({ status: bad!.status, error: bad!.error });
+          next = applyArguments(current, action.exchange, {
+            proposition: prop!.value,
+            opposition: opp!.value,
+          });
+        } else {
+          const judged = await askSeat(
+            context(await seatAdapter(current, "judge")),
+            current,
+            "judge",
+            (text) => parseJudgeAnswer(current, text),
+          );
+          if (!judged.ok) return finish({ status: judged.status, error: judged.error });
+          next = applyJudgment(current, action.exchange, judged.value, now().toISOString());
+        }
+      } catch (error) {
+        if (!(error instanceof DebatekitError)) throw error;
+        return finish({
+          status: "failed",
+          error: { code: error.code, message: error.message, ...(error.file ? { file: error.file } : {}) },
+        });
+      }
+      if (!next.ok) {
+        return finish({
+          status: "failed",
+          error: {
+            code: next.errors[0]!.code,
+            message: formatRuleErrors(next.errors).join("; "),
+            file: "debate.md",
+          },
+        });
+      }
+      await commitStep(
+        folder,
+        next.value,
+        action.kind === "judgment" ? { renderGraph: renderArgumentGraph } : {},
+      );
+      committed++;
+      emit({
+        type: "step_committed",
+        dir,
+        exchange: next.value.frontmatter.current_exchange,
+        phase: next.value.frontmatter.current_phase,
+        from: { exchange: fm.current_exchange, phase: fm.current_phase },
+      });
+    }
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,74 @@
+import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
+import type { SeatRole } from "@debatekit/core";
+import type { CumulativeScores, DebateFrontmatter, SeatConfig } from "@debatekit/schema";
+
+/** The phase a debate waits in (debate.md's `current_phase`). */
+export type Phase = DebateFrontmatter["current_phase"];
+
+/** Where a debate stands: the folder and its commit marker. */
+export interface StepRef {
+  dir: string;
+  exchange: number;
+  phase: Phase;
+}
+
+/** Progress of a run, for the CLI and watch mode. */
+export type RunEvent =
+  | (StepRef & { type: "seat_started"; role: SeatRole; attempt: number; adapter: string })
+  | (StepRef & {
+      type: "seat_finished";
+      role: SeatRole;
+      attempt: number;
+      adapter: string;
+      status: string;
+      durationMs: number;
+      /** True when a journaled answer was reused instead of calling the seat again. */
+      reused: boolean;
+      error?: string;
+    })
+  | (StepRef & { type: "retry"; role: SeatRole; attempt: number; errors: string[] })
+  | (StepRef & { type: "step_committed"; from: { exchange: number; phase: Phase } })
+  | { type: "waiting"; dir: string; reason: "lock" | "seat"; message: string }
+  | { type: "done"; dir: string; summary: RunSummary }
+  | { type: "error"; dir: string; code: string; message: string };
+
+/** How a run ended. */
+export interface RunSummary {
+  /**
+   * done: complete, or stopped at the requested exchanges; waiting: a seat's answer is not there yet
+   * (manual seat); paused: debate.md says `paused` or cannot run as configured; failed: a seat failed
+   * or its answer stayed invalid after the retries; cancelled: stopped by a signal.
+   */
+  status: "done" | "waiting" | "paused" | "failed" | "cancelled";
+  exchange: number;
+  phase: Phase;
+  cumulative: CumulativeScores;
+  /** How many steps this run committed. */
+  committed: number;
+  /** Why it stopped, in one line (for done/waiting/paused). */
+  reason?: string;
+  error?: { code: string; message: string; file?: string; field?: string };
+}
+
+/** An adapter factory (what every `@debatekit/adapter-*` package exports as `createAdapter`). */
+export type AdapterFactory = (seat: SeatConfig, context: AdapterContext) => Adapter;
+
+/** Options of runDebate. */
+export interface RunOptions {
+  /** Stop once this many exchanges are complete (never more than debate.md's `exchanges`; nothing is written to it). */
+  exchanges?: number;
+  signal?: AbortSignal;
+  /** Wait for the lock instead of failing with DEBATE_LOCKED. */
+  wait?: boolean;
+  onEvent?: (event: RunEvent) => void;
+  /** Adapter factories by adapter name, used instead of importing `@debatekit/adapter-<name>`. */
+  adapters?: Record<string, AdapterFactory>;
+  skillRoots?: string[];
+  now?: () => Date;
+  /** Environment given to the seats (and whose secret-looking values are redacted); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory of seat programs (default: process.cwd()). */
+  cwd?: string;
+  /** What the lock file says this process is doing (default: "debate run"). */
+  command?: string;
+}
