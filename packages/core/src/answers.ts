@@ -4,7 +4,7 @@ import { extractJson } from "./extract-json.js";
 import { checkPhase } from "./formats/formal.js";
 import { argumentId } from "./ids.js";
 import { renderArgument } from "./render/argument.js";
-import { checkSideArguments } from "./rules/argument.js";
+import { checkSideArguments, countError } from "./rules/argument.js";
 import { checkJudgment } from "./rules/judgment.js";
 import { schemaRuleErrors } from "./schema-errors.js";
 import { sideCode } from "./sides.js";
@@ -25,10 +25,16 @@ export function parseSideAnswer(
   const json = extractJson(text);
   if (!json.ok) return json;
   const schema = validateSideOutput(json.value);
-  if (!schema.ok)
+  if (!schema.ok) {
+    // The schema caps the count at 1-3 for every exchange; the engine knows the exact count, so it says that instead.
+    const drafts = (json.value as { arguments?: unknown }).arguments;
+    const count = Array.isArray(drafts) ? countError(drafts.length, exchange) : undefined;
+    const rest = schema.errors.filter((e) => !(count && e.path === "arguments"));
     return fail(
-      ...schemaRuleErrors("ANSWER_SCHEMA", "the answer does not match the expected shape", schema.errors),
+      ...(count ? [count] : []),
+      ...schemaRuleErrors("ANSWER_SCHEMA", "the answer does not match the expected shape", rest),
     );
+  }
   const output: SideOutput = schema.value;
   const errors = checkSideArguments(output, role, exchange, state.arguments);
   if (errors.length > 0) return fail(...errors);

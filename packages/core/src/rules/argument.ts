@@ -17,6 +17,18 @@ export function requiredArgumentCount(exchange: number): number {
   return exchange === 0 ? 3 : 1;
 }
 
+/** The ARGUMENT_COUNT error when `found` arguments is not what the exchange requires. */
+export function countError(found: number, exchange: number): RuleError | undefined {
+  if (found === requiredArgumentCount(exchange)) return undefined;
+  return ruleError(
+    "ARGUMENT_COUNT",
+    "arguments",
+    exchange === 0
+      ? `expected exactly 3 independent opening arguments for exchange 0, found ${found}`
+      : `expected exactly 1 rebuttal argument for exchange ${exchange}, found ${found}`,
+  );
+}
+
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
@@ -275,19 +287,9 @@ export function checkSideArguments(
   existing: readonly ArgumentRecord[],
 ): RuleError[] {
   const errors: RuleError[] = [];
-  const required = requiredArgumentCount(exchange);
   const drafts = Array.isArray(output.arguments) ? output.arguments : [];
-  if (drafts.length !== required) {
-    errors.push(
-      ruleError(
-        "ARGUMENT_COUNT",
-        "arguments",
-        exchange === 0
-          ? `expected exactly 3 independent opening arguments for exchange 0, found ${drafts.length}`
-          : `expected exactly 1 rebuttal argument for exchange ${exchange}, found ${drafts.length}`,
-      ),
-    );
-  }
+  const count = countError(drafts.length, exchange);
+  if (count) errors.push(count);
   const known = new Map(existing.map((a) => [a.frontmatter.id, a]));
   drafts.forEach((draft, i) => {
     const path = `arguments[${i}]`;

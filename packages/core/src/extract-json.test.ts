@@ -1,0 +1,82 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { extractJson } from "./extract-json.js";
+import { MAX_MODEL_OUTPUT_CHARS } from "./limits.js";
+
+const value = { arguments: [{ title: 'a {b} "c" }', n: 1 }] };
+const json = JSON.stringify(value);
+
+describe("extractJson", () => {
+  it.each([
+    ["the whole text", json],
+    ["the whole text with a BOM and blank lines", `\uFEFF\n\n${json}\n\n`],
+    ["a ```json fence", `\`\`\`json\n${json}\n\`\`\``],
+    [
+      "a bare ``` fence with prose around",
+      `Here you go:\n\`\`\`\n${JSON.stringify(value, null, 2)}\n\`\`\`\nDone.`,
+    ],
+    ["a ~~~ fence", `~~~json\n${json}\n~~~`],
+    ["a one-line fence", `\`\`\`json ${json}\`\`\``],
+    ["prose before and after", `My answer is ${json} and that is final.`],
+    ["braces in prose before it", `Using {curly} notation and a stray } here: ${json}`],
+    [
+      "several fences, the first not JSON",
+      `\`\`\`python\nprint({1: 2})\n\`\`\`\n\`\`\`json\n[1]\n\`\`\`\n\`\`\`json\n${json}\n\`\`\``,
+    ],
+    ["an unclosed brace before it", `{ oops\n\`\`\`json\n${json}\n\`\`\``],
+  ])("finds the object in %s", (_name, text) => {
+    expect(extractJson(text)).toEqual({ ok: true, value });
+  });
+
+  it("picks the first fenced block that parses as an object", () => {
+    const text = '```json\n{"first": true}\n```\n```json\n{"second": true}\n```';
+    expect(extractJson(text)).toEqual({ ok: true, value: { first: true } });
+  });
+
+  it("refuses text over the cap with a clear error, without parsing it", () => {
+    const result = extractJson(" ".repeat(MAX_MODEL_OUTPUT_CHARS + 1));
+    expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_TOO_LARGE");
+  });
+
+  it("stays fast on hostile input: many unclosed braces just under the cap", () => {
+    const text = `${"{".repeat(MAX_MODEL_OUTPUT_CHARS - 10)}`;
+    const start = performance.now();
+    const result = extractJson(text);
+    expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_NO_JSON");
+    // Generous bound (shared CI machine); quadratic scanning would take minutes.
+    expect(performance.now() - start).toBeLessThan(10_000);
+  });
+
+  it("calls text with NUL bytes binary", () => {
+    const result = extractJson(`${json}\u0000`);
+    expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_BINARY");
+  });
+
+  it("finds any JSON object embedded in prose (property)", () => {
+    const prose = fc
+      .string()
+      .filter((s) => !s.includes("{") && !s.includes("`") && !s.includes("~") && !s.includes("\u0000"));
+    const object = fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 });
+    fc.assert(
+      fc.property(prose, object, prose, fc.boolean(), (before, obj, after, fenced) => {
+        const body = JSON.stringify(obj);
+        const text = fenced
+          ? `${before}\n\`\`\`json\n${body}\n\`\`\`\n${after}`
+          : `${before} ${body} ${after}`;
+        const result = extractJson(text);
+        expect(result).toEqual({ ok: true, value: JSON.parse(body) });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never throws, whatever the text (property)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 2000 }), (text) => {
+        const result = extractJson(text);
+        if (!result.ok) expect(result.errors[0]!.code).toMatch(/^MODEL_OUTPUT_/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

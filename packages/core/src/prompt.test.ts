@@ -1,0 +1,159 @@
+import { validateAgentDefinition } from "@debatekit/schema";
+import { describe, expect, it } from "vitest";
+import { DebatekitError } from "./errors.js";
+import { applyArguments, applyJudgment } from "./formats/formal.js";
+import { defaultAgentTemplates } from "./generated/agents.js";
+import { buildPrompt, fillTemplate } from "./prompt.js";
+import { renderArgument } from "./render/argument.js";
+import { draft, freshState } from "./test-helpers/states.js";
+import type { AgentTemplate, DebateState } from "./types.js";
+
+const NOW = "2026-11-21T12:00:00Z";
+
+function must<T>(r: { ok: true; value: T } | { ok: false; errors: unknown }): T {
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+
+const ids = ["a", "b", "c"];
+const rec = (side: "prop" | "opp", exchange: number, i?: number) => {
+  const id = `${side}_${String(exchange).padStart(3, "0")}${i === undefined ? "" : ids[i]}`;
+  return renderArgument(draft(`${side} title ${exchange}${i ?? ""}`), { id, side, exchange });
+};
+
+/** Exchange 1 awaiting judgment, after a scored opening. */
+function judgeState(): DebateState {
+  let s = freshState({ exchanges: 4 });
+  s = must(
+    applyArguments(s, 0, {
+      proposition: [0, 1, 2].map((i) => rec("prop", 0, i)),
+      opposition: [0, 1, 2].map((i) => rec("opp", 0, i)),
+    }),
+  );
+  s = must(
+    applyJudgment(
+      s,
+      0,
+      {
+        scores: s.arguments.map((a) => ({
+          argument_id: a.frontmatter.id,
+          score: a.frontmatter.side === "prop" ? 0.15 : -0.15,
+          reasoning: "r",
+        })),
+      },
+      NOW,
+    ),
+  );
+  return must(applyArguments(s, 1, { proposition: [rec("prop", 1)], opposition: [rec("opp", 1)] }));
+}
+
+describe("the shipped agent templates", () => {
+  it("are valid AgentDefinitions, one per task", () => {
+    expect(defaultAgentTemplates.map((t) => `${t.definition.role}/${t.definition.task}`).sort()).toEqual([
+      "debater/opening",
+      "debater/rebuttal",
+      "judge/judgment",
+    ]);
+    for (const t of defaultAgentTemplates) expect(validateAgentDefinition(t.definition).ok).toBe(true);
+  });
+});
+
+describe("buildPrompt", () => {
+  it("builds the opening prompt with the motion, the side and no unfilled placeholder", () => {
+    const state = freshState();
+    state.motion = {
+      text: "This house would test everything.",
+      definitions: "- **test**: a check",
+      scope: "Software only.",
+    };
+    const prompt = buildPrompt(state, "opposition");
+    expect(prompt).toContain("You are the **opposition** in a formal debate");
+    expect(prompt).toContain("This house would test everything.");
+    expect(prompt).toContain("- **test**: a check");
+    expect(prompt).toContain("Software only.");
+    expect(prompt).toContain("exactly **3 independent arguments**");
+    expect(prompt).toContain("(no extra guidance for this debate)");
+    expect(prompt).not.toMatch(/\{\{|\}\}/);
+    expect(prompt).not.toContain("previous answer was rejected");
+  });
+
+  it("gives the judge every earlier argument with its current score and the ids to score", () => {
+    const prompt = buildPrompt(judgeState(), "judge");
+    for (const id of ["prop_000a", "prop_000b", "prop_000c"])
+      expect(prompt).toContain(`**${id}** (proposition, exchange 0, current score 0.15)`);
+    for (const id of ["opp_000a", "opp_000b", "opp_000c"])
+      expect(prompt).toContain(`**${id}** (opposition, exchange 0, current score -0.15)`);
+    expect(prompt).toContain("`scores` must list exactly these ids, each once: opp_001, prop_001.");
+    expect(prompt).toContain("## prop_001 (proposition, exchange 1): prop title 1\n\n#### Claim");
+    expect(prompt).toContain("proposition 0.45 (3 scored), opposition -0.45 (3 scored)");
+    expect(prompt).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it("gives a rebutting side the targets it may attack and defend, and the opponent's latest arguments in full", () => {
+    let s = judgeState();
+    s = must(
+      applyJudgment(
+        s,
+        1,
+        {
+          scores: [
+            { argument_id: "prop_001", score: 0.1, reasoning: "r" },
+            { argument_id: "opp_001", score: -0.1, reasoning: "r" },
+          ],
+        },
+        NOW,
+      ),
+    );
+    const prompt = buildPrompt(s, "proposition", {
+      skills: "## Skill: evidence\nCite primary sources.",
+      feedback: ["ARGUMENT_COUNT at `arguments`: expected exactly 1"],
+    });
+    expect(prompt).toContain(
+      "must be one of the opposition's earlier arguments: opp_000a, opp_000b, opp_000c, opp_001.",
+    );
+    expect(prompt).toContain(
+      "must be one of the proposition's own earlier arguments: prop_000a, prop_000b, prop_000c, prop_001.",
+    );
+    expect(prompt).toContain("## opp_001 (opposition, exchange 1): opp title 1");
+    expect(prompt).not.toContain("## opp_000a (opposition"); // older ones only in summary
+    expect(prompt).toContain("Cite primary sources.");
+    expect(prompt).toContain("# Your previous answer was rejected");
+    expect(prompt).toContain("- ARGUMENT_COUNT at `arguments`: expected exactly 1");
+  });
+
+  it("never expands placeholders that appear in debate text", () => {
+    const state = freshState();
+    state.motion = { text: "This house would write {{scope}} literally." };
+    expect(buildPrompt(state, "proposition")).toContain("This house would write {{scope}} literally.");
+  });
+
+  it("fails loudly when a template uses a placeholder the engine does not supply", () => {
+    const broken: AgentTemplate = {
+      definition: {
+        name: "judge",
+        role: "judge",
+        task: "judgment",
+        description: "d",
+        placeholders: ["motion"],
+      },
+      body: "Motion: {{motion}}. Secret: {{verdict_hint}}.",
+    };
+    expect(() => buildPrompt(judgeState(), "judge", { templates: [broken] })).toThrowError(
+      expect.objectContaining({
+        code: "PROMPT_PLACEHOLDER_MISSING",
+        file: "agents/judge.md",
+        message: "agents/judge.md uses {{verdict_hint}}, which the engine does not supply for this step",
+      }),
+    );
+    expect(() => fillTemplate(broken, { motion: "m" })).toThrow(DebatekitError);
+  });
+
+  it("refuses a prompt for a seat whose turn it is not", () => {
+    expect(() => buildPrompt(freshState(), "judge")).toThrowError(
+      expect.objectContaining({ code: "DEBATE_PHASE_MISMATCH", field: "current_phase" }),
+    );
+    expect(() => buildPrompt(freshState(), "proposition", { templates: [] })).toThrowError(
+      expect.objectContaining({ code: "PROMPT_TEMPLATE_MISSING" }),
+    );
+  });
+});
