@@ -1,7 +1,7 @@
 import { mkdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { ArgumentRecord, DebateState, RuleError } from "@debatekit/core";
-import { DebatekitError, formatRuleErrors } from "@debatekit/core";
+import { DebatekitError, formatRuleErrors, renderArgumentGraph } from "@debatekit/core";
 import {
   validateArgumentFrontmatter,
   validateDebateFrontmatter,
@@ -21,7 +21,7 @@ import { readDebateMarkdown } from "./read.js";
 export interface CommitOptions {
   /** Called before each write, in order (tests throw here to simulate a crash between writes). */
   beforeWrite?: BeforeWrite;
-  /** Renders argument-graph.mmd from the next state; omit to leave the graph alone. */
+  /** Renders argument-graph.mmd from the next state (default: core's renderArgumentGraph). */
   renderGraph?: (state: DebateState) => string;
 }
 
@@ -139,12 +139,10 @@ export async function commitStep(
     });
   }
   if (scoresChanged) writes.push({ file: "scores.json", content: serializeScores(next.scores) });
-  if (options.renderGraph) {
-    const graph = options.renderGraph(next);
-    const text = graph.endsWith("\n") ? graph : `${graph}\n`;
-    if ((await readIfExists(resolveInside(dir, "argument-graph.mmd"))) !== text) {
-      writes.push({ file: "argument-graph.mmd", content: text });
-    }
+  const graph = (options.renderGraph ?? renderArgumentGraph)(next);
+  const graphText = graph.endsWith("\n") ? graph : `${graph}\n`;
+  if ((await readIfExists(resolveInside(dir, "argument-graph.mmd"))) !== graphText) {
+    writes.push({ file: "argument-graph.mmd", content: graphText });
   }
   const debateText = serializeDebateFile({
     frontmatter: orderKeysLike(disk.frontmatter, next.frontmatter),

@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { renderArgumentGraph } from "@debatekit/core";
 import { describe, expect, it } from "vitest";
 import { serializeScores } from "./commit.js";
 import {
@@ -57,6 +58,13 @@ describe("the dialectic example (halt-ai-development)", () => {
       proposition: { total: 2.05, count: 7 },
       opposition: { total: -2.05, count: 7 },
     });
+  });
+
+  it("regenerates its argument graph from the state it reads", async () => {
+    const read = await readDebateFolder(DIALECTIC_DIR);
+    if (!read.ok) throw new Error("unreadable");
+    const graph = await readFile(path.join(DIALECTIC_DIR, "argument-graph.mmd"), "utf8");
+    expect(renderArgumentGraph(read.value.state).trimEnd()).toBe(graph.trimEnd());
   });
 
   it("re-serializes debate.md and scores.json to the original bytes", async () => {

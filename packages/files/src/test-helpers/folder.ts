@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,4 +102,26 @@ export function sampleState(): DebateState {
     ),
     scores,
   };
+}
+
+/** Writes `state` as a debate folder with the given frontmatter style (using this package's serializers). */
+export async function writeStateFolder(
+  dir: string,
+  state: DebateState,
+  style: "yaml" | "json" = "yaml",
+): Promise<void> {
+  const { serializeArgumentFile, serializeDebateFile } = await import("../documents.js");
+  const { serializeScores } = await import("../commit.js");
+  await mkdir(path.join(dir, "arguments"), { recursive: true });
+  for (const argument of state.arguments) {
+    await writeFile(
+      path.join(dir, "arguments", `${argument.frontmatter.id}.md`),
+      serializeArgumentFile({ ...argument, style }),
+    );
+  }
+  await writeFile(path.join(dir, "scores.json"), serializeScores(state.scores));
+  await writeFile(
+    path.join(dir, "debate.md"),
+    serializeDebateFile({ frontmatter: state.frontmatter, body: state.body, style }),
+  );
 }

@@ -1,0 +1,226 @@
+import { chmod, cp, readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { DebateState } from "@debatekit/core";
+import { applyArguments, applyJudgment, renderArgument } from "@debatekit/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { commitStep } from "./commit.js";
+import type { DebateFolder } from "./read.js";
+import { readDebateFolder } from "./read.js";
+import {
+  DIALECTIC_DIR,
+  hashFolder,
+  makeTempDir,
+  sampleState,
+  writeStateFolder,
+} from "./test-helpers/folder.js";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+});
+afterEach(() => cleanup());
+
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; errors: unknown }): T {
+  if (!result.ok) throw new Error(JSON.stringify(result.errors, null, 2));
+  return result.value;
+}
+
+/** The judgment of exchange 1 on sampleState(): scores both rebuttals and rescores prop_000a. */
+function judged(state: DebateState): DebateState {
+  return unwrap(
+    applyJudgment(
+      state,
+      1,
+      {
+        scores: [
+          { argument_id: "prop_001", score: 0.2, reasoning: "Lands its attack." },
+          { argument_id: "opp_001", score: -0.2, reasoning: "Restates itself." },
+        ],
+        rescores: [
+          { argument_id: "prop_000a", old_score: 0.3, new_score: 0.1, reasoning: "Undercut by opp_001." },
+        ],
+      },
+      "2026-11-21T11:00:00Z",
+    ),
+  );
+}
+
+/** The arguments of exchange 2, rendered by core as the runner would. */
+function argued(state: DebateState): DebateState {
+  const draft = (title: string, target: string) => ({
+    title,
+    claim: `${title}.`,
+    grounds: [{ source: "A study", content: "It found ---\n---\nthings.", relevance: "Direct." }],
+    warrant: "Because.",
+    attacks: [{ target_id: target, attack_type: "grounds_attack" as const, content: "Wrong data." }],
+  });
+  return unwrap(
+    applyArguments(state, 2, {
+      proposition: [
+        renderArgument(draft("Prop two", "opp_001"), { id: "prop_002", side: "prop", exchange: 2 }),
+      ],
+      opposition: [renderArgument(draft("Opp two", "prop_001"), { id: "opp_002", side: "opp", exchange: 2 })],
+    }),
+  );
+}
+
+async function readFolder(): Promise<DebateFolder> {
+  return unwrap(await readDebateFolder(dir));
+}
+
+describe("commitStep", () => {
+  it("writes a judgment step: scores.json, the graph, then debate.md last; the folder reads as the next state", async () => {
+    await writeStateFolder(dir, sampleState());
+    const folder = await readFolder();
+    const next = judged(folder.state);
+    const written: string[] = [];
+    const committed = await commitStep(folder, next, {
+      beforeWrite: (p) => void written.push(path.relative(dir, p)),
+    });
+    expect(written).toEqual([".debate/pending-step.json", "scores.json", "argument-graph.mmd", "debate.md"]);
+    expect((await readFolder()).state).toEqual(next);
+    expect(committed.state).toEqual(next);
+    expect(await readdir(path.join(dir, ".debate"))).toEqual([]);
+    const text = await readFile(path.join(dir, "debate.md"), "utf8");
+    expect(text).toMatch(
+      /^---\ndebate_id: sample\nformat: formal\nexchanges: 3\ncurrent_exchange: 2\ncurrent_phase: awaiting_arguments\n/,
+    );
+    expect(await readFile(path.join(dir, "argument-graph.mmd"), "utf8")).toContain("prop_001");
+  });
+
+  it("writes an arguments step: only the new argument files, the graph, then debate.md", async () => {
+    await writeStateFolder(dir, sampleState());
+    const afterJudgment = await commitStep(await readFolder(), judged((await readFolder()).state));
+    const next = argued(afterJudgment.state);
+    const written: string[] = [];
+    await commitStep(afterJudgment, next, { beforeWrite: (p) => void written.push(path.relative(dir, p)) });
+    expect(written).toEqual([
+      "arguments/opp_002.md",
+      "arguments/prop_002.md",
+      "argument-graph.mmd",
+      "debate.md",
+    ]);
+    expect((await readFolder()).state).toEqual(next);
+  });
+
+  for (const step of ["judgment", "arguments"] as const) {
+    it(`leaves the previous committed state when a ${step} step is interrupted before each of its writes, and a re-run succeeds`, async () => {
+      await writeStateFolder(dir, sampleState());
+      let start = await readFolder();
+      if (step === "arguments") start = await commitStep(start, judged(start.state));
+      const next = step === "judgment" ? judged(start.state) : argued(start.state);
+      const snapshot = await hashFolder(dir);
+      const writes = 4;
+      for (let failAt = 0; failAt < writes; failAt++) {
+        const { dir: copy, cleanup: drop } = await makeTempDir();
+        try {
+          await cp(dir, copy, { recursive: true });
+          const folder = unwrap(await readDebateFolder(copy));
+          const crash = new Error(`crash before write ${failAt}`);
+          await expect(
+            commitStep(folder, next, {
+              beforeWrite: (_p, index) => {
+                if (index === failAt) throw crash;
+              },
+            }),
+          ).rejects.toBe(crash);
+          const after = unwrap(await readDebateFolder(copy));
+          expect(after.state).toEqual(start.state);
+          // Re-running the same step from what is on disk now commits it.
+          await commitStep(after, next);
+          expect(unwrap(await readDebateFolder(copy)).state).toEqual(next);
+        } finally {
+          await drop();
+        }
+      }
+      expect(await hashFolder(dir)).toEqual(snapshot);
+    });
+  }
+
+  it("refuses with DEBATE_PHASE_MISMATCH when the step was already committed (a second run is a no-op)", async () => {
+    await writeStateFolder(dir, sampleState());
+    const folder = await readFolder();
+    await commitStep(folder, judged(folder.state));
+    const snapshot = await hashFolder(dir);
+    await expect(commitStep(folder, judged(folder.state))).rejects.toMatchObject({
+      code: "DEBATE_PHASE_MISMATCH",
+      file: "debate.md",
+      message: expect.stringContaining("expected exchange 1 in phase awaiting_judgment"),
+    });
+    expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
+  it("refuses an invalid next state before writing anything", async () => {
+    await writeStateFolder(dir, sampleState());
+    const folder = await readFolder();
+    const snapshot = await hashFolder(dir);
+    const bad = judged(folder.state);
+    (bad.frontmatter as { current_phase: string }).current_phase = "celebrating";
+    await expect(commitStep(folder, bad)).rejects.toMatchObject({
+      code: "STATE_INVALID",
+      file: "debate.md",
+      field: "current_phase",
+    });
+    const badArgument = argued({ ...judged(folder.state) });
+    (badArgument.arguments.at(-1)!.frontmatter as { id: string }).id = "../../escape";
+    await expect(commitStep(folder, badArgument)).rejects.toMatchObject({ code: "STATE_INVALID" });
+    const rewrite = structuredClone(folder.state);
+    rewrite.arguments[0]!.body = "changed\n";
+    await expect(commitStep(folder, rewrite)).rejects.toMatchObject({ code: "ARGUMENT_REWRITE" });
+    expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
+  it("writes nothing when nothing changed", async () => {
+    await writeStateFolder(dir, sampleState());
+    const folder = await readFolder();
+    await commitStep(folder, folder.state); // first call writes the graph (there was none)
+    const snapshot = await hashFolder(dir);
+    const writes: string[] = [];
+    await commitStep(await readFolder(), folder.state, { beforeWrite: (p) => void writes.push(p) });
+    expect(writes).toEqual([]);
+    expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
+  it("keeps a dialectic folder's JSON style and key order when it continues", async () => {
+    await cp(DIALECTIC_DIR, dir, { recursive: true });
+    for (const entry of await readdir(dir, { recursive: true })) await chmod(path.join(dir, entry), 0o755);
+    await chmod(dir, 0o755);
+    const folder = await readFolder();
+    const original = await readFile(path.join(dir, "debate.md"), "utf8");
+    const draft = (title: string) => ({
+      title,
+      claim: `${title}.`,
+      grounds: [{ source: "S", content: "C", relevance: "R" }],
+      warrant: "W",
+    });
+    // dialectic folders have no `exchanges` (complete as they stand); raising it lets the debate continue.
+    const seats: NonNullable<DebateState["frontmatter"]["seats"]> = {
+      proposition: { adapter: "replay" },
+      opposition: { adapter: "replay" },
+      judge: { adapter: "replay" },
+    };
+    const raised = { ...folder.state, frontmatter: { ...folder.state.frontmatter, exchanges: 6, seats } };
+    const next = unwrap(
+      applyArguments(raised, 5, {
+        proposition: [renderArgument(draft("P5"), { id: "prop_005", side: "prop", exchange: 5 })],
+        opposition: [renderArgument(draft("O5"), { id: "opp_005", side: "opp", exchange: 5 })],
+      }),
+    );
+    await commitStep(folder, next);
+    const text = await readFile(path.join(dir, "debate.md"), "utf8");
+    // Same keys in the same order, the new ones last, the body untouched, still JSON.
+    const end = (t: string) => t.indexOf("\n}\n") + 3;
+    expect(text.slice(end(text))).toBe(original.slice(end(original)));
+    expect(Object.keys(JSON.parse(text.slice(0, end(text))))).toEqual([
+      ...Object.keys(JSON.parse(original.slice(0, end(original)))),
+      "exchanges",
+      "seats",
+    ]);
+    expect(text.startsWith(original.slice(0, original.indexOf('"awaiting_arguments"')))).toBe(true);
+    expect(await readFile(path.join(dir, "arguments", "prop_005.md"), "utf8")).toMatch(
+      /^\{\n {2}"id": "prop_005",\n/,
+    );
+    expect((await readFolder()).state).toEqual(next);
+  });
+});
