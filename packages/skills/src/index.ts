@@ -13,7 +13,9 @@ export { normalizeText } from "./normalize.js";
 export { defaultSkillRoots } from "./roots.js";
 export {
   type ChosenSkill,
+  DEFAULT_SKILL_BUDGET_TOKENS,
   type DroppedSkill,
+  MIN_BUDGET_CUT_TOKENS,
   renderSkillBlock,
   type Selection,
   type SkillQuery,

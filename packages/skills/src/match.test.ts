@@ -80,12 +80,14 @@ describe("matchSkills", () => {
     expect(m?.score).toBe(44);
   });
 
-  it("ranks by score, then by name in code-point order, whatever the input order", () => {
+  it("ranks always-on skills first, then by score, then by name in code-point order, whatever the input order", () => {
     const b = skillOf("b", { triggers: ["cache"] });
     const a = skillOf("a", { triggers: ["cache"] });
     const top = skillOf("z", { triggers: ["cache", "latency"] });
     const text = "cache latency";
     expect(names(text, [b, top, a])).toEqual(["z", "a", "b"]);
     expect(names(text, [a, b, top])).toEqual(["z", "a", "b"]);
+    const always = skillOf("y", { triggers: ["*"] });
+    expect(names(text, [a, b, top, always])).toEqual(["y", "z", "a", "b"]);
   });
 });

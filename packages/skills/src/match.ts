@@ -19,6 +19,8 @@ export interface TriggerHit {
 /** A skill whose triggers matched, with its score and what made it. */
 export interface SkillMatch {
   skill: LoadedSkill;
+  /** It has a `*` trigger: declared essential for its roles, so it is ranked before the others. */
+  always: boolean;
   score: number;
   hits: TriggerHit[];
 }
@@ -99,7 +101,8 @@ export function scoreSkill(skill: LoadedSkill, index: WordIndex): SkillMatch | n
   }
   if (hits.length === 0) return null;
   hits.sort((a, b) => b.points - a.points || compareCodePoints(a.trigger, b.trigger));
-  return { skill, score: hits.reduce((sum, h) => sum + h.points, 0), hits };
+  const always = hits.some((h) => h.occurrences === 0);
+  return { skill, always, score: hits.reduce((sum, h) => sum + h.points, 0), hits };
 }
 
 /** Code-point order: the same on every machine and locale (localeCompare is not). */
@@ -108,8 +111,8 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /**
- * The skills that apply to the role and whose triggers match the text, best first:
- * score descending, then name in code-point order.
+ * The skills that apply to the role and whose triggers match the text, best first: always-on
+ * (`*`) skills before the others, then score descending, then name in code-point order.
  */
 export function matchSkills(
   skills: readonly LoadedSkill[],
@@ -122,5 +125,10 @@ export function matchSkills(
     const match = scoreSkill(skill, index);
     if (match) matches.push(match);
   }
-  return matches.sort((a, b) => b.score - a.score || compareCodePoints(a.skill.name, b.skill.name));
+  return matches.sort(
+    (a, b) =>
+      Number(b.always) - Number(a.always) ||
+      b.score - a.score ||
+      compareCodePoints(a.skill.name, b.skill.name),
+  );
 }

@@ -10,8 +10,8 @@ const paragraphs = (word: string, n: number) =>
     (_, i) => `${word} paragraph ${i + 1}: check the source, the numbers and the scope.`,
   ).join("\n\n");
 
-const evidence = skillOf("evidence", { triggers: ["evidence", "benchmark"] }, paragraphs("Evidence", 6));
-const perf = skillOf("perf", { triggers: ["benchmark", "latency"] }, paragraphs("Perf", 6));
+const evidence = skillOf("evidence", { triggers: ["evidence", "benchmark"] }, paragraphs("Evidence", 15));
+const perf = skillOf("perf", { triggers: ["benchmark", "latency"] }, paragraphs("Perf", 15));
 const rubric = skillOf("rubric", { triggers: ["*"], applicable_agents: ["judge"] }, paragraphs("Rubric", 3));
 const longOne = skillOf("long", { triggers: ["latency"], max_context_tokens: 60 }, paragraphs("Long", 10));
 const all = [evidence, perf, rubric, longOne];
@@ -21,10 +21,10 @@ describe("selectSkills", () => {
   it("chooses by score, joins the blocks, and reports exact token counts", () => {
     const sel = selectSkills(all, { text: motion, role: "judge", budgetTokens: 10_000 });
     expect(sel.chosen.map((c) => [c.name, c.score, c.matched])).toEqual([
+      ["rubric", 10, ["*"]],
       ["evidence", 21, ["benchmark", "evidence"]],
       ["perf", 21, ["benchmark", "latency"]],
       ["long", 10, ["latency"]],
-      ["rubric", 10, ["*"]],
     ]);
     expect(sel.text).toBe(sel.chosen.map((c) => renderSkillBlock(c.name, c.text)).join("\n\n"));
     expect(sel.totalTokens).toBe(countTokens(sel.text));
@@ -43,16 +43,13 @@ describe("selectSkills", () => {
 
   it("fits the seat's budget: whole if it fits, cut to what is left, else dropped with the reason", () => {
     const whole = countTokens(renderSkillBlock("evidence", evidence.text));
-    const budget = whole + 40;
-    const sel = selectSkills(all, { text: motion, role: "judge", budgetTokens: budget });
+    const budget = whole + 160;
+    const sel = selectSkills(all, { text: motion, role: "opposition", budgetTokens: budget });
     expect(sel.totalTokens).toBeLessThanOrEqual(budget);
     expect(sel.chosen[0]).toMatchObject({ name: "evidence", truncated: false });
     expect(sel.chosen[1]).toMatchObject({ name: "perf", truncated: true, cutBy: "budget" });
     expect(sel.chosen[1]?.text).toContain('[skill "perf" cut to');
-    expect(sel.dropped.map((d) => [d.name, d.code])).toEqual([
-      ["long", "over_budget"],
-      ["rubric", "over_budget"],
-    ]);
+    expect(sel.dropped.map((d) => [d.name, d.code])).toEqual([["long", "over_budget"]]);
     expect(sel.dropped[0]?.reason).toMatch(/^needs \d+ tokens, \d+ of \d+ left/);
   });
 

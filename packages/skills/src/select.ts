@@ -51,12 +51,18 @@ export interface Selection {
   text: string;
 }
 
+/** A seat's skill budget when debate.md sets none (the schema's default for `skills.budget_tokens`). */
+export const DEFAULT_SKILL_BUDGET_TOKENS = 4000;
+
 /** The heading each skill's block starts with in the prompt. */
 export function renderSkillBlock(name: string, text: string): string {
   return `## Skill: ${name}\n\n${text}`;
 }
 
 const BLOCK_JOINER = "\n\n";
+
+/** A skill cut to fit what is left of the budget must keep at least this many tokens, else it is dropped. */
+export const MIN_BUDGET_CUT_TOKENS = 100;
 
 function cutMarker(name: string, limit: number, fullTokens: number): string {
   return `[skill "${name}" cut to ${limit} tokens of ${fullTokens}]`;
@@ -124,12 +130,12 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     const headingTokens = countTokens(renderSkillBlock(skill.name, ""));
     const roomForText = left - headingTokens;
     const cut =
-      roomForText > 0
+      left >= MIN_BUDGET_CUT_TOKENS && roomForText > 0
         ? cutToTokens(skill.text, roomForText, cutMarker(skill.name, roomForText, own.fullTokens))
         : null;
     const cutBlock = cut && cut.text !== "" ? renderSkillBlock(skill.name, cut.text) : "";
     const cutTokens = cutBlock === "" ? 0 : countTokens(cutBlock);
-    if (cut && cutBlock !== "" && cutTokens <= left) {
+    if (cut && cutBlock !== "" && cutTokens <= left && cutTokens >= MIN_BUDGET_CUT_TOKENS) {
       chosen.push({ ...base, tokens: cutTokens, truncated: true, cutBy: "budget", text: cut.text });
       used += seam + cutTokens;
       continue;
@@ -138,7 +144,10 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
       name: skill.name,
       score,
       code: "over_budget",
-      reason: `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left and not even its first paragraph fits`,
+      reason:
+        left < MIN_BUDGET_CUT_TOKENS
+          ? `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left (a cut below ${MIN_BUDGET_CUT_TOKENS} is not sent)`
+          : `needs ${blockTokens} tokens, ${left} of ${budget} left, and no paragraph cut of at least ${MIN_BUDGET_CUT_TOKENS} fits`,
     });
   }
   // Per-block counts are exact, but tokens can merge across the seams: check the joined text.

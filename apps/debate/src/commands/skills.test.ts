@@ -1,0 +1,108 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { main } from "../main.js";
+import type { CliIO } from "../output.js";
+
+const repoSkills = fileURLToPath(new URL("../../../../skills", import.meta.url));
+
+function sink(): Writable & { text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return Object.assign(stream, { text: () => chunks.join("") });
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = sink();
+  const stderr = sink();
+  const io: CliIO = { stdout, stderr, env: {}, cwd: tmpdir() };
+  const code = await main(["node", "debate", ...args], io);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe("debate skills", () => {
+  it("list --json shows the repository's skills with their token counts", async () => {
+    const { code, stdout } = await run(["skills", "list", "--root", repoSkills, "--json"]);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out.problems).toEqual([]);
+    const rubric = out.skills.find((s: { name: string }) => s.name === "judging-rubric");
+    expect(rubric).toMatchObject({ triggers: ["*"], applicable_agents: ["judge"] });
+    expect(rubric.tokens).toBeGreaterThan(100);
+  });
+
+  it("list reports a broken skill on stderr and exits 1, still listing the good one", async () => {
+    const root = await mkdtemp(join(tmpdir(), "debate-skills-cli-"));
+    await mkdir(join(root, "broken"));
+    await writeFile(join(root, "broken", "manifest.json"), '{"name": "broken"}');
+    const { code, stdout, stderr } = await run(["skills", "list", "--root", root, "--root", repoSkills]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^evidence-standards\s+1\.0\.0\s+debater,judge\s+650\s+evidence, study/m);
+    expect(stderr).toContain(
+      `error SKILL_MANIFEST_INVALID ${join(root, "broken", "manifest.json")} (version)`,
+    );
+    expect(stderr).toMatch(/debate: \d+ skill problem\(s\)/);
+  });
+
+  it("match shows chosen skills with score and tokens, and what the budget dropped", async () => {
+    const text =
+      "Rewrite the billing service in Rust for lower p99 latency; the benchmark evidence is strong";
+    const { code, stdout } = await run([
+      "skills",
+      "match",
+      text,
+      "--role",
+      "judge",
+      "--budget",
+      "1500",
+      "--root",
+      repoSkills,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^role judge, budget 1500 tokens \(cl100k_base\): \d chosen, \d+ tokens in all$/m);
+    expect(stdout).toMatch(/1\.\s+judging-rubric\s+score 10\s+\d+ tokens\s+whole\s+matched: \*/);
+    expect(stdout).toMatch(
+      /2\.\s+performance-claims\s+score 30\s+\d+ tokens\s+whole\s+matched: benchmark, latency, p99/,
+    );
+    expect(stdout).toMatch(
+      /dropped\n\s+-\s+cost-and-risk-tradeoffs\s+score 10\s+over_budget: needs \d+ tokens/,
+    );
+  });
+
+  it("match --json agrees with the budget and honours --exclude", async () => {
+    const { stdout } = await run([
+      "skills",
+      "match",
+      "security of the auth code",
+      "--role",
+      "proposition",
+      "--exclude",
+      "code-citation-rules",
+      "--root",
+      repoSkills,
+      "--json",
+    ]);
+    const out = JSON.parse(stdout);
+    expect(out.chosen.map((c: { name: string }) => c.name)).toEqual(["security-review"]);
+    expect(out.dropped).toEqual([expect.objectContaining({ name: "code-citation-rules", code: "excluded" })]);
+    expect(out.totalTokens).toBeLessThanOrEqual(4000);
+    expect(out.text.startsWith("## Skill: security-review\n\n")).toBe(true);
+  });
+
+  it("match rejects an unknown role and a bad budget with a one-line cause", async () => {
+    const role = await run(["skills", "match", "x", "--role", "jury"]);
+    expect(role.code).toBe(1);
+    expect(role.stderr).toMatch(/option '--role <role>' argument 'jury' is invalid/);
+    const budget = await run(["skills", "match", "x", "--role", "judge", "--budget", "lots"]);
+    expect(budget.code).toBe(1);
+    expect(budget.stderr).toContain('debate: --budget must be a whole number of tokens, got "lots"');
+  });
+});

@@ -1,0 +1,32 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { defaultSkillRoots } from "./roots.js";
+import { makeTempDir } from "./test-helpers/skill-tree.js";
+
+describe("defaultSkillRoots", () => {
+  it("lists the existing roots from general to specific: project (nearest above cwd), user, debate", async () => {
+    const base = await makeTempDir();
+    const project = join(base, "project");
+    const debate = join(project, "debates", "d1");
+    const config = join(base, "config");
+    await mkdir(join(project, "skills"), { recursive: true });
+    await mkdir(join(debate, "skills"), { recursive: true });
+    await mkdir(join(config, "debatekit", "skills"), { recursive: true });
+    const roots = await defaultSkillRoots({
+      cwd: debate,
+      env: { XDG_CONFIG_HOME: config },
+      debateDir: debate,
+    });
+    expect(roots).toEqual([
+      join(project, "skills"),
+      join(config, "debatekit", "skills"),
+      join(debate, "skills"),
+    ]);
+  });
+
+  it("leaves out roots that do not exist", async () => {
+    const base = await makeTempDir();
+    expect(await defaultSkillRoots({ cwd: base, env: { XDG_CONFIG_HOME: join(base, "none") } })).toEqual([]);
+  });
+});
