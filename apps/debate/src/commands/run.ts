@@ -1,0 +1,90 @@
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join, resolve, sep } from "node:path";
+import { runDebate } from "@debatekit/runner";
+import type { Command } from "commander";
+import { ExitError } from "../exit-error.js";
+import { parsePositiveInt } from "../options.js";
+import type { CliIO } from "../output.js";
+import { createProgress, formatSummary } from "../progress.js";
+
+/** Exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells do). */
+const cancelledExitCode = 130;
+
+/** Copies a debate folder into a new temporary folder and returns the copy's path. */
+async function freshCopy(dir: string): Promise<string> {
+  const parent = await mkdtemp(join(tmpdir(), "debatekit-"));
+  const copy = join(parent, basename(resolve(dir)));
+  // Leftovers of an earlier in-place run (lock, journal) are not part of a fresh start.
+  const state = join(dir, ".debate");
+  await cp(dir, copy, {
+    recursive: true,
+    filter: (src) => src !== state && !src.startsWith(`${state}${sep}`),
+  });
+  return copy;
+}
+
+/** `debate run <dir>`: runs or resumes a debate until it is complete, waiting, or a seat fails. */
+export function registerRun(program: Command, io: CliIO): void {
+  program
+    .command("run")
+    .description("run or resume a debate: does exactly the work its files say is next")
+    .argument("<dir>", "the debate folder (holds debate.md)")
+    .option(
+      "--exchanges <n>",
+      "stop once this many exchanges are complete (debate.md is not changed)",
+      parsePositiveInt,
+    )
+    .option("--wait", "wait for another run holding the lock instead of failing")
+    .option("--fresh", "run a copy of the folder in a new temporary folder, leaving the original untouched")
+    .option("--json", "print the summary as JSON on stdout (no progress)")
+    .action(
+      async (
+        dirArg: string,
+        opts: { exchanges?: number; wait?: boolean; fresh?: boolean; json?: boolean },
+      ) => {
+        let dir = resolve(io.cwd, dirArg);
+        if (opts.fresh) {
+          dir = await freshCopy(dir);
+          if (!opts.json) io.stderr.write(`running a fresh copy in ${dir}\n`);
+        }
+        const controller = new AbortController();
+        let interrupts = 0;
+        const onSignal = (signal: NodeJS.Signals) => {
+          interrupts++;
+          if (interrupts > 1) process.exit(cancelledExitCode);
+          io.stderr.write(
+            `\n${signal}: stopping the seats; the folder resumes with \`debate run\` (again to force)\n`,
+          );
+          controller.abort();
+        };
+        process.on("SIGINT", onSignal);
+        process.on("SIGTERM", onSignal);
+        const progress = opts.json ? undefined : createProgress(io);
+        try {
+          const summary = await runDebate(dir, {
+            signal: controller.signal,
+            ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
+            ...(opts.wait ? { wait: true } : {}),
+            ...(progress ? { onEvent: progress.onEvent } : {}),
+            env: io.env,
+            command: `debate run ${dirArg}`,
+          });
+          progress?.stop();
+          if (opts.json) io.stdout.write(`${JSON.stringify({ dir, ...summary }, null, 2)}\n`);
+          else io.stdout.write(formatSummary(io, summary, dir));
+          if (summary.status === "cancelled")
+            throw new ExitError("stopped; run again to resume", cancelledExitCode);
+          if (summary.status === "failed") {
+            const e = summary.error;
+            const where = e?.file ? ` (${e.file}${e.field ? `, field ${e.field}` : ""})` : "";
+            throw new ExitError(`${e?.message ?? "the run failed"}${where}`, 1);
+          }
+        } finally {
+          progress?.stop();
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+        }
+      },
+    );
+}

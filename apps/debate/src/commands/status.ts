@@ -1,0 +1,117 @@
+import { readdir, stat } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import { cumulativeScores } from "@debatekit/core";
+import { readDebateFolder, readJournal } from "@debatekit/files";
+import type { Command } from "commander";
+import type { CliIO } from "../output.js";
+import { palette } from "../progress.js";
+
+/** One row of `debate status`. */
+export interface StatusRow {
+  dir: string;
+  debate_id?: string;
+  phase?: string;
+  exchange?: number;
+  exchanges?: number;
+  scores?: { proposition: number; opposition: number };
+  last_error?: string;
+}
+
+async function isDebate(dir: string): Promise<boolean> {
+  return stat(join(dir, "debate.md")).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** The debate folders a path names: itself when it holds debate.md, else its sub-folders that do. */
+async function findDebates(path: string): Promise<string[]> {
+  if (await isDebate(path)) return [path];
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+  const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(path, e.name));
+  const found = await Promise.all(dirs.map(async (d) => ((await isDebate(d)) ? d : undefined)));
+  return found.filter((d): d is string => d !== undefined).sort();
+}
+
+/** Status of one debate; a folder that does not read becomes a row with its error. */
+export async function debateStatus(dir: string): Promise<StatusRow> {
+  const read = await readDebateFolder(dir);
+  if (!read.ok) return { dir, last_error: read.errors[0]?.message ?? "unreadable" };
+  const { frontmatter: fm, scores } = read.value.state;
+  const cumulative = cumulativeScores(scores);
+  const row: StatusRow = {
+    dir,
+    debate_id: fm.debate_id,
+    phase: fm.current_phase,
+    exchange: fm.current_exchange,
+    scores: { proposition: cumulative.proposition.total, opposition: cumulative.opposition.total },
+  };
+  if (fm.exchanges !== undefined) row.exchanges = fm.exchanges;
+  if (
+    fm.exchanges !== undefined &&
+    fm.current_phase === "awaiting_arguments" &&
+    fm.current_exchange >= fm.exchanges
+  ) {
+    row.phase = "complete";
+  }
+  // Only a failure of the step the debate is still at matters: older ones were overcome.
+  const journal = await readJournal(dir, { exchange: fm.current_exchange, phase: fm.current_phase }).catch(
+    () => [],
+  );
+  const last = journal.at(-1);
+  if (last && last.result.status !== "ok")
+    row.last_error = `${last.role}: ${last.result.error ?? last.result.status}`;
+  else if (last?.validation?.ok === false)
+    row.last_error = `${last.role}: ${last.validation.errors?.[0] ?? "invalid answer"}`;
+  return row;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+function signed(n: number): string {
+  const v = Math.round(n * 100) / 100;
+  return `${v > 0 ? "+" : ""}${v.toFixed(2)}`;
+}
+
+/** `debate status [dir...]`: phase, exchange, scores and last error of each debate. */
+export function registerStatus(program: Command, io: CliIO): void {
+  program
+    .command("status")
+    .description("show phase, exchange, scores and last error of debates")
+    .argument("[dirs...]", "debate folders, or folders that contain them", ["debates"])
+    .option("--json", "print the rows as JSON")
+    .action(async (dirs: string[], opts: { json?: boolean }) => {
+      const folders = (await Promise.all(dirs.map((d) => findDebates(resolve(io.cwd, d))))).flat();
+      const rows = await Promise.all(folders.map(debateStatus));
+      if (opts.json) {
+        io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      if (rows.length === 0) {
+        io.stdout.write(`no debates found in ${dirs.join(", ")}\n`);
+        return;
+      }
+      const c = palette(io);
+      const body = rows.map((r) => [
+        relative(io.cwd, r.dir) || ".",
+        r.phase ?? "-",
+        r.exchange === undefined ? "-" : `${r.exchange}/${r.exchanges ?? "-"}`,
+        r.scores ? signed(r.scores.proposition) : "-",
+        r.scores ? signed(r.scores.opposition) : "-",
+        r.last_error ? r.last_error.replace(/\s+/g, " ").slice(0, 80) : "",
+      ]);
+      const text = table([["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "LAST ERROR"], ...body]);
+      const [head, ...rest] = text.split("\n");
+      io.stdout.write(`${c.bold(head!)}\n${rest.join("\n")}\n`);
+    });
+}

@@ -1,0 +1,126 @@
+import type { RunEvent, RunSummary } from "@debatekit/runner";
+import { type CliIO, isInteractive, useColor } from "./output.js";
+
+const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Colours that vanish without a colour terminal (NO_COLOR, pipes, TERM=dumb). */
+export function palette(io: CliIO) {
+  const on = useColor(io);
+  const wrap = (code: number) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+  return { green: wrap(32), red: wrap(31), yellow: wrap(33), dim: wrap(2), bold: wrap(1) };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * Shows a run's progress on stderr: on a TTY one live line (which seats are thinking, for how
+ * long), elsewhere one plain line per event. Returns the event handler and a stop function.
+ */
+export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void; stop: () => void } {
+  const live = isInteractive(io);
+  const c = palette(io);
+  const thinking = new Map<string, { label: string; since: number }>();
+  let frame = 0;
+  let ticker: NodeJS.Timeout | undefined;
+  const out = (line: string) => io.stderr.write(`${line}\n`);
+  const clear = () => live && io.stderr.write("\r\u001b[K");
+  const render = () => {
+    if (thinking.size === 0) return clear();
+    const now = Date.now();
+    const parts = [...thinking.values()].map((t) => `${t.label} thinking ${seconds(now - t.since)}`);
+    io.stderr.write(`\r\u001b[K${c.yellow(frames[frame++ % frames.length]!)} ${parts.join(" · ")}`);
+  };
+  const print = (line: string) => {
+    clear();
+    out(line);
+    if (live) render();
+  };
+  if (live) {
+    ticker = setInterval(render, 100);
+    ticker.unref();
+  }
+
+  const onEvent = (event: RunEvent) => {
+    switch (event.type) {
+      case "seat_started": {
+        const label = `${event.role} (${event.adapter})`;
+        thinking.set(event.role, { label, since: Date.now() });
+        if (!live) out(`exchange ${event.exchange} · ${label} thinking (attempt ${event.attempt})`);
+        else render();
+        break;
+      }
+      case "seat_finished": {
+        thinking.delete(event.role);
+        const status = event.status === "ok" ? c.green("ok") : c.red(event.status);
+        const how = event.reused ? "reused from the journal" : seconds(event.durationMs);
+        print(
+          `exchange ${event.exchange} · ${event.role} (${event.adapter}) ${status} · ${how}${event.error ? ` · ${event.error}` : ""}`,
+        );
+        break;
+      }
+      case "retry":
+        print(
+          `exchange ${event.exchange} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${event.errors[0] ?? ""}`,
+        );
+        break;
+      case "step_committed":
+        print(
+          c.dim(
+            `committed exchange ${event.from.exchange} ${event.from.phase === "awaiting_arguments" ? "arguments" : "judgment"}`,
+          ),
+        );
+        break;
+      case "waiting":
+        print(c.yellow(event.message));
+        break;
+      default:
+        break;
+    }
+  };
+  return {
+    onEvent,
+    stop: () => {
+      if (ticker) clearInterval(ticker);
+      clear();
+    },
+  };
+}
+
+/** Formats a side's cumulative score: "+0.20 over 7 arguments". */
+export function formatSideScore(score: { total: number; count: number }): string {
+  const total = Math.round(score.total * 100) / 100;
+  return `${total > 0 ? "+" : ""}${total.toFixed(2)} over ${score.count} argument${score.count === 1 ? "" : "s"}`;
+}
+
+/** The closing lines of `debate run`: status, scores, where the files are. */
+export function formatSummary(io: CliIO, summary: RunSummary, dir: string): string {
+  const c = palette(io);
+  const { proposition, opposition } = summary.cumulative;
+  const lines: string[] = [];
+  const where = `exchange ${summary.exchange}, ${summary.phase}`;
+  switch (summary.status) {
+    case "done":
+      lines.push(`${c.green("done")}: ${summary.reason ?? "complete"} (${where})`);
+      break;
+    case "waiting":
+    case "paused":
+      lines.push(`${c.yellow(summary.status)}: ${summary.reason ?? summary.error?.message ?? ""} (${where})`);
+      break;
+    default:
+      lines.push(`${c.red(summary.status)}: ${summary.error?.message ?? summary.reason ?? ""} (${where})`);
+  }
+  lines.push(`proposition ${formatSideScore(proposition)}`);
+  lines.push(`opposition  ${formatSideScore(opposition)}`);
+  if (summary.status === "done" && proposition.count + opposition.count > 0) {
+    const lead = proposition.total - opposition.total;
+    lines.push(
+      Math.abs(lead) < 0.005
+        ? "the sides are level"
+        : `${c.bold(lead > 0 ? "proposition" : "opposition")} leads by ${Math.abs(lead).toFixed(2)}`,
+    );
+  }
+  lines.push(`files: ${dir}`);
+  return `${lines.join("\n")}\n`;
+}
