@@ -6,4 +6,6 @@ export interface Benchmark {
 /** Every benchmark, by name. Add one line per benchmark module. */
 export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   schema: () => import("./schema.bench.js"),
+  skills: () => import("./skills.bench.js"),
+  core: () => import("./core.bench.js"),
 };
