@@ -1,0 +1,103 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDebateFolder } from "./create.js";
+import { readDebateFolder } from "./read.js";
+import { hashFolder, makeTempDir, sampleFrontmatter } from "./test-helpers/folder.js";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+});
+afterEach(() => cleanup());
+
+describe("createDebateFolder", () => {
+  it("writes debate.md with YAML frontmatter and the motion, and the folder reads back", async () => {
+    const created = await createDebateFolder(dir, {
+      slug: "sample",
+      motion: "This house would test everything.",
+      frontmatter: sampleFrontmatter(),
+    });
+    expect(created).toBe(path.join(dir, "sample"));
+    expect(await readFile(path.join(created, "debate.md"), "utf8")).toBe(
+      [
+        "---",
+        "debate_id: sample",
+        "format: formal",
+        "exchanges: 3",
+        "current_exchange: 0",
+        "current_phase: awaiting_arguments",
+        "seats:",
+        "  proposition:",
+        "    adapter: replay",
+        "  opposition:",
+        "    adapter: replay",
+        "  judge:",
+        "    adapter: replay",
+        "cumulative_scores:",
+        "  proposition:",
+        "    total: 0",
+        "    count: 0",
+        "  opposition:",
+        "    total: 0",
+        "    count: 0",
+        "---",
+        "",
+        "# Motion",
+        "",
+        "This house would test everything.",
+        "",
+      ].join("\n"),
+    );
+    const read = await readDebateFolder(created);
+    if (!read.ok) throw new Error(JSON.stringify(read.errors));
+    expect(read.value.state.motion).toEqual({ text: "This house would test everything." });
+    expect(read.value.state.arguments).toEqual([]);
+  });
+
+  it("refuses to overwrite an existing folder", async () => {
+    const init = { slug: "sample", motion: "M.", frontmatter: sampleFrontmatter() };
+    const created = await createDebateFolder(dir, init);
+    await writeFile(path.join(created, "notes.md"), "mine");
+    const before = await hashFolder(dir);
+    await expect(createDebateFolder(dir, init)).rejects.toMatchObject({ code: "FOLDER_EXISTS" });
+    expect(await hashFolder(dir)).toEqual(before);
+  });
+
+  it.each(["../escape", "a/b", "/abs", "Upper", "", "-dash", "x\0y", ".hidden", "a".repeat(101)])(
+    "refuses the slug %j without touching the disk",
+    async (slug) => {
+      const before = await hashFolder(dir);
+      await expect(
+        createDebateFolder(dir, {
+          slug,
+          motion: "M.",
+          frontmatter: sampleFrontmatter({ debate_id: "sample" }),
+        }),
+      ).rejects.toMatchObject({ code: "SLUG_INVALID", field: "slug" });
+      expect(await hashFolder(dir)).toEqual(before);
+    },
+  );
+
+  it("refuses a debate_id that differs from the slug, an invalid frontmatter, and a motion with headings", async () => {
+    await expect(
+      createDebateFolder(dir, { slug: "other", motion: "M.", frontmatter: sampleFrontmatter() }),
+    ).rejects.toMatchObject({ code: "SLUG_MISMATCH", file: "debate.md", field: "debate_id" });
+    await expect(
+      createDebateFolder(dir, {
+        slug: "sample",
+        motion: "M.",
+        frontmatter: sampleFrontmatter({ exchanges: 0 }),
+      }),
+    ).rejects.toMatchObject({ code: "DEBATE_FIELD_INVALID", file: "debate.md", field: "exchanges" });
+    await expect(
+      createDebateFolder(dir, {
+        slug: "sample",
+        motion: "M.\n\n## Scope\n\nx",
+        frontmatter: sampleFrontmatter(),
+      }),
+    ).rejects.toMatchObject({ code: "MOTION_INVALID" });
+    expect(await hashFolder(dir)).toEqual({});
+  });
+});
