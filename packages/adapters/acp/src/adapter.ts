@@ -1,0 +1,298 @@
+import { performance } from "node:perf_hooks";
+import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
+import {
+  loadEffortMap,
+  redactSecrets,
+  resolveEffort,
+  sanitizeError,
+  secretsFromEnv,
+} from "@debatekit/adapter-kit";
+import type { SeatConfig, Usage } from "@debatekit/schema";
+import { type AgentExit, AgentProcess } from "./agent-process.js";
+import { defaultCommand, knownAgentOf } from "./agents.js";
+import { detectAgent } from "./detect.js";
+import { JsonRpcConnection, RpcError } from "./jsonrpc.js";
+import {
+  findConfigOption,
+  initializeParams,
+  type PermissionPolicy,
+  permissionOutcome,
+  protocolVersion,
+  readConfigOptions,
+  readInitializeResult,
+  readPromptResult,
+  TurnCollector,
+} from "./protocol.js";
+
+const clientVersion = "0.1.0";
+const maxRawBytes = 8 * 1024 * 1024;
+
+/** The policy for permission requests (see README): reads allowed, edits and commands denied. */
+export const defaultPermissionPolicy: PermissionPolicy = "read-only";
+
+/** A finished turn: the answer and what came with it. */
+interface Turn {
+  text: string;
+  stopReason: string;
+  sessionId: string;
+  model?: string;
+  usage?: Usage;
+}
+
+type Outcome =
+  | { kind: "answered"; turn: Turn }
+  | { kind: "failed"; error: Error }
+  | { kind: "exited"; exit: AgentExit }
+  | { kind: "timeout" }
+  | { kind: "cancelled" };
+
+/** Options of {@link createAdapter} beyond the contract's (tests, embedding). */
+export interface AcpAdapterOptions {
+  permissionPolicy?: PermissionPolicy;
+  /** Time between SIGTERM and SIGKILL to the agent's process group (default 2000 ms). */
+  killGraceMs?: number;
+}
+
+/** An adapter that talks to an ACP agent (`seat.command`, default `kiro-cli acp`) over stdio. */
+export function createAdapter(
+  seat: SeatConfig,
+  context: AdapterContext,
+  options: AcpAdapterOptions = {},
+): Adapter {
+  const env = context.env ?? process.env;
+  const command = seat.command ?? defaultCommand;
+  const known = knownAgentOf(command);
+  const secrets = secretsFromEnv(env);
+  const policy = options.permissionPolicy ?? defaultPermissionPolicy;
+  const program = command[0]!;
+
+  async function call(request: SeatRequest): Promise<SeatCall> {
+    const started = performance.now();
+    if (request.signal?.aborted) {
+      return { status: "cancelled", text: "", durationMs: 0, transport: "acp", error: "stopped by the user" };
+    }
+    const effort = resolveEffort(context.effortMap ?? loadEffortMap(), "acp", {
+      model: request.model ?? seat.model,
+      effort: request.effort ?? seat.effort,
+    });
+    const agent = new AgentProcess(program, [...command.slice(1), ...effort.args], {
+      cwd: request.cwd,
+      // Known-agent defaults first, so anything the user set wins; the effort map wins over both.
+      env: { ...known?.env, ...env, ...effort.env },
+    });
+    const lines: string[] = [];
+    let rawSize = 0;
+    let rawTruncated = false;
+    const collector = new TurnCollector();
+    const connection = new JsonRpcConnection(agent.child.stdout, agent.child.stdin, {
+      onLine: (line) => {
+        if (rawSize + line.length > maxRawBytes) {
+          rawTruncated = true;
+          return;
+        }
+        lines.push(line);
+        rawSize += line.length + 1;
+      },
+      onNotification: (method, params) => {
+        if (method === "session/update") collector.update(params);
+      },
+      onRequest: (method, params) => {
+        if (method === "session/request_permission") return permissionOutcome(params, policy);
+        // We offered no fs and no terminal in `initialize`; anything else is not ours to do.
+        throw Object.assign(new Error(`debatekit does not offer ${method}`), { code: -32601 });
+      },
+    });
+    let sessionId: string | undefined;
+
+    async function runTurn(): Promise<Turn> {
+      const info = readInitializeResult(
+        await connection.request("initialize", initializeParams(clientVersion)),
+      );
+      if (info.protocolVersion !== undefined && info.protocolVersion !== protocolVersion) {
+        throw new Error(
+          `the agent speaks ACP version ${info.protocolVersion}; debatekit speaks ${protocolVersion}`,
+        );
+      }
+      const sessionParams = { cwd: request.cwd, mcpServers: [] };
+      let session: unknown;
+      if (request.sessionId && info.loadSession) {
+        try {
+          collector.watch(request.sessionId);
+          session = await connection.request("session/load", {
+            ...sessionParams,
+            sessionId: request.sessionId,
+          });
+          sessionId = request.sessionId;
+        } catch (error) {
+          // A session the agent no longer has: start afresh (the prompt carries the whole debate).
+          if (!(error instanceof RpcError)) throw error;
+        }
+      }
+      if (!sessionId) {
+        session = await connection.request("session/new", sessionParams);
+        const id = (session as { sessionId?: unknown } | null)?.sessionId;
+        if (typeof id !== "string" || !id) throw new Error("session/new answered without a sessionId");
+        sessionId = id;
+      }
+      const model = await applySettings(session, sessionId, effort.model, effort.effort);
+      collector.start(sessionId);
+      const result = readPromptResult(
+        await connection.request("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text: request.prompt }],
+        }),
+      );
+      const usage: Usage = {
+        ...(result.inputTokens !== undefined ? { inputTokens: result.inputTokens } : {}),
+        ...(result.outputTokens !== undefined ? { outputTokens: result.outputTokens } : {}),
+        ...(collector.costUsd !== undefined ? { costUsd: collector.costUsd } : {}),
+      };
+      return {
+        text: collector.text(),
+        stopReason: result.stopReason,
+        sessionId,
+        ...(model ? { model } : {}),
+        ...(Object.keys(usage).length > 0 ? { usage } : {}),
+      };
+    }
+
+    /** Selects the model and thought level when the agent offers them; returns the model in use. */
+    async function applySettings(
+      session: unknown,
+      id: string,
+      model: string | undefined,
+      level: string,
+    ): Promise<string | undefined> {
+      const configOptions = readConfigOptions(session);
+      const modelOption = findConfigOption(configOptions, "model");
+      if (model && modelOption && modelOption.currentValue !== model) {
+        if (!modelOption.values.includes(model)) {
+          const offered = modelOption.values.slice(0, 8).join(", ");
+          throw new Error(`the agent does not offer model ${model} (offers: ${offered})`);
+        }
+        await connection.request("session/set_config_option", {
+          sessionId: id,
+          configId: modelOption.id,
+          value: model,
+        });
+        return model;
+      }
+      const thought = findConfigOption(configOptions, "thought_level");
+      if (thought?.values.includes(level) && thought.currentValue !== level) {
+        await connection.request("session/set_config_option", {
+          sessionId: id,
+          configId: thought.id,
+          value: level,
+        });
+      }
+      return modelOption?.currentValue ?? model;
+    }
+
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const outcome = await new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: "timeout" }), request.timeoutMs);
+      onAbort = () => resolve({ kind: "cancelled" });
+      request.signal?.addEventListener("abort", onAbort, { once: true });
+      agent.exited.then((exit) => {
+        resolve({ kind: "exited", exit });
+        connection.close(new Error("the agent exited"));
+      });
+      runTurn().then(
+        (turn) => resolve({ kind: "answered", turn }),
+        (error: Error) => resolve({ kind: "failed", error }),
+      );
+    });
+    clearTimeout(timer);
+    if (onAbort) request.signal?.removeEventListener("abort", onAbort);
+    if ((outcome.kind === "timeout" || outcome.kind === "cancelled") && sessionId) {
+      connection.notify("session/cancel", { sessionId });
+    }
+    const exit = await agent.terminate(options.killGraceMs);
+    connection.close(new Error("the call is over"));
+
+    const stderr = agent.stderr();
+    const base = {
+      durationMs: Math.round(performance.now() - started),
+      transport: "acp" as const,
+      exitCode: exit.exitCode,
+      raw: {
+        stdout: redactSecrets(lines.join("\n"), secrets),
+        stderr: redactSecrets(stderr, secrets),
+        truncated: rawTruncated,
+      },
+      ...(sessionId ? { sessionId } : {}),
+    };
+    const fail = (status: SeatCall["status"], error: string): SeatCall => ({
+      ...base,
+      status,
+      text: "",
+      error: sanitizeError(error, secrets),
+    });
+    const lastStderr = stderr.trim().split("\n").at(-1)?.trim() ?? "";
+
+    switch (outcome.kind) {
+      case "timeout":
+        return fail("timeout", `no answer within ${request.timeoutMs} ms; process group terminated`);
+      case "cancelled":
+        return fail("cancelled", `${program} was stopped by the user`);
+      case "exited": {
+        const e = outcome.exit;
+        if (e.spawnError) {
+          return e.spawnError.code === "ENOENT"
+            ? fail(
+                "unavailable",
+                `${program} is not installed or not on PATH${known ? `: ${known.setupHint}` : ""}`,
+              )
+            : fail("exit", `${program} could not start: ${e.spawnError.message}`);
+        }
+        const how = e.exitCode === null ? `was killed by ${e.signal}` : `exited with ${e.exitCode}`;
+        return fail("exit", `${program} ${how} before answering${lastStderr ? `: ${lastStderr}` : ""}`);
+      }
+      case "failed": {
+        const error = outcome.error;
+        if (error instanceof RpcError && error.method === "initialize" && /auth/i.test(error.rpc.message)) {
+          return fail("unavailable", `${error.message}${known ? `; ${known.setupHint}` : ""}`);
+        }
+        const isAuth = error instanceof RpcError && error.rpc.code === -32000;
+        return fail(isAuth ? "unavailable" : "exit", error.message);
+      }
+      case "answered": {
+        const { turn } = outcome;
+        const meta = {
+          ...base,
+          sessionId: turn.sessionId,
+          ...(turn.model ? { model: turn.model } : {}),
+          ...(turn.usage ? { usage: turn.usage } : {}),
+        };
+        if (turn.stopReason === "refusal") {
+          return {
+            ...meta,
+            status: "exit",
+            text: "",
+            error: "the agent refused to answer (stopReason refusal)",
+          };
+        }
+        if (turn.stopReason === "cancelled") {
+          return { ...meta, status: "cancelled", text: "", error: "the agent cancelled the turn" };
+        }
+        const text = redactSecrets(turn.text, secrets);
+        if (text.trim() === "") {
+          return {
+            ...meta,
+            status: "empty",
+            text: "",
+            error: sanitizeError(`${program} answered nothing (stopReason ${turn.stopReason})`, secrets),
+          };
+        }
+        return { ...meta, status: "ok", text };
+      }
+    }
+  }
+
+  return {
+    name: "acp",
+    call,
+    detect: () => detectAgent(command, env),
+  };
+}

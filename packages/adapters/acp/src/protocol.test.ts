@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import {
+  findConfigOption,
+  permissionOutcome,
+  readConfigOptions,
+  readInitializeResult,
+  readPromptResult,
+  TurnCollector,
+} from "./protocol.js";
+
+// The option list opencode 1.18.33 sends with session/request_permission (recorded).
+const options = [
+  { optionId: "once", kind: "allow_once", name: "Allow once" },
+  { optionId: "always", kind: "allow_always", name: "Always allow" },
+  { optionId: "reject", kind: "reject_once", name: "Reject" },
+];
+const request = (kind?: string) => ({
+  sessionId: "s",
+  toolCall: { toolCallId: "t", title: "x", ...(kind ? { kind } : {}) },
+  options,
+});
+
+describe("permissionOutcome", () => {
+  it("rejects edits, commands, fetches and unknown kinds; allows reads once under read-only", () => {
+    for (const kind of ["edit", "delete", "move", "execute", "fetch", "other", undefined]) {
+      expect(permissionOutcome(request(kind), "read-only"), String(kind)).toEqual({
+        outcome: { outcome: "selected", optionId: "reject" },
+      });
+    }
+    for (const kind of ["read", "search", "think"]) {
+      expect(permissionOutcome(request(kind), "read-only")).toEqual({
+        outcome: { outcome: "selected", optionId: "once" },
+      });
+    }
+    expect(permissionOutcome(request("read"), "deny-all")).toEqual({
+      outcome: { outcome: "selected", optionId: "reject" },
+    });
+  });
+
+  it("never picks an *_always option; answers cancelled when no once-option fits", () => {
+    const onlyAlways = {
+      toolCall: { kind: "read" },
+      options: [
+        { optionId: "a", kind: "allow_always" },
+        { optionId: "r", kind: "reject_always" },
+      ],
+    };
+    expect(permissionOutcome(onlyAlways, "read-only")).toEqual({ outcome: { outcome: "cancelled" } });
+    expect(permissionOutcome(null, "read-only")).toEqual({ outcome: { outcome: "cancelled" } });
+  });
+});
+
+describe("TurnCollector", () => {
+  const chunk = (sessionId: string, text: string) => ({
+    sessionId,
+    update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text } },
+  });
+  const cost = (sessionId: string, amount: number) => ({
+    sessionId,
+    update: { sessionUpdate: "usage_update", used: 1, size: 2, cost: { amount, currency: "USD" } },
+  });
+
+  it("collects only our session's chunks after start, ignoring a load replay and other blocks", () => {
+    const c = new TurnCollector();
+    c.watch("s");
+    c.update(chunk("s", "replayed "));
+    c.update(cost("s", 0.5));
+    c.start("s");
+    c.update(chunk("s", "Hel"));
+    c.update(chunk("other", "XX"));
+    c.update({
+      sessionId: "s",
+      update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } },
+    });
+    c.update({
+      sessionId: "s",
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "image", data: "" } },
+    });
+    c.update({ sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "t" } });
+    c.update(chunk("s", "lo"));
+    c.update(cost("s", 0.75));
+    expect(c.text()).toBe("Hello");
+    expect(c.toolCalls).toBe(1);
+    expect(c.costUsd).toBe(0.25);
+  });
+
+  it("has no cost when none was reported, and ignores other currencies", () => {
+    const c = new TurnCollector();
+    c.start("s");
+    expect(c.costUsd).toBeUndefined();
+    c.update({
+      sessionId: "s",
+      update: { sessionUpdate: "usage_update", cost: { amount: 3, currency: "EUR" } },
+    });
+    expect(c.costUsd).toBeUndefined();
+  });
+});
+
+describe("result readers", () => {
+  it("reads opencode's initialize answer (recorded, 1.18.33)", () => {
+    const result = {
+      protocolVersion: 1,
+      agentCapabilities: {
+        loadSession: true,
+        mcpCapabilities: { http: true, sse: true },
+        promptCapabilities: { embeddedContext: true, image: true },
+        sessionCapabilities: { close: {}, fork: {}, list: {}, resume: {} },
+      },
+      authMethods: [
+        {
+          description: "Run `opencode auth login` in the terminal",
+          name: "Login with opencode",
+          id: "opencode-login",
+        },
+      ],
+      agentInfo: { name: "OpenCode", version: "1.18.33" },
+    };
+    expect(readInitializeResult(result)).toEqual({
+      protocolVersion: 1,
+      loadSession: true,
+      name: "OpenCode",
+      version: "1.18.33",
+    });
+    expect(readInitializeResult(undefined)).toEqual({ loadSession: false });
+  });
+
+  it("reads the stop reason and usage of session/prompt", () => {
+    expect(
+      readPromptResult({
+        stopReason: "end_turn",
+        usage: { inputTokens: 12, outputTokens: 7, totalTokens: 19 },
+      }),
+    ).toEqual({
+      stopReason: "end_turn",
+      inputTokens: 12,
+      outputTokens: 7,
+    });
+    expect(readPromptResult({ stopReason: "max_tokens", usage: { inputTokens: -1 } })).toEqual({
+      stopReason: "max_tokens",
+    });
+    expect(readPromptResult(null)).toEqual({ stopReason: "unknown" });
+  });
+
+  it("reads config options and finds one by category or id", () => {
+    const session = {
+      sessionId: "s",
+      configOptions: [
+        {
+          id: "model",
+          name: "Model",
+          category: "model",
+          type: "select",
+          currentValue: "a/b",
+          options: [{ value: "a/b" }, { value: "a/c" }],
+        },
+        {
+          id: "effort",
+          name: "Effort",
+          category: "thought_level",
+          type: "select",
+          currentValue: "high",
+          options: [{ value: "high" }, { value: "max" }],
+        },
+        { name: "broken" },
+      ],
+    };
+    const list = readConfigOptions(session);
+    expect(list).toEqual([
+      { id: "model", category: "model", currentValue: "a/b", values: ["a/b", "a/c"] },
+      { id: "effort", category: "thought_level", currentValue: "high", values: ["high", "max"] },
+    ]);
+    expect(findConfigOption(list, "thought_level")?.id).toBe("effort");
+    expect(findConfigOption(list, "mode")).toBeUndefined();
+  });
+});
