@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "./workspace.js";
+
+// The real CLI, run as a real process and killed with SIGKILL at random moments.
+const bin = join(repoRoot, "apps/debate/dist/bin.js");
+const example = join(repoRoot, "examples/ai-review-gate");
+const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
+
+interface LoggedRequest {
+  debateId: string;
+  exchange: number;
+  role: string;
+  attempt: number;
+  pid: number;
+}
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "runner-crash-"));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function copyExample(name: string): Promise<string> {
+  const dir = join(work, name);
+  await cp(example, dir, { recursive: true });
+  return dir;
+}
+
+function startRun(dir: string, log: string): ChildProcess {
+  return spawn(process.execPath, [bin, "run", dir], {
+    env: { ...process.env, DEBATEKIT_REPLAY_LOG: log, NO_COLOR: "1", CI: "1" },
+    stdio: "ignore",
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      done({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => done({ code, signal }));
+  });
+}
+
+/** Every file of a debate folder except the engine's own state (.debate/), timestamps blanked. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string) => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== ".debate") await walk(path);
+      } else out[relative(dir, path)] = (await readFile(path, "utf8")).replace(ISO, "<time>");
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/** Seat requests already answered in the journal, keyed like the replay log (the seat's attempt). */
+async function journaledKeys(dir: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const files = (await readdir(join(dir, ".debate/journal")).catch(() => [] as string[])).sort();
+  const failedBefore = new Map<string, number>();
+  for (const file of files) {
+    const entry = JSON.parse(await readFile(join(dir, ".debate/journal", file), "utf8"));
+    const step = `${entry.exchange}/${entry.phase}/${entry.role}`;
+    const seatAttempt = 1 + (failedBefore.get(step) ?? 0);
+    if (entry.result.status === "ok") keys.add(`${entry.exchange}/${entry.role}/${seatAttempt}`);
+    if (entry.validation?.ok === false) failedBefore.set(step, (failedBefore.get(step) ?? 0) + 1);
+  }
+  return keys;
+}
+
+async function readLog(log: string): Promise<LoggedRequest[]> {
+  const text = await readFile(log, "utf8").catch(() => "");
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+describe("crash safety of `debate run` (kill -9 at random moments)", () => {
+  it("resumes to the same folder as an uninterrupted run, never re-asking a journaled step", async () => {
+    const reference = await copyExample("reference");
+    const started = Date.now();
+    const ref = startRun(reference, join(work, "reference.log"));
+    expect((await exited(ref)).code).toBe(0);
+    const fullRunMs = Date.now() - started;
+    const expected = await snapshot(reference);
+    expect(Object.keys(expected)).toContain("arguments/opp_004.md");
+
+    let kills = 0;
+    let killsAfterFirstSeatCall = 0;
+    let sessions = 0;
+    while (kills < 22) {
+      sessions++;
+      const dir = await copyExample(`crash-${sessions}`);
+      const log = join(work, `crash-${sessions}.log`);
+      for (let run = 0; run < 40; run++) {
+        const before = await journaledKeys(dir);
+        const child = startRun(dir, log);
+        const delay = 50 + Math.random() * fullRunMs * 0.8;
+        const timer = setTimeout(() => child.kill("SIGKILL"), delay);
+        const end = await exited(child);
+        clearTimeout(timer);
+        const asked = (await readLog(log)).filter((r) => r.pid === child.pid);
+        // A step whose answer was journaled before this run started is never asked again.
+        for (const r of asked) expect(before.has(`${r.exchange}/${r.role}/${r.attempt}`)).toBe(false);
+        if (end.signal === "SIGKILL") {
+          kills++;
+          if (asked.length > 0) killsAfterFirstSeatCall++;
+          continue;
+        }
+        expect(end.code).toBe(0);
+        break;
+      }
+      expect(await snapshot(dir)).toEqual(expected);
+    }
+    expect(kills).toBeGreaterThanOrEqual(20);
+    // Most kills must land while seats are being called, not only during start-up.
+    expect(killsAfterFirstSeatCall).toBeGreaterThanOrEqual(10);
+  }, 600_000);
+});
