@@ -8,4 +8,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   schema: () => import("./schema.bench.js"),
   skills: () => import("./skills.bench.js"),
   core: () => import("./core.bench.js"),
+  files: () => import("./files.bench.js"),
 };

@@ -99,7 +99,7 @@ export async function commitStep(
   if (!onDisk.ok || !onDisk.value.doc.ok) {
     const errors = onDisk.ok ? (onDisk.value.doc as { errors: RuleError[] }).errors : onDisk.errors;
     throw new DebatekitError(
-      "DEBATE_PHASE_MISMATCH",
+      "DEBATE_FILE_INVALID",
       `debate.md can no longer be read, refusing to commit:\n${formatRuleErrors(errors).join("\n")}`,
       {
         file: "debate.md",
