@@ -1,4 +1,4 @@
-import { mkdir, symlink } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveInside } from "./paths.js";
@@ -36,7 +36,8 @@ describe("resolveInside", () => {
     const { dir: outside, cleanup: drop } = await makeTempDir("debatekit-outside-");
     try {
       await symlink(outside, path.join(dir, "arguments"));
-      await symlink("/etc/hostname", path.join(dir, "debate.md"));
+      await writeFile(path.join(outside, "debate.md"), "---\n---\n");
+      await symlink(path.join(outside, "debate.md"), path.join(dir, "debate.md"));
       for (const relative of ["arguments", "arguments/prop_001.md", "arguments/new/deeper.md", "debate.md"]) {
         expect(() => resolveInside(dir, relative)).toThrow(
           expect.objectContaining({ code: "PATH_ESCAPE", message: expect.stringContaining("symbolic link") }),
