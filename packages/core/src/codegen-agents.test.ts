@@ -32,7 +32,8 @@ afterEach(() => {
 const good =
   "---\nname: judge\nrole: judge\ntask: judgment\ndescription: Scores.\nplaceholders: [motion]\n---\n\nJudge {{motion}}.\n";
 
-describe("scripts/codegen-agents.mjs", () => {
+// Each case starts node: allow for a loaded machine.
+describe("scripts/codegen-agents.mjs", { timeout: 30_000 }, () => {
   it("writes the templates with the do-not-edit header", () => {
     const result = run({ "judge.md": good });
     expect(result.code).toBe(0);

@@ -356,7 +356,7 @@ describe("bad debater answers", () => {
     expect(!result.ok && result.errors[0]!.message).toMatch(
       /^expected at most 1000000 characters of answer, found 1200017; it starts with "\{\\"arguments/,
     );
-  });
+  }, 30_000);
 
   it("ignores ids in model output: the engine assigns them", () => {
     const drafts = ["../../etc/passwd", "opp_000a", "prop_999"].map((id, i) => ({

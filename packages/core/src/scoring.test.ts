@@ -129,5 +129,5 @@ describe("a debate judged with random valid judgments (property)", () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000);
 });
