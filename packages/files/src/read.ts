@@ -142,6 +142,26 @@ async function readScores(dir: string, frontmatter: DebateFrontmatter): Promise<
   return { ok: true, value: checked.value };
 }
 
+/** Files read at once: enough to overlap I/O, far below the usual 1024 open-file limit of a process. */
+const READ_CONCURRENCY = 32;
+
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 function compareArguments(a: ArgumentRecord, b: ArgumentRecord): number {
   return (
     a.frontmatter.exchange - b.frontmatter.exchange ||
@@ -164,7 +184,7 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
   const ids = (await listArgumentIds(dir)).filter((id) => isCommittedExchange(frontmatter, exchangeOfId(id)));
   const records: ArgumentRecord[] = [];
   const styles = new Set<FrontmatterStyle>();
-  for (const result of await Promise.all(ids.map((id) => readArgument(dir, id)))) {
+  for (const result of await mapLimited(ids, READ_CONCURRENCY, (id) => readArgument(dir, id))) {
     if (!result.ok) errors.push(...result.errors);
     else {
       records.push(result.value.record);
