@@ -1,0 +1,58 @@
+import { describe, expect, test } from "vitest";
+import { buildCodexArgs } from "./args.js";
+import { parseCodexOutput } from "./parse.js";
+
+const jsonl = (...events: unknown[]) => events.map((e) => JSON.stringify(e)).join("\n");
+
+describe("parseCodexOutput", () => {
+  test("the last agent message is the answer; error items are warnings, not failures", () => {
+    const out = jsonl(
+      { type: "thread.started", thread_id: "t-1" },
+      { type: "item.completed", item: { type: "error", message: "model metadata not found" } },
+      { type: "item.completed", item: { type: "agent_message", text: "thinking aloud" } },
+      { type: "item.completed", item: { type: "agent_message", text: "final" } },
+      { type: "turn.completed", usage: { input_tokens: 5, output_tokens: 2 } },
+    );
+    expect(parseCodexOutput(out)).toEqual({
+      text: "final",
+      sessionId: "t-1",
+      usage: { inputTokens: 5, outputTokens: 2 },
+    });
+  });
+
+  test("a top-level error event without a completed turn fails with its message", () => {
+    const out = jsonl(
+      { type: "thread.started", thread_id: "t" },
+      { type: "error", message: "stream disconnected" },
+    );
+    expect(parseCodexOutput(out)).toMatchObject({
+      failed: true,
+      parseError: "codex reported: stream disconnected",
+    });
+  });
+
+  test("a partial last line (killed mid-write) is skipped; no events at all is a parse error", () => {
+    expect(
+      parseCodexOutput(`${jsonl({ type: "thread.started", thread_id: "t" })}\n{"type":"ite`).sessionId,
+    ).toBe("t");
+    expect(parseCodexOutput("error: unexpected argument '--x' found\n").parseError).toContain(
+      "unexpected argument",
+    );
+  });
+});
+
+describe("buildCodexArgs", () => {
+  test("stdin prompt (-), model and effort flags; resume puts `resume <id>` before the prompt marker", () => {
+    expect(buildCodexArgs({ model: "gpt-5.5", extra: ["-c", "model_reasoning_effort=high"] })).toEqual([
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "-m",
+      "gpt-5.5",
+      "-c",
+      "model_reasoning_effort=high",
+      "-",
+    ]);
+    expect(buildCodexArgs({ sessionId: "t-1" }).slice(-3)).toEqual(["resume", "t-1", "-"]);
+  });
+});

@@ -1,0 +1,25 @@
+/** What one copilot call needs on its command line (never the prompt: that goes to stdin). */
+export interface CopilotArgsInput {
+  model?: string;
+  /** Resume this session (`--resume <id>`). */
+  sessionId?: string;
+  /** Extra flags from the effort map. */
+  extra?: readonly string[];
+}
+
+/**
+ * argv for non-interactive copilot with JSONL output; the prompt is piped on stdin (copilot reads
+ * piped stdin as the prompt when `-p` is absent). `--allow-all-tools` is required for a
+ * non-interactive run: without it copilot would wait for a permission answer nobody gives.
+ */
+export function buildCopilotArgs(input: CopilotArgsInput): string[] {
+  return [
+    "--output-format",
+    "json",
+    "--allow-all-tools",
+    "--no-color",
+    ...(input.model ? ["--model", input.model] : []),
+    ...(input.sessionId ? ["--resume", input.sessionId] : []),
+    ...(input.extra ?? []),
+  ];
+}

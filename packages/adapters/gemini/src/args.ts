@@ -1,0 +1,31 @@
+/** What one gemini call needs on its command line (the prompt itself goes to stdin). */
+export interface GeminiArgsInput {
+  model?: string;
+  /** Resume this session (`--resume <id>`). */
+  sessionId?: string;
+  /** Extra flags from the effort map. */
+  extra?: readonly string[];
+}
+
+/**
+ * The fixed `-p` text. Gemini appends stdin to it, so the seat's prompt travels on stdin
+ * (argv is visible in `ps` and capped) while `-p` only switches on headless mode.
+ */
+export const geminiHeadlessInstruction = "Follow the instructions given on standard input.";
+
+/**
+ * argv for headless gemini with JSON output. `--skip-trust`: a debate folder is not a trusted
+ * workspace, and an untrusted folder makes gemini exit 55 before asking the model.
+ */
+export function buildGeminiArgs(input: GeminiArgsInput): string[] {
+  return [
+    "-p",
+    geminiHeadlessInstruction,
+    "-o",
+    "json",
+    "--skip-trust",
+    ...(input.model ? ["-m", input.model] : []),
+    ...(input.sessionId ? ["--resume", input.sessionId] : []),
+    ...(input.extra ?? []),
+  ];
+}

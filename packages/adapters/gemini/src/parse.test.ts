@@ -1,0 +1,66 @@
+import { describe, expect, test } from "vitest";
+import { buildGeminiArgs, geminiHeadlessInstruction } from "./args.js";
+import { parseGeminiOutput } from "./parse.js";
+
+describe("parseGeminiOutput", () => {
+  test("reads the pretty-printed success object: response, session, model, tokens summed over models", () => {
+    const out = JSON.stringify(
+      {
+        session_id: "s-1",
+        response: "yes",
+        stats: {
+          models: {
+            "gemini-2.5-pro": { tokens: { input: 10, candidates: 3 } },
+            "gemini-2.5-flash": { tokens: { prompt: 4, candidates: 1 } },
+          },
+        },
+      },
+      null,
+      2,
+    );
+    expect(parseGeminiOutput(out, "Warning: 256-color support not detected.\n")).toEqual({
+      text: "yes",
+      sessionId: "s-1",
+      model: "gemini-2.5-pro",
+      usage: { inputTokens: 14, outputTokens: 4 },
+    });
+  });
+
+  test("the error object on stderr after a stack trace wins, its inner API message unwrapped", () => {
+    const err = `Error when talking to Gemini API\n    at x (file.js:1:1) {\n  status: 429\n}\n${JSON.stringify(
+      {
+        session_id: "s",
+        error: { type: "Error", message: '{"error":{"code":429,"message":"quota"}}', code: 429 },
+      },
+      null,
+      2,
+    )}\n`;
+    expect(parseGeminiOutput("", err)).toEqual({
+      sessionId: "s",
+      failed: true,
+      parseError: "gemini reported error 429: quota",
+    });
+  });
+
+  test("an auth setup failure (exit 41) without JSON is a parse error quoting stdout", () => {
+    expect(parseGeminiOutput("", "Please set an Auth method in your settings.json\n").parseError).toContain(
+      "got: nothing",
+    );
+  });
+});
+
+describe("buildGeminiArgs", () => {
+  test("a fixed -p instruction (the prompt goes to stdin), JSON output, skip-trust, model, resume", () => {
+    expect(buildGeminiArgs({ model: "gemini-2.5-pro", sessionId: "s-1" })).toEqual([
+      "-p",
+      geminiHeadlessInstruction,
+      "-o",
+      "json",
+      "--skip-trust",
+      "-m",
+      "gemini-2.5-pro",
+      "--resume",
+      "s-1",
+    ]);
+  });
+});

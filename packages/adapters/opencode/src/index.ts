@@ -1,0 +1,5 @@
+export { buildOpencodeEnv, createAdapter, readOpencodeOutcome } from "./adapter.js";
+export type { OpencodeArgsInput } from "./args.js";
+export { buildOpencodeArgs } from "./args.js";
+export type { ParsedOpencodeOutput } from "./parse.js";
+export { parseOpencodeOutput } from "./parse.js";

@@ -1,0 +1,63 @@
+import type { ParsedOutput } from "@debatekit/adapter-kit";
+
+/** What `opencode run --format json` reported, plus whether it reported an error. */
+export interface ParsedOpencodeOutput extends ParsedOutput {
+  /** True when an `error` event arrived and no text did. */
+  failed?: boolean;
+}
+
+interface OpencodeEvent {
+  type?: string;
+  sessionID?: string;
+  part?: { text?: string; tokens?: { input?: number; output?: number }; cost?: number };
+  error?: { name?: string; data?: { message?: string; statusCode?: number } };
+}
+
+function cut(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Reads opencode's NDJSON: `text` parts (joined, in order), `step_finish` tokens and cost
+ * (summed over steps; the event may be missing), `sessionID` on every event, and `error` events.
+ */
+export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencodeOutput {
+  const events: OpencodeEvent[] = [];
+  for (const line of stdout.split("\n")) {
+    if (!line.trim().startsWith("{")) continue;
+    try {
+      events.push(JSON.parse(line) as OpencodeEvent);
+    } catch {
+      // A partial line (killed mid-write): not an event.
+    }
+  }
+  if (events.length === 0) {
+    // Bad flags make opencode print its usage text only, with no error line.
+    return {
+      parseError: `opencode printed no JSON events (expected {"type":"text",...}); got: ${cut(stdout) || "nothing"}`,
+    };
+  }
+  const texts: string[] = [];
+  let sessionId: string | undefined;
+  let usage: { inputTokens: number; outputTokens: number; costUsd?: number } | undefined;
+  let failure: string | undefined;
+  for (const event of events) {
+    sessionId ??= event.sessionID;
+    if (event.type === "text" && typeof event.part?.text === "string") texts.push(event.part.text);
+    else if (event.type === "step_finish" && event.part) {
+      usage ??= { inputTokens: 0, outputTokens: 0 };
+      usage.inputTokens += event.part.tokens?.input ?? 0;
+      usage.outputTokens += event.part.tokens?.output ?? 0;
+      if (typeof event.part.cost === "number") usage.costUsd = (usage.costUsd ?? 0) + event.part.cost;
+    } else if (event.type === "error" && !failure) {
+      const status = event.error?.data?.statusCode ? ` ${event.error.data.statusCode}` : "";
+      failure = `${event.error?.name ?? "error"}${status}: ${event.error?.data?.message ?? ""}`;
+    }
+  }
+  const meta = { ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}) };
+  if (failure && texts.length === 0) {
+    return { ...meta, failed: true, parseError: `opencode reported ${cut(failure, 160)}` };
+  }
+  return { ...meta, text: texts.join("\n") };
+}

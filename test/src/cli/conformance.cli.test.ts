@@ -1,0 +1,139 @@
+// Each adapter against its real, pinned CLI talking to the loopback model server: a plain
+// answer, a resumed session, a 400, a 401, and a hang that the per-seat timeout must end
+// with the whole process group gone.
+
+import { createAdapter as createClaude } from "@debatekit/adapter-claude";
+import { createAdapter as createCodex } from "@debatekit/adapter-codex";
+import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
+import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
+import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
+import { createAdapter as createOpencode } from "@debatekit/adapter-opencode";
+import type { SeatConfig } from "@debatekit/schema";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ModelServer, startModelServer } from "../model-server/server.js";
+import { createFreshHome, pointCliAtServer, processesWithEnv, recordFixture, suiteSeat } from "./harness.js";
+import type { CliName } from "./install-clis.mjs";
+
+type Factory = (seat: SeatConfig, context: AdapterContext) => Adapter;
+
+const only = process.env.DEBATEKIT_CLIS?.split(",");
+const factories: Record<CliName, Factory> = {
+  claude: createClaude,
+  codex: createCodex,
+  gemini: createGemini,
+  opencode: createOpencode,
+  copilot: createCopilot,
+};
+
+/** How long a seat may take in the suite (generous: two shared cores, cold CLI start-up). */
+const seatTimeoutMs = 90_000;
+const hangTimeoutMs = 6_000;
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+for (const [cli, factory] of Object.entries(factories) as [CliName, Factory][]) {
+  if (only && !only.includes(cli)) continue;
+  describe(`${cli} (real CLI)`, () => {
+    async function run(
+      scenario: string,
+      prompt: string,
+      options: { sessionId?: string; timeoutMs?: number; keepHome?: ReturnType<typeof createFreshHome> } = {},
+    ) {
+      const fresh = options.keepHome ?? createFreshHome(cli);
+      const env = pointCliAtServer(cli, server, fresh);
+      const adapter = factory(suiteSeat(cli), { debateDir: fresh.cwd, env });
+      const timeoutMs = options.timeoutMs ?? seatTimeoutMs;
+      const call = await adapter.call({
+        prompt,
+        timeoutMs,
+        cwd: fresh.cwd,
+        ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+      });
+      recordFixture(cli, scenario, call, { timeoutMs });
+      return { call, fresh };
+    }
+
+    test("detect() finds the pinned binary and its version", async () => {
+      const fresh = createFreshHome(cli);
+      const detection = await factory(suiteSeat(cli), {
+        debateDir: fresh.cwd,
+        env: pointCliAtServer(cli, server, fresh),
+      }).detect();
+      fresh.remove();
+      expect(detection).toMatchObject({ adapter: cli, installed: true, usable: true });
+      expect(detection.version).toMatch(/^\d+\.\d+\.\d+$/);
+    });
+
+    test("a plain answer comes back as status ok with the model's exact text, session id and usage", async () => {
+      server.setReply((req) =>
+        req.lastUserText.includes("MARK-PLAIN") ? `plain answer from ${cli}` : "side call",
+      );
+      const before = server.requests.length;
+      const { call, fresh } = await run("plain", `Say hello. MARK-PLAIN`);
+      fresh.remove();
+      expect(call.error).toBeUndefined();
+      expect(call).toMatchObject({
+        status: "ok",
+        text: `plain answer from ${cli}`,
+        transport: "cli",
+        exitCode: 0,
+      });
+      expect(call.sessionId).toMatch(/\S{6,}/);
+      // The prompt reached the model through stdin, never through argv.
+      expect(server.requests.slice(before).some((r) => r.allText.includes("MARK-PLAIN"))).toBe(true);
+    });
+
+    test("a resumed session sends the earlier turn back to the model", async () => {
+      server.setReply((req) =>
+        req.lastUserText.includes("MARK-SECOND")
+          ? req.allText.includes("first-answer-xyz")
+            ? "remembered"
+            : "forgot"
+          : req.lastUserText.includes("MARK-FIRST")
+            ? "first-answer-xyz"
+            : "side call",
+      );
+      const first = await run("resume-first", "Remember this. MARK-FIRST");
+      expect(first.call.status).toBe("ok");
+      expect(first.call.sessionId).toBeDefined();
+      const second = await run("resume-second", "What did you answer? MARK-SECOND", {
+        sessionId: first.call.sessionId!,
+        keepHome: first.fresh,
+      });
+      first.fresh.remove();
+      expect(second.call.error).toBeUndefined();
+      expect(second.call).toMatchObject({ status: "ok", text: "remembered" });
+    });
+
+    for (const status of [400, 401] as const) {
+      test(`an HTTP ${status} from the model is status exit with the cause in error`, async () => {
+        server.setReply(() => ({ error: status, message: `scripted failure ${status}` }));
+        const { call, fresh } = await run(`error-${status}`, `Fail please. MARK-${status}`);
+        fresh.remove();
+        expect(call.status).toBe("exit");
+        expect(call.text).toBe("");
+        expect(call.error?.length).toBeLessThanOrEqual(200);
+        expect(call.error).toMatch(new RegExp(`${status}|scripted failure|nvalid|uthenticat|ejected`));
+      });
+    }
+
+    test("a model that never answers ends in status timeout with no process left behind", async () => {
+      server.setReply(() => ({ hang: true }));
+      const { call, fresh } = await run("hang", "Hang please. MARK-HANG", { timeoutMs: hangTimeoutMs });
+      try {
+        expect(call.status).toBe("timeout");
+        expect(call.durationMs).toBeGreaterThanOrEqual(hangTimeoutMs);
+        expect(call.durationMs).toBeLessThan(hangTimeoutMs + 15_000);
+        expect(processesWithEnv(fresh.home)).toEqual([]);
+      } finally {
+        fresh.remove();
+      }
+    });
+  });
+}
