@@ -1,1 +1,11 @@
 export { createProgram, main } from "./main.js";
+export type {
+  DebateWatcher,
+  PendingSeat,
+  RunReason,
+  WatchEvent,
+  WatchEventType,
+  WatchedDebate,
+  WatchOptions,
+} from "./watch/index.js";
+export { createWatchPrinter, watchDebates } from "./watch/index.js";

@@ -4,9 +4,16 @@ import { registerNew } from "./new.js";
 import { registerRun } from "./run.js";
 import { registerSkills } from "./skills.js";
 import { registerStatus } from "./status.js";
+import { registerWatch } from "./watch.js";
 
 /** A subcommand: adds itself to the program. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every subcommand of `debate`, in the order `--help` lists them. One line per command file. */
-export const commands: RegisterCommand[] = [registerNew, registerRun, registerStatus, registerSkills];
+export const commands: RegisterCommand[] = [
+  registerNew,
+  registerRun,
+  registerStatus,
+  registerWatch,
+  registerSkills,
+];

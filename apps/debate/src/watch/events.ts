@@ -1,0 +1,56 @@
+import type { Phase, RunSummary } from "@debatekit/runner";
+
+/** Why a run of a debate was started: at start-up, a retry after a lock, or the files that changed. */
+export type RunReason = "startup" | "added" | "lock_retry" | "debate.md" | `inbox/${string}`;
+
+/** A seat that is waiting for its answer file (a `manual` seat). */
+export interface PendingSeat {
+  role: string;
+  message: string;
+}
+
+/**
+ * What the watcher reports, one object per event (`debate watch --json` prints each as one line).
+ * Every event carries `at` (ISO time); events about one debate carry its folder as `dir`.
+ */
+export type WatchEvent = { at: string } & (
+  | { type: "watch_started"; dirs: string[] }
+  | { type: "ready"; debates: number }
+  | { type: "debate_added"; dir: string }
+  | { type: "debate_removed"; dir: string }
+  | { type: "run_started"; dir: string; reasons: RunReason[] }
+  | {
+      type: "step_committed";
+      dir: string;
+      from: { exchange: number; phase: Phase };
+      exchange: number;
+      phase: Phase;
+    }
+  | {
+      type: "run_finished";
+      dir: string;
+      status: RunSummary["status"];
+      exchange: number;
+      phase: Phase;
+      committed: number;
+      reason?: string;
+      error?: RunSummary["error"];
+      pending?: PendingSeat[];
+    }
+  | { type: "invalid"; dir: string; code: string; file: string; field?: string; message: string }
+  | { type: "recovered"; dir: string }
+  | { type: "locked"; dir: string; message: string; retryInMs: number }
+  | { type: "run_error"; dir: string; code: string; message: string }
+  | { type: "watch_error"; message: string }
+  | { type: "stopped" }
+);
+
+/** The `type`s of WatchEvent. */
+export type WatchEventType = WatchEvent["type"];
+
+/** A WatchEvent without its timestamp (the watcher adds `at`). */
+export type WatchEventInput = WatchEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, "at">
+    : never
+  : never;

@@ -1,0 +1,88 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
+import { acquireLock } from "@debatekit/files";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  committedSteps,
+  createManualDebate,
+  dropAnswer,
+  expectedSteps,
+  frontmatterValue,
+  journalFiles,
+  recordedAnswers,
+  until,
+} from "./watch-helpers.js";
+
+let work: string;
+let watcher: DebateWatcher | undefined;
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), "watch-edits-"));
+});
+afterEach(async () => {
+  await watcher?.close();
+  watcher = undefined;
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Edit i of 200: `exchanges` climbs 1 -> 3, `paused` toggles (the last edit unpauses), the judge's model changes. */
+function edit(text: string, i: number): string {
+  return text
+    .replace(/^exchanges: \d+$/m, `exchanges: ${1 + Math.floor((2 * i) / 200)}`)
+    .replace(/^paused: (true|false)$/m, `paused: ${i % 2 === 1}`)
+    .replace(/model: m\d+\b/, `model: m${i}`);
+}
+
+describe("debate watch (in process): 200 rapid edits of debate.md", () => {
+  it("coalesces them, never advances a step twice, and ends on the state of the last edit", async () => {
+    const dir = await createManualDebate(work, "edited", { exchanges: 1, paused: true, judgeModel: "m0" });
+    const answers = await recordedAnswers();
+    // Every answer of exchanges 0-2 is already in inbox/: only the edits decide how far it goes.
+    for (const [stem, text] of answers)
+      if (Number(stem.slice(1, 4)) < 3) await dropAnswer(dir, stem, text, "rename");
+    const events: WatchEvent[] = [];
+    watcher = watchDebates([work], { onEvent: (e) => events.push(e), lockRetryMs: 100 });
+    await watcher.ready;
+    await until("the first run to find the debate paused", () =>
+      events.some((e) => e.type === "run_finished" && e.status === "paused"),
+    );
+    expect(committedSteps(events, dir)).toEqual([]);
+
+    for (let i = 1; i <= 200; i++) {
+      // Each edit reads and rewrites debate.md in place under the debate's lock, as a careful
+      // tool would: an edit never overwrites a step the runner commits at the same moment.
+      const lock = await acquireLock(dir, { wait: true, command: "test edit" });
+      try {
+        const text = await readFile(join(dir, "debate.md"), "utf8");
+        await writeFile(join(dir, "debate.md"), edit(text, i));
+      } finally {
+        await lock.release();
+      }
+    }
+    await until(
+      "the debate complete at exchange 3",
+      async () => (await frontmatterValue(dir, "current_exchange")) === "3",
+    );
+    await until("a run that finds it done", () =>
+      events.some((e) => e.type === "run_finished" && e.status === "done" && e.exchange === 3),
+    );
+    await watcher.idle();
+    await new Promise((r) => setTimeout(r, 500));
+    await watcher.idle();
+
+    // The state on disk is the last edit's, plus the runner's commits.
+    expect(await frontmatterValue(dir, "exchanges")).toBe("3");
+    expect(await frontmatterValue(dir, "paused")).toBe("false");
+    expect(await frontmatterValue(dir, " {4}model")).toBe("m200");
+    // Every step committed exactly once, in order; one journaled answer per seat per step.
+    expect(committedSteps(events, dir)).toEqual(expectedSteps(3));
+    expect(await journalFiles(dir)).toHaveLength(9);
+    const runs = events.filter((e) => e.type === "run_started");
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs.length).toBeLessThan(100); // bursts coalesced: far fewer runs than edits
+    expect(
+      events.some((e) => e.type === "invalid" || e.type === "run_error" || e.type === "watch_error"),
+    ).toBe(false);
+  });
+});
