@@ -2,6 +2,7 @@
 // answer, a resumed session, a 400, a 401, and a hang that the per-seat timeout must end
 // with the whole process group gone.
 
+import { spawn } from "node:child_process";
 import { createAdapter as createClaude } from "@debatekit/adapter-claude";
 import { createAdapter as createCodex } from "@debatekit/adapter-codex";
 import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
@@ -35,6 +36,20 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+});
+
+test("the leftover-process check sees a live process of a fresh HOME, and not once it is gone", async () => {
+  const fresh = createFreshHome("probe");
+  const child = spawn("sleep", ["30"], {
+    env: { PATH: process.env.PATH, HOME: fresh.home },
+    stdio: "ignore",
+  });
+  await new Promise((resolve) => child.once("spawn", resolve));
+  expect(processesWithEnv(fresh.home)).toEqual([child.pid]);
+  child.kill("SIGKILL");
+  await new Promise((resolve) => child.once("exit", resolve));
+  expect(processesWithEnv(fresh.home)).toEqual([]);
+  fresh.remove();
 });
 
 for (const [cli, factory] of Object.entries(factories) as [CliName, Factory][]) {
