@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
+import { registerDoctor } from "./doctor.js";
 import { registerNew } from "./new.js";
 import { registerRun } from "./run.js";
 import { registerSkills } from "./skills.js";
@@ -16,4 +17,5 @@ export const commands: RegisterCommand[] = [
   registerStatus,
   registerWatch,
   registerSkills,
+  registerDoctor,
 ];

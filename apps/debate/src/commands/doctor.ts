@@ -1,0 +1,209 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Detection } from "@debatekit/adapter-kit";
+import { readDebateFolder } from "@debatekit/files";
+import { createSeatAdapter } from "@debatekit/runner";
+import type { SeatConfig } from "@debatekit/schema";
+import type { Command } from "commander";
+import { ExitError } from "../exit-error.js";
+import type { CliIO } from "../output.js";
+
+/** The adapters `debate doctor` checks, in the order it lists them. */
+export const doctorAdapters = ["claude", "codex", "gemini", "opencode", "copilot", "acp", "http"] as const;
+
+/** Whether a CLI can answer without a person: which credentials were found (names only, never values). */
+export interface AuthCheck {
+  /** found: a credential is there; missing: none of the known ones; unknown: cannot be told from outside. */
+  status: "found" | "missing" | "unknown";
+  /** Names of the variables set, or the credential files found (paths under HOME shown with ~). */
+  via: string[];
+  /** What to do when nothing was found. */
+  fix?: string;
+}
+
+/** One line of the report. */
+export interface DoctorRow extends Detection {
+  /** The debate seat this row checks (`debate doctor <folder>`), absent for the adapter list. */
+  seat?: string;
+  auth: AuthCheck;
+  /** Installed, usable, and not known to lack credentials. */
+  ready: boolean;
+}
+
+interface AuthSource {
+  env: string[];
+  /** Credential files relative to HOME (or a variable naming their folder). */
+  files: (env: NodeJS.ProcessEnv, home: string) => string[];
+  fix: string;
+}
+
+// Where each CLI keeps what lets it run unattended. Values are never read, only presence.
+const authSources: Record<string, AuthSource> = {
+  claude: {
+    env: [
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_AUTH_TOKEN",
+      "CLAUDE_CODE_OAUTH_TOKEN",
+      "CLAUDE_CODE_USE_BEDROCK",
+      "CLAUDE_CODE_USE_VERTEX",
+    ],
+    files: (_env, home) => [join(home, ".claude", ".credentials.json")],
+    fix: "set ANTHROPIC_API_KEY, or run `claude` once and /login (or `claude setup-token`)",
+  },
+  codex: {
+    env: ["OPENAI_API_KEY", "CODEX_API_KEY"],
+    files: (env, home) => [join(env.CODEX_HOME ?? join(home, ".codex"), "auth.json")],
+    fix: "set OPENAI_API_KEY, or run `codex login`",
+  },
+  gemini: {
+    env: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS"],
+    files: (_env, home) => [join(home, ".gemini", "oauth_creds.json")],
+    fix: "set GEMINI_API_KEY, or run `gemini` once and log in with Google",
+  },
+  opencode: {
+    env: [
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+      "GEMINI_API_KEY",
+      "OPENROUTER_API_KEY",
+      "OPENCODE_CONFIG_CONTENT",
+    ],
+    files: (env, home) => [join(env.XDG_DATA_HOME ?? join(home, ".local", "share"), "opencode", "auth.json")],
+    fix: "run `opencode auth login`, or set a provider key such as ANTHROPIC_API_KEY",
+  },
+  copilot: {
+    env: ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+    files: () => [],
+    fix: "set COPILOT_GITHUB_TOKEN (a token with the Copilot Requests permission), or run `copilot` and /login",
+  },
+};
+
+function tilde(path: string, home: string): string {
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+/** Which credentials an adapter's CLI would find in `env` and under HOME (presence only). */
+export function checkAuth(adapter: string, env: NodeJS.ProcessEnv): AuthCheck {
+  const source = authSources[adapter];
+  // acp agents log in through their own CLI; http seats are checked by detect() (the key variable).
+  if (!source) return { status: "unknown", via: [] };
+  const home = env.HOME ?? homedir();
+  const vars = source.env.filter((name) => Boolean(env[name]));
+  const files = source.files(env, home).filter((file) => existsSync(file));
+  const via = [...vars, ...files.map((f) => tilde(f, home))];
+  if (via.length > 0) return { status: "found", via };
+  // Copilot (and others on macOS) may keep the login in the system keychain: not visible here.
+  return adapter === "copilot"
+    ? { status: "unknown", via, fix: source.fix }
+    : { status: "missing", via, fix: source.fix };
+}
+
+/** Detects one adapter for one seat and adds the auth check. */
+export async function diagnoseSeat(
+  seat: SeatConfig,
+  context: { debateDir: string; env: NodeJS.ProcessEnv },
+): Promise<DoctorRow> {
+  let detection: Detection;
+  try {
+    const adapter = await createSeatAdapter(seat, context);
+    detection = await adapter.detect();
+  } catch (error) {
+    detection = {
+      adapter: seat.adapter,
+      installed: false,
+      usable: false,
+      hint: (error as Error).message.split("\n")[0],
+    };
+  }
+  const auth = checkAuth(seat.adapter, context.env);
+  return { ...detection, auth, ready: detection.installed && detection.usable && auth.status !== "missing" };
+}
+
+/** Every adapter's row (default seats: no model, no command). */
+export function diagnoseAdapters(context: {
+  debateDir: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<DoctorRow[]> {
+  return Promise.all(doctorAdapters.map((adapter) => diagnoseSeat({ adapter }, context)));
+}
+
+function cell(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+/** What to do about a row, or undefined when nothing is needed. */
+export function nextStep(row: DoctorRow): string | undefined {
+  // Not there or broken: the adapter's own hint says how to install or fix it.
+  if (!row.installed || !row.usable) return row.hint;
+  if (row.auth.status === "found") return undefined;
+  return row.auth.fix ?? row.hint;
+}
+
+/** The report as plain text: one line per row, then what to do for each row that is not ready. */
+export function formatDoctorReport(rows: readonly DoctorRow[]): string {
+  const lines = [
+    `${cell("", 2)}${cell("adapter", 22)}${cell("installed", 11)}${cell("version", 12)}unattended`,
+  ];
+  for (const row of rows) {
+    const name = row.seat ? `${row.seat} (${row.adapter})` : row.adapter;
+    const unattended =
+      row.auth.status === "found"
+        ? `yes (${row.auth.via.join(", ")})`
+        : row.auth.status === "missing"
+          ? "no credentials found"
+          : row.installed && row.usable
+            ? "cannot tell"
+            : "-";
+    lines.push(
+      `${cell(row.ready ? "✓" : "✗", 2)}${cell(name, 22)}${cell(row.installed ? "yes" : "no", 11)}${cell(row.version ?? "-", 12)}${unattended}`,
+    );
+  }
+  const todo = rows.flatMap((row) => {
+    const name = row.seat ? `${row.seat} (${row.adapter})` : row.adapter;
+    const note = nextStep(row);
+    return note ? [`${name}: ${note}`] : [];
+  });
+  return `${[...lines, ...(todo.length > 0 ? ["", ...todo] : [])].join("\n")}\n`;
+}
+
+/** `debate doctor [folder] [--json]`: which CLIs are installed and able to run unattended. */
+export function registerDoctor(program: Command, io: CliIO): void {
+  program
+    .command("doctor")
+    .description("Check which adapters are installed, their versions and whether they can run unattended")
+    .argument("[folder]", "a debate folder: also check each of its seats (exit 1 when one is not ready)")
+    .option("--json", "print the report as JSON")
+    .action(async (folder: string | undefined, options: { json?: boolean }) => {
+      const env = io.env;
+      const debateDir = folder ? resolve(io.cwd, folder) : io.cwd;
+      const rows = await diagnoseAdapters({ debateDir, env });
+      let seatRows: DoctorRow[] = [];
+      if (folder) {
+        const read = await readDebateFolder(debateDir);
+        if (!read.ok) {
+          const first = read.errors[0];
+          throw new ExitError(
+            `${folder}: ${first?.path ? `\`${first.path}\` ` : ""}${first?.message ?? "cannot be read"}`,
+            2,
+          );
+        }
+        const seats = read.value.state.frontmatter.seats ?? {};
+        seatRows = await Promise.all(
+          Object.entries(seats).map(async ([role, seat]) => ({
+            seat: role,
+            ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })),
+          })),
+        );
+      }
+      if (options.json) {
+        io.stdout.write(
+          `${JSON.stringify({ adapters: rows, ...(folder ? { seats: seatRows } : {}) }, null, 2)}\n`,
+        );
+      } else {
+        io.stdout.write(formatDoctorReport([...rows, ...seatRows]));
+      }
+      const notReady = seatRows.filter((r) => !r.ready).map((r) => r.seat);
+      if (notReady.length > 0) throw new ExitError(`seat(s) not ready: ${notReady.join(", ")}`, 1);
+    });
+}
