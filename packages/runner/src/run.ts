@@ -1,3 +1,5 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Adapter } from "@debatekit/adapter-kit";
 import { secretsFromEnv } from "@debatekit/adapter-kit";
 import type { DebateState, SeatRole } from "@debatekit/core";
@@ -17,6 +19,12 @@ import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
+
+/** Identifies debate.md's current version on disk (any write through a rename changes the inode). */
+async function debateStamp(dir: string): Promise<string> {
+  const s = await stat(join(dir, "debate.md")).catch(() => undefined);
+  return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : "missing";
+}
 
 /** Reads the folder or throws a DebatekitError naming the file and field. */
 async function readFolder(dir: string): Promise<DebateFolder> {
@@ -93,12 +101,15 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     return adapter;
   };
   let committed = 0;
-  let state: DebateState | undefined;
+  // The folder as our last commit left it, and debate.md's stamp right after that commit.
+  let cached: { folder: DebateFolder; stamp: string } | undefined;
   try {
     for (;;) {
-      // Re-read every step: a person may edit debate.md (e.g. raise `exchanges`) while a run goes on.
-      const folder = await readFolder(dir);
-      state = folder.state;
+      // A person may edit debate.md (e.g. raise `exchanges`) while a run goes on: re-read the folder
+      // whenever debate.md is not exactly as our last commit left it; otherwise skip an O(arguments) read.
+      const stamp = await debateStamp(dir);
+      const folder = cached && cached.stamp === stamp ? cached.folder : await readFolder(dir);
+      const state = folder.state;
       const fm = state.frontmatter;
       const finish = (rest: Pick<RunSummary, "status"> & Partial<RunSummary>) => {
         const summary = summarize(folder.state, committed, rest);
@@ -148,6 +159,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         now,
         emit,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
       });
       const current = state;
       let next: ReturnType<typeof applyJudgment>;

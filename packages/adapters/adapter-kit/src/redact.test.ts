@@ -13,6 +13,7 @@ describe("redactSecrets", () => {
     ["curl -H 'x-api-key: abc123def456'", "curl -H 'x-api-key: [REDACTED]'"],
     ['{"authorization":"Token abcdefgh12345"}', '{"authorization":"[REDACTED]"}'],
     ["sent Bearer abcdefgh12345678 upstream", `sent Bearer ${REDACTED} upstream`],
+    ["k: -----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- ok", "k: [REDACTED] ok"],
   ];
   for (const [input, expected] of cases) {
     it(`redacts ${input.slice(0, 24)}...`, () => {

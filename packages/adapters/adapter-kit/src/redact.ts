@@ -3,6 +3,7 @@ export const REDACTED = "[REDACTED]";
 
 // Well-known key shapes. Order matters: the specific prefixes run before the generic `sk-`.
 const keyPatterns: RegExp[] = [
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
   /sk-ant-[A-Za-z0-9_-]{8,}/g,
   /sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{16,}/g,
   /AIza[0-9A-Za-z_-]{30,}/g,
