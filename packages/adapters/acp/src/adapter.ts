@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import {
+  findEffortOverrides,
   loadEffortMap,
   redactSecrets,
   resolveEffort,
@@ -71,10 +72,14 @@ export function createAdapter(
     if (request.signal?.aborted) {
       return { status: "cancelled", text: "", durationMs: 0, transport: "acp", error: "stopped by the user" };
     }
-    const effort = resolveEffort(context.effortMap ?? loadEffortMap(), "acp", {
-      model: request.model ?? seat.model,
-      effort: request.effort ?? seat.effort,
-    });
+    const effort = resolveEffort(
+      context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env })),
+      "acp",
+      {
+        model: request.model ?? seat.model,
+        effort: request.effort ?? seat.effort,
+      },
+    );
     const agent = new AgentProcess(program, [...command.slice(1), ...effort.args], {
       cwd: request.cwd,
       // Known-agent defaults first, so anything the user set wins; the effort map wins over both.

@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bodyFieldsFromArgs, createAdapter } from "./adapter.js";
 
@@ -193,6 +196,26 @@ describe("http adapter call", () => {
       model: "m",
     });
     expect(bodyFieldsFromArgs(["x", "=y", "n=1", "s=a=b"])).toEqual({ n: 1, s: "a=b" });
+  });
+});
+
+describe("http adapter effort overrides", () => {
+  it("takes the model from the debate folder's effort.json when the seat names none", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "http-effort-"));
+    try {
+      await writeFile(
+        join(dir, "effort.json"),
+        JSON.stringify({
+          adapters: { http: { levels: { medium: { model: "from-folder", args: ["seed=7"] } } } },
+        }),
+      );
+      handler = (_req, _body, res) => json(res, 200, { choices: [{ message: { content: "ok" } }] });
+      const a = createAdapter({ adapter: "http", base_url: baseUrl }, { debateDir: dir, env });
+      expect((await a.call(request)).status).toBe("ok");
+      expect(JSON.parse(seen[0]!.body)).toMatchObject({ model: "from-folder", seed: 7 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

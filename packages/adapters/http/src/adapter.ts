@@ -8,6 +8,7 @@ import type {
   SeatRequest,
 } from "@debatekit/adapter-kit";
 import {
+  findEffortOverrides,
   loadEffortMap,
   redactSecrets,
   resolveEffort,
@@ -111,7 +112,8 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
     if (keyEnv && !apiKey) {
       return envelope("unavailable", `$${keyEnv} is not set (the seat's api_key_env names it)`);
     }
-    const effortMap = context.effortMap ?? loadEffortMap();
+    const effortMap =
+      context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env }));
     const effort = resolveEffort(effortMap, "http", {
       model: request.model ?? seat.model,
       effort: request.effort ?? seat.effort,
