@@ -35,6 +35,26 @@ interface CacheEntry {
 }
 
 const MANIFEST = "manifest.json";
+/** Skill folders read at the same time (bounded so a big library does not exhaust file handles). */
+const LOAD_CONCURRENCY = 32;
+
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 // Cache by manifest path: reused while the manifest and the entry file keep their size, mtime
 // and inode. A warm load is then one readdir per root plus two stats per skill.
 const cache = new Map<string, CacheEntry>();
@@ -93,11 +113,13 @@ export async function loadSkills(roots: readonly string[], limits: LoadLimits = 
       continue;
     }
     const fromThisRoot = new Map<string, LoadedSkill>();
-    for (const folder of folders) {
+    const results = await mapLimited(folders, LOAD_CONCURRENCY, async (folder): Promise<OneResult> => {
       const dir = join(root, folder);
       const dirStat = await statOrNull(dir);
-      if (!dirStat?.isDirectory()) continue;
-      const { skill, problems: found } = await loadSkillFolder(root, dir, limits);
+      return dirStat?.isDirectory() ? loadSkillFolder(root, dir, limits) : { problems: [] };
+    });
+    // Results are used in folder order, so which copy wins a clash never depends on timing.
+    for (const { skill, problems: found } of results) {
       problems.push(...found);
       if (!skill) continue;
       const sameRoot = fromThisRoot.get(skill.name);

@@ -50,7 +50,9 @@ describe("selectSkills", () => {
     expect(sel.chosen[1]).toMatchObject({ name: "perf", truncated: true, cutBy: "budget" });
     expect(sel.chosen[1]?.text).toContain('[skill "perf" cut to');
     expect(sel.dropped.map((d) => [d.name, d.code])).toEqual([["long", "over_budget"]]);
-    expect(sel.dropped[0]?.reason).toMatch(/^needs \d+ tokens, \d+ of \d+ left/);
+    expect(sel.dropped[0]?.reason).toMatch(
+      /^needs \d+ tokens, \d+ of \d+ left \(only one skill is cut to fill the budget: perf\)$/,
+    );
   });
 
   it("drops excluded skills and reports them; a zero budget sends nothing", () => {

@@ -68,27 +68,40 @@ function cutMarker(name: string, limit: number, fullTokens: number): string {
   return `[skill "${name}" cut to ${limit} tokens of ${fullTokens}]`;
 }
 
-const ownCuts = new WeakMap<
-  LoadedSkill,
-  { limit: number; text: string; fullTokens: number; truncated: boolean }
->();
+interface OwnCut {
+  limit: number;
+  text: string;
+  fullTokens: number;
+  truncated: boolean;
+  /** Tokens of the skill's block (heading + text) as it goes into a prompt when it fits. */
+  blockTokens: number;
+}
 
-/** The skill cut to its own max_context_tokens, memoized per loaded skill (the loader caches those). */
-function cutToOwnLimit(skill: LoadedSkill): { text: string; fullTokens: number; truncated: boolean } {
+const ownCuts = new WeakMap<LoadedSkill, OwnCut>();
+
+/**
+ * The skill cut to its own max_context_tokens, with its token counts, memoized per loaded skill:
+ * the loader hands back the same objects while files are unchanged, so a warm selection counts
+ * only what the budget forces it to cut.
+ */
+function cutToOwnLimit(skill: LoadedSkill): OwnCut {
   const limit = skill.manifest.max_context_tokens;
   const memo = ownCuts.get(skill);
   if (memo && memo.limit === limit) return memo;
   const fullTokens = countTokens(skill.text);
-  const cut = cutToTokens(skill.text, limit, cutMarker(skill.name, limit, fullTokens));
-  const result = { limit, text: cut.text, fullTokens, truncated: cut.truncated };
+  const cut = cutToTokens(skill.text, limit, cutMarker(skill.name, limit, fullTokens), fullTokens);
+  const blockTokens = cut.text === "" ? 0 : countTokens(renderSkillBlock(skill.name, cut.text));
+  const result = { limit, text: cut.text, fullTokens, truncated: cut.truncated, blockTokens };
   ownCuts.set(skill, result);
   return result;
 }
 
 /**
  * Chooses the skills for one seat. Matching skills (role filter, triggers) are taken best first
- * (score, then name); each is cut to its own max_context_tokens; each goes in whole if it fits what
- * is left of the budget, else cut further to fit at a paragraph boundary, else dropped. The total is
+ * (always-on first, then score, then name); each is cut to its own max_context_tokens and goes in
+ * whole if it fits what is left of the budget. The first one that does not fit is cut further, at a
+ * paragraph boundary, to fill what is left (if at least MIN_BUDGET_CUT_TOKENS remain); after that,
+ * later skills go in only whole. Everything left out is reported with the reason. The total is
  * counted on the final joined text, so it never exceeds `budgetTokens`.
  */
 export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery): Selection {
@@ -98,6 +111,7 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
   const dropped: DroppedSkill[] = [];
   const joinerTokens = countTokens(BLOCK_JOINER);
   let used = 0;
+  let budgetCut: string | undefined;
   for (const match of matchSkills(skills, query)) {
     const { skill, score, hits } = match;
     if (excluded.has(skill.name)) {
@@ -107,8 +121,7 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     const own = cutToOwnLimit(skill);
     const seam = chosen.length > 0 ? joinerTokens : 0;
     const left = budget - used - seam;
-    const block = renderSkillBlock(skill.name, own.text);
-    const blockTokens = countTokens(block);
+    const blockTokens = own.blockTokens;
     const base = {
       name: skill.name,
       score,
@@ -130,24 +143,33 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     const headingTokens = countTokens(renderSkillBlock(skill.name, ""));
     const roomForText = left - headingTokens;
     const cut =
-      left >= MIN_BUDGET_CUT_TOKENS && roomForText > 0
-        ? cutToTokens(skill.text, roomForText, cutMarker(skill.name, roomForText, own.fullTokens))
+      budgetCut === undefined && left >= MIN_BUDGET_CUT_TOKENS && roomForText > 0
+        ? cutToTokens(
+            skill.text,
+            roomForText,
+            cutMarker(skill.name, roomForText, own.fullTokens),
+            own.fullTokens,
+          )
         : null;
     const cutBlock = cut && cut.text !== "" ? renderSkillBlock(skill.name, cut.text) : "";
     const cutTokens = cutBlock === "" ? 0 : countTokens(cutBlock);
     if (cut && cutBlock !== "" && cutTokens <= left && cutTokens >= MIN_BUDGET_CUT_TOKENS) {
       chosen.push({ ...base, tokens: cutTokens, truncated: true, cutBy: "budget", text: cut.text });
       used += seam + cutTokens;
+      budgetCut = skill.name;
       continue;
     }
     dropped.push({
       name: skill.name,
       score,
       code: "over_budget",
-      reason:
-        left < MIN_BUDGET_CUT_TOKENS
-          ? `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left (a cut below ${MIN_BUDGET_CUT_TOKENS} is not sent)`
-          : `needs ${blockTokens} tokens, ${left} of ${budget} left, and no paragraph cut of at least ${MIN_BUDGET_CUT_TOKENS} fits`,
+      reason: `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left${
+        budgetCut !== undefined
+          ? ` (only one skill is cut to fill the budget: ${budgetCut})`
+          : left < MIN_BUDGET_CUT_TOKENS
+            ? ` (a cut below ${MIN_BUDGET_CUT_TOKENS} tokens is not sent)`
+            : `, and no paragraph cut of at least ${MIN_BUDGET_CUT_TOKENS} tokens fits`
+      }`,
     });
   }
   // Per-block counts are exact, but tokens can merge across the seams: check the joined text.

@@ -49,10 +49,11 @@ function fenceOpen(text: string): boolean {
  * Cuts text to at most `maxTokens` tokens, marker included. It keeps whole paragraphs (blank-line
  * separated) and never leaves a code fence open; when not even the first paragraph fits it keeps
  * whole lines, and as a last resort whole tokens. `marker` is appended (after a blank line) only
- * when something was cut. Returns empty text when not even the marker fits.
+ * when something was cut. Returns empty text when not even the marker fits. `knownTokens` (the
+ * text's count, when the caller has it) saves one pass of the tokenizer.
  */
-export function cutToTokens(text: string, maxTokens: number, marker: string): CutText {
-  const fullTokens = countTokens(text);
+export function cutToTokens(text: string, maxTokens: number, marker: string, knownTokens?: number): CutText {
+  const fullTokens = knownTokens ?? countTokens(text);
   if (fullTokens <= maxTokens) return { text, tokens: fullTokens, truncated: false, fullTokens };
   const tail = `\n\n${marker}`;
   let room = maxTokens - countTokens(tail);

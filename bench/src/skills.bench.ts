@@ -1,0 +1,114 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { clearSkillCache, countTokens, loadSkills, matchSkills, selectSkills } from "@debatekit/skills";
+import { percentile, report, timeRuns } from "./measure.js";
+
+const MANIFESTS = 1000;
+const COMMON = ["latency", "benchmark", "migration", "security", "code review"];
+const MOTION =
+  "This house would rewrite the billing API in Rust: the benchmark evidence on p99 latency and memory " +
+  "outweighs the migration cost and risk, given our test coverage and the code review load.";
+
+/**
+ * A 1,000-skill tree in a temp folder: 8 triggers each (mostly distinct topics, some two-word
+ * phrases); every 20th skill also carries a word the motion uses, so about 5% match, as in a large
+ * library. `everyMatches` gives every skill a matching trigger (the worst case for selection).
+ */
+async function writeTree(root: string, everyMatches: boolean): Promise<void> {
+  for (let i = 0; i < MANIFESTS; i++) {
+    const name = `skill-${String(i).padStart(4, "0")}`;
+    const triggers = [
+      `area${i}`,
+      `topic${i % 97}`,
+      `topic${i % 89} review`,
+      `kind${i % 13}`,
+      `x${i}`,
+      `y${i}`,
+    ];
+    triggers.push(`z${i % 31} phase`, everyMatches || i % 20 === 0 ? COMMON[i % COMMON.length]! : `w${i}`);
+    const dir = join(root, name);
+    await mkdir(dir);
+    const manifest = {
+      name,
+      version: "1.0.0",
+      description: `Synthetic skill ${i}.`,
+      triggers,
+      applicable_agents: i % 3 === 0 ? ["judge"] : ["debater", "judge"],
+      max_context_tokens: 300,
+      entry_file: "SKILL.md",
+    };
+    await writeFile(join(dir, "manifest.json"), JSON.stringify(manifest));
+    const para = `Guidance ${i}: cite the file and line, state the workload and the numbers, qualify the claim.`;
+    await writeFile(
+      join(dir, "SKILL.md"),
+      `---\ntitle: ${name}\n---\n${Array(16).fill(para).join("\n\n")}\n`,
+    );
+  }
+}
+
+function mixedText(bytes: number): string {
+  const sample =
+    "## Grounds\n\n- `src/cache.ts:42-58`: the LRU evicts on every write; p99 fell from 180 ms to 95 ms.\n" +
+    "function evict(map: Map<string, number>, max: number) { while (map.size > max) map.delete(map.keys().next().value!); }\n" +
+    "Qualifier: for read-heavy services under ~1k requests/s. Café, naïve, Straße, 安全性 — unicode too.\n\n";
+  return sample.repeat(Math.ceil(bytes / Buffer.byteLength(sample))).slice(0, bytes);
+}
+
+async function measureTree(root: string, label: string): Promise<void> {
+  const cold: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    clearSkillCache();
+    const start = performance.now();
+    await loadSkills([root]);
+    cold.push(performance.now() - start);
+  }
+  report(`load ${MANIFESTS} skills, cold (median of 5)${label}`, percentile(cold, 50), "ms");
+  const warm = await timeRuns(() => loadSkills([root]), 20);
+  report(`load ${MANIFESTS} skills, cached (median of 20)${label}`, percentile(warm, 50), "ms");
+  const { skills, problems } = await loadSkills([root]);
+  if (skills.length !== MANIFESTS || problems.length > 0)
+    throw new Error(`bench tree: ${problems.length} problems`);
+  const query = { text: MOTION, role: "judge" as const };
+  const first = performance.now();
+  const matched = matchSkills(skills, query).length;
+  report(
+    `match vs a motion, first (compiles triggers; ${matched} match)${label}`,
+    performance.now() - first,
+    "ms",
+  );
+  const match = await timeRuns(() => matchSkills(skills, query), 200, 5);
+  report(`match vs a motion, warm (median of 200)${label}`, percentile(match, 50), "ms");
+  report(`match vs a motion, warm (p99 of 200)${label}`, percentile(match, 99), "ms");
+  const selFirst = performance.now();
+  selectSkills(skills, { ...query, budgetTokens: 4000 });
+  report(`select within 4000 tokens, first (counts, cuts)${label}`, performance.now() - selFirst, "ms");
+  const sel = await timeRuns(() => selectSkills(skills, { ...query, budgetTokens: 4000 }), 50);
+  report(`select within 4000 tokens, warm (median of 50)${label}`, percentile(sel, 50), "ms");
+}
+
+/** Loading and matching 1,000 skill manifests (cold and cached), and cl100k_base tokenizer throughput. */
+export async function run(): Promise<void> {
+  const t0 = performance.now();
+  countTokens("warm up the encoder");
+  report("tokenizer: build cl100k_base encoder (first use)", performance.now() - t0, "ms");
+
+  for (const everyMatches of [false, true]) {
+    const root = await mkdtemp(join(tmpdir(), "debatekit-bench-skills-"));
+    try {
+      await writeTree(root, everyMatches);
+      await measureTree(root, everyMatches ? " [all match]" : "");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+
+  const text = mixedText(1024 * 1024);
+  const times = await timeRuns(() => countTokens(text), 5, 1);
+  const ms = percentile(times, 50);
+  const tokens = countTokens(text);
+  report("tokenizer: 1 MiB of markdown + code + unicode", tokens, "tokens");
+  report("tokenizer throughput (median of 5)", (tokens / ms) * 1000, "tokens/s");
+  report("tokenizer throughput (median of 5)", 1000 / ms, "MiB/s");
+}
