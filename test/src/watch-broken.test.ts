@@ -40,6 +40,9 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
     const schemaError = ofType(events, "invalid", dir)[0]!;
     expect(schemaError.file).toBe("debate.md");
     expect(schemaError.field).toContain("exchanges");
+    expect(schemaError.code).toMatch(/^[A-Z_]+$/);
+    expect(schemaError.message).toContain("exchanges");
+    expect(schemaError.message.startsWith(schemaError.code)).toBe(false);
     expect(watcher.debates()[0]!.invalid?.file).toBe("debate.md");
 
     // 2. Answers arrive while it is broken: they are seen, but nothing is committed.
@@ -60,6 +63,27 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
     expect(committedSteps(events, dir)).toEqual(["0:awaiting_arguments"]);
     expect(watcher.debates()[0]!.invalid).toBeUndefined();
     expect(await readdir(join(dir, "arguments"))).toHaveLength(6);
+
+    // 5. A broken file the watcher does not normally watch (an argument): found by the next run,
+    // then watched until it is fixed, which resumes the debate by itself.
+    await watcher.idle(); // the run that committed the arguments has found the judge missing
+    const argument = join(dir, "arguments/prop_000a.md");
+    const goodArgument = await readFile(argument, "utf8");
+    await writeFile(argument, goodArgument.replace(/^---\n/, "---\nid: [broken\n"));
+    await dropAnswer(dir, "e000-judge", answers.get("e000-judge")!, "rename");
+    await until("the broken argument reported", () =>
+      ofType(events, "invalid", dir).some((e) => e.file === "arguments/prop_000a.md"),
+    );
+    expect(committedSteps(events, dir)).toEqual(["0:awaiting_arguments"]);
+    await writeFile(argument, goodArgument);
+    await until(
+      "the judgment committed once the argument is fixed",
+      () => committedSteps(events, dir).length === 2,
+    );
+    expect(ofType(events, "recovered", dir)).toHaveLength(2);
+    expect(
+      ofType(events, "run_started", dir).some((e) => e.reasons.includes("fixed:arguments/prop_000a.md")),
+    ).toBe(true);
   });
 
   it("survives a debate folder deleted while watched (even mid-run) and keeps advancing the others", async () => {

@@ -1,7 +1,16 @@
 import type { Phase, RunSummary } from "@debatekit/runner";
 
-/** Why a run of a debate was started: at start-up, a retry after a lock, or the files that changed. */
-export type RunReason = "startup" | "added" | "lock_retry" | "debate.md" | `inbox/${string}`;
+/**
+ * Why a run of a debate was started: at start-up, a new folder, a retry after a lock, or the file
+ * that changed (debate.md, an inbox/ answer, or the broken file an `invalid` event named).
+ */
+export type RunReason =
+  | "startup"
+  | "added"
+  | "lock_retry"
+  | "debate.md"
+  | `inbox/${string}`
+  | `fixed:${string}`;
 
 /** A seat that is waiting for its answer file (a `manual` seat). */
 export interface PendingSeat {

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, type Stats } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { DebatekitError } from "@debatekit/core";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import { type FSWatcher, watch } from "chokidar";
@@ -85,6 +85,9 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
   const now = options.now ?? (() => new Date());
   const lockRetryMs = options.lockRetryMs ?? 1000;
   const entries = new Map<string, Entry>();
+  // Broken files outside what is normally watched (an argument file, scores.json): watched while
+  // they keep their debate invalid, so fixing them wakes it. Absolute path -> debate folder.
+  const brokenFiles = new Map<string, string>();
   const controller = new AbortController();
   let stopping = false;
   let isReady = false;
@@ -101,6 +104,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     // Any event of the runner means the folder read: a debate that was invalid is readable again.
     const markReadable = () => {
       if (!entry.invalid) return;
+      unwatchBroken(dir);
       entry.invalid = undefined;
       emit({ type: "recovered", dir });
     };
@@ -160,9 +164,11 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
           code: error.code,
           file: error.file ?? debateFile,
           ...(error.field ? { field: error.field } : {}),
-          message: oneLine(error.message),
+          // The runner prefixes "<CODE> at `<file>:<field>`: ", which the event already carries.
+          message: oneLine(error.message.replace(/^[A-Z_]+ at `[^`]*`: /, "")),
         };
         emit({ type: "invalid", dir, ...entry.invalid });
+        watchBroken(dir, entry.invalid.file);
       } else {
         emit({
           type: "run_error",
@@ -180,6 +186,20 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     run: runOnce,
   });
 
+  const watchBroken = (dir: string, file: string) => {
+    const path = resolve(dir, file);
+    if (!path.startsWith(`${dir}/`) || classifyPath(path).kind !== "other" || brokenFiles.has(path)) return;
+    brokenFiles.set(path, dir);
+    watcher.add(path);
+  };
+  const unwatchBroken = (dir: string) => {
+    for (const [path, owner] of brokenFiles) {
+      if (owner !== dir) continue;
+      brokenFiles.delete(path);
+      watcher.unwatch(path);
+    }
+  };
+
   const addDebate = (dir: string) => {
     if (entries.has(dir)) return false;
     entries.set(dir, { dir, removed: new AbortController() });
@@ -193,11 +213,17 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     if (!entry) return;
     if (entry.lockTimer) clearTimeout(entry.lockTimer);
     entry.removed.abort();
+    unwatchBroken(dir);
     entries.delete(dir);
     emit({ type: "debate_removed", dir });
   };
 
   const onFile = async (path: string) => {
+    const brokenOwner = brokenFiles.get(path);
+    if (brokenOwner !== undefined) {
+      if (entries.has(brokenOwner)) queue.trigger(brokenOwner, `fixed:${relative(brokenOwner, path)}`);
+      return;
+    }
     const target = classifyPath(path);
     if (target.kind === "other" || stopping) return;
     if (target.kind === "inbox") {
@@ -217,7 +243,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
   };
 
   const watcher: FSWatcher = watch(roots, {
-    ignored: isIgnoredPath,
+    ignored: (path: string, stats?: Stats) => !brokenFiles.has(path) && isIgnoredPath(path, stats),
     depth: options.depth ?? 8,
     awaitWriteFinish: { stabilityThreshold: options.writeFinishMs ?? 100, pollInterval: 20 },
     ignorePermissionErrors: true,
