@@ -1,17 +1,62 @@
 import type { DebateState, SeatRole } from "@debatekit/core";
 import { buildPrompt } from "@debatekit/core";
+import {
+  DEFAULT_SKILL_BUDGET_TOKENS,
+  defaultSkillRoots,
+  loadSkills,
+  type Selection,
+  selectSkills,
+} from "@debatekit/skills";
 
 /** What goes into a seat's prompt besides the state. */
 export interface PromptInput {
   /** Validation errors of the previous attempt, fed back on a retry. */
   feedback?: string[];
+  /** The skills block chosen for this seat by chooseSkills (already within its budget). */
+  skills?: string;
 }
 
 /** The prompt for one seat at the debate's current step (the one place prompts are assembled). */
 export function assemblePrompt(state: DebateState, role: SeatRole, input: PromptInput = {}): string {
-  return buildPrompt(
-    state,
+  return buildPrompt(state, role, {
+    ...(input.feedback && input.feedback.length > 0 ? { feedback: input.feedback } : {}),
+    ...(input.skills ? { skills: input.skills } : {}),
+  });
+}
+
+/** The text a seat's skills are matched against: motion, definitions, scope and the seat's task. */
+export function skillMatchText(state: DebateState, role: SeatRole): string {
+  const task =
+    role === "judge" ? "judgment" : state.frontmatter.current_exchange === 0 ? "opening" : "rebuttal";
+  const { text, definitions, scope } = state.motion;
+  return [text, definitions, scope, task].filter((part) => part && part.trim() !== "").join("\n\n");
+}
+
+/**
+ * Chooses the skills for one seat from debate.md's settings: `skills.enabled` (false: none, null
+ * returned), the seat's `skill_budget_tokens`, else `skills.budget_tokens`, else 4000, and
+ * `skills.exclude`. `skillRoots` replaces the default roots (project skills/, the user's folder,
+ * the debate's own skills/). Skills with problems are skipped (`debate skills list` shows why).
+ */
+export async function chooseSkills(
+  state: DebateState,
+  role: SeatRole,
+  options: { dir: string; cwd: string; skillRoots?: string[] },
+): Promise<Selection | null> {
+  const settings = state.frontmatter.skills;
+  if (settings?.enabled === false) return null;
+  const roots =
+    options.skillRoots ??
+    (await defaultSkillRoots({ cwd: options.cwd, env: process.env, debateDir: options.dir }));
+  const { skills } = await loadSkills(roots);
+  const budgetTokens =
+    state.frontmatter.seats?.[role]?.skill_budget_tokens ??
+    settings?.budget_tokens ??
+    DEFAULT_SKILL_BUDGET_TOKENS;
+  return selectSkills(skills, {
+    text: skillMatchText(state, role),
     role,
-    input.feedback && input.feedback.length > 0 ? { feedback: input.feedback } : {},
-  );
+    budgetTokens,
+    exclude: settings?.exclude ?? [],
+  });
 }
