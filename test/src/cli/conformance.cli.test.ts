@@ -138,6 +138,19 @@ for (const [cli, factory] of Object.entries(factories) as [CliName, Factory][]) 
       });
     }
 
+    if (["claude", "gemini", "copilot"].includes(cli)) {
+      test("without a login or key the call is status unavailable and says how to log in", async () => {
+        const fresh = createFreshHome(cli);
+        const env = { PATH: process.env.PATH, HOME: fresh.home, TMPDIR: fresh.tmp };
+        const adapter = factory(suiteSeat(cli), { debateDir: fresh.cwd, env });
+        const call = await adapter.call({ prompt: "hi", timeoutMs: seatTimeoutMs, cwd: fresh.cwd });
+        recordFixture(cli, "not-logged-in", call, { timeoutMs: seatTimeoutMs });
+        fresh.remove();
+        expect(call.status).toBe("unavailable");
+        expect(call.error).toMatch(/log ?in|Auth method|authentication/i);
+      });
+    }
+
     test("a model that never answers ends in status timeout with no process left behind", async () => {
       server.setReply(() => ({ hang: true }));
       const { call, fresh } = await run("hang", "Hang please. MARK-HANG", { timeoutMs: hangTimeoutMs });

@@ -4,6 +4,8 @@ import type { ParsedOutput } from "@debatekit/adapter-kit";
 export interface ParsedClaudeOutput extends ParsedOutput {
   /** True when the result object reports an error (`is_error`, or a terminal_reason other than completed). */
   failed?: boolean;
+  /** True when the CLI says it has no login or key (status `unavailable`). */
+  unusable?: boolean;
 }
 
 interface ClaudeResult {
@@ -80,6 +82,10 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
     return {
       ...meta,
       failed: true,
+      ...(/not logged in|please run \/login|invalid api key/i.test(result.result ?? "") &&
+      !result.api_error_status
+        ? { unusable: true }
+        : {}),
       parseError: `claude reported ${status}${why ? ` (${why})` : ""}: ${cut(result.result ?? "", 140)}`,
     };
   }

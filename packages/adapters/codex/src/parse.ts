@@ -4,6 +4,8 @@ import type { ParsedOutput } from "@debatekit/adapter-kit";
 export interface ParsedCodexOutput extends ParsedOutput {
   /** True when the run reported `turn.failed` or an `error` event and no completed turn. */
   failed?: boolean;
+  /** True when the CLI says it has no login or key (status `unavailable`). */
+  unusable?: boolean;
 }
 
 interface CodexEvent {

@@ -43,7 +43,8 @@ export function readCopilotOutcome(
   const how = outcome.exitCode === null ? "failed" : `exited with ${outcome.exitCode}`;
   return {
     ...result,
-    status: "exit",
+    // No login or key: the CLI cannot answer at all until someone sets it up.
+    status: parsed.unusable ? "unavailable" : "exit",
     error: sanitizeError(`copilot ${how}: ${parsed.parseError ?? "error"}`, options.secrets ?? []),
   };
 }

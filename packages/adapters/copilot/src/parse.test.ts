@@ -36,6 +36,17 @@ describe("parseCopilotOutput", () => {
   });
 });
 
+test("the not-logged-in text on stderr is an unusable failure quoting copilot's own line", () => {
+  const stderr =
+    "Error: No authentication information found.\n\nTo authenticate, you can use any of the following methods:\n";
+  expect(parseCopilotOutput("", stderr)).toEqual({
+    failed: true,
+    unusable: true,
+    parseError:
+      "copilot: No authentication information found. (log in with `copilot` then /login, or set GH_TOKEN)",
+  });
+});
+
 describe("buildCopilotArgs", () => {
   test("JSONL output, non-interactive tools, model and resume; no -p (the prompt is piped)", () => {
     const args = buildCopilotArgs({ model: "gpt-5.5", sessionId: "s-1" });

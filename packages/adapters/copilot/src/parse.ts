@@ -4,6 +4,8 @@ import type { ParsedOutput } from "@debatekit/adapter-kit";
 export interface ParsedCopilotOutput extends ParsedOutput {
   /** True when a `session.error` arrived or `result.exitCode` is non-zero, and no answer did. */
   failed?: boolean;
+  /** True when the CLI says it has no login or key (status `unavailable`). */
+  unusable?: boolean;
 }
 
 interface CopilotEvent {
@@ -23,7 +25,7 @@ function cut(text: string, max = 200): string {
  * ignored), `result` (session id, exit code), `session.error` (errorType, statusCode, message).
  * Copilot reports no token counts, so there is no usage.
  */
-export function parseCopilotOutput(stdout: string, _stderr = ""): ParsedCopilotOutput {
+export function parseCopilotOutput(stdout: string, stderr = ""): ParsedCopilotOutput {
   const events: CopilotEvent[] = [];
   for (const line of stdout.split("\n")) {
     if (!line.trim().startsWith("{")) continue;
@@ -34,7 +36,16 @@ export function parseCopilotOutput(stdout: string, _stderr = ""): ParsedCopilotO
     }
   }
   if (events.length === 0) {
-    // Not logged in: plain text on stderr, nothing on stdout.
+    // Not logged in: plain text on stderr ("Error: No authentication information found." and
+    // a list of ways to log in), nothing on stdout.
+    const stated = /^Error: (.+)$/m.exec(stderr)?.[1];
+    if (stated) {
+      return {
+        failed: true,
+        ...(/authentication|log ?in|token/i.test(stated) ? { unusable: true } : {}),
+        parseError: `copilot: ${cut(stated, 120)} (log in with \`copilot\` then /login, or set GH_TOKEN)`,
+      };
+    }
     return { parseError: `copilot printed no JSON events; got: ${cut(stdout) || "nothing"}` };
   }
   let text: string | undefined;

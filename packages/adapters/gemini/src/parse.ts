@@ -4,6 +4,8 @@ import type { ParsedOutput } from "@debatekit/adapter-kit";
 export interface ParsedGeminiOutput extends ParsedOutput {
   /** True when gemini printed its error object (`{session_id, error:{type, message, code}}`). */
   failed?: boolean;
+  /** True when the CLI says it has no login or key (status `unavailable`). */
+  unusable?: boolean;
 }
 
 interface GeminiJson {
@@ -57,6 +59,8 @@ export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutp
     return {
       ...(failure.session_id ? { sessionId: failure.session_id } : {}),
       failed: true,
+      // Exit/code 41: no auth method configured (no login, no GEMINI_API_KEY).
+      ...(String(failure.error.code) === "41" ? { unusable: true } : {}),
       parseError: `gemini reported error${code}: ${cut(unwrapMessage(failure.error.message ?? ""), 160)}`,
     };
   }

@@ -4,6 +4,8 @@ import type { ParsedOutput } from "@debatekit/adapter-kit";
 export interface ParsedOpencodeOutput extends ParsedOutput {
   /** True when an `error` event arrived and no text did. */
   failed?: boolean;
+  /** True when the CLI says it has no login or key (status `unavailable`). */
+  unusable?: boolean;
 }
 
 interface OpencodeEvent {
