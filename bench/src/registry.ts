@@ -9,4 +9,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   skills: () => import("./skills.bench.js"),
   core: () => import("./core.bench.js"),
   files: () => import("./files.bench.js"),
+  watch: () => import("./watch.bench.js"),
 };

@@ -85,4 +85,32 @@ describe("debate watch (in process): 200 rapid edits of debate.md", () => {
       events.some((e) => e.type === "invalid" || e.type === "run_error" || e.type === "watch_error"),
     ).toBe(false);
   });
+
+  it("sees an edit reverted to the text the runner last committed as a change", async () => {
+    const dir = await createManualDebate(work, "reverted", { exchanges: 2 });
+    const answers = await recordedAnswers();
+    const events: WatchEvent[] = [];
+    watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
+    await watcher.ready;
+    await dropAnswer(dir, "e000-proposition", answers.get("e000-proposition")!, "rename");
+    await dropAnswer(dir, "e000-opposition", answers.get("e000-opposition")!, "rename");
+    await until("the arguments committed", () => committedSteps(events, dir).length === 1);
+    await watcher.idle();
+    const committed = await readFile(join(dir, "debate.md"), "utf8");
+
+    const finishedRuns = () =>
+      events.filter(
+        (e): e is Extract<WatchEvent, { type: "run_finished" }> => e.type === "run_finished" && e.dir === dir,
+      );
+    await writeFile(
+      join(dir, "debate.md"),
+      committed.replace("current_exchange: 0", "paused: true\ncurrent_exchange: 0"),
+    );
+    await until("the pause seen", () => finishedRuns().at(-1)?.status === "paused");
+    // Back to exactly what the runner committed: the debate is unpaused and must run again.
+    const paused = finishedRuns().length;
+    await writeFile(join(dir, "debate.md"), committed);
+    await until("a run after the revert", () => finishedRuns().length > paused);
+    expect(finishedRuns().at(-1)).toMatchObject({ status: "waiting", phase: "awaiting_judgment" });
+  });
 });

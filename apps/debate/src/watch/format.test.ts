@@ -38,7 +38,10 @@ describe("createWatchPrinter", () => {
   it("prints one line per phase change and skips a run that ends where the last one did", async () => {
     const { io, out } = captureIO(false);
     const printer = createWatchPrinter(io, {});
-    for (const event of [committed, finished(0), finished(0), finished(0)]) printer.onEvent(event);
+    const started: WatchEvent = { at, type: "run_started", dir: "/w/debates/d1", reasons: ["debate.md"] };
+    for (const event of [committed, started, finished(0), started, finished(0), started, finished(0)]) {
+      printer.onEvent(event);
+    }
     printer.stop();
     expect(out()).toBe(
       [

@@ -7,16 +7,8 @@ import type { WatchedDebate } from "./watcher.js";
 
 const phaseWord = (phase: string) => (phase === "awaiting_arguments" ? "arguments" : "judgment");
 
-/**
- * The line a human sees for an event, or undefined for events that are not a change of phase or
- * status. `previous` is the last status line printed for the debate, so a run that ends where
- * the last one did prints nothing.
- */
-export function formatWatchLine(
-  event: WatchEvent,
-  name: (dir: string) => string,
-  previous?: string,
-): string | undefined {
+/** The line a human sees for an event, or undefined for events that are no change of phase or status. */
+export function formatWatchLine(event: WatchEvent, name: (dir: string) => string): string | undefined {
   switch (event.type) {
     case "watch_started":
       return `watching ${event.dirs.map(name).join(", ")}`;
@@ -40,8 +32,7 @@ export function formatWatchLine(
       } else {
         what = `${event.status}: ${event.reason ?? event.error?.message ?? ""}`;
       }
-      const line = `${name(event.dir)}: ${what} [${where}]`;
-      return line === previous ? undefined : line;
+      return `${name(event.dir)}: ${what} [${where}]`;
     }
     case "invalid":
       return `${name(event.dir)}: ${event.file}${event.field ? ` field ${event.field}` : ""} is invalid (${event.code}): ${event.message}; waiting for a fix`;
@@ -97,10 +88,12 @@ export function createWatchPrinter(
   ticker?.unref();
   return {
     onEvent(event) {
-      const dir = "dir" in event ? event.dir : undefined;
-      const line = formatWatchLine(event, name, dir ? lastLine.get(dir) : undefined);
-      if (event.type === "run_finished" && line) lastLine.set(event.dir, line);
-      if (event.type === "step_committed" || event.type === "invalid") lastLine.delete(event.dir);
+      let line = formatWatchLine(event, name);
+      // A run that ends where the last one did, or a lock still held, is no news: print it once.
+      if (line && (event.type === "run_finished" || event.type === "locked")) {
+        if (lastLine.get(event.dir) === line) line = undefined;
+        else lastLine.set(event.dir, line);
+      } else if (line && "dir" in event) lastLine.delete(event.dir);
       if (!line) return render();
       if (live) io.stderr.write("\r\u001b[K");
       const colored =

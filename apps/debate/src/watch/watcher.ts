@@ -52,8 +52,13 @@ export interface DebateWatcher {
 
 interface Entry {
   dir: string;
-  /** debate.md as the runner last committed it: a change event with this exact text is our own write. */
-  committed?: string;
+  /**
+   * debate.md as last seen: the text the runner last committed, or of the last change event. A
+   * change event with this exact text is no change (typically the runner's own commit); comparing
+   * with the last seen text rather than the last committed one means an edit reverted to the
+   * committed text, or a broken file fixed back to it, is still a change.
+   */
+  lastText?: string;
   last?: WatchedDebate["last"];
   invalid?: WatchedDebate["invalid"];
   lockTimer?: NodeJS.Timeout;
@@ -118,7 +123,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
           if (event.type === "step_committed") {
             // Read right after the commit: the runner re-reads debate.md before its next decision,
             // so an edit landing in between is still seen by this run.
-            entry.committed = readText(join(dir, debateFile));
+            entry.lastText = readText(join(dir, debateFile));
             emit({
               type: "step_committed",
               dir,
@@ -233,7 +238,8 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     if (addDebate(target.dir)) return;
     const entry = entries.get(target.dir)!;
     const text = await readFile(path, "utf8").catch(() => undefined);
-    if (text !== undefined && text === entry.committed) return; // the runner's own commit
+    if (text !== undefined && text === entry.lastText) return; // e.g. the runner's own commit
+    entry.lastText = text;
     queue.trigger(target.dir, "debate.md");
   };
 
