@@ -60,24 +60,28 @@ export function registerWatch(program: Command, io: CliIO): void {
           run: { env: io.env, cwd: io.cwd },
         });
         debates = () => watcher.debates();
-        let interrupts = 0;
+        // A second signal while the runs wind down forces the exit.
+        const force = () => process.exit(forcedExitCode);
         await new Promise<void>((stop) => {
           const onSignal = (signal: NodeJS.Signals) => {
-            interrupts++;
-            if (interrupts > 1) process.exit(forcedExitCode);
             if (!opts.json)
               io.stderr.write(`\n${signal}: stopping; running seats are aborted (again to force)\n`);
             process.off("SIGINT", onSignal);
             process.off("SIGTERM", onSignal);
-            // A second signal while closing forces the exit.
-            process.once("SIGINT", () => process.exit(forcedExitCode));
+            process.on("SIGINT", force);
+            process.on("SIGTERM", force);
             stop();
           };
           process.on("SIGINT", onSignal);
           process.on("SIGTERM", onSignal);
         });
-        await watcher.close();
-        printer.stop();
+        try {
+          await watcher.close();
+        } finally {
+          printer.stop();
+          process.off("SIGINT", force);
+          process.off("SIGTERM", force);
+        }
       },
     );
 }

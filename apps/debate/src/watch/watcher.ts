@@ -62,8 +62,8 @@ interface Entry {
   last?: WatchedDebate["last"];
   invalid?: WatchedDebate["invalid"];
   lockTimer?: NodeJS.Timeout;
-  /** Aborts this debate's run when its folder is deleted. */
-  removed: AbortController;
+  /** Aborts the run in progress (on stop, or when the folder is deleted). */
+  running?: AbortController;
 }
 
 function readText(file: string): string | undefined {
@@ -93,7 +93,6 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
   // Broken files outside what is normally watched (an argument file, scores.json): watched while
   // they keep their debate invalid, so fixing them wakes it. Absolute path -> debate folder.
   const brokenFiles = new Map<string, string>();
-  const controller = new AbortController();
   let stopping = false;
   let isReady = false;
 
@@ -106,6 +105,10 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     if (!entry || stopping) return;
     emit({ type: "run_started", dir, reasons });
     const pending: PendingSeat[] = [];
+    // One plain controller per run, so nothing outlives the run: close() and removeDebate()
+    // abort the run in progress through it.
+    const abort = new AbortController();
+    entry.running = abort;
     // Any event of the runner means the folder read: a debate that was invalid is readable again.
     const markReadable = () => {
       if (!entry.invalid) return;
@@ -116,7 +119,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     try {
       const summary = await runDebate(dir, {
         ...options.run,
-        signal: AbortSignal.any([controller.signal, entry.removed.signal]),
+        signal: abort.signal,
         command: "debate watch",
         onEvent: (event) => {
           if (event.type !== "error" && event.type !== "waiting") markReadable();
@@ -182,6 +185,8 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
           message: oneLine(e.message ?? String(error)),
         });
       }
+    } finally {
+      if (entry.running === abort) entry.running = undefined;
     }
   };
 
@@ -207,7 +212,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
 
   const addDebate = (dir: string) => {
     if (entries.has(dir)) return false;
-    entries.set(dir, { dir, removed: new AbortController() });
+    entries.set(dir, { dir });
     emit({ type: "debate_added", dir });
     queue.trigger(dir, isReady ? "added" : "startup");
     return true;
@@ -217,7 +222,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     const entry = entries.get(dir);
     if (!entry) return;
     if (entry.lockTimer) clearTimeout(entry.lockTimer);
-    entry.removed.abort();
+    entry.running?.abort();
     unwatchBroken(dir);
     entries.delete(dir);
     emit({ type: "debate_removed", dir });
@@ -291,7 +296,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     async close() {
       if (stopping) return;
       stopping = true;
-      controller.abort();
+      for (const entry of entries.values()) entry.running?.abort();
       for (const entry of entries.values()) if (entry.lockTimer) clearTimeout(entry.lockTimer);
       await watcher.close();
       await queue.close();
