@@ -5,7 +5,7 @@ import type { DebateState, Result, SeatRole } from "@debatekit/core";
 import { formatRuleErrors } from "@debatekit/core";
 import { journalFileName, readJournal, writeJournalEntry } from "@debatekit/files";
 import type { AdapterResult, JournalEntry } from "@debatekit/schema";
-import { assemblePrompt } from "./prompt.js";
+import { assemblePrompt, chooseSkills } from "./prompt.js";
 import type { Phase, RunEvent, RunSummary } from "./types.js";
 
 /** What askSeat needs from the run. */
@@ -17,6 +17,8 @@ export interface SeatContext {
   cwd: string;
   now: () => Date;
   emit: (event: RunEvent) => void;
+  /** Skills folders to use instead of the default ones. */
+  skillRoots?: string[];
 }
 
 /** A seat's usable answer, or why there is none. */
@@ -113,11 +115,16 @@ export async function askSeat<T>(
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: reusable.attempt };
   }
 
+  const skills = await chooseSkills(state, role, {
+    dir,
+    cwd: context.cwd,
+    ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
+  });
   for (let call = 0; call <= retries; call++) {
     if (context.signal?.aborted) {
       return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };
     }
-    const prompt = assemblePrompt(state, role, { feedback });
+    const prompt = assemblePrompt(state, role, { feedback, ...(skills ? { skills: skills.text } : {}) });
     emit({ type: "seat_started", ...ref, attempt: seatAttempt, adapter: adapter.name });
     const startedAt = context.now().toISOString();
     const answer = await adapter.call({

@@ -1,0 +1,126 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAdapter as createReplayAdapter } from "@debatekit/adapter-replay";
+import type { DebateState, SeatRole } from "@debatekit/core";
+import { readDebateFolder } from "@debatekit/files";
+import { countTokens, loadSkills, selectSkills } from "@debatekit/skills";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chooseSkills, skillMatchText } from "./prompt.js";
+import { runDebate } from "./run.js";
+
+// The example debate, run for real (replay seats answering from its recording); only the adapter is
+// wrapped, to see the exact prompt each seat receives.
+const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
+const roles: SeatRole[] = ["proposition", "opposition", "judge"];
+
+let base: string;
+let dir: string;
+let state: DebateState;
+const prompts: { role: SeatRole; exchange: number; prompt: string }[] = [];
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), "runner-skills-"));
+  dir = join(base, "ai-review-gate");
+  await cp(example, dir, { recursive: true });
+  const folder = await readDebateFolder(dir);
+  if (!folder.ok) throw new Error(JSON.stringify(folder.errors));
+  state = folder.value.state;
+  const summary = await runDebate(dir, {
+    exchanges: 2,
+    skillRoots: [repoSkills],
+    cwd: base,
+    adapters: {
+      replay: (seat, context) => {
+        const real = createReplayAdapter(seat, context);
+        return {
+          name: real.name,
+          detect: () => real.detect(),
+          call: (request) => {
+            prompts.push({
+              role: request.step!.role,
+              exchange: request.step!.exchange,
+              prompt: request.prompt,
+            });
+            return real.call(request);
+          },
+        };
+      },
+    },
+  });
+  expect(summary.status).toBe("done");
+}, 120_000);
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("skills in the example debate's prompts", () => {
+  it("gives each seat at the opening exactly the skills chosen for it, within the 4000-token default", async () => {
+    const { skills } = await loadSkills([repoSkills]);
+    for (const role of roles) {
+      const selection = selectSkills(skills, { text: skillMatchText(state, role), role, budgetTokens: 4000 });
+      expect(selection.chosen.length, role).toBeGreaterThan(0);
+      expect(selection.totalTokens).toBeLessThanOrEqual(4000);
+      const prompt = prompts.find((p) => p.role === role && p.exchange === 0)!.prompt;
+      expect(prompt).toContain(selection.text);
+      for (const c of selection.chosen) expect(prompt).toContain(`## Skill: ${c.name}\n\n`);
+      const sent = prompt.match(/^## Skill: [a-z0-9-]+$/gm) ?? [];
+      expect(sent.map((h) => h.slice(10)).sort()).toEqual(selection.chosen.map((c) => c.name).sort());
+      expect(countTokens(selection.text)).toBe(selection.totalTokens);
+    }
+  });
+
+  it("gives the judge its rubric and the debaters the rebuttal skill only once rebuttals start", () => {
+    const at = (role: SeatRole, exchange: number) =>
+      prompts.find((p) => p.role === role && p.exchange === exchange)!.prompt;
+    expect(at("judge", 0)).toContain("## Skill: judging-rubric");
+    expect(at("proposition", 0)).not.toContain("## Skill: judging-rubric");
+    expect(at("proposition", 0)).not.toContain("## Skill: steelmanning");
+    expect(at("opposition", 1)).toContain("## Skill: steelmanning");
+  });
+});
+
+describe("chooseSkills reads debate.md's skill settings", () => {
+  const withSkills = (fm: Partial<DebateState["frontmatter"]>): DebateState => ({
+    ...state,
+    frontmatter: { ...state.frontmatter, ...fm },
+  });
+  const options = () => ({ dir, cwd: base, skillRoots: [repoSkills] });
+
+  it("sends nothing when skills.enabled is false", async () => {
+    expect(await chooseSkills(withSkills({ skills: { enabled: false } }), "judge", options())).toBeNull();
+  });
+
+  it("uses skills.budget_tokens, a seat's skill_budget_tokens over it, and skills.exclude", async () => {
+    const small = await chooseSkills(
+      withSkills({ skills: { budget_tokens: 700 } }),
+      "proposition",
+      options(),
+    );
+    expect(small!.budgetTokens).toBe(700);
+    expect(small!.totalTokens).toBeLessThanOrEqual(700);
+    const seats = {
+      ...state.frontmatter.seats!,
+      judge: { ...state.frontmatter.seats!.judge, skill_budget_tokens: 900 },
+    };
+    const judge = await chooseSkills(
+      withSkills({ skills: { budget_tokens: 100 }, seats }),
+      "judge",
+      options(),
+    );
+    expect(judge!.budgetTokens).toBe(900);
+    expect(judge!.chosen[0]?.name).toBe("judging-rubric");
+    const excluded = await chooseSkills(
+      withSkills({ skills: { exclude: ["judging-rubric"] } }),
+      "judge",
+      options(),
+    );
+    expect(excluded!.chosen.map((c) => c.name)).not.toContain("judging-rubric");
+    expect(excluded!.dropped).toContainEqual(
+      expect.objectContaining({ name: "judging-rubric", code: "excluded" }),
+    );
+  });
+});
