@@ -9,6 +9,10 @@ import { repoRoot } from "./workspace.js";
 const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/ai-review-gate");
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
+// Temp files of @debatekit/files' atomic writes (`.<name>.<pid>.<hex>.tmp`). A kill -9 between
+// creating one and renaming it leaves it behind; nothing reads them, and cleaning them up belongs
+// to @debatekit/files (reported to the lead). They are listed apart, not compared.
+const ATOMIC_TEMP = /(^|\/)\.[^/]+\.\d+\.[0-9a-f]{12}\.tmp$/;
 
 interface LoggedRequest {
   debateId: string;
@@ -55,7 +59,9 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       const path = join(d, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== ".debate") await walk(path);
-      } else out[relative(dir, path)] = (await readFile(path, "utf8")).replace(ISO, "<time>");
+      } else if (!ATOMIC_TEMP.test(relative(dir, path))) {
+        out[relative(dir, path)] = (await readFile(path, "utf8")).replace(ISO, "<time>");
+      }
     }
   };
   await walk(dir);
@@ -65,7 +71,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 /** Seat requests already answered in the journal, keyed like the replay log (the seat's attempt). */
 async function journaledKeys(dir: string): Promise<Set<string>> {
   const keys = new Set<string>();
-  const files = (await readdir(join(dir, ".debate/journal")).catch(() => [] as string[])).sort();
+  // Only committed journal files: a temp file left by a kill during its write is not journaled.
+  const files = (await readdir(join(dir, ".debate/journal")).catch(() => [] as string[]))
+    .filter((name) => /^x\d{4}-.+\.json$/.test(name))
+    .sort();
   const failedBefore = new Map<string, number>();
   for (const file of files) {
     const entry = JSON.parse(await readFile(join(dir, ".debate/journal", file), "utf8"));
@@ -85,13 +94,24 @@ async function readLog(log: string): Promise<LoggedRequest[]> {
     .map((l) => JSON.parse(l));
 }
 
+/** Resolves when the run `child` has asked its first seat (a line with its pid in the log), or has exited. */
+async function firstRequest(log: string, child: ChildProcess): Promise<boolean> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    if ((await readLog(log)).some((r) => r.pid === child.pid)) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe("crash safety of `debate run` (kill -9 at random moments)", () => {
   it("resumes to the same folder as an uninterrupted run, never re-asking a journaled step", async () => {
     const reference = await copyExample("reference");
-    const started = Date.now();
     const ref = startRun(reference, join(work, "reference.log"));
+    await firstRequest(join(work, "reference.log"), ref);
+    const asking = Date.now();
     expect((await exited(ref)).code).toBe(0);
-    const fullRunMs = Date.now() - started;
+    // How long the seats-and-commits part of a full run takes (start-up excluded).
+    const workMs = Date.now() - asking;
     const expected = await snapshot(reference);
     expect(Object.keys(expected)).toContain("arguments/opp_004.md");
 
@@ -102,16 +122,27 @@ describe("crash safety of `debate run` (kill -9 at random moments)", () => {
       sessions++;
       const dir = await copyExample(`crash-${sessions}`);
       const log = join(work, `crash-${sessions}.log`);
-      for (let run = 0; run < 40; run++) {
+      // Up to 8 kills per session, then one run left alone to finish (a slow machine may need it).
+      for (let run = 0; ; run++) {
         const before = await journaledKeys(dir);
         const child = startRun(dir, log);
-        const delay = 50 + Math.random() * fullRunMs * 0.8;
-        const timer = setTimeout(() => child.kill("SIGKILL"), delay);
+        let timer: NodeJS.Timeout | undefined;
+        if (run < 8) {
+          // Mostly after the run has started asking seats, sometimes during start-up.
+          if (Math.random() < 0.8) await firstRequest(log, child);
+          timer = setTimeout(() => child.kill("SIGKILL"), Math.random() * workMs * 0.7);
+        }
         const end = await exited(child);
         clearTimeout(timer);
         const asked = (await readLog(log)).filter((r) => r.pid === child.pid);
         // A step whose answer was journaled before this run started is never asked again.
-        for (const r of asked) expect(before.has(`${r.exchange}/${r.role}/${r.attempt}`)).toBe(false);
+        for (const r of asked) {
+          const key = `${r.exchange}/${r.role}/${r.attempt}`;
+          expect(
+            before.has(key),
+            `${key} was asked again by pid ${r.pid} (journaled: ${[...before].join(" ")})`,
+          ).toBe(false);
+        }
         if (end.signal === "SIGKILL") {
           kills++;
           if (asked.length > 0) killsAfterFirstSeatCall++;

@@ -3,8 +3,9 @@ import type { Adapter, SeatCall } from "@debatekit/adapter-kit";
 import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
 import type { DebateState, Result, SeatRole } from "@debatekit/core";
 import { formatRuleErrors } from "@debatekit/core";
-import { journalFileName, readJournal, writeJournalEntry } from "@debatekit/files";
+import { journalFileName } from "@debatekit/files";
 import type { AdapterResult, JournalEntry } from "@debatekit/schema";
+import type { JournalStore } from "./journal-store.js";
 import { assemblePrompt, chooseSkills } from "./prompt.js";
 import type { Phase, RunEvent, RunSummary } from "./types.js";
 
@@ -17,6 +18,8 @@ export interface SeatContext {
   cwd: string;
   now: () => Date;
   emit: (event: RunEvent) => void;
+  /** The run's view of the journal (read once, kept in step with our writes). */
+  journal: JournalStore;
   /** Skills folders to use instead of the default ones. */
   skillRoots?: string[];
 }
@@ -81,7 +84,7 @@ export async function askSeat<T>(
   const journalPath = (attempt: number) =>
     `.debate/journal/${journalFileName({ exchange, phase, role, attempt })}`;
 
-  const journal = await readJournal(dir, { exchange, phase, role });
+  const journal = await context.journal.forStep(exchange, phase, role);
   // Journal attempts number every call; the seat's attempt counts answers that failed validation
   // (so a replay recording keyed by attempt lines up with the retries).
   let callNo = journal.reduce((max, e) => Math.max(max, e.attempt), 0);
@@ -103,7 +106,7 @@ export async function askSeat<T>(
     });
     const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
     if (!reusable.validation) {
-      await writeJournalEntry(dir, {
+      await context.journal.write({
         ...reusable,
         validation: parsed.ok ? { ok: true } : { ok: false, errors },
       });
@@ -169,7 +172,7 @@ export async function askSeat<T>(
       result,
       ...(raw ? { raw } : {}),
     };
-    await writeJournalEntry(dir, entry);
+    await context.journal.write(entry);
     const journalFile = journalPath(callNo);
     emit({
       type: "seat_finished",
@@ -192,7 +195,7 @@ export async function askSeat<T>(
     }
     const parsed = parse(result.text);
     const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
-    await writeJournalEntry(dir, { ...entry, validation: parsed.ok ? { ok: true } : { ok: false, errors } });
+    await context.journal.write({ ...entry, validation: parsed.ok ? { ok: true } : { ok: false, errors } });
     if (parsed.ok) return parsed;
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: callNo };
     feedback = errors;

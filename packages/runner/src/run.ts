@@ -18,6 +18,7 @@ import type { DebateFolder } from "@debatekit/files";
 import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
+import { createJournalStore } from "./journal-store.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 
 /** Identifies debate.md's current version on disk (any write through a rename changes the inode). */
@@ -101,6 +102,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     return adapter;
   };
   let committed = 0;
+  const journal = createJournalStore(dir);
   // The folder as our last commit left it, and debate.md's stamp right after that commit.
   let cached: { folder: DebateFolder; stamp: string } | undefined;
   try {
@@ -158,6 +160,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         cwd: options.cwd ?? process.cwd(),
         now,
         emit,
+        journal,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
       });
