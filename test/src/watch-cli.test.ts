@@ -72,10 +72,9 @@ describe("debate watch (the built binary, a child process)", () => {
       (await readdir(join(dir, "prompts"))).includes("e000-judge.md"),
     );
 
-    const stoppedAt = Date.now();
+    // The judge's seat would poll for 2 minutes (past the test's timeout): SIGTERM aborts it.
     watch.child.kill("SIGTERM");
     expect(await watch.exit).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(20_000); // the 2-minute seat was aborted, not waited for
     const events = watch.events();
     expect(events.at(-1)!.type).toBe("stopped");
     expect(events.filter((e) => e.type === "step_committed")).toHaveLength(1);
