@@ -52,6 +52,28 @@ describe("createWatchPrinter", () => {
     );
   });
 
+  it("prints a file that stays broken once, and again after it read in between", () => {
+    const { io, out } = captureIO(false);
+    const printer = createWatchPrinter(io, {});
+    const invalid: WatchEvent = {
+      at,
+      type: "invalid",
+      dir: "/w/d",
+      code: "DEBATE_FIELD_INVALID",
+      file: "debate.md",
+      field: "exchanges",
+      message: "debate.md: `exchanges` must be integer",
+    };
+    for (const event of [invalid, invalid, { at, type: "recovered", dir: "/w/d" } as WatchEvent, invalid]) {
+      printer.onEvent(event);
+    }
+    expect(out().trim().split("\n")).toEqual([
+      "10:11:12 d: debate.md field exchanges is invalid (DEBATE_FIELD_INVALID): debate.md: `exchanges` must be integer; waiting for a fix",
+      "10:11:12 d: readable again, resuming",
+      "10:11:12 d: debate.md field exchanges is invalid (DEBATE_FIELD_INVALID): debate.md: `exchanges` must be integer; waiting for a fix",
+    ]);
+  });
+
   it("with json, writes each event as one line of JSON", () => {
     const { io, out } = captureIO(false);
     const printer = createWatchPrinter(io, { json: true });

@@ -89,8 +89,9 @@ export function createWatchPrinter(
   return {
     onEvent(event) {
       let line = formatWatchLine(event, name);
-      // A run that ends where the last one did, or a lock still held, is no news: print it once.
-      if (line && (event.type === "run_finished" || event.type === "locked")) {
+      // A run that ends where the last one did, a lock still held, a file still broken: no news,
+      // print it once.
+      if (line && (event.type === "run_finished" || event.type === "locked" || event.type === "invalid")) {
         if (lastLine.get(event.dir) === line) line = undefined;
         else lastLine.set(event.dir, line);
       } else if (line && "dir" in event) lastLine.delete(event.dir);
