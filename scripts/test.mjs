@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm test`: install, then `check` (codegen, build, typecheck, lint, unit and end-to-end tests,
+// generated files up to date), then `test:cli` (the adapters against the real pinned CLIs).
+// Output passes through unchanged; the vitest summaries of every package are added up into one
+// closing line, "tests: N passed, N failed", because turbo prints one summary per package.
+import { spawn } from "node:child_process";
+
+const steps = [["install"], ["run", "check"], ["run", "test:cli"]];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const ansi = /\u001b\[[0-9;]*m/g;
+
+function count(line) {
+  const text = line.replace(ansi, "");
+  if (!/^\S*\s*Tests\s+\d/.test(text.replace(/^[^ ]+: /, ""))) return;
+  for (const key of Object.keys(totals)) {
+    const match = text.match(new RegExp(`(\\d+) ${key}`));
+    if (match) totals[key] += Number(match[1]);
+  }
+}
+
+function run(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["scripts/pnpm.mjs", ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+      cwd: new URL("..", import.meta.url),
+    });
+    let rest = "";
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      const lines = (rest + chunk.toString("utf8")).split("\n");
+      rest = lines.pop() ?? "";
+      lines.forEach(count);
+    });
+    child.on("close", (code) => {
+      count(rest);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+let status = 0;
+for (const step of steps) {
+  status = await run(step);
+  if (status !== 0) break;
+}
+const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : "";
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(status !== 0 ? status : totals.failed > 0 ? 1 : 0);
