@@ -9,5 +9,6 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   skills: () => import("./skills.bench.js"),
   core: () => import("./core.bench.js"),
   files: () => import("./files.bench.js"),
+  runner: () => import("./runner.bench.js"),
   watch: () => import("./watch.bench.js"),
 };

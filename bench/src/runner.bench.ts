@@ -1,0 +1,101 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { runDebate } from "@debatekit/runner";
+import { report } from "./measure.js";
+
+const example = new URL("../../examples/ai-review-gate/", import.meta.url).pathname;
+
+interface Entry {
+  exchange: number;
+  role: string;
+  text: string;
+  delay_ms?: number;
+}
+
+/** The example's openings and first judgment, then N-1 generated rebuttal exchanges. */
+async function recording(exchanges: number, delayMs = 0): Promise<string> {
+  const recorded: Entry[] = (await readFile(join(example, "replay.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  const lines: Entry[] = recorded.filter((e) => e.exchange === 0 && !(e as { attempt?: number }).attempt);
+  for (let x = 1; x < exchanges; x++) {
+    const id = String(x).padStart(3, "0");
+    for (const role of ["proposition", "opposition"]) {
+      const argument = {
+        title: `Rebuttal ${x} of the ${role}`,
+        claim: `The ${role}'s case still holds after exchange ${x}.`,
+        grounds: [
+          { source: "Benchmark", content: "Generated ground.", relevance: "Keeps the shape realistic." },
+        ],
+        warrant: "A generated warrant of ordinary length, standing in for a model's reasoning.",
+        attacks: [
+          {
+            target_id: role === "proposition" ? "opp_000a" : "prop_000a",
+            attack_type: "claim_attack",
+            content: "A generated attack.",
+          },
+        ],
+      };
+      lines.push({ exchange: x, role, text: JSON.stringify({ arguments: [argument] }) });
+    }
+    lines.push({
+      exchange: x,
+      role: "judge",
+      text: JSON.stringify({
+        scores: [
+          { argument_id: `prop_${id}`, score: 0.05, reasoning: "Generated." },
+          { argument_id: `opp_${id}`, score: -0.05, reasoning: "Generated." },
+        ],
+      }),
+    });
+  }
+  return `${lines.map((l) => JSON.stringify(delayMs && l.role !== "judge" ? { ...l, delay_ms: delayMs } : l)).join("\n")}\n`;
+}
+
+async function prepare(parent: string, exchanges: number, delayMs = 0): Promise<string> {
+  const dir = join(parent, `d${exchanges}-${delayMs}`);
+  await cp(example, dir, { recursive: true });
+  const debate = await readFile(join(dir, "debate.md"), "utf8");
+  await writeFile(join(dir, "debate.md"), debate.replace(/^exchanges: \d+$/m, `exchanges: ${exchanges}`));
+  await writeFile(join(dir, "replay.jsonl"), await recording(exchanges, delayMs));
+  return dir;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/** Orchestration overhead per exchange with instant replay seats, resume time, and parallel seats. */
+export async function run(): Promise<void> {
+  const parent = await mkdtemp(join(tmpdir(), "bench-runner-"));
+  try {
+    for (const n of [10, 100, 500]) {
+      const dir = await prepare(parent, n);
+      const total = await timed(async () => {
+        const summary = await runDebate(dir);
+        if (summary.status !== "done" || summary.exchange !== n)
+          throw new Error(`run stopped: ${JSON.stringify(summary)}`);
+      });
+      report(`run ${n} exchanges, instant replay seats: per exchange`, total / n, "ms");
+      report(`run ${n} exchanges, instant replay seats: total`, total / 1000, "s");
+      // Resume: lock, read the whole folder, decide there is nothing left to do.
+      const resumes: number[] = [];
+      for (let i = 0; i < 5; i++) resumes.push(await timed(() => runDebate(dir)));
+      report(
+        `resume a finished debate of ${n} exchanges (median of 5)`,
+        resumes.sort((a, b) => a - b)[2]!,
+        "ms",
+      );
+    }
+    const slow = await prepare(parent, 1, 1000);
+    const wall = await timed(() => runDebate(slow));
+    report("wall time of one exchange, two seats taking 1 s each", wall / 1000, "s");
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+}
