@@ -101,7 +101,7 @@ async function mustRead(dir: string): Promise<DebateFolder> {
   return read.value;
 }
 
-/** readDebateFolder for 10/100/500-exchange debates, and commitStep of one arguments step. */
+/** readDebateFolder and commitStep of one arguments step, on 10/100/500-exchange debates. */
 export async function run(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "debatekit-bench-files-"));
   try {
@@ -117,37 +117,41 @@ export async function run(): Promise<void> {
       );
       report(`readDebateFolder, ${exchanges} exchanges, p95`, percentile(times, 95), "ms");
     }
-    // commitStep: an arguments step (2 new files, graph, debate.md) on a 100-exchange debate; a fresh copy each run.
-    const source = path.join(root, "d100");
-    const copies: string[] = [];
-    for (let i = 0; i < 23; i++) {
-      const copy = path.join(root, `c${i}`);
-      await cp(source, copy, { recursive: true });
-      copies.push(copy);
+    // commitStep: an arguments step (2 new files, graph, debate.md) on 10/100/500-exchange debates; a fresh
+    // copy each run. Its cost should follow what it writes, not the size of the debate.
+    for (const exchanges of [10, 100, 500]) {
+      const source = path.join(root, `d${exchanges}`);
+      const copies: string[] = [];
+      for (let i = 0; i < 23; i++) {
+        const copy = path.join(root, `c${exchanges}-${i}`);
+        await cp(source, copy, { recursive: true });
+        copies.push(copy);
+      }
+      // Time only commitStep itself, not the read that prepares it (timeRuns does 3 warm-up runs + 20).
+      const commitMs: number[] = [];
+      let next = 0;
+      await timeRuns(async () => {
+        const dir = copies[next++]!;
+        const folder = await mustRead(dir);
+        const x = folder.state.frontmatter.current_exchange;
+        const n = String(x).padStart(3, "0");
+        const stepped: DebateState = {
+          ...folder.state,
+          frontmatter: { ...folder.state.frontmatter, current_phase: "awaiting_judgment" },
+          arguments: [...folder.state.arguments, argument(`prop_${n}`, x), argument(`opp_${n}`, x)],
+        };
+        const start = performance.now();
+        await commitStep(folder, stepped);
+        commitMs.push(performance.now() - start);
+        await rm(dir, { recursive: true, force: true });
+      }, 20);
+      report(
+        `commitStep, arguments step on ${exchanges} exchanges (4 fsynced writes), p50`,
+        percentile(commitMs, 50),
+        "ms",
+      );
+      report(`commitStep, arguments step on ${exchanges} exchanges, p95`, percentile(commitMs, 95), "ms");
     }
-    // Time only commitStep itself, not the read that prepares it (timeRuns does 3 warm-up runs + 20).
-    const commitMs: number[] = [];
-    let next = 0;
-    await timeRuns(async () => {
-      const dir = copies[next++]!;
-      const folder = await mustRead(dir);
-      const x = folder.state.frontmatter.current_exchange;
-      const n = String(x).padStart(3, "0");
-      const stepped: DebateState = {
-        ...folder.state,
-        frontmatter: { ...folder.state.frontmatter, current_phase: "awaiting_judgment" },
-        arguments: [...folder.state.arguments, argument(`prop_${n}`, x), argument(`opp_${n}`, x)],
-      };
-      const start = performance.now();
-      await commitStep(folder, stepped);
-      commitMs.push(performance.now() - start);
-    }, 20);
-    report(
-      "commitStep, arguments step on 100 exchanges (4 fsynced writes), p50",
-      percentile(commitMs, 50),
-      "ms",
-    );
-    report("commitStep, arguments step on 100 exchanges, p95", percentile(commitMs, 95), "ms");
   } finally {
     await rm(root, { recursive: true, force: true });
   }

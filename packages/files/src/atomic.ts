@@ -15,6 +15,9 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** Names of writeFileAtomic's temp files: `.<name>.<pid>.<12 hex>.tmp` (group 1 is the pid). */
+export const ATOMIC_TEMP_NAME = /^\.[^/]+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
 /** Writes a file atomically: a temp file in the same folder, fsync, rename over the target, fsync the folder. */
 export async function writeFileAtomic(target: string, content: string | Uint8Array): Promise<void> {
   const dir = path.dirname(target);

@@ -171,6 +171,33 @@ describe("commitStep", () => {
     expect(await hashFolder(dir)).toEqual(snapshot);
   });
 
+  it("compares committed arguments in memory: equal copies pass, any changed field is a rewrite", async () => {
+    await writeStateFolder(dir, sampleState());
+    const folder = await readFolder();
+    await commitStep(folder, folder.state);
+    const snapshot = await hashFolder(dir);
+    const claim = structuredClone(folder.state);
+    claim.arguments[1]!.frontmatter.claim = "A different claim.";
+    await expect(commitStep(folder, claim)).rejects.toMatchObject({
+      code: "ARGUMENT_REWRITE",
+      file: `arguments/${folder.state.arguments[1]!.frontmatter.id}.md`,
+    });
+    const attack = structuredClone(folder.state);
+    attack.arguments[0]!.frontmatter.attacks = [
+      ...(attack.arguments[0]!.frontmatter.attacks ?? []),
+      { target_id: "opp_000a", type: "grounds_attack" },
+    ];
+    await expect(commitStep(folder, attack)).rejects.toMatchObject({ code: "ARGUMENT_REWRITE" });
+    expect(await hashFolder(dir)).toEqual(snapshot);
+    // A deep copy, and one with an `undefined` key (the same file text), are the same arguments.
+    const copy = structuredClone(folder.state);
+    (copy.arguments[0]!.frontmatter as unknown as Record<string, unknown>).note = undefined;
+    const writes: string[] = [];
+    await commitStep(await readFolder(), copy, { beforeWrite: (p) => void writes.push(p) });
+    expect(writes).toEqual([]);
+    expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
   it("writes nothing when nothing changed", async () => {
     await writeStateFolder(dir, sampleState());
     const folder = await readFolder();

@@ -1,5 +1,6 @@
 import { mkdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import type { ArgumentRecord, DebateState, RuleError } from "@debatekit/core";
 import { DebatekitError, formatRuleErrors, renderArgumentGraph } from "@debatekit/core";
 import {
@@ -40,26 +41,33 @@ function invalid(errors: RuleError[], file: string): DebatekitError {
   );
 }
 
-function checkNextState(folder: DebateFolder, next: DebateState): ArgumentRecord[] {
+function checkNextState(
+  folder: DebateFolder,
+  next: DebateState,
+): { added: ArgumentRecord[]; scoresChanged: boolean } {
   const debate = validateDebateFrontmatter(next.frontmatter);
   if (!debate.ok)
     throw invalid(schemaErrors("debate.md", "DEBATE_FIELD_INVALID", debate.errors), "debate.md");
-  const scores = validateScoresFile(next.scores);
-  if (!scores.ok)
-    throw invalid(schemaErrors("scores.json", "SCORES_FIELD_INVALID", scores.errors), "scores.json");
+  const scoresChanged =
+    next.scores !== folder.state.scores && !isDeepStrictEqual(next.scores, folder.state.scores);
+  if (scoresChanged) {
+    const scores = validateScoresFile(next.scores);
+    if (!scores.ok)
+      throw invalid(schemaErrors("scores.json", "SCORES_FIELD_INVALID", scores.errors), "scores.json");
+  }
   const committed = new Map(folder.state.arguments.map((a) => [a.frontmatter.id, a]));
   const added: ArgumentRecord[] = [];
   for (const argument of next.arguments) {
     const id = String(argument.frontmatter.id);
+    const before = committed.get(id);
+    // An unchanged committed argument was validated when it was read or committed: skip it, so a step
+    // costs what it adds, not the size of the debate.
+    if (before !== undefined && isSameArgument(before, argument)) continue;
     const file = ARGUMENT_ID.test(id) ? `arguments/${id}.md` : "arguments/";
     const checked = validateArgumentFrontmatter(argument.frontmatter);
     if (!checked.ok) throw invalid(schemaErrors(file, "ARGUMENT_FIELD_INVALID", checked.errors), file);
-    const before = committed.get(id);
     if (before === undefined) added.push(argument);
-    else if (
-      serializeArgumentFile({ ...before, style: "yaml" }) !==
-      serializeArgumentFile({ ...argument, style: "yaml" })
-    ) {
+    else {
       // Committed argument files are never rewritten: a step only adds files, so an interrupted step is invisible.
       throw new DebatekitError(
         "ARGUMENT_REWRITE",
@@ -71,7 +79,19 @@ function checkNextState(folder: DebateFolder, next: DebateState): ArgumentRecord
       );
     }
   }
-  return added.sort((a, b) => (a.frontmatter.id < b.frontmatter.id ? -1 : 1));
+  return { added: added.sort((a, b) => (a.frontmatter.id < b.frontmatter.id ? -1 : 1)), scoresChanged };
+}
+
+/**
+ * Whether a step left a committed argument as it was: the same object (the usual case), equal values, or,
+ * only when those differ (e.g. an `undefined` key), the same file text.
+ */
+function isSameArgument(before: ArgumentRecord, after: ArgumentRecord): boolean {
+  if (before === after) return true;
+  if (before.body === after.body && isDeepStrictEqual(before.frontmatter, after.frontmatter)) return true;
+  return (
+    serializeArgumentFile({ ...before, style: "yaml" }) === serializeArgumentFile({ ...after, style: "yaml" })
+  );
 }
 
 async function readIfExists(file: string): Promise<string | undefined> {
@@ -93,7 +113,7 @@ export async function commitStep(
   options: CommitOptions = {},
 ): Promise<DebateFolder> {
   const { dir } = folder;
-  const added = checkNextState(folder, next);
+  const { added, scoresChanged } = checkNextState(folder, next);
 
   const onDisk = await readDebateMarkdown(dir);
   if (!onDisk.ok || !onDisk.value.doc.ok) {
@@ -120,7 +140,6 @@ export async function commitStep(
   }
 
   const writes: Array<{ file: string; content: string }> = [];
-  const scoresChanged = serializeScores(next.scores) !== serializeScores(folder.state.scores);
   if (scoresChanged) {
     writes.push({
       file: PENDING_STEP_FILE,

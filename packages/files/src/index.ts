@@ -19,4 +19,5 @@ export { parseMotion } from "./motion.js";
 export { resolveInside } from "./paths.js";
 export type { DebateFolder } from "./read.js";
 export { readDebateFolder } from "./read.js";
+export { removeStaleTempFiles, TEMP_FILE_MAX_AGE_MS } from "./temp-files.js";
 export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES } from "./text-file.js";

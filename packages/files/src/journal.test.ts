@@ -115,4 +115,26 @@ describe("the journal", () => {
       file: ".debate/journal/x0000-1-arguments-opposition-a001.json",
     });
   });
+
+  it("opens only the asked step's files: a corrupt entry of another step does not break a step read", async () => {
+    await writeJournalEntry(dir, entry());
+    await writeJournalEntry(dir, entry({ exchange: 1, phase: "awaiting_judgment", role: "judge" }));
+    const other = path.join(dir, ".debate", "journal", "x0000-1-arguments-opposition-a001.json");
+    await writeFile(other, "{ not json");
+    await writeFile(
+      path.join(dir, ".debate", "journal", ".x0001-2-judgment-judge-a002.json.4.abcdef012345.tmp"),
+      "{",
+    );
+    expect(await readJournal(dir, { exchange: 0, phase: "awaiting_arguments", role: "proposition" })).toEqual(
+      [entry()],
+    );
+    expect(await readJournal(dir, { exchange: 1, phase: "awaiting_judgment" })).toEqual([
+      entry({ exchange: 1, phase: "awaiting_judgment", role: "judge" }),
+    ]);
+    expect(await readJournal(dir, { exchange: 0, phase: "not_a_phase" })).toEqual([]);
+    await expect(readJournal(dir, { exchange: 0, phase: "awaiting_arguments" })).rejects.toMatchObject({
+      code: "JOURNAL_ENTRY_INVALID",
+      file: ".debate/journal/x0000-1-arguments-opposition-a001.json",
+    });
+  });
 });

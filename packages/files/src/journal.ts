@@ -47,6 +47,15 @@ export async function writeJournalEntry(dir: string, entry: JournalEntry): Promi
   return target;
 }
 
+/** The file-name prefix of a step's entries (and role's, when given); a NUL, which no name holds, for an unknown step. */
+function stepPrefix(step: { exchange: number; phase: string; role?: SeatRole }): string {
+  if (!Object.hasOwn(PHASE_ORDER, step.phase) || !Number.isInteger(step.exchange) || step.exchange < 0)
+    return "\0";
+  const phase = PHASE_ORDER[step.phase as keyof typeof PHASE_ORDER];
+  const exchange = String(step.exchange).padStart(4, "0");
+  return `x${exchange}-${phase}-${step.role === undefined ? "" : `${step.role}-`}`;
+}
+
 /** Reads the journal in file-name order, optionally only one step (and role); throws JOURNAL_ENTRY_INVALID on a bad file. */
 export async function readJournal(
   dir: string,
@@ -54,7 +63,11 @@ export async function readJournal(
 ): Promise<JournalEntry[]> {
   let names: string[];
   try {
-    names = (await readdir(resolveInside(dir, JOURNAL_DIR))).filter((n) => NAME.test(n)).sort();
+    // File names encode the step: a step-filtered read opens only that step's files.
+    const prefix = step ? stepPrefix(step) : "";
+    names = (await readdir(resolveInside(dir, JOURNAL_DIR)))
+      .filter((n) => NAME.test(n) && n.startsWith(prefix))
+      .sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;

@@ -5,6 +5,8 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DebatekitError, quote } from "@debatekit/core";
 import { resolveInside } from "./paths.js";
+import { isProcessAlive } from "./pid.js";
+import { removeStaleTempFiles } from "./temp-files.js";
 
 const LOCK_FILE = ".debate/lock";
 /** How often the holder touches the lock file, so other hosts can tell it is alive. */
@@ -38,16 +40,6 @@ export interface LockOptions {
   onWait?: (holder: LockHolder | undefined) => void;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 async function readHolder(
   file: string,
 ): Promise<{ holder?: LockHolder; mtimeMs: number; raw: string } | undefined> {
@@ -71,7 +63,7 @@ async function readHolder(
 function isStale(found: { holder?: LockHolder; mtimeMs: number }, staleMs: number): boolean {
   const age = Date.now() - found.mtimeMs;
   if (!found.holder) return age > RECOVERY_STALE_MS; // a crash between creating and filling the file
-  if (found.holder.host === hostname() && !isAlive(found.holder.pid)) return true;
+  if (found.holder.host === hostname() && !isProcessAlive(found.holder.pid)) return true;
   return age > staleMs;
 }
 
@@ -130,7 +122,15 @@ export async function acquireLock(
       } finally {
         await handle.close();
       }
-      return { holder, release: startHeartbeat(file, content) };
+      const release = startHeartbeat(file, content);
+      // Holding the lock, no other writer of this folder is running: tidy temp files left by a killed one.
+      try {
+        await removeStaleTempFiles(dir);
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      return { holder, release };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
