@@ -10,8 +10,8 @@ const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/ai-review-gate");
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 // Temp files of @debatekit/files' atomic writes (`.<name>.<pid>.<hex>.tmp`). A kill -9 between
-// creating one and renaming it leaves it behind; nothing reads them, and cleaning them up belongs
-// to @debatekit/files (reported to the lead). They are listed apart, not compared.
+// creating one and renaming it leaves it behind; the next run removes them once it holds the lock,
+// so a resumed folder has none left, not even in .debate/.
 const ATOMIC_TEMP = /(^|\/)\.[^/]+\.\d+\.[0-9a-f]{12}\.tmp$/;
 
 interface LoggedRequest {
@@ -59,13 +59,19 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       const path = join(d, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== ".debate") await walk(path);
-      } else if (!ATOMIC_TEMP.test(relative(dir, path))) {
+      } else {
         out[relative(dir, path)] = (await readFile(path, "utf8")).replace(ISO, "<time>");
       }
     }
   };
   await walk(dir);
   return out;
+}
+
+/** Atomic-write temp files anywhere in the folder, .debate/ included. */
+async function tempFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir, { recursive: true });
+  return names.map((name) => name.split("\\").join("/")).filter((name) => ATOMIC_TEMP.test(name));
 }
 
 /** Seat requests already answered in the journal, keyed like the replay log (the seat's attempt). */
@@ -152,6 +158,7 @@ describe("crash safety of `debate run` (kill -9 at random moments)", () => {
         break;
       }
       expect(await snapshot(dir)).toEqual(expected);
+      expect(await tempFiles(dir)).toEqual([]);
     }
     expect(kills).toBeGreaterThanOrEqual(20);
     // Most kills must land while seats are being called, not only during start-up.
