@@ -9,13 +9,23 @@ const steps = [["install"], ["run", "check"], ["run", "test:cli"]];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const ansi = /\u001b\[[0-9;]*m/g;
 
+// A test file that fails to load counts no failed test; count it as one failure of its package.
+const failedFiles = new Map();
+
 function count(line) {
   const text = line.replace(ansi, "");
-  if (!/^\S*\s*Tests\s+\d/.test(text.replace(/^[^ ]+: /, ""))) return;
-  for (const key of Object.keys(totals)) {
-    const match = text.match(new RegExp(`(\\d+) ${key}`));
-    if (match) totals[key] += Number(match[1]);
+  const prefix = text.match(/^(\S+:) /)?.[1] ?? "";
+  const body = text.slice(prefix.length).trim();
+  if (body.startsWith("Test Files")) {
+    failedFiles.set(prefix, Number(body.match(/(\d+) failed/)?.[1] ?? 0));
+    return;
   }
+  if (!/^Tests\s+\d/.test(body)) return;
+  const numberOf = (key) => Number(body.match(new RegExp(`(\\d+) ${key}`))?.[1] ?? 0);
+  totals.passed += numberOf("passed");
+  totals.skipped += numberOf("skipped");
+  totals.failed += numberOf("failed") || (failedFiles.get(prefix) ?? 0);
+  failedFiles.delete(prefix);
 }
 
 function run(args) {
