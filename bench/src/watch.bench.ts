@@ -145,13 +145,22 @@ async function measureMemory(work: string): Promise<void> {
   report("100 debates watched: heap used by the watcher (delta)", after.heapUsed - before.heapUsed, "MiB");
 }
 
-/** The real `debate watch` binary on the same 100 debates: its resident memory, from /proc. */
-async function measureBinary(work: string): Promise<void> {
+/** CPU time (user + system) of a process so far, in ms, from /proc (clock ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15 of stat)
+}
+
+/**
+ * The real `debate watch` binary on the same 100 debates: its resident memory, from /proc, and
+ * the CPU it spends over 10 s once every debate waits (with `--rescan`, its only work then).
+ */
+async function measureBinary(work: string, rescan: string): Promise<void> {
   const bin = join(
     dirname(createRequire(import.meta.url).resolve("@debatekit/cli/package.json")),
     "dist/bin.js",
   );
-  const child = spawn(process.execPath, [bin, "watch", join(work, "many"), "--json"], {
+  const child = spawn(process.execPath, [bin, "watch", join(work, "many"), "--json", "--rescan", rescan], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let finished = 0;
@@ -169,8 +178,16 @@ async function measureBinary(work: string): Promise<void> {
     const status = await readFile(`/proc/${child.pid}/status`, "utf8");
     const kib = (key: string) =>
       Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-    report("`debate watch` process, 100 debates: RSS", kib("VmRSS") / 1024, "MiB");
-    report("`debate watch` process, 100 debates: peak RSS", kib("VmHWM") / 1024, "MiB");
+    const label = rescan === "0" ? "--rescan 0" : `--rescan ${rescan}`;
+    report(`\`debate watch ${label}\`, 100 debates: RSS`, kib("VmRSS") / 1024, "MiB");
+    report(`\`debate watch ${label}\`, 100 debates: peak RSS`, kib("VmHWM") / 1024, "MiB");
+    const cpuBefore = await cpuMs(child.pid!);
+    await new Promise((r) => setTimeout(r, 10_000));
+    report(
+      `\`debate watch ${label}\`, 100 idle debates: CPU over 10 s`,
+      (await cpuMs(child.pid!)) - cpuBefore,
+      "ms",
+    );
   } finally {
     child.kill("SIGTERM");
     await exited;
@@ -183,7 +200,8 @@ export async function run(): Promise<void> {
   try {
     await measureLatency(work);
     await measureMemory(work);
-    await measureBinary(work);
+    await measureBinary(work, "2000");
+    await measureBinary(work, "0");
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { committedSteps, createManualDebate, dropAnswer, recordedAnswers, until } from "./watch-helpers.js";
+import {
+  committedSteps,
+  createManualDebate,
+  dropAnswer,
+  recordedAnswers,
+  traceEvents,
+  until,
+} from "./watch-helpers.js";
 
 let work: string;
 let watcher: DebateWatcher | undefined;
@@ -26,6 +33,7 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
     const dir = await createManualDebate(work, "broken", { exchanges: 2 });
     const answers = await recordedAnswers();
     const events: WatchEvent[] = [];
+    traceEvents(events);
     watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
     await watcher.ready;
     await until(
@@ -100,6 +108,7 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
       await dropAnswer(doomed, `e000-${role}`, answers.get(`e000-${role}`)!, "rename");
     }
     const events: WatchEvent[] = [];
+    traceEvents(events);
     watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
     await watcher.ready;
     await until("the doomed debate's judge to be asked", () =>

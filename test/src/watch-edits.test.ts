@@ -12,6 +12,7 @@ import {
   frontmatterValue,
   journalFiles,
   recordedAnswers,
+  traceEvents,
   until,
 } from "./watch-helpers.js";
 
@@ -42,6 +43,7 @@ describe("debate watch (in process): 200 rapid edits of debate.md", () => {
     for (const [stem, text] of answers)
       if (Number(stem.slice(1, 4)) < 3) await dropAnswer(dir, stem, text, "rename");
     const events: WatchEvent[] = [];
+    traceEvents(events);
     watcher = watchDebates([work], { onEvent: (e) => events.push(e), lockRetryMs: 100 });
     await watcher.ready;
     await until("the first run to find the debate paused", () =>
@@ -90,6 +92,7 @@ describe("debate watch (in process): 200 rapid edits of debate.md", () => {
     const dir = await createManualDebate(work, "reverted", { exchanges: 2 });
     const answers = await recordedAnswers();
     const events: WatchEvent[] = [];
+    traceEvents(events);
     watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
     await watcher.ready;
     await dropAnswer(dir, "e000-proposition", answers.get("e000-proposition")!, "rename");

@@ -77,7 +77,15 @@ export async function dropAnswer(
   await rename(temp, target);
 }
 
-/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
+/** The events `until` quotes when it times out (set by the test that records them). */
+let trail: readonly WatchEvent[] | undefined;
+
+/** Makes a timed-out `until` quote the last of these events, so a failure on CI says what happened. */
+export function traceEvents(events: readonly WatchEvent[] | undefined): void {
+  trail = events;
+}
+
+/** Polls `check` until it returns true; fails with `what` (and the last events) after `timeoutMs`. */
 export async function until(
   what: string,
   check: () => boolean | Promise<boolean>,
@@ -86,7 +94,12 @@ export async function until(
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    if (Date.now() > end) {
+      const last = (trail ?? []).slice(-25).map((e) => JSON.stringify(e));
+      throw new Error(
+        `timed out waiting for: ${what}${last.length ? `\nlast events:\n${last.join("\n")}` : ""}`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
 import { acquireLock } from "@debatekit/files";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { committedSteps, createManualDebate, dropAnswer, recordedAnswers, until } from "./watch-helpers.js";
+import {
+  committedSteps,
+  createManualDebate,
+  dropAnswer,
+  recordedAnswers,
+  traceEvents,
+  until,
+} from "./watch-helpers.js";
 
 let work: string;
 let watcher: DebateWatcher | undefined;
@@ -22,6 +29,7 @@ describe("debate watch (in process): another process holds a debate's lock", () 
     const dir = await createManualDebate(work, "locked", { exchanges: 1 });
     const answers = await recordedAnswers();
     const events: WatchEvent[] = [];
+    traceEvents(events);
     watcher = watchDebates([work], { onEvent: (e) => events.push(e), lockRetryMs: 300 });
     await watcher.ready;
     await until("the first run", () => events.some((e) => e.type === "run_finished"));

@@ -10,6 +10,7 @@ import {
   expectedSteps,
   journalFiles,
   recordedAnswers,
+  traceEvents,
   until,
 } from "./watch-helpers.js";
 
@@ -29,6 +30,7 @@ describe("debate watch (in process): an all-manual debate carried by answer file
     const dir = await createManualDebate(work, "manual-3", { exchanges: 3 });
     const answers = await recordedAnswers();
     const events: WatchEvent[] = [];
+    traceEvents(events);
     watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
     await watcher.ready;
 

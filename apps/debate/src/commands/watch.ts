@@ -41,10 +41,21 @@ export function registerWatch(program: Command, io: CliIO): void {
     .option("--debounce <ms>", "quiet time after a debate's last change before it runs (default 50)", parseMs)
     .option("--write-finish <ms>", "a changed file must keep its size this long (default 100)", parseMs)
     .option("--concurrency <n>", "debates running at the same time (default 4)", parsePositiveInt)
+    .option(
+      "--rescan <ms>",
+      "also look for changes no file event reported, this often (default 2000; 0: never)",
+      parseMs,
+    )
     .action(
       async (
         dirArgs: string[],
-        opts: { json?: boolean; debounce?: number; writeFinish?: number; concurrency?: number },
+        opts: {
+          json?: boolean;
+          debounce?: number;
+          writeFinish?: number;
+          concurrency?: number;
+          rescan?: number;
+        },
       ) => {
         const dirs = await checkFolders(io, dirArgs);
         let debates: (() => ReturnType<ReturnType<typeof watchDebates>["debates"]>) | undefined;
@@ -57,6 +68,7 @@ export function registerWatch(program: Command, io: CliIO): void {
           ...(opts.debounce !== undefined ? { debounceMs: opts.debounce } : {}),
           ...(opts.writeFinish !== undefined ? { writeFinishMs: opts.writeFinish } : {}),
           ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+          ...(opts.rescan !== undefined ? { rescanMs: opts.rescan } : {}),
           run: { env: io.env, cwd: io.cwd },
         });
         debates = () => watcher.debates();

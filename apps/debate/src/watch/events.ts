@@ -1,8 +1,9 @@
 import type { Phase, RunSummary } from "@debatekit/runner";
 
 /**
- * Why a run of a debate was started: at start-up, a new folder, a retry after a lock, or the file
- * that changed (debate.md, an inbox/ answer, or the broken file an `invalid` event named).
+ * Why a run of a debate was started: at start-up, a new folder, a retry after a lock, the file
+ * that changed (debate.md, an inbox/ answer, or the broken file an `invalid` event named), or a
+ * change the periodic rescan found that no file event reported.
  */
 export type RunReason =
   | "startup"
@@ -10,7 +11,9 @@ export type RunReason =
   | "lock_retry"
   | "debate.md"
   | `inbox/${string}`
-  | `fixed:${string}`;
+  | `fixed:${string}`
+  | "rescan:debate.md"
+  | "rescan:inbox";
 
 /** A seat that is waiting for its answer file (a `manual` seat). */
 export interface PendingSeat {

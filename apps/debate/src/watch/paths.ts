@@ -8,7 +8,7 @@ export const debateFile = "debate.md";
  * Folders the watcher never enters: the runner's own output (`.debate/` journal and lock,
  * `prompts/`, `arguments/`) and trees that are never debates. Ignoring the runner's output at the
  * source is the first half of "the watcher ignores its own writes"; the second is the comparison
- * of debate.md with what the runner last committed (see watcher.ts).
+ * of debate.md's fingerprint with the one the runner's commit left (see watcher.ts).
  */
 const skippedFolders = new Set([".debate", "prompts", "arguments", "node_modules", ".git"]);
 
@@ -18,7 +18,8 @@ export type WatchedPath =
   | { kind: "inbox"; dir: string; name: string }
   | { kind: "other" };
 
-function isAnswerName(name: string): boolean {
+/** True for a name the manual seat reads as an answer (not an editor's or a tool's temp file). */
+export function isAnswerName(name: string): boolean {
   // The manual seat reads inbox/<stem>.md or .json; editors' and tools' temp files are not answers.
   return !name.startsWith(".") && (name.endsWith(".md") || name.endsWith(".json"));
 }

@@ -1,10 +1,15 @@
-import { readFileSync, type Stats } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import type { Stats } from "node:fs";
+import { relative, resolve } from "node:path";
 import { DebatekitError } from "@debatekit/core";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import { type FSWatcher, watch } from "chokidar";
 import type { PendingSeat, RunReason, WatchEvent, WatchEventInput } from "./events.js";
+import {
+  debateFingerprint,
+  debateFingerprintSync,
+  type Fingerprint,
+  inboxFingerprint,
+} from "./fingerprint.js";
 import { classifyPath, debateFile, isIgnoredPath } from "./paths.js";
 import { createRunQueue } from "./schedule.js";
 
@@ -20,6 +25,12 @@ export interface WatchOptions {
   concurrency?: number;
   /** When another process holds a debate's lock, try again after this long (default 1000 ms). */
   lockRetryMs?: number;
+  /**
+   * Every this many ms, compare each idle debate's debate.md and inbox/ with what the watcher last
+   * saw and run it when they differ: a safety net for a change no file event reported (default
+   * 2000; 0 turns it off).
+   */
+  rescanMs?: number;
   /** How deep under each given folder to look for debates (default 8). */
   depth?: number;
   /** Passed to every run (adapter overrides, environment, working directory of the seats...). */
@@ -53,25 +64,22 @@ export interface DebateWatcher {
 interface Entry {
   dir: string;
   /**
-   * debate.md as last seen: the text the runner last committed, or of the last change event. A
-   * change event with this exact text is no change (typically the runner's own commit); comparing
-   * with the last seen text rather than the last committed one means an edit reverted to the
-   * committed text, or a broken file fixed back to it, is still a change.
+   * debate.md's fingerprint as last seen: the one the runner's last commit left, or the one a
+   * change event last found. A change event that finds this same fingerprint is no change
+   * (typically the runner's own commit). A fingerprint is the file's inode, size and times, not
+   * its text, so an edit that puts back the committed text is still a change, and two change
+   * events handled out of order can at worst start one run too many, never hide an edit.
    */
-  lastText?: string;
+  seenDebate?: Fingerprint;
+  /** inbox/'s fingerprint as last seen (when the debate was added, or after an inbox event). */
+  seenInbox?: Fingerprint;
+  /** What the last rescan found (see rescan). */
+  rescanned?: { debate: Fingerprint; inbox: Fingerprint };
   last?: WatchedDebate["last"];
   invalid?: WatchedDebate["invalid"];
   lockTimer?: NodeJS.Timeout;
   /** Aborts the run in progress (on stop, or when the folder is deleted). */
   running?: AbortController;
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
 }
 
 /** Cuts a message to its first line and ~200 characters, for one-line reports. */
@@ -124,9 +132,9 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
         onEvent: (event) => {
           if (event.type !== "error" && event.type !== "waiting") markReadable();
           if (event.type === "step_committed") {
-            // Read right after the commit: the runner re-reads debate.md before its next decision,
+            // Taken right after the commit: the runner re-reads debate.md before its next decision,
             // so an edit landing in between is still seen by this run.
-            entry.lastText = readText(join(dir, debateFile));
+            entry.seenDebate = debateFingerprintSync(dir);
             emit({
               type: "step_committed",
               dir,
@@ -212,7 +220,11 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
 
   const addDebate = (dir: string) => {
     if (entries.has(dir)) return false;
-    entries.set(dir, { dir });
+    const entry: Entry = { dir, seenDebate: debateFingerprintSync(dir) };
+    entries.set(dir, entry);
+    void inboxFingerprint(dir).then((print) => {
+      entry.seenInbox ??= print;
+    });
     emit({ type: "debate_added", dir });
     queue.trigger(dir, isReady ? "added" : "startup");
     return true;
@@ -237,16 +249,57 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     const target = classifyPath(path);
     if (target.kind === "other" || stopping) return;
     if (target.kind === "inbox") {
-      if (entries.has(target.dir)) queue.trigger(target.dir, `inbox/${target.name}`);
+      const entry = entries.get(target.dir);
+      if (!entry) return;
+      queue.trigger(target.dir, `inbox/${target.name}`);
+      entry.seenInbox = await inboxFingerprint(target.dir); // so the rescan does not run it again
       return;
     }
     if (addDebate(target.dir)) return;
     const entry = entries.get(target.dir)!;
-    const text = await readFile(path, "utf8").catch(() => undefined);
-    if (text !== undefined && text === entry.lastText) return; // e.g. the runner's own commit
-    entry.lastText = text;
+    const print = await debateFingerprint(target.dir);
+    if (print === entry.seenDebate) return; // e.g. the runner's own commit
+    entry.seenDebate = print;
     queue.trigger(target.dir, "debate.md");
   };
+
+  // The safety net: file events can be lost (chokidar on Linux can lose track of a file that is
+  // replaced by a rename, paulmillr/chokidar#591), and a lost edit or answer would leave a debate
+  // waiting for ever. Each rescan costs a stat per debate and a readdir of its inbox/. A change
+  // counts only once two rescans in a row find the same unseen fingerprint: the file has stopped
+  // changing (as awaitWriteFinish would wait for), and the event that normally reports it within
+  // ~200 ms had its chance, so the rescan never doubles an event that did arrive.
+  let rescanning = false;
+  const rescan = async () => {
+    if (rescanning || stopping || !isReady) return;
+    rescanning = true;
+    try {
+      for (const entry of [...entries.values()]) {
+        if (stopping) return;
+        if (queue.isRunning(entry.dir)) continue; // its run reads the files anyway
+        const [debate, inbox] = await Promise.all([
+          debateFingerprint(entry.dir),
+          inboxFingerprint(entry.dir),
+        ]);
+        // Removed meanwhile, or a run started meanwhile (its commit would look like a change).
+        if (entries.get(entry.dir) !== entry || queue.isRunning(entry.dir)) continue;
+        const before = entry.rescanned;
+        entry.rescanned = { debate, inbox };
+        if (debate !== entry.seenDebate && debate === before?.debate) {
+          entry.seenDebate = debate;
+          queue.trigger(entry.dir, "rescan:debate.md");
+        }
+        if (entry.seenInbox !== undefined && inbox !== entry.seenInbox && inbox === before?.inbox) {
+          entry.seenInbox = inbox;
+          queue.trigger(entry.dir, "rescan:inbox");
+        }
+      }
+    } finally {
+      rescanning = false;
+    }
+  };
+  const rescanMs = options.rescanMs ?? 2000;
+  const rescanTimer = rescanMs > 0 ? setInterval(() => void rescan(), rescanMs) : undefined;
 
   const onUnlink = (path: string) => {
     const target = classifyPath(path);
@@ -296,6 +349,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     async close() {
       if (stopping) return;
       stopping = true;
+      if (rescanTimer) clearInterval(rescanTimer);
       for (const entry of entries.values()) entry.running?.abort();
       for (const entry of entries.values()) if (entry.lockTimer) clearTimeout(entry.lockTimer);
       await watcher.close();
