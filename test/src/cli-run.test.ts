@@ -52,6 +52,15 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** Polls until `check` holds (a loaded CI runner may take seconds to start a node process). */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe("debate run", () => {
   it("runs the example offline with --fresh, prints the scores and where the files are, leaves the example untouched", () => {
     const before = spawnSync("git", ["status", "--porcelain", "--", "examples"], {
@@ -101,7 +110,7 @@ describe("debate run", () => {
   it("with --wait, the second run waits for the first and then finds nothing left to do", async () => {
     const dir = await slowExample("waiting", 60);
     const a = start(["run", dir]);
-    await new Promise((r) => setTimeout(r, 400));
+    await until("the first run to hold the lock", () => exists(join(dir, ".debate/lock")));
     const b = start(["run", dir, "--wait"]);
     const [ra, rb] = await Promise.all([a.result, b.result]);
     expect(ra.code).toBe(0);
@@ -113,7 +122,11 @@ describe("debate run", () => {
   it("stops on SIGINT with exit 130, releases the lock, and the folder resumes to completion", async () => {
     const dir = await slowExample("interrupted", 200);
     const run = start(["run", dir]);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Mid-run: it holds the lock and has journaled an answer (15 answers of 200 ms each to go).
+    await until("the run under way", async () => {
+      const journal = await readdir(join(dir, ".debate/journal")).catch(() => []);
+      return journal.length > 0 && (await exists(join(dir, ".debate/lock")));
+    });
     run.child.kill("SIGINT");
     const stopped = await run.result;
     expect(stopped.code).toBe(130);

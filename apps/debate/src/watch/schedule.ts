@@ -65,7 +65,8 @@ export function createRunQueue<R>(options: RunQueueOptions<R>): RunQueue<R> {
         slot.again = false;
         const reasons = [...slot.reasons];
         slot.reasons.clear();
-        if (closed) break;
+        // A trigger's timer can fire after an earlier pass took its reason: nothing is left.
+        if (closed || reasons.length === 0) break;
         await options.run(key, reasons).catch(() => undefined);
       } while (slot.again && !closed);
     } finally {
