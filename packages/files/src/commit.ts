@@ -10,9 +10,8 @@ import {
 } from "@debatekit/schema";
 import type { BeforeWrite } from "./atomic.js";
 import { syncDirectory, writeFileAtomic } from "./atomic.js";
-import { schemaErrors, serializeArgumentFile, serializeDebateFile } from "./documents.js";
+import { schemaErrors, serializeArgumentFile, updateDebateFile } from "./documents.js";
 import { stringifyJson } from "./json-text.js";
-import { orderKeysLike } from "./key-order.js";
 import { ARGUMENT_ID, resolveInside } from "./paths.js";
 import { PENDING_STEP_FILE, serializePendingStep } from "./pending-step.js";
 import type { DebateFolder } from "./read.js";
@@ -163,10 +162,12 @@ export async function commitStep(
   if ((await readIfExists(resolveInside(dir, "argument-graph.mmd"))) !== graphText) {
     writes.push({ file: "argument-graph.mmd", content: graphText });
   }
-  const debateText = serializeDebateFile({
-    frontmatter: orderKeysLike(disk.frontmatter, next.frontmatter),
+  // Edit the text on disk rather than write the state out: a person's comments, quoting and layout stay,
+  // and only the values the step changes (the marker, cumulative scores) move.
+  const debateText = updateDebateFile(onDisk.value.text, {
+    frontmatter: next.frontmatter,
     body: next.body,
-    style: folder.styles.debate,
+    style: disk.style,
   });
   if (debateText !== onDisk.value.text) writes.push({ file: "debate.md", content: debateText });
 
@@ -187,5 +188,5 @@ export async function commitStep(
     (a, b) =>
       a.frontmatter.exchange - b.frontmatter.exchange || (a.frontmatter.id < b.frontmatter.id ? -1 : 1),
   );
-  return { dir, state: { ...next, arguments: args }, styles: folder.styles };
+  return { dir, state: { ...next, arguments: args }, styles: { ...folder.styles, debate: disk.style } };
 }

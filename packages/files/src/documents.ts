@@ -2,7 +2,7 @@ import type { Result, RuleError } from "@debatekit/core";
 import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@debatekit/schema";
 import { validateArgumentFrontmatter, validateDebateFrontmatter } from "@debatekit/schema";
 import type { FrontmatterStyle } from "./frontmatter.js";
-import { joinFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
 
 /** A parsed debate.md: its frontmatter, its body verbatim, and the style it was written in. */
 export interface DebateDocument {
@@ -72,6 +72,15 @@ export function parseArgumentFile(text: string, file = ""): Result<ArgumentDocum
 /** Writes an argument document in its style; the text ends with a newline. */
 export function serializeArgumentFile(doc: ArgumentDocument): string {
   return joinFrontmatter({
+    data: doc.frontmatter as unknown as Record<string, unknown>,
+    body: doc.body,
+    style: doc.style,
+  });
+}
+
+/** debate.md `text` rewritten to hold `doc`, changing only the values that differ (see updateFrontmatter). */
+export function updateDebateFile(text: string, doc: DebateDocument): string {
+  return updateFrontmatter(text, {
     data: doc.frontmatter as unknown as Record<string, unknown>,
     body: doc.body,
     style: doc.style,

@@ -3,6 +3,8 @@ import { quote } from "@debatekit/core";
 import matter from "gray-matter";
 import YAML from "yaml";
 import { stringifyJson } from "./json-text.js";
+import { orderKeysLike } from "./key-order.js";
+import { stringifyYaml, updateYamlSource, YAML_PARSE_OPTIONS } from "./yaml-update.js";
 
 /** How a file's frontmatter is written: YAML between `---` lines, or dialectic's bare JSON object at the top. */
 export type FrontmatterStyle = "yaml" | "json";
@@ -22,16 +24,12 @@ const MATTER_OPTIONS = {
   language: "yaml",
   engines: {
     yaml: {
-      parse: (text: string): object => YAML.parse(text, { uniqueKeys: true, maxAliasCount: 100 }) as object,
+      // gray-matter cuts the text at "\n---", which leaves a CRLF file's last "\r" on the last value.
+      parse: (text: string): object => YAML.parse(text.replace(/\r$/, ""), YAML_PARSE_OPTIONS) as object,
       stringify: (data: object): string => stringifyYaml(data),
     },
   },
 };
-
-/** YAML text of a frontmatter object: block style, no line folding (long strings stay on one line). */
-function stringifyYaml(data: object): string {
-  return YAML.stringify(data, { lineWidth: 0, minContentWidth: 0 });
-}
 
 function problem(file: string, field: string, code: string, message: string): RuleError {
   return { code, path: file ? `${file}:${field}` : field, message: file ? `${file}: ${message}` : message };
@@ -189,4 +187,35 @@ export function joinFrontmatter(doc: FrontmatterDocument): string {
       : `${DELIMITER}\n${stringifyYaml(doc.data)}${DELIMITER}\n`;
   const text = head + doc.body;
   return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+/** Where a YAML frontmatter's text sits in `content`: from after the opening line to the closing `---` line. */
+function yamlBounds(content: string): { start: number; end: number } | undefined {
+  const start = content.indexOf("\n") + 1;
+  if (start === 0) return undefined;
+  const closing = /^---\r?$/m.exec(content.slice(start));
+  return closing ? { start, end: start + closing.index } : undefined;
+}
+
+/**
+ * The file `text` rewritten to hold `doc`, changing only what differs. YAML: each changed value is replaced
+ * where it stands and new keys go last, so comments, quoting, flow maps, key order, blank lines and every
+ * untouched line stay byte for byte. JSON: written again (2-space indent), keeping the file's key order.
+ * A `text` that does not parse, or whose style is not `doc.style`, is written from scratch (joinFrontmatter).
+ */
+export function updateFrontmatter(text: string, doc: FrontmatterDocument): string {
+  const current = splitFrontmatter(text);
+  if (!current.ok || current.value.style !== doc.style) return joinFrontmatter(doc);
+  if (doc.style === "json")
+    return joinFrontmatter({ ...doc, data: orderKeysLike(current.value.data, doc.data) });
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const content = text.slice(bom.length);
+  const bounds = yamlBounds(content);
+  if (bounds === undefined) return joinFrontmatter(doc);
+  const afterClosing = content.indexOf("\n", bounds.end) + 1 || content.length;
+  const body = doc.body === current.value.body ? content.slice(afterClosing) : doc.body;
+  const updated = updateYamlSource(content.slice(bounds.start, bounds.end), doc.data);
+  const result =
+    bom + content.slice(0, bounds.start) + updated + content.slice(bounds.end, afterClosing) + body;
+  return result.endsWith("\n") ? result : `${result}\n`;
 }

@@ -9,9 +9,11 @@ export {
   parseDebateFile,
   serializeArgumentFile,
   serializeDebateFile,
+  updateDebateFile,
 } from "./documents.js";
 export type { FrontmatterDocument, FrontmatterStyle } from "./frontmatter.js";
-export { joinFrontmatter, splitFrontmatter } from "./frontmatter.js";
+export { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
+export type { JournalWriteOptions } from "./journal.js";
 export { journalFileName, readJournal, writeJournalEntry } from "./journal.js";
 export type { LockHolder, LockOptions } from "./lock.js";
 export { acquireLock } from "./lock.js";

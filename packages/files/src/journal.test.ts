@@ -1,4 +1,4 @@
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { JournalEntry } from "@debatekit/schema";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -104,6 +104,47 @@ describe("the journal", () => {
     expect(error).toMatchObject({ code: "SECRET_IN_JOURNAL", field });
     expect((error as Error).message).not.toMatch(/sk-ant|abcdefghij|aaaaaaaa/);
     expect(await hashFolder(dir)).toEqual({});
+  });
+
+  it("refuses the value of a secret environment variable, naming the variable and never the value", async () => {
+    const env = { MY_SERVICE_TOKEN: "correct-horse-battery-staple", PATH: "/usr/bin" };
+    const leaking = entry({ raw: { stdout: "", stderr: "token=correct-horse-battery-staple" } });
+    const error = await writeJournalEntry(dir, leaking, { env }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "SECRET_IN_JOURNAL", field: "raw.stderr" });
+    expect((error as Error).message).toContain("$MY_SERVICE_TOKEN");
+    expect((error as Error).message).not.toContain("horse");
+    await expect(
+      writeJournalEntry(dir, leaking, { env: {}, secrets: ["battery-staple"] }),
+    ).rejects.toMatchObject({
+      code: "SECRET_IN_JOURNAL",
+      message: expect.stringContaining("a value passed in `secrets`"),
+    });
+    expect(await hashFolder(dir)).toEqual({});
+  });
+
+  it("checks process.env by default", async () => {
+    process.env.DEBATEKIT_FILES_TEST_TOKEN = "Zq8vN3xK7mW2pL9t";
+    try {
+      const leaking = entry({ raw: { stdout: "Zq8vN3xK7mW2pL9t", stderr: "" } });
+      await expect(writeJournalEntry(dir, leaking)).rejects.toMatchObject({ code: "SECRET_IN_JOURNAL" });
+    } finally {
+      delete process.env.DEBATEKIT_FILES_TEST_TOKEN;
+    }
+  });
+
+  it("journals debate text about keys, tokens and hex ids as it is", async () => {
+    const text = [
+      "Never paste an api_key, a token or anything starting with sk- into a prompt;",
+      "the bearer token-based-authentication-flow is the weak point, (sk-learn-style-pipelines-for-everything),",
+      "a committed -----BEGIN RSA PRIVATE KEY----- block, xoxb-tokens-look-like-this,",
+      "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.",
+    ].join(" ");
+    const prose = entry({
+      result: { status: "ok", text, durationMs: 4, exitCode: 0, transport: "cli" },
+      raw: { stdout: JSON.stringify({ result: text, usage: { output_tokens: 123456 } }), stderr: "" },
+    });
+    const written = await writeJournalEntry(dir, prose, { env: { AUTH_MODE: "interactive" } });
+    expect(JSON.parse(await readFile(written, "utf8"))).toEqual(prose);
   });
 
   it("throws JOURNAL_ENTRY_INVALID naming a corrupt journal file", async () => {

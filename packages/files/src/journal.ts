@@ -6,7 +6,7 @@ import { validateJournalEntry } from "@debatekit/schema";
 import { writeFileAtomic } from "./atomic.js";
 import { schemaErrors } from "./documents.js";
 import { resolveInside } from "./paths.js";
-import { findSecret } from "./secrets.js";
+import { findSecret, secretEnvValues } from "./secrets.js";
 import { MAX_JSON_BYTES, readTextInside } from "./text-file.js";
 
 const JOURNAL_DIR = ".debate/journal";
@@ -22,8 +22,23 @@ export function journalFileName(
   return `x${exchange}-${PHASE_ORDER[entry.phase]}-${entry.role}-a${attempt}.json`;
 }
 
-/** Writes a journal entry atomically to .debate/journal/ (replacing the same step/role/attempt); returns its path. */
-export async function writeJournalEntry(dir: string, entry: JournalEntry): Promise<string> {
+/** Options of writeJournalEntry. */
+export interface JournalWriteOptions {
+  /** Whose secret-named variables' values must not appear in the entry (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** More values that must not appear (e.g. a key read from a file). */
+  secrets?: readonly string[];
+}
+
+/**
+ * Writes a journal entry atomically to .debate/journal/ (replacing the same step/role/attempt); returns its
+ * path. Refuses with SECRET_IN_JOURNAL an entry holding a credential shape or a secret value.
+ */
+export async function writeJournalEntry(
+  dir: string,
+  entry: JournalEntry,
+  options: JournalWriteOptions = {},
+): Promise<string> {
   const checked = validateJournalEntry(entry);
   if (!checked.ok) {
     const errors = schemaErrors("(journal entry)", "JOURNAL_ENTRY_INVALID", checked.errors);
@@ -31,12 +46,21 @@ export async function writeJournalEntry(dir: string, entry: JournalEntry): Promi
       field: checked.errors[0]!.path,
     });
   }
-  const secret = findSecret(entry);
+  const secrets = [
+    ...secretEnvValues(options.env ?? process.env).map(({ name, value }) => ({
+      label: `the value of $${name}`,
+      value,
+    })),
+    ...(options.secrets ?? [])
+      .filter((value) => value.length >= 8)
+      .map((value) => ({ label: "a value passed in `secrets`", value })),
+  ];
+  const secret = findSecret(entry, secrets);
   if (secret) {
     // Never quote the match: the message itself must not carry the secret.
     throw new DebatekitError(
       "SECRET_IN_JOURNAL",
-      `refusing to journal an entry whose \`${secret.path}\` contains what looks like a ${secret.kind}; redact it first`,
+      `refusing to journal an entry whose \`${secret.path}\` contains ${secret.kind}; redact it first`,
       { field: secret.path },
     );
   }
