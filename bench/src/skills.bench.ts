@@ -1,7 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { clearSkillCache, countTokens, loadSkills, matchSkills, selectSkills } from "@debatekit/skills";
 import { percentile, report, timeRuns } from "./measure.js";
 
@@ -88,6 +91,44 @@ async function measureTree(root: string, label: string): Promise<void> {
   report(`select within 4000 tokens, warm (median of 50)${label}`, percentile(sel, 50), "ms");
 }
 
+interface ColdRun {
+  encoderMs: number;
+  selectMs: number;
+  matched: number;
+  chosen: number;
+}
+
+const coldScript = fileURLToPath(new URL("./skills-cold.js", import.meta.url));
+
+/** The first selection in a fresh node process: nothing built, nothing memoized. */
+async function coldSelect(root: string, encoder: "warm-encoder" | "cold-encoder"): Promise<ColdRun> {
+  const { stdout } = await promisify(execFile)(process.execPath, [coldScript, root, "4000", encoder]);
+  return JSON.parse(stdout) as ColdRun;
+}
+
+/** Medians of the cold-process selection, 3 fresh processes per figure. */
+async function measureColdProcess(root: string, label: string): Promise<void> {
+  const withEncoder: number[] = [];
+  const selectOnly: number[] = [];
+  let matched = 0;
+  for (let i = 0; i < 3; i++) {
+    withEncoder.push((await coldSelect(root, "cold-encoder")).selectMs);
+    const run = await coldSelect(root, "warm-encoder");
+    selectOnly.push(run.selectMs);
+    matched = run.matched;
+  }
+  report(
+    `select, fresh process, incl. encoder build (median of 3; ${matched} match)${label}`,
+    percentile(withEncoder, 50),
+    "ms",
+  );
+  report(
+    `select, fresh process, encoder prebuilt (median of 3; ${matched} match)${label}`,
+    percentile(selectOnly, 50),
+    "ms",
+  );
+}
+
 /** Loading and matching 1,000 skill manifests (cold and cached), and cl100k_base tokenizer throughput. */
 export async function run(): Promise<void> {
   const t0 = performance.now();
@@ -98,7 +139,9 @@ export async function run(): Promise<void> {
     const root = await mkdtemp(join(tmpdir(), "debatekit-bench-skills-"));
     try {
       await writeTree(root, everyMatches);
-      await measureTree(root, everyMatches ? " [all match]" : "");
+      const label = everyMatches ? " [all match]" : "";
+      await measureColdProcess(root, label);
+      await measureTree(root, label);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderSkillBlock, selectSkills } from "./select.js";
+import { countBlockTokens, renderSkillBlock, selectSkills } from "./select.js";
 import { skillOf } from "./test-helpers/skill.js";
 import { countTokens } from "./tokens.js";
 
@@ -85,6 +85,22 @@ describe("selectSkills", () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it("adds the heading's and the text's counts only where that is exact (any name, any text)", () => {
+    const piece = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 8 }),
+      fc.constantFrom(" ", "\n", "\r\n", "\t\n", "-", "!!", "'s", "12345", "字", "```"),
+    );
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.oneof(text, fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,20}$/)), text, (name, body) => {
+        expect(countBlockTokens(name, body, countTokens(body))).toBe(
+          countTokens(renderSkillBlock(name, body)),
+        );
+      }),
+      { numRuns: 500 },
     );
   });
 });

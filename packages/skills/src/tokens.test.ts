@@ -1,11 +1,54 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countTokens, cutToTokens, TOKEN_ENCODING } from "./tokens.js";
+import { countTokens, cutToTokens, encodeTokens, TOKEN_ENCODING } from "./tokens.js";
+
+/** Text that exercises every branch of cl100k_base's pre-tokenizer, lone surrogates included. */
+const trickyText = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: "binary", maxLength: 12 }),
+      fc.constantFrom(
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\n \n",
+        "   x",
+        "'s",
+        "'LL",
+        "don't",
+        "1234567",
+        "٣٤٥",
+        "café",
+        "Straße",
+        "字字",
+        "👍🏽",
+        "<|endoftext|>",
+        "```",
+        "!!!\n\n",
+        "\uD800",
+      ),
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(""));
 
 describe("countTokens", () => {
   it("counts with cl100k_base (known counts, offline)", () => {
     expect(TOKEN_ENCODING).toBe("cl100k_base");
     expect(countTokens("hello world")).toBe(2);
     expect(countTokens("")).toBe(0);
+  });
+  it("counts exactly what js-tiktoken's encode returns, for any text, before and after the memo warms", () => {
+    fc.assert(
+      fc.property(trickyText, (text) => {
+        const expected = encodeTokens(text).length;
+        expect(countTokens(text)).toBe(expected);
+        expect(countTokens(text)).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
   it("counts special-token strings as plain text instead of throwing", () => {
     expect(countTokens("a <|endoftext|> b")).toBeGreaterThan(3);
