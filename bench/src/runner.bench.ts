@@ -70,18 +70,48 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-/** Orchestration overhead per exchange with instant replay seats, resume time, and parallel seats. */
+/** Runs a prepared debate to its end; returns the wall time of each exchange (judgment committed). */
+async function runTimed(
+  dir: string,
+  n: number,
+): Promise<{ total: number; cpu: number; perExchange: number[] }> {
+  const perExchange: number[] = [];
+  let last = performance.now();
+  const cpuStart = process.cpuUsage();
+  const start = last;
+  const summary = await runDebate(dir, {
+    onEvent: (e) => {
+      if (e.type !== "step_committed" || e.phase !== "awaiting_arguments") return;
+      const t = performance.now();
+      perExchange.push(t - last);
+      last = t;
+    },
+  });
+  const total = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  if (summary.status !== "done" || summary.exchange !== n)
+    throw new Error(`run stopped: ${JSON.stringify(summary)}`);
+  return { total, cpu: (cpu.user + cpu.system) / 1000, perExchange };
+}
+
+/**
+ * Orchestration overhead per exchange with instant replay seats, at several debate lengths so the
+ * growth is visible (the last 10 exchanges' cost against the average), resume time, and parallel seats.
+ */
 export async function run(): Promise<void> {
   const parent = await mkdtemp(join(tmpdir(), "bench-runner-"));
   try {
-    for (const n of [10, 100, 500]) {
+    for (const n of [50, 200, 500]) {
       const dir = await prepare(parent, n);
-      const total = await timed(async () => {
-        const summary = await runDebate(dir);
-        if (summary.status !== "done" || summary.exchange !== n)
-          throw new Error(`run stopped: ${JSON.stringify(summary)}`);
-      });
+      const { total, cpu, perExchange } = await runTimed(dir, n);
+      const lastTen = perExchange.slice(-10);
       report(`run ${n} exchanges, instant replay seats: per exchange`, total / n, "ms");
+      report(
+        `run ${n} exchanges: per exchange, last 10 exchanges`,
+        lastTen.reduce((a, b) => a + b, 0) / 10,
+        "ms",
+      );
+      report(`run ${n} exchanges: CPU time per exchange`, cpu / n, "ms");
       report(`run ${n} exchanges, instant replay seats: total`, total / 1000, "s");
       // Resume: lock, read the whole folder, decide there is nothing left to do.
       const resumes: number[] = [];

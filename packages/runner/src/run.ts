@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Adapter } from "@debatekit/adapter-kit";
 import { secretsFromEnv } from "@debatekit/adapter-kit";
@@ -21,10 +21,9 @@ import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import { createJournalStore } from "./journal-store.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 
-/** Identifies debate.md's current version on disk (any write through a rename changes the inode). */
-async function debateStamp(dir: string): Promise<string> {
-  const s = await stat(join(dir, "debate.md")).catch(() => undefined);
-  return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : "missing";
+/** debate.md's text as it is on disk now (undefined when it cannot be read: the full read reports why). */
+async function readDebateText(dir: string): Promise<string | undefined> {
+  return readFile(join(dir, "debate.md"), "utf8").catch(() => undefined);
 }
 
 /** Reads the folder or throws a DebatekitError naming the file and field. */
@@ -103,14 +102,19 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   };
   let committed = 0;
   const journal = createJournalStore(dir);
-  // The folder as our last commit left it, and debate.md's stamp right after that commit.
-  let cached: { folder: DebateFolder; stamp: string } | undefined;
+  // The folder as our last commit left it, and debate.md's text right after that commit.
+  let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
   try {
     for (;;) {
-      // A person may edit debate.md (e.g. raise `exchanges`) while a run goes on: re-read the folder
-      // whenever debate.md is not exactly as our last commit left it; otherwise skip an O(arguments) read.
-      const stamp = await debateStamp(dir);
-      const folder = cached && cached.stamp === stamp ? cached.folder : await readFolder(dir);
+      // Reading the whole folder parses every argument file: O(arguments) per step, O(exchanges²) per
+      // run. Our own commit already holds that state, so reuse it unless debate.md is no longer what
+      // the commit wrote (a person may edit it, e.g. raise `exchanges`, while a run goes on). Text,
+      // not mtime: a same-size edit within a coarse mtime tick must still be seen.
+      const debateText = cached && (await readDebateText(dir));
+      const folder =
+        cached && debateText !== undefined && debateText === cached.debateText
+          ? cached.folder
+          : await readFolder(dir);
       const state = folder.state;
       const fm = state.frontmatter;
       const finish = (rest: Pick<RunSummary, "status"> & Partial<RunSummary>) => {
@@ -208,11 +212,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
           },
         });
       }
-      await commitStep(
+      const written = await commitStep(
         folder,
         next.value,
         action.kind === "judgment" ? { renderGraph: renderArgumentGraph } : {},
       );
+      cached = { folder: written, debateText: await readDebateText(dir) };
       committed++;
       emit({
         type: "step_committed",

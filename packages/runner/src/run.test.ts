@@ -1,0 +1,131 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAdapter as createReplayAdapter } from "@debatekit/adapter-replay";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runDebate } from "./run.js";
+import type { RunEvent, RunOptions } from "./types.js";
+
+// The example debate run for real (replay seats answer from its recording); the adapter is only
+// wrapped to see each prompt. A run keeps the state it committed instead of re-reading every
+// argument file each step; these tests check that shortcut changes nothing anyone can observe.
+const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
+
+let base: string;
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), "runner-run-"));
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function copyExample(name: string): Promise<string> {
+  const dir = join(base, name);
+  await cp(example, dir, { recursive: true });
+  return dir;
+}
+
+/** Options that record every prompt sent, in order, as `role@exchange` plus the prompt. */
+function recordingPrompts(prompts: string[]): RunOptions {
+  return {
+    skillRoots: [repoSkills],
+    cwd: base,
+    adapters: {
+      replay: (seat, context) => {
+        const real = createReplayAdapter(seat, context);
+        return {
+          name: real.name,
+          detect: () => real.detect(),
+          call: (request) => {
+            prompts.push(`${request.step!.role}@${request.step!.exchange}\n${request.prompt}`);
+            return real.call(request);
+          },
+        };
+      },
+    },
+  };
+}
+
+/** Every file of a debate folder except the journal (which holds timings), by relative path. */
+async function folderFiles(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .filter((name) => !name.startsWith(".debate"))
+    .sort();
+  const files: Record<string, string> = {};
+  for (const name of names) files[name] = await readFile(join(dir, name), "utf8");
+  return files;
+}
+
+describe("runDebate: the state kept between steps", () => {
+  it("sends the same prompts and writes the same files as runs that re-read the folder at every step", async () => {
+    const continuous = await copyExample("continuous");
+    const kept: string[] = [];
+    const summary = await runDebate(continuous, recordingPrompts(kept));
+    expect(summary).toMatchObject({ status: "done", exchange: 5, committed: 10 });
+
+    // One step per run: each run starts from a full read of the folder.
+    const stepwise = await copyExample("stepwise");
+    const reread: string[] = [];
+    let runs = 0;
+    for (;;) {
+      const stop = new AbortController();
+      const one = await runDebate(stepwise, {
+        ...recordingPrompts(reread),
+        signal: stop.signal,
+        onEvent: (e: RunEvent) => e.type === "step_committed" && stop.abort(),
+      });
+      if (one.status === "done") break;
+      expect(one.status).toBe("cancelled");
+      expect(one.committed).toBe(1);
+      runs++;
+    }
+    expect(runs).toBe(10);
+
+    // 5 exchanges of 3 seats, plus the recording's judge answer at exchange 2 that the rules reject.
+    expect(kept).toHaveLength(16);
+    // Both debaters are asked at once, so their order varies: compare the prompts, not the order.
+    expect(kept.sort()).toEqual(reread.sort());
+    const [a, b] = [await folderFiles(continuous), await folderFiles(stepwise)];
+    // scored_at differs between the two runs (the clock); everything else must be identical.
+    const clockless = (files: Record<string, string>) =>
+      JSON.stringify(files).replace(/scored_at\\?":\s*\\?"[^"\\]+\\?"/g, "scored_at");
+    expect(Object.keys(a)).toEqual(Object.keys(b));
+    expect(Object.keys(a)).toContain("arguments/opp_004.md");
+    expect(clockless(a)).toBe(clockless(b));
+  }, 120_000);
+
+  it("sees an edit of debate.md made during the run at the next step, also a same-size edit", async () => {
+    const dir = await copyExample("edited");
+    let edited = false;
+    const summary = await runDebate(dir, {
+      ...recordingPrompts([]),
+      onEvent: (e) => {
+        // Right after the judgment of exchange 0 is committed, a person lowers `exchanges` from 5 to 2:
+        // same size, written in place (same inode), so only the content tells it apart.
+        if (edited || e.type !== "step_committed" || e.phase !== "awaiting_arguments") return;
+        const file = join(dir, "debate.md");
+        // onEvent is synchronous, so the edit lands before the run looks at debate.md again.
+        const text = readFileSync(file, "utf8");
+        expect(text).toMatch(/^exchanges: 5$/m);
+        writeFileSync(file, text.replace(/^exchanges: 5$/m, "exchanges: 2"));
+        edited = true;
+      },
+    });
+    expect(edited).toBe(true);
+    expect(summary).toMatchObject({
+      status: "done",
+      exchange: 2,
+      phase: "awaiting_arguments",
+      committed: 4,
+      reason: "complete after 2 exchange(s)",
+    });
+    const debate = await readFile(join(dir, "debate.md"), "utf8");
+    expect(debate).toMatch(/^exchanges: 2$/m);
+    expect(await readdir(join(dir, "arguments"))).not.toContain("prop_002.md");
+  }, 120_000);
+});
