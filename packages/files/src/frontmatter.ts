@@ -204,18 +204,19 @@ function yamlBounds(content: string): { start: number; end: number } | undefined
  * A `text` that does not parse, or whose style is not `doc.style`, is written from scratch (joinFrontmatter).
  */
 export function updateFrontmatter(text: string, doc: FrontmatterDocument): string {
-  const current = splitFrontmatter(text);
-  if (!current.ok || current.value.style !== doc.style) return joinFrontmatter(doc);
-  if (doc.style === "json")
-    return joinFrontmatter({ ...doc, data: orderKeysLike(current.value.data, doc.data) });
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const content = text.slice(bom.length);
+  if (detectStyle(content) !== doc.style) return joinFrontmatter(doc);
+  if (doc.style === "json") {
+    const current = splitFrontmatter(text);
+    return joinFrontmatter(current.ok ? { ...doc, data: orderKeysLike(current.value.data, doc.data) } : doc);
+  }
+  // YAML: no full parse here (updateYamlSource parses the frontmatter once, as a yaml Document).
   const bounds = yamlBounds(content);
   if (bounds === undefined) return joinFrontmatter(doc);
   const afterClosing = content.indexOf("\n", bounds.end) + 1 || content.length;
-  const body = doc.body === current.value.body ? content.slice(afterClosing) : doc.body;
   const updated = updateYamlSource(content.slice(bounds.start, bounds.end), doc.data);
   const result =
-    bom + content.slice(0, bounds.start) + updated + content.slice(bounds.end, afterClosing) + body;
+    bom + content.slice(0, bounds.start) + updated + content.slice(bounds.end, afterClosing) + doc.body;
   return result.endsWith("\n") ? result : `${result}\n`;
 }
