@@ -1,3 +1,12 @@
+export type {
+  CliAdapterDefinition,
+  CliAdapterSpec,
+  CliArgsInput,
+  CliCredentials,
+} from "./cli-adapter.js";
+export { defineCliAdapter, hasCliCredentials, mergeChildEnv } from "./cli-adapter.js";
+export type { ParsedCliOutput } from "./cli-output.js";
+export { readJsonLines, unwrapErrorMessage } from "./cli-output.js";
 export type { ResolvedEffort } from "./effort.js";
 export {
   EffortMapError,

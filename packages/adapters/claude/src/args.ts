@@ -1,15 +1,11 @@
+import type { CliArgsInput } from "@debatekit/adapter-kit";
+
 /** What one claude call needs on its command line (never the prompt: that goes to stdin). */
-export interface ClaudeArgsInput {
-  model?: string;
-  /** Resume this session instead of starting a new one. */
-  sessionId?: string;
-  /** Extra flags from the effort map. */
-  extra?: readonly string[];
-}
+export type ClaudeArgsInput = CliArgsInput;
 
 /**
  * argv for `claude -p`: JSON output, one turn, no tools (a debate seat only writes text).
- * The prompt is read from stdin.
+ * The prompt is read from stdin; a session is resumed with `--resume <id>`.
  */
 export function buildClaudeArgs(input: ClaudeArgsInput): string[] {
   return [

@@ -1,12 +1,11 @@
-import type { ParsedOutput } from "@debatekit/adapter-kit";
+import type { ParsedCliOutput } from "@debatekit/adapter-kit";
+import { readJsonLines, sanitizeError } from "@debatekit/adapter-kit";
 
-/** What `claude -p --output-format json` reported, plus whether Claude itself said it failed. */
-export interface ParsedClaudeOutput extends ParsedOutput {
-  /** True when the result object reports an error (`is_error`, or a terminal_reason other than completed). */
-  failed?: boolean;
-  /** True when the CLI says it has no login or key (status `unavailable`). */
-  unusable?: boolean;
-}
+/**
+ * What `claude -p --output-format json` reported. `failed`: the result object reports an error
+ * (`is_error`, or a terminal_reason other than completed); `unusable`: no login or key.
+ */
+export type ParsedClaudeOutput = ParsedCliOutput;
 
 interface ClaudeResult {
   type?: string;
@@ -26,23 +25,9 @@ interface ClaudeResult {
   api_error_status?: number | null;
 }
 
-function cut(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/** The last line of `stdout` that parses as a JSON object with `type: "result"`. */
+/** The last JSON line of `stdout` with `type: "result"` (warnings may be printed before it). */
 function findResult(stdout: string): ClaudeResult | undefined {
-  const lines = stdout.split("\n").filter((l) => l.trim().startsWith("{"));
-  for (const line of lines.reverse()) {
-    try {
-      const value = JSON.parse(line) as ClaudeResult;
-      if (value && typeof value === "object" && value.type === "result") return value;
-    } catch {
-      // Not JSON: keep looking (a warning line printed before the result).
-    }
-  }
-  return undefined;
+  return readJsonLines<ClaudeResult>(stdout).findLast((value) => value.type === "result");
 }
 
 /**
@@ -53,7 +38,7 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
   const result = findResult(stdout);
   if (!result) {
     return {
-      parseError: `claude printed no JSON result object (expected {"type":"result",...}); got: ${cut(stdout) || "nothing"}`,
+      parseError: `claude printed no JSON result object (expected {"type":"result",...}); got: ${sanitizeError(stdout) || "nothing"}`,
     };
   }
   const usage = result.usage
@@ -86,7 +71,7 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
       !result.api_error_status
         ? { unusable: true }
         : {}),
-      parseError: `claude reported ${status}${why ? ` (${why})` : ""}: ${cut(result.result ?? "", 140)}`,
+      parseError: `claude reported ${status}${why ? ` (${why})` : ""}: ${sanitizeError(result.result ?? "", [], 140)}`,
     };
   }
   return { ...meta, text: result.result ?? "" };

@@ -1,12 +1,11 @@
-import type { ParsedOutput } from "@debatekit/adapter-kit";
+import type { ParsedCliOutput, ParsedOutput } from "@debatekit/adapter-kit";
+import { readJsonLines, sanitizeError, unwrapErrorMessage } from "@debatekit/adapter-kit";
 
-/** What `codex exec --json` reported, plus whether the turn failed. */
-export interface ParsedCodexOutput extends ParsedOutput {
-  /** True when the run reported `turn.failed` or an `error` event and no completed turn. */
-  failed?: boolean;
-  /** True when the CLI says it has no login or key (status `unavailable`). */
-  unusable?: boolean;
-}
+/**
+ * What `codex exec --json` reported. `failed`: the run reported `turn.failed` or an `error`
+ * event and no completed turn.
+ */
+export type ParsedCodexOutput = ParsedCliOutput;
 
 interface CodexEvent {
   type?: string;
@@ -17,40 +16,16 @@ interface CodexEvent {
   error?: { message?: string };
 }
 
-function cut(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/** An API error body inside a message (`{"error":{"message":...}}`) becomes its message. */
-function unwrapMessage(message: string): string {
-  try {
-    const inner = JSON.parse(message) as { error?: { message?: string } };
-    if (inner?.error?.message) return inner.error.message;
-  } catch {
-    // Plain text already.
-  }
-  return message;
-}
-
 /**
  * Reads the JSONL of `codex exec --json`: `thread.started` (the session id), `item.completed`
  * agent messages (the last one is the answer; `error` items are warnings), `turn.completed`
  * (usage), and the failures `turn.failed` / `error`.
  */
 export function parseCodexOutput(stdout: string, _stderr = ""): ParsedCodexOutput {
-  const events: CodexEvent[] = [];
-  for (const line of stdout.split("\n")) {
-    if (!line.trim().startsWith("{")) continue;
-    try {
-      events.push(JSON.parse(line) as CodexEvent);
-    } catch {
-      // A partial line (killed mid-write) or a log line: not an event.
-    }
-  }
+  const events = readJsonLines<CodexEvent>(stdout);
   if (events.length === 0) {
     return {
-      parseError: `codex printed no JSONL events (expected {"type":"thread.started",...}); got: ${cut(stdout) || "nothing"}`,
+      parseError: `codex printed no JSONL events (expected {"type":"thread.started",...}); got: ${sanitizeError(stdout) || "nothing"}`,
     };
   }
   let sessionId: string | undefined;
@@ -70,7 +45,11 @@ export function parseCodexOutput(stdout: string, _stderr = ""): ParsedCodexOutpu
   }
   const meta = { ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}) };
   if (failure && !completed) {
-    return { ...meta, failed: true, parseError: `codex reported: ${cut(unwrapMessage(failure), 160)}` };
+    return {
+      ...meta,
+      failed: true,
+      parseError: `codex reported: ${sanitizeError(unwrapErrorMessage(failure), [], 160)}`,
+    };
   }
   return { ...meta, text: text ?? "" };
 }

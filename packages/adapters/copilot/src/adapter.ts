@@ -1,124 +1,28 @@
-import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import type {
-  Adapter,
-  AdapterContext,
-  Detection,
-  ProcessOutcome,
-  SeatCall,
-  SeatRequest,
-} from "@debatekit/adapter-kit";
-import {
-  envelopeFromProcess,
-  findEffortOverrides,
-  loadEffortMap,
-  resolveEffort,
-  runProcess,
-  sanitizeError,
-  secretsFromEnv,
-} from "@debatekit/adapter-kit";
-import type { SeatConfig } from "@debatekit/schema";
+import { defineCliAdapter } from "@debatekit/adapter-kit";
 import { buildCopilotArgs } from "./args.js";
 import { parseCopilotOutput } from "./parse.js";
 
-const detectTimeoutMs = 15_000;
-
-/** The child's environment: the caller's plus the effort level's variables. */
-export function buildCopilotEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...base, ...extra };
-  return env;
-}
-
-/** Turns one finished `copilot` process into the §6 envelope (pure: used on recorded fixtures too). */
-export function readCopilotOutcome(
-  outcome: ProcessOutcome,
-  options: { timeoutMs: number; secrets?: readonly string[] },
-): SeatCall {
-  const parsed = parseCopilotOutput(outcome.stdout, outcome.stderr);
-  const result = envelopeFromProcess(outcome, parsed, { ...options, program: "copilot" });
-  if (!parsed.failed || (result.status !== "parse_error" && result.status !== "exit")) return result;
-  // The CLI reported why it failed (an API error, a refused login): that is the program failing,
-  // and its own message says more than the last line of stderr.
-  const how = outcome.exitCode === null ? "failed" : `exited with ${outcome.exitCode}`;
-  return {
-    ...result,
-    // No login or key: the CLI cannot answer at all until someone sets it up.
-    status: parsed.unusable ? "unavailable" : "exit",
-    error: sanitizeError(`copilot ${how}: ${parsed.parseError ?? "error"}`, options.secrets ?? []),
-  };
-}
+const copilot = defineCliAdapter({
+  name: "copilot",
+  program: "copilot",
+  buildArgs: buildCopilotArgs,
+  parseOutput: parseCopilotOutput,
+  installHint: "install the Copilot CLI: npm install -g @github/copilot, then `copilot` and /login",
+  loginHint:
+    "installed; it answers only when logged in (`copilot`, then /login) or with GH_TOKEN / a COPILOT_PROVIDER_* endpoint",
+  credentials: {
+    // A COPILOT_PROVIDER_BASE_URL endpoint (bring your own model) needs no GitHub login.
+    env: ["GH_TOKEN", "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_BASE_URL"],
+    files: (home) => [join(home, ".copilot", "config.json")],
+  },
+});
 
 /** A seat answered by the GitHub Copilot CLI (`copilot --output-format json`) (prompt on stdin, never in argv). */
-export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapter {
-  const env = context.env ?? process.env;
-  const [command = "copilot", ...baseArgs] = seat.command ?? [];
+export const createAdapter = copilot.createAdapter;
 
-  async function call(request: SeatRequest): Promise<SeatCall> {
-    const map =
-      context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env }));
-    const effort = resolveEffort(map, "copilot", {
-      model: request.model ?? seat.model,
-      effort: request.effort ?? seat.effort,
-    });
-    const childEnv = buildCopilotEnv(env, effort.env);
-    const args = [
-      ...baseArgs,
-      ...buildCopilotArgs({
-        ...(effort.model ? { model: effort.model } : {}),
-        ...(request.sessionId ? { sessionId: request.sessionId } : {}),
-        extra: effort.args,
-      }),
-    ];
-    const outcome = await runProcess({
-      command,
-      args,
-      stdin: request.prompt,
-      env: childEnv,
-      cwd: request.cwd,
-      timeoutMs: request.timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
-    return readCopilotOutcome(outcome, { timeoutMs: request.timeoutMs, secrets: secretsFromEnv(childEnv) });
-  }
+/** Turns one finished `copilot` process into the §6 envelope (pure: used on recorded fixtures too). */
+export const readCopilotOutcome = copilot.readOutcome;
 
-  async function detect(): Promise<Detection> {
-    const outcome = await runProcess({
-      command,
-      args: [...baseArgs, "--version"],
-      env: buildCopilotEnv(env, {}),
-      timeoutMs: detectTimeoutMs,
-    });
-    const base = { adapter: "copilot", path: command };
-    if (outcome.spawnError) {
-      return {
-        ...base,
-        installed: false,
-        usable: false,
-        hint: "install the Copilot CLI: npm install -g @github/copilot, then `copilot` and /login",
-      };
-    }
-    const version = /\d+\.\d+\.\d+/.exec(outcome.stdout)?.[0];
-    if (outcome.exitCode !== 0 || !version) {
-      const why = (outcome.stderr || outcome.stdout).trim().slice(0, 150);
-      return { ...base, installed: true, usable: false, hint: `\`copilot --version\` failed: ${why}` };
-    }
-    const hasCredentials =
-      Boolean(
-        env.GH_TOKEN || env.GITHUB_TOKEN || env.COPILOT_GITHUB_TOKEN || env.COPILOT_PROVIDER_BASE_URL,
-      ) || existsSync(join(env.HOME ?? homedir(), ".copilot", "config.json"));
-    return {
-      ...base,
-      installed: true,
-      version,
-      usable: true,
-      ...(hasCredentials
-        ? {}
-        : {
-            hint: "installed; it answers only when logged in (`copilot`, then /login) or with GH_TOKEN / a COPILOT_PROVIDER_* endpoint",
-          }),
-    };
-  }
-
-  return { name: "copilot", call, detect };
-}
+/** The child's environment: the caller's plus the effort level's variables. */
+export const buildCopilotEnv = copilot.buildEnv;

@@ -1,11 +1,7 @@
+import type { CliArgsInput } from "@debatekit/adapter-kit";
+
 /** What one gemini call needs on its command line (the prompt itself goes to stdin). */
-export interface GeminiArgsInput {
-  model?: string;
-  /** Resume this session (`--resume <id>`). */
-  sessionId?: string;
-  /** Extra flags from the effort map. */
-  extra?: readonly string[];
-}
+export type GeminiArgsInput = CliArgsInput;
 
 /**
  * The fixed `-p` text. Gemini appends stdin to it, so the seat's prompt travels on stdin
@@ -15,7 +11,8 @@ export const geminiHeadlessInstruction = "Follow the instructions given on stand
 
 /**
  * argv for headless gemini with JSON output. `--skip-trust`: a debate folder is not a trusted
- * workspace, and an untrusted folder makes gemini exit 55 before asking the model.
+ * workspace, and an untrusted folder makes gemini exit 55 before asking the model. A session is
+ * resumed with `--resume <id>`.
  */
 export function buildGeminiArgs(input: GeminiArgsInput): string[] {
   return [

@@ -1,23 +1,17 @@
-import type { ParsedOutput } from "@debatekit/adapter-kit";
+import type { ParsedCliOutput } from "@debatekit/adapter-kit";
+import { sanitizeError, unwrapErrorMessage } from "@debatekit/adapter-kit";
 
-/** What `gemini -o json` reported, plus whether it reported an error. */
-export interface ParsedGeminiOutput extends ParsedOutput {
-  /** True when gemini printed its error object (`{session_id, error:{type, message, code}}`). */
-  failed?: boolean;
-  /** True when the CLI says it has no login or key (status `unavailable`). */
-  unusable?: boolean;
-}
+/**
+ * What `gemini -o json` reported. `failed`: gemini printed its error object
+ * (`{session_id, error:{type, message, code}}`); `unusable`: error code 41, no auth configured.
+ */
+export type ParsedGeminiOutput = ParsedCliOutput;
 
 interface GeminiJson {
   session_id?: string;
   response?: string;
   stats?: { models?: Record<string, { tokens?: { input?: number; prompt?: number; candidates?: number } }> };
   error?: { type?: string; message?: string; code?: number | string };
-}
-
-function cut(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /**
@@ -38,16 +32,6 @@ function lastJsonObject(text: string): GeminiJson | undefined {
   return undefined;
 }
 
-function unwrapMessage(message: string): string {
-  try {
-    const inner = JSON.parse(message) as { error?: { message?: string } };
-    if (inner?.error?.message) return inner.error.message;
-  } catch {
-    // Plain text already.
-  }
-  return message;
-}
-
 /**
  * Reads gemini's JSON output: success `{session_id, response, stats}` on stdout, failure
  * `{session_id, error:{type, message, code}}` on stderr.
@@ -61,19 +45,19 @@ export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutp
       failed: true,
       // Exit/code 41: no auth method configured (no login, no GEMINI_API_KEY).
       ...(String(failure.error.code) === "41" ? { unusable: true } : {}),
-      parseError: `gemini reported error${code}: ${cut(unwrapMessage(failure.error.message ?? ""), 160)}`,
+      parseError: `gemini reported error${code}: ${sanitizeError(unwrapErrorMessage(failure.error.message ?? ""), [], 160)}`,
     };
   }
   const result = lastJsonObject(stdout);
   if (!result) {
     return {
-      parseError: `gemini printed no JSON result (expected {"session_id","response",...}); got: ${cut(stdout) || "nothing"}`,
+      parseError: `gemini printed no JSON result (expected {"session_id","response",...}); got: ${sanitizeError(stdout) || "nothing"}`,
     };
   }
   if (result.error) {
     return {
       failed: true,
-      parseError: `gemini reported error ${result.error.code ?? ""}: ${cut(unwrapMessage(result.error.message ?? ""), 160)}`,
+      parseError: `gemini reported error ${result.error.code ?? ""}: ${sanitizeError(unwrapErrorMessage(result.error.message ?? ""), [], 160)}`,
     };
   }
   const models = Object.entries(result.stats?.models ?? {});

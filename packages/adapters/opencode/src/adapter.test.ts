@@ -1,26 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { createAdapter } from "./adapter.js";
 
-const missing = { adapter: "opencode" as const, command: ["/nonexistent/bin/opencode"] };
-
-describe("opencode adapter without the CLI", () => {
-  test("a call is status unavailable, not a throw", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "dk-opencode-"));
-    const call = await createAdapter(missing, { debateDir: cwd, env: { PATH: "/usr/bin" } }).call({
-      prompt: "hi",
-      timeoutMs: 5000,
-      cwd,
-    });
-    expect(call.status).toBe("unavailable");
-    expect(call.error).toContain("not installed");
-  });
-
-  test("detect() says not installed and how to install it", async () => {
-    const detection = await createAdapter(missing, { debateDir: ".", env: {} }).detect();
-    expect(detection).toMatchObject({ adapter: "opencode", installed: false, usable: false });
-    expect(detection.hint).toContain("npm install -g opencode-ai");
-  });
+// The shared behaviour (statuses, redaction, detect) is tested in adapter-kit's cli-adapter.test.ts;
+// this checks the opencode spec is wired in: its name, its program and its install hint.
+test("detect() without the CLI says not installed and how to install opencode", async () => {
+  const seat = { adapter: "opencode" as const, command: ["/nonexistent/bin/opencode"] };
+  const detection = await createAdapter(seat, { debateDir: ".", env: {} }).detect();
+  expect(detection).toMatchObject({ adapter: "opencode", installed: false, usable: false });
+  expect(detection.hint).toContain("npm install -g opencode-ai");
 });

@@ -1,12 +1,8 @@
-import type { ParsedOutput } from "@debatekit/adapter-kit";
+import type { ParsedCliOutput } from "@debatekit/adapter-kit";
+import { readJsonLines, sanitizeError } from "@debatekit/adapter-kit";
 
-/** What `opencode run --format json` reported, plus whether it reported an error. */
-export interface ParsedOpencodeOutput extends ParsedOutput {
-  /** True when an `error` event arrived and no text did. */
-  failed?: boolean;
-  /** True when the CLI says it has no login or key (status `unavailable`). */
-  unusable?: boolean;
-}
+/** What `opencode run --format json` reported. `failed`: an `error` event arrived and no text did. */
+export type ParsedOpencodeOutput = ParsedCliOutput;
 
 interface OpencodeEvent {
   type?: string;
@@ -15,29 +11,16 @@ interface OpencodeEvent {
   error?: { name?: string; data?: { message?: string; statusCode?: number } };
 }
 
-function cut(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /**
  * Reads opencode's NDJSON: `text` parts (joined, in order), `step_finish` tokens and cost
  * (summed over steps; the event may be missing), `sessionID` on every event, and `error` events.
  */
 export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencodeOutput {
-  const events: OpencodeEvent[] = [];
-  for (const line of stdout.split("\n")) {
-    if (!line.trim().startsWith("{")) continue;
-    try {
-      events.push(JSON.parse(line) as OpencodeEvent);
-    } catch {
-      // A partial line (killed mid-write): not an event.
-    }
-  }
+  const events = readJsonLines<OpencodeEvent>(stdout);
   if (events.length === 0) {
     // Bad flags make opencode print its usage text only, with no error line.
     return {
-      parseError: `opencode printed no JSON events (expected {"type":"text",...}); got: ${cut(stdout) || "nothing"}`,
+      parseError: `opencode printed no JSON events (expected {"type":"text",...}); got: ${sanitizeError(stdout) || "nothing"}`,
     };
   }
   const texts: string[] = [];
@@ -59,7 +42,7 @@ export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencod
   }
   const meta = { ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}) };
   if (failure && texts.length === 0) {
-    return { ...meta, failed: true, parseError: `opencode reported ${cut(failure, 160)}` };
+    return { ...meta, failed: true, parseError: `opencode reported ${sanitizeError(failure, [], 160)}` };
   }
   return { ...meta, text: texts.join("\n") };
 }

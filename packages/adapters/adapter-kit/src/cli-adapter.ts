@@ -1,0 +1,157 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import type { SeatConfig } from "@debatekit/schema";
+import type { ParsedCliOutput } from "./cli-output.js";
+import { findEffortOverrides, loadEffortMap, resolveEffort } from "./effort.js";
+import { envelopeFromProcess } from "./envelope.js";
+import type { ProcessOutcome } from "./process.js";
+import { runProcess } from "./process.js";
+import { sanitizeError, secretsFromEnv } from "./redact.js";
+import type { Adapter, AdapterContext, Detection, SeatCall, SeatRequest } from "./types.js";
+
+/** What one call needs on the CLI's command line (never the prompt: that goes to stdin). */
+export interface CliArgsInput {
+  model?: string;
+  /** Resume this session instead of starting a new one. */
+  sessionId?: string;
+  /** Extra flags from the effort map. */
+  extra?: readonly string[];
+}
+
+/** Where a CLI finds a login or key; any one of them present counts. */
+export interface CliCredentials {
+  /** Environment variables, any of which set (non-empty) means the CLI can authenticate. */
+  env: readonly string[];
+  /** Files a login leaves behind; `home` is `$HOME`, else the user's home directory. */
+  files?: (home: string, env: NodeJS.ProcessEnv) => readonly string[];
+}
+
+/** Everything that differs between two CLI adapters; {@link defineCliAdapter} does the rest. */
+export interface CliAdapterSpec {
+  /** The adapter's name: its key in the effort map, `Detection.adapter`, and the word in messages. */
+  name: string;
+  /** The program run when the seat has no `command` (looked up on PATH). */
+  program: string;
+  /** argv after the program (and after the seat's own `command` arguments). */
+  buildArgs(input: CliArgsInput): string[];
+  /** The child's environment from the caller's and the effort level's (default: the two merged). */
+  buildEnv?(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv;
+  /** Reads the program's output; pure, so recorded fixtures go through the same code. */
+  parseOutput(stdout: string, stderr: string): ParsedCliOutput;
+  /** `detect()` hint when the program is not installed: how to install it. */
+  installHint: string;
+  /** `detect()` hint when it is installed but no credential is found: how to log in. */
+  loginHint: string;
+  credentials: CliCredentials;
+}
+
+/** What {@link defineCliAdapter} gives a CLI package to export. */
+export interface CliAdapterDefinition {
+  readonly name: string;
+  /** The package's `createAdapter(seat, context)`. */
+  createAdapter(seat: SeatConfig, context: AdapterContext): Adapter;
+  /** Turns one finished process into the §6 envelope (pure: used on recorded fixtures too). */
+  readOutcome(outcome: ProcessOutcome, options: { timeoutMs: number; secrets?: readonly string[] }): SeatCall;
+  /** The child's environment (the spec's `buildEnv`, or the two merged). */
+  buildEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv;
+}
+
+/** `--version` answers at once; a CLI that takes longer is stuck (a login prompt, a lock). */
+const detectTimeoutMs = 15_000;
+
+/** The caller's environment plus the effort level's variables (the level wins). */
+export function mergeChildEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...base, ...extra };
+}
+
+/** True when any of the credential variables is set or any credential file exists. */
+export function hasCliCredentials(credentials: CliCredentials, env: NodeJS.ProcessEnv): boolean {
+  if (credentials.env.some((name) => Boolean(env[name]))) return true;
+  const files = credentials.files?.(env.HOME ?? homedir(), env) ?? [];
+  return files.some((file) => existsSync(file));
+}
+
+/**
+ * Builds a whole CLI adapter (run, redact, envelope, effort, detect) from what differs per CLI:
+ * the program, its argv and env, how to read its output, and its install and login hints.
+ */
+export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
+  const buildEnv = spec.buildEnv ?? mergeChildEnv;
+
+  function readOutcome(
+    outcome: ProcessOutcome,
+    options: { timeoutMs: number; secrets?: readonly string[] },
+  ): SeatCall {
+    const parsed = spec.parseOutput(outcome.stdout, outcome.stderr);
+    const result = envelopeFromProcess(outcome, parsed, { ...options, program: spec.name });
+    if (!parsed.failed || (result.status !== "parse_error" && result.status !== "exit")) return result;
+    // The CLI reported why it failed (an API error, a refused login): that is the program failing,
+    // and its own message says more than the last line of stderr.
+    const how = outcome.exitCode === null ? "failed" : `exited with ${outcome.exitCode}`;
+    return {
+      ...result,
+      status: parsed.unusable ? "unavailable" : "exit",
+      error: sanitizeError(`${spec.name} ${how}: ${parsed.parseError ?? "error"}`, options.secrets ?? []),
+    };
+  }
+
+  function createAdapter(seat: SeatConfig, context: AdapterContext): Adapter {
+    const env = context.env ?? process.env;
+    const [command = spec.program, ...baseArgs] = seat.command ?? [];
+
+    async function call(request: SeatRequest): Promise<SeatCall> {
+      const map =
+        context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env }));
+      const effort = resolveEffort(map, spec.name, {
+        model: request.model ?? seat.model,
+        effort: request.effort ?? seat.effort,
+      });
+      const childEnv = buildEnv(env, effort.env);
+      const args = [
+        ...baseArgs,
+        ...spec.buildArgs({
+          ...(effort.model ? { model: effort.model } : {}),
+          ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+          extra: effort.args,
+        }),
+      ];
+      const outcome = await runProcess({
+        command,
+        args,
+        stdin: request.prompt,
+        env: childEnv,
+        cwd: request.cwd,
+        timeoutMs: request.timeoutMs,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      return readOutcome(outcome, { timeoutMs: request.timeoutMs, secrets: secretsFromEnv(childEnv) });
+    }
+
+    async function detect(): Promise<Detection> {
+      const outcome = await runProcess({
+        command,
+        args: [...baseArgs, "--version"],
+        env: buildEnv(env, {}),
+        timeoutMs: detectTimeoutMs,
+      });
+      const base = { adapter: spec.name, path: command };
+      if (outcome.spawnError) return { ...base, installed: false, usable: false, hint: spec.installHint };
+      const version = /\d+\.\d+\.\d+/.exec(outcome.stdout)?.[0];
+      if (outcome.exitCode !== 0 || !version) {
+        const why = sanitizeError(outcome.stderr || outcome.stdout, secretsFromEnv(env), 150);
+        return { ...base, installed: true, usable: false, hint: `\`${spec.name} --version\` failed: ${why}` };
+      }
+      return {
+        ...base,
+        installed: true,
+        version,
+        usable: true,
+        ...(hasCliCredentials(spec.credentials, env) ? {} : { hint: spec.loginHint }),
+      };
+    }
+
+    return { name: spec.name, call, detect };
+  }
+
+  return { name: spec.name, createAdapter, readOutcome, buildEnv };
+}
