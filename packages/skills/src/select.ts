@@ -97,6 +97,9 @@ const ownCuts = new WeakMap<LoadedSkill, OwnCut>();
 const ownCutsByContent = new Map<string, OwnCut>();
 /** Cuts remembered by content before that memo starts over (bounds memory in a long-lived process). */
 const MAX_CUTS_BY_CONTENT = 10_000;
+/** Characters of cut text that memo may hold (16 Mi: 32 MiB of strings) before it starts over. */
+const MAX_CUT_CHARS_BY_CONTENT = 16 * 1024 * 1024;
+let cutCharsByContent = 0;
 
 function contentKey(skill: LoadedSkill, limit: number): string {
   return createHash("sha256").update(`${limit}\0${skill.name}\0`).update(skill.text).digest("base64");
@@ -122,8 +125,15 @@ function cutToOwnLimit(skill: LoadedSkill): OwnCut {
   const blockTokens = cut.text === "" ? 0 : countBlockTokens(skill.name, cut.text, cut.tokens);
   const result = { limit, text: cut.text, fullTokens, truncated: cut.truncated, blockTokens };
   ownCuts.set(skill, result);
-  if (ownCutsByContent.size >= MAX_CUTS_BY_CONTENT) ownCutsByContent.clear();
+  if (
+    ownCutsByContent.size >= MAX_CUTS_BY_CONTENT ||
+    cutCharsByContent + result.text.length > MAX_CUT_CHARS_BY_CONTENT
+  ) {
+    ownCutsByContent.clear();
+    cutCharsByContent = 0;
+  }
   ownCutsByContent.set(key, result);
+  cutCharsByContent += result.text.length;
   return result;
 }
 

@@ -50,6 +50,11 @@ describe("countTokens", () => {
       { numRuns: 500 },
     );
   });
+  it("counts long pieces (not memoized) and long whitespace runs exactly", () => {
+    for (const text of ["=".repeat(200), `${" ".repeat(100)}x`, "a".repeat(300), `x${"\n".repeat(70)}y`]) {
+      expect(countTokens(text)).toBe(encodeTokens(text).length);
+    }
+  });
   it("counts special-token strings as plain text instead of throwing", () => {
     expect(countTokens("a <|endoftext|> b")).toBeGreaterThan(3);
   });
