@@ -1,4 +1,4 @@
-import { chmod, cp, readdir, readFile } from "node:fs/promises";
+import { chmod, cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { DebateState } from "@debatekit/core";
 import { applyArguments, applyJudgment, renderArgument } from "@debatekit/core";
@@ -196,6 +196,45 @@ describe("commitStep", () => {
     await commitStep(await readFolder(), copy, { beforeWrite: (p) => void writes.push(p) });
     expect(writes).toEqual([]);
     expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
+  it("keeps what a person changed in debate.md while the step ran, applying only the step's own changes", async () => {
+    await writeStateFolder(dir, sampleState());
+    const folder = await readFolder();
+    const next = judged(folder.state);
+    // Meanwhile, in an editor: more exchanges, a comment, another judge model, a note under the motion.
+    const file = path.join(dir, "debate.md");
+    const edited = (await readFile(file, "utf8"))
+      .replace("exchanges: 3\n", "exchanges: 8 # raised while it ran\n")
+      .replace(/( {2}judge:\n {4}adapter: replay\n)/, "$1    model: bigger\n")
+      .replace(/\n$/, "\n\nA note added by hand.\n");
+    await writeFile(file, edited);
+    const committed = await commitStep(folder, next);
+    const text = await readFile(file, "utf8");
+    expect(text).toBe(
+      edited
+        .replace("current_exchange: 1\n", "current_exchange: 2\n")
+        .replace("current_phase: awaiting_judgment\n", "current_phase: awaiting_arguments\n")
+        .replace(/cumulative_scores:[\s\S]*?\n---/, (block) => {
+          const c = next.frontmatter.cumulative_scores!;
+          return block
+            .replace(
+              /(proposition:\n {4}total: )\S+\n {4}count: \d+/,
+              `$1${c.proposition.total}\n    count: ${c.proposition.count}`,
+            )
+            .replace(
+              /(opposition:\n {4}total: )\S+\n {4}count: \d+/,
+              `$1${c.opposition.total}\n    count: ${c.opposition.count}`,
+            );
+        }),
+    );
+    const reread = (await readFolder()).state;
+    expect(reread.frontmatter).toMatchObject({
+      exchanges: 8,
+      current_exchange: 2,
+      seats: { judge: { model: "bigger" } },
+    });
+    expect(committed.state).toEqual(reread);
   });
 
   it("writes nothing when nothing changed", async () => {

@@ -10,8 +10,9 @@ import {
 } from "@debatekit/schema";
 import type { BeforeWrite } from "./atomic.js";
 import { syncDirectory, writeFileAtomic } from "./atomic.js";
-import { schemaErrors, serializeArgumentFile, updateDebateFile } from "./documents.js";
+import { parseDebateFile, schemaErrors, serializeArgumentFile, updateDebateFile } from "./documents.js";
 import { stringifyJson } from "./json-text.js";
+import { parseMotion } from "./motion.js";
 import { ARGUMENT_ID, resolveInside } from "./paths.js";
 import { PENDING_STEP_FILE, serializePendingStep } from "./pending-step.js";
 import type { DebateFolder } from "./read.js";
@@ -162,13 +163,20 @@ export async function commitStep(
   if ((await readIfExists(resolveInside(dir, "argument-graph.mmd"))) !== graphText) {
     writes.push({ file: "argument-graph.mmd", content: graphText });
   }
-  // Edit the text on disk rather than write the state out: a person's comments, quoting and layout stay,
-  // and only the values the step changes (the marker, cumulative scores) move.
-  const debateText = updateDebateFile(onDisk.value.text, {
-    frontmatter: next.frontmatter,
-    body: next.body,
-    style: disk.style,
-  });
+  // Edit the text on disk rather than write the state out: only what the step changed (the marker, the
+  // cumulative scores) moves. A person's comments, quoting and layout stay, and so does anything they
+  // changed in debate.md while the seats were answering (rebased on `expected`, what the step started from).
+  const debateText = updateDebateFile(
+    onDisk.value.text,
+    {
+      frontmatter: next.frontmatter,
+      body: next.body === folder.state.body ? disk.body : next.body,
+      style: disk.style,
+    },
+    expected,
+  );
+  const written = parseDebateFile(debateText, "debate.md");
+  if (!written.ok) throw invalid(written.errors, "debate.md");
   if (debateText !== onDisk.value.text) writes.push({ file: "debate.md", content: debateText });
 
   let index = 0;
@@ -188,5 +196,14 @@ export async function commitStep(
     (a, b) =>
       a.frontmatter.exchange - b.frontmatter.exchange || (a.frontmatter.id < b.frontmatter.id ? -1 : 1),
   );
-  return { dir, state: { ...next, arguments: args }, styles: { ...folder.styles, debate: disk.style } };
+  // The state as debate.md now holds it (the step's changes over any edit made meanwhile).
+  const motion = written.value.body === next.body ? undefined : parseMotion(written.value.body);
+  const state: DebateState = {
+    ...next,
+    frontmatter: written.value.frontmatter,
+    body: written.value.body,
+    motion: motion?.ok ? motion.value : next.motion,
+    arguments: args,
+  };
+  return { dir, state, styles: { ...folder.styles, debate: disk.style } };
 }

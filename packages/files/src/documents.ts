@@ -78,11 +78,14 @@ export function serializeArgumentFile(doc: ArgumentDocument): string {
   });
 }
 
-/** debate.md `text` rewritten to hold `doc`, changing only the values that differ (see updateFrontmatter). */
-export function updateDebateFile(text: string, doc: DebateDocument): string {
-  return updateFrontmatter(text, {
-    data: doc.frontmatter as unknown as Record<string, unknown>,
-    body: doc.body,
-    style: doc.style,
-  });
+/**
+ * debate.md `text` rewritten to hold `doc`, changing only the values that differ; with `base` (the
+ * frontmatter `doc` was computed from), only the values that differ from `base` (see updateFrontmatter).
+ */
+export function updateDebateFile(text: string, doc: DebateDocument, base?: DebateFrontmatter): string {
+  return updateFrontmatter(
+    text,
+    { data: doc.frontmatter as unknown as Record<string, unknown>, body: doc.body, style: doc.style },
+    base as unknown as Record<string, unknown> | undefined,
+  );
 }

@@ -2,6 +2,7 @@ import type { Result, RuleError } from "@debatekit/core";
 import { quote } from "@debatekit/core";
 import matter from "gray-matter";
 import YAML from "yaml";
+import { rebaseData } from "./data-diff.js";
 import { stringifyJson } from "./json-text.js";
 import { orderKeysLike } from "./key-order.js";
 import { stringifyYaml, updateYamlSource, YAML_PARSE_OPTIONS } from "./yaml-update.js";
@@ -201,21 +202,29 @@ function yamlBounds(content: string): { start: number; end: number } | undefined
  * The file `text` rewritten to hold `doc`, changing only what differs. YAML: each changed value is replaced
  * where it stands and new keys go last, so comments, quoting, flow maps, key order, blank lines and every
  * untouched line stay byte for byte. JSON: written again (2-space indent), keeping the file's key order.
- * A `text` that does not parse, or whose style is not `doc.style`, is written from scratch (joinFrontmatter).
+ * With `base` (the data `doc` was computed from), only the keys that differ between the two are applied,
+ * so what someone changed in the file meanwhile stays. A `text` that does not parse, or whose style is not
+ * `doc.style`, is written from scratch (joinFrontmatter).
  */
-export function updateFrontmatter(text: string, doc: FrontmatterDocument): string {
+export function updateFrontmatter(
+  text: string,
+  doc: FrontmatterDocument,
+  base?: Record<string, unknown>,
+): string {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const content = text.slice(bom.length);
   if (detectStyle(content) !== doc.style) return joinFrontmatter(doc);
   if (doc.style === "json") {
     const current = splitFrontmatter(text);
-    return joinFrontmatter(current.ok ? { ...doc, data: orderKeysLike(current.value.data, doc.data) } : doc);
+    if (!current.ok) return joinFrontmatter(doc);
+    const data = base ? rebaseData(current.value.data, base, doc.data) : doc.data;
+    return joinFrontmatter({ ...doc, data: orderKeysLike(current.value.data, data) });
   }
   // YAML: no full parse here (updateYamlSource parses the frontmatter once, as a yaml Document).
   const bounds = yamlBounds(content);
   if (bounds === undefined) return joinFrontmatter(doc);
   const afterClosing = content.indexOf("\n", bounds.end) + 1 || content.length;
-  const updated = updateYamlSource(content.slice(bounds.start, bounds.end), doc.data);
+  const updated = updateYamlSource(content.slice(bounds.start, bounds.end), doc.data, base);
   const result =
     bom + content.slice(0, bounds.start) + updated + content.slice(bounds.end, afterClosing) + doc.body;
   return result.endsWith("\n") ? result : `${result}\n`;

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Document, Node, ToStringOptions } from "yaml";
 import YAML, { isCollection, isMap, isScalar, Scalar } from "yaml";
+import type { DataChange, DataPath } from "./data-diff.js";
+import { diffData, isPlainObject, rebaseData } from "./data-diff.js";
 import { orderKeysLike } from "./key-order.js";
 
 /** How every YAML frontmatter is parsed (YAML 1.2, duplicate keys refused, bounded aliases). */
@@ -11,29 +13,11 @@ export function stringifyYaml(data: object): string {
   return YAML.stringify(data, { lineWidth: 0, minContentWidth: 0 });
 }
 
-type Path = string[];
-type Change = { path: Path; value: unknown } | { path: Path; remove: true };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+type Path = DataPath;
+type Change = DataChange;
 
 function isScalarValue(value: unknown): value is string | number | boolean | null {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
-}
-
-/** The changes that turn `before` into `after`: nested objects are compared key by key, anything else whole. */
-function diffData(before: Record<string, unknown>, after: Record<string, unknown>, at: Path = []): Change[] {
-  const changes: Change[] = [];
-  for (const key of Object.keys(before))
-    if (!Object.hasOwn(after, key)) changes.push({ path: [...at, key], remove: true });
-  for (const [key, value] of Object.entries(after)) {
-    const old = before[key];
-    if (!Object.hasOwn(before, key)) changes.push({ path: [...at, key], value });
-    else if (isPlainObject(old) && isPlainObject(value)) changes.push(...diffData(old, value, [...at, key]));
-    else if (!isDeepStrictEqual(old, value)) changes.push({ path: [...at, key], value });
-  }
-  return changes;
 }
 
 /** Whether `text` parses to exactly `data`: every rewrite is checked before it is used. */
@@ -157,13 +141,20 @@ function editDocument(source: string, doc: Document, changes: Change[]): string 
  * replaced where they stand and new top-level keys appended, so every other byte (comments, quoting, flow
  * maps, key order, blank lines, alignment) stays as written. Other changes go through the yaml Document
  * (comments and order kept, layout normalised); a source that cannot be edited is written from scratch.
+ * With `base` (the data `data` was computed from), only what differs between the two is applied, so keys
+ * edited in the source since `base` was read keep their new values.
  */
-export function updateYamlSource(source: string, data: Record<string, unknown>): string {
-  // JSON semantics for the target: `undefined` keys are absent, as they would be once written.
-  const target = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+export function updateYamlSource(
+  source: string,
+  data: Record<string, unknown>,
+  base?: Record<string, unknown>,
+): string {
+  // JSON semantics: `undefined` keys are absent, as they would be once written.
+  const wanted = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
   const doc = YAML.parseDocument(source, YAML_PARSE_OPTIONS);
   const before = doc.errors.length === 0 ? (doc.toJS({ maxAliasCount: 100 }) ?? {}) : undefined;
-  if (!isPlainObject(before)) return stringifyYaml(target);
+  if (!isPlainObject(before)) return stringifyYaml(wanted);
+  const target = base ? rebaseData(before, JSON.parse(JSON.stringify(base)), wanted) : wanted;
   const changes = diffData(before, target);
   if (changes.length === 0) return source;
   const spliced = spliceChanges(source, doc, changes);
