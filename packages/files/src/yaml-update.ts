@@ -13,9 +13,6 @@ export function stringifyYaml(data: object): string {
   return YAML.stringify(data, { lineWidth: 0, minContentWidth: 0 });
 }
 
-type Path = DataPath;
-type Change = DataChange;
-
 function isScalarValue(value: unknown): value is string | number | boolean | null {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
@@ -30,7 +27,7 @@ function parsesTo(text: string, data: unknown): boolean {
 }
 
 /** Whether the node at `path`, or a collection around it, is written in flow style (`{ ... }`, `[ ... ]`). */
-function insideFlow(doc: Document, path: Path): boolean {
+function insideFlow(doc: Document, path: DataPath): boolean {
   for (let i = 0; i < path.length; i++) {
     const node = doc.getIn(path.slice(0, i), true);
     if (isCollection(node) && node.flow) return true;
@@ -87,7 +84,7 @@ function newNode(doc: Document, value: unknown, flowLeaves: boolean): Node {
  * comment, quoting and the spacing around it stay), and new top-level keys are appended. Undefined when
  * a change needs more (a removed key, a scalar turned into a map, a new key inside a nested map).
  */
-function spliceChanges(source: string, doc: Document, changes: Change[]): string | undefined {
+function spliceChanges(source: string, doc: Document, changes: DataChange[]): string | undefined {
   const edits: Array<{ start: number; end: number; text: string }> = [];
   const appended: Array<[string, unknown]> = [];
   for (const change of changes) {
@@ -120,7 +117,7 @@ function spliceChanges(source: string, doc: Document, changes: Change[]): string
 }
 
 /** Applies the changes to the parsed document (setIn/deleteIn) and writes it out with the input's layout. */
-function editDocument(source: string, doc: Document, changes: Change[]): string | undefined {
+function editDocument(source: string, doc: Document, changes: DataChange[]): string | undefined {
   try {
     const flowLeaves = /:[ \t]*\{/.test(source);
     for (const change of changes) {
