@@ -5,6 +5,7 @@ import type { DebateState, Result, SeatRole } from "@debatekit/core";
 import { formatRuleErrors } from "@debatekit/core";
 import { journalFileName } from "@debatekit/files";
 import type { AdapterResult, JournalEntry } from "@debatekit/schema";
+import type { SkillProblem } from "@debatekit/skills";
 import type { JournalStore } from "./journal-store.js";
 import { assemblePrompt, chooseSkills } from "./prompt.js";
 import type { Phase, RunEvent, RunSummary } from "./types.js";
@@ -22,6 +23,8 @@ export interface SeatContext {
   journal: JournalStore;
   /** Skills folders to use instead of the default ones. */
   skillRoots?: string[];
+  /** Receives what loadSkills found wrong (runDebate emits each once per run as `skill_problem`). */
+  reportSkillProblems?: (role: SeatRole, problems: readonly SkillProblem[]) => void;
 }
 
 /** A seat's usable answer, or why there is none. */
@@ -118,11 +121,12 @@ export async function askSeat<T>(
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: reusable.attempt };
   }
 
-  const skills = await chooseSkills(state, role, {
+  const { selection: skills, problems } = await chooseSkills(state, role, {
     dir,
     cwd: context.cwd,
     ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
   });
+  context.reportSkillProblems?.(role, problems);
   for (let call = 0; call <= retries; call++) {
     if (context.signal?.aborted) {
       return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };

@@ -91,11 +91,14 @@ describe("chooseSkills reads debate.md's skill settings", () => {
   const options = () => ({ dir, cwd: base, skillRoots: [repoSkills] });
 
   it("sends nothing when skills.enabled is false", async () => {
-    expect(await chooseSkills(withSkills({ skills: { enabled: false } }), "judge", options())).toBeNull();
+    expect(await chooseSkills(withSkills({ skills: { enabled: false } }), "judge", options())).toEqual({
+      selection: null,
+      problems: [],
+    });
   });
 
   it("uses skills.budget_tokens, a seat's skill_budget_tokens over it, and skills.exclude", async () => {
-    const small = await chooseSkills(
+    const { selection: small } = await chooseSkills(
       withSkills({ skills: { budget_tokens: 700 } }),
       "proposition",
       options(),
@@ -106,14 +109,14 @@ describe("chooseSkills reads debate.md's skill settings", () => {
       ...state.frontmatter.seats!,
       judge: { ...state.frontmatter.seats!.judge, skill_budget_tokens: 900 },
     };
-    const judge = await chooseSkills(
+    const { selection: judge } = await chooseSkills(
       withSkills({ skills: { budget_tokens: 100 }, seats }),
       "judge",
       options(),
     );
     expect(judge!.budgetTokens).toBe(900);
     expect(judge!.chosen[0]?.name).toBe("judging-rubric");
-    const excluded = await chooseSkills(
+    const { selection: excluded } = await chooseSkills(
       withSkills({ skills: { exclude: ["judging-rubric"] } }),
       "judge",
       options(),

@@ -5,6 +5,7 @@ import {
   defaultSkillRoots,
   loadSkills,
   type Selection,
+  type SkillProblem,
   selectSkills,
 } from "@debatekit/skills";
 
@@ -32,31 +33,40 @@ export function skillMatchText(state: DebateState, role: SeatRole): string {
   return [text, definitions, scope, task].filter((part) => part && part.trim() !== "").join("\n\n");
 }
 
+/** The skills chosen for one seat, and what was wrong with the skills folders on the way. */
+export interface SkillChoice {
+  /** null when debate.md says `skills.enabled: false`. */
+  selection: Selection | null;
+  /** Every problem loadSkills reported (the skills concerned were skipped); none when nothing was loaded. */
+  problems: SkillProblem[];
+}
+
 /**
- * Chooses the skills for one seat from debate.md's settings: `skills.enabled` (false: none, null
- * returned), the seat's `skill_budget_tokens`, else `skills.budget_tokens`, else 4000, and
+ * Chooses the skills for one seat from debate.md's settings: `skills.enabled` (false: none, no
+ * folder read), the seat's `skill_budget_tokens`, else `skills.budget_tokens`, else 4000, and
  * `skills.exclude`. `skillRoots` replaces the default roots (project skills/, the user's folder,
- * the debate's own skills/). Skills with problems are skipped (`debate skills list` shows why).
+ * the debate's own skills/). Skills with problems are skipped and the problems returned.
  */
 export async function chooseSkills(
   state: DebateState,
   role: SeatRole,
   options: { dir: string; cwd: string; skillRoots?: string[] },
-): Promise<Selection | null> {
+): Promise<SkillChoice> {
   const settings = state.frontmatter.skills;
-  if (settings?.enabled === false) return null;
+  if (settings?.enabled === false) return { selection: null, problems: [] };
   const roots =
     options.skillRoots ??
     (await defaultSkillRoots({ cwd: options.cwd, env: process.env, debateDir: options.dir }));
-  const { skills } = await loadSkills(roots);
+  const { skills, problems } = await loadSkills(roots);
   const budgetTokens =
     state.frontmatter.seats?.[role]?.skill_budget_tokens ??
     settings?.budget_tokens ??
     DEFAULT_SKILL_BUDGET_TOKENS;
-  return selectSkills(skills, {
+  const selection = selectSkills(skills, {
     text: skillMatchText(state, role),
     role,
     budgetTokens,
     exclude: settings?.exclude ?? [],
   });
+  return { selection, problems };
 }

@@ -19,6 +19,7 @@ import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import { createJournalStore } from "./journal-store.js";
+import { createSkillProblemReporter } from "./skill-problems.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 
 /** debate.md's text as it is on disk now (undefined when it cannot be read: the full read reports why). */
@@ -102,6 +103,8 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   };
   let committed = 0;
   const journal = createJournalStore(dir);
+  const secrets = secretsFromEnv(env);
+  const reportSkillProblems = createSkillProblemReporter({ dir, secrets, emit });
   // The folder as our last commit left it, and debate.md's text right after that commit.
   let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
   try {
@@ -160,11 +163,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       const context = (adapter: Adapter): SeatContext => ({
         dir,
         adapter,
-        secrets: secretsFromEnv(env),
+        secrets,
         cwd: options.cwd ?? process.cwd(),
         now,
         emit,
         journal,
+        reportSkillProblems,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
       });

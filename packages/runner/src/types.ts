@@ -1,6 +1,7 @@
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import type { SeatRole } from "@debatekit/core";
 import type { CumulativeScores, DebateFrontmatter, SeatConfig } from "@debatekit/schema";
+import type { SkillProblem } from "@debatekit/skills";
 
 /** The phase a debate waits in (debate.md's `current_phase`). */
 export type Phase = DebateFrontmatter["current_phase"];
@@ -29,8 +30,15 @@ export type RunEvent =
   | (StepRef & { type: "retry"; role: SeatRole; attempt: number; errors: string[] })
   | (StepRef & { type: "step_committed"; from: { exchange: number; phase: Phase } })
   | { type: "waiting"; dir: string; reason: "lock" | "seat"; message: string }
+  | ({ type: "skill_problem"; dir: string; role: SeatRole } & SkillProblemReport)
   | { type: "done"; dir: string; summary: RunSummary }
   | { type: "error"; dir: string; code: string; message: string };
+
+/**
+ * A problem loadSkills found in a skills folder (the skill concerned was skipped, or another copy
+ * used), every string redacted. Without `cause`: it can hold an Error, which does not serialize.
+ */
+export type SkillProblemReport = Omit<SkillProblem, "cause">;
 
 /** How a run ended. */
 export interface RunSummary {
