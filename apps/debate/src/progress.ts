@@ -1,5 +1,6 @@
 import type { RunEvent, RunSummary } from "@debatekit/runner";
 import { type CliIO, isInteractive, useColor } from "./output.js";
+import { formatSkillProblem } from "./skill-problems.js";
 
 const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -12,6 +13,11 @@ export function palette(io: CliIO) {
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** The warning line `debate run` prints for a skill the run skipped (or a duplicate it replaced). */
+export function formatSkillProblemLine(problem: Extract<RunEvent, { type: "skill_problem" }>): string {
+  return `skills: ${formatSkillProblem(problem)}`;
 }
 
 /**
@@ -74,6 +80,9 @@ export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void;
         break;
       case "waiting":
         print(c.yellow(event.message));
+        break;
+      case "skill_problem":
+        print(c.yellow(formatSkillProblemLine(event)));
         break;
       default:
         break;

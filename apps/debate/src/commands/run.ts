@@ -1,12 +1,12 @@
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve, sep } from "node:path";
-import { runDebate } from "@debatekit/runner";
+import { type RunOptions, runDebate } from "@debatekit/runner";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
-import { createProgress, formatSummary } from "../progress.js";
+import { createProgress, formatSkillProblemLine, formatSummary } from "../progress.js";
 
 /** Exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells do). */
 const cancelledExitCode = 130;
@@ -61,12 +61,18 @@ export function registerRun(program: Command, io: CliIO): void {
         process.on("SIGINT", onSignal);
         process.on("SIGTERM", onSignal);
         const progress = opts.json ? undefined : createProgress(io);
+        // With --json stdout holds only the summary; skill problems still go to stderr, as warnings.
+        const onEvent: RunOptions["onEvent"] =
+          progress?.onEvent ??
+          ((event) => {
+            if (event.type === "skill_problem") io.stderr.write(`${formatSkillProblemLine(event)}\n`);
+          });
         try {
           const summary = await runDebate(dir, {
             signal: controller.signal,
             ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
             ...(opts.wait ? { wait: true } : {}),
-            ...(progress ? { onEvent: progress.onEvent } : {}),
+            onEvent,
             env: io.env,
             command: `debate run ${dirArg}`,
           });

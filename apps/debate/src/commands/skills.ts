@@ -12,6 +12,7 @@ import {
 import { type Command, Option } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
+import { formatSkillProblem, plainProblems } from "../skill-problems.js";
 
 const ROLES: readonly Role[] = ["proposition", "opposition", "judge", "debater"];
 
@@ -25,15 +26,8 @@ async function load(io: CliIO, options: RootOptions): Promise<{ roots: string[];
   return { roots, result: await loadSkills(roots) };
 }
 
-/** Problems without `cause` (an Error does not serialize, and the message already says it). */
-function plainProblems(problems: SkillProblem[]): Omit<SkillProblem, "cause">[] {
-  return problems.map(({ cause: _cause, ...rest }) => rest);
-}
-
 function printProblems(io: CliIO, problems: SkillProblem[]): void {
-  for (const p of problems) {
-    io.stderr.write(`${p.severity} ${p.code} ${p.file}${p.field ? ` (${p.field})` : ""}: ${p.message}\n`);
-  }
+  for (const p of problems) io.stderr.write(`${formatSkillProblem(p)}\n`);
 }
 
 function table(rows: string[][]): string {

@@ -1,4 +1,4 @@
-import type { Phase, RunSummary } from "@debatekit/runner";
+import type { Phase, RunSummary, SkillProblemReport } from "@debatekit/runner";
 
 /**
  * Why a run of a debate was started: at start-up, a new folder, a retry after a lock, the file
@@ -51,6 +51,7 @@ export type WatchEvent = { at: string } & (
     }
   | { type: "invalid"; dir: string; code: string; file: string; field?: string; message: string }
   | { type: "recovered"; dir: string }
+  | ({ type: "skill_problem"; dir: string; role: string } & SkillProblemReport)
   | { type: "locked"; dir: string; message: string; retryInMs: number }
   | { type: "run_error"; dir: string; code: string; message: string }
   | { type: "watch_error"; message: string }

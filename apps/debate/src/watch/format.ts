@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import type { CliIO } from "../output.js";
 import { isInteractive } from "../output.js";
 import { palette } from "../progress.js";
+import { formatSkillProblem } from "../skill-problems.js";
 import type { WatchEvent } from "./events.js";
 import type { WatchedDebate } from "./watcher.js";
 
@@ -38,6 +39,8 @@ export function formatWatchLine(event: WatchEvent, name: (dir: string) => string
       return `${name(event.dir)}: ${event.file}${event.field ? ` field ${event.field}` : ""} is invalid (${event.code}): ${event.message}; waiting for a fix`;
     case "recovered":
       return `${name(event.dir)}: readable again, resuming`;
+    case "skill_problem":
+      return `${name(event.dir)}: skills: ${formatSkillProblem(event)}`;
     case "locked":
       return `${name(event.dir)}: ${event.message}; trying again in ${event.retryInMs} ms`;
     case "run_error":
@@ -79,6 +82,7 @@ export function createWatchPrinter(
   const c = palette(io);
   const live = isInteractive(io) && options.debates !== undefined;
   const lastLine = new Map<string, string>();
+  const skillLines = new Map<string, Set<string>>();
   const name = (dir: string) => relative(io.cwd, dir) || ".";
   const clock = (at: string) => c.dim(at.slice(11, 19));
   const render = () => {
@@ -94,6 +98,12 @@ export function createWatchPrinter(
       if (line && (event.type === "run_finished" || event.type === "locked" || event.type === "invalid")) {
         if (lastLine.get(event.dir) === line) line = undefined;
         else lastLine.set(event.dir, line);
+      } else if (line && event.type === "skill_problem") {
+        // Every run of a debate reports its skill problems again: print each line once per debate.
+        const seen = skillLines.get(event.dir) ?? new Set<string>();
+        skillLines.set(event.dir, seen);
+        if (seen.has(line)) line = undefined;
+        else seen.add(line);
       } else if (line && "dir" in event) lastLine.delete(event.dir);
       if (!line) return render();
       if (live) io.stderr.write("\r\u001b[K");
@@ -102,7 +112,9 @@ export function createWatchPrinter(
           ? c.red(line)
           : event.type === "step_committed"
             ? c.green(line)
-            : line;
+            : event.type === "skill_problem"
+              ? c.yellow(line)
+              : line;
       io.stdout.write(`${clock(event.at)} ${colored}\n`);
       render();
     },

@@ -144,6 +144,9 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
             });
           } else if (event.type === "seat_finished" && event.status === "pending") {
             pending.push({ role: event.role, message: event.error ?? "" });
+          } else if (event.type === "skill_problem") {
+            // Passed through as the runner reports it (once per run, already redacted).
+            emit(event);
           }
         },
       });
