@@ -1,11 +1,19 @@
 // The acp adapter against a real ACP agent: the pinned `opencode acp`, whose model provider is
 // the loopback model server. A plain answer, a resumed session (session/load in a new process),
-// model errors (400, 401) and a hang that the per-seat timeout ends with the process group gone.
+// an empty answer, model errors (400, 401) and a hang that the per-seat timeout ends
+// with the process group gone. DEBATEKIT_RECORD_FIXTURES=1 saves each run as a fixture of the
+// acp package (packages/adapters/acp/fixtures/opencode-<version>/), replayed by its fast tests.
 import { createAdapter } from "@debatekit/adapter-acp";
 import type { SeatCall } from "@debatekit/adapter-kit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ModelServer, startModelServer } from "../model-server/server.js";
-import { createFreshHome, type FreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
+import {
+  createFreshHome,
+  type FreshHome,
+  pointCliAtServer,
+  processesWithEnv,
+  recordAcpFixture,
+} from "./harness.js";
 import { cliBinPath, pinnedClis } from "./install-clis.mjs";
 
 const seatTimeoutMs = 90_000;
@@ -20,19 +28,20 @@ afterAll(async () => {
   await server.close();
 });
 
+const fixtureFolder = `opencode-${pinnedClis.opencode.version}`;
+
 async function ask(
+  scenario: string,
   prompt: string,
   options: { fresh?: FreshHome; sessionId?: string; timeoutMs?: number } = {},
 ): Promise<{ call: SeatCall; fresh: FreshHome }> {
   const fresh = options.fresh ?? createFreshHome("acp-opencode");
   const env = pointCliAtServer("opencode", server, fresh);
   const adapter = createAdapter(seat, { debateDir: fresh.cwd, env });
-  const call = await adapter.call({
-    prompt,
-    timeoutMs: options.timeoutMs ?? seatTimeoutMs,
-    cwd: fresh.cwd,
-    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-  });
+  const timeoutMs = options.timeoutMs ?? seatTimeoutMs;
+  const sessionId = options.sessionId ? { sessionId: options.sessionId } : {};
+  const call = await adapter.call({ prompt, timeoutMs, cwd: fresh.cwd, ...sessionId });
+  recordAcpFixture(fixtureFolder, scenario, call, { prompt, timeoutMs, ...sessionId });
   return { call, fresh };
 }
 
@@ -57,7 +66,7 @@ describe(`acp adapter with opencode ${pinnedClis.opencode.version} (real agent)`
       req.allText.includes("MARK-ACP-PLAIN") ? "plain answer over acp" : "side call",
     );
     const before = server.requests.length;
-    const { call, fresh } = await ask("Say hello. MARK-ACP-PLAIN");
+    const { call, fresh } = await ask("plain", "Say hello. MARK-ACP-PLAIN");
     fresh.remove();
     expect(call.error).toBeUndefined();
     expect(call).toMatchObject({
@@ -82,10 +91,10 @@ describe(`acp adapter with opencode ${pinnedClis.opencode.version} (real agent)`
           ? "first-acp-answer"
           : "side call",
     );
-    const first = await ask("Remember this. MARK-ACP-FIRST");
+    const first = await ask("resume-first", "Remember this. MARK-ACP-FIRST");
     try {
       expect(first.call).toMatchObject({ status: "ok", text: "first-acp-answer" });
-      const second = await ask("What did you answer? MARK-ACP-SECOND", {
+      const second = await ask("resume-second", "What did you answer? MARK-ACP-SECOND", {
         fresh: first.fresh,
         sessionId: first.call.sessionId!,
       });
@@ -104,7 +113,7 @@ describe(`acp adapter with opencode ${pinnedClis.opencode.version} (real agent)`
   for (const status of [400, 401] as const) {
     test(`an HTTP ${status} from the model is status exit with the model's message`, async () => {
       server.setReply(() => ({ error: status, message: `scripted failure ${status}` }));
-      const { call, fresh } = await ask(`Fail please. MARK-ACP-${status}`);
+      const { call, fresh } = await ask(`error-${status}`, `Fail please. MARK-ACP-${status}`);
       fresh.remove();
       expect(call.status).toBe("exit");
       expect(call.text).toBe("");
@@ -113,9 +122,17 @@ describe(`acp adapter with opencode ${pinnedClis.opencode.version} (real agent)`
     });
   }
 
+  test("an empty model answer is status empty, not ok with no text", async () => {
+    server.setReply((req) => (req.allText.includes("MARK-ACP-EMPTY") ? "" : "side call"));
+    const { call, fresh } = await ask("empty", "Say nothing. MARK-ACP-EMPTY");
+    fresh.remove();
+    expect(call).toMatchObject({ status: "empty", text: "", transport: "acp" });
+    expect(call.error).toMatch(/answered nothing \(stopReason end_turn\)$/);
+  });
+
   test("a model that never answers ends in status timeout with no process left behind", async () => {
     server.setReply(() => ({ hang: true }));
-    const { call, fresh } = await ask("Hang please. MARK-ACP-HANG", { timeoutMs: hangTimeoutMs });
+    const { call, fresh } = await ask("hang", "Hang please. MARK-ACP-HANG", { timeoutMs: hangTimeoutMs });
     try {
       expect(call.status).toBe("timeout");
       expect(call.error).toBe(`no answer within ${hangTimeoutMs} ms; process group terminated`);

@@ -83,7 +83,12 @@ export function pointCliAtServer(cli: CliName, server: ModelServer, fresh: Fresh
       mkdirSync(join(fresh.home, ".gemini"), { recursive: true });
       writeFileSync(
         join(fresh.home, ".gemini", "settings.json"),
-        JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+        JSON.stringify({
+          security: { auth: { selectedType: "gemini-api-key" } },
+          // gemini retries a 429/5xx up to 10 times, 5-30 s apart (minutes); one attempt makes
+          // the error tests finish on gemini's own error (the user's setting of the same name).
+          general: { maxAttempts: 1 },
+        }),
       );
       return { ...env, GOOGLE_GEMINI_BASE_URL: server.url, GEMINI_API_KEY: "stub-gemini-key" };
     case "opencode":
@@ -155,6 +160,72 @@ export function recordFixture(
       ...(call.usage ? { usage: call.usage } : {}),
       ...(call.error ? { error: call.error } : {}),
     },
+  };
+  writeFileSync(join(dir, `${scenario}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+}
+
+/** Where the acp and http adapters keep recorded fixtures: `packages/adapters/<adapter>/fixtures/<source>/`. */
+function fixtureDir(adapter: "acp" | "http", source: string): string {
+  return join(repoRoot, "packages", "adapters", adapter, "fixtures", source);
+}
+
+/** The envelope fields a fixture test compares (no timings, no raw output). */
+function expectedOf(call: SeatCall): Record<string, unknown> {
+  return {
+    status: call.status,
+    text: call.text,
+    ...(call.sessionId ? { sessionId: call.sessionId } : {}),
+    ...(call.model ? { model: call.model } : {}),
+    ...(call.usage ? { usage: call.usage } : {}),
+    ...(call.error ? { error: call.error } : {}),
+  };
+}
+
+/**
+ * Saves one http-adapter answer (status line, content type and body exactly as the adapter read
+ * them, from `raw`) as a fixture of the http package, when DEBATEKIT_RECORD_FIXTURES=1.
+ */
+export function recordHttpFixture(server: string, scenario: string, call: SeatCall): void {
+  if (process.env.DEBATEKIT_RECORD_FIXTURES !== "1" || !call.raw) return;
+  const [statusLine = "", contentTypeLine] = call.raw.stderr.split("\n");
+  const status = /^HTTP (\d{3}) ?(.*)$/.exec(statusLine);
+  if (!status) throw new Error(`http raw stderr does not start with a status line: ${statusLine}`);
+  const dir = fixtureDir("http", server);
+  mkdirSync(dir, { recursive: true });
+  const fixture = {
+    server,
+    scenario,
+    httpStatus: Number(status[1]),
+    statusText: status[2],
+    contentType: contentTypeLine?.replace(/^content-type: /, "") ?? null,
+    body: call.raw.stdout,
+    expected: expectedOf(call),
+  };
+  writeFileSync(join(dir, `${scenario}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+}
+
+/**
+ * Saves one acp-adapter run (every line the agent wrote on stdout, its stderr, the envelope) as
+ * a fixture of the acp package, when DEBATEKIT_RECORD_FIXTURES=1. The package's fixtures test
+ * replays the lines through a script agent, so the adapter meets the real agent's messages.
+ */
+export function recordAcpFixture(
+  agent: string,
+  scenario: string,
+  call: SeatCall,
+  request: { prompt: string; timeoutMs: number; sessionId?: string },
+): void {
+  if (process.env.DEBATEKIT_RECORD_FIXTURES !== "1") return;
+  const dir = fixtureDir("acp", agent);
+  mkdirSync(dir, { recursive: true });
+  const fixture = {
+    agent,
+    scenario,
+    request,
+    exitCode: call.exitCode ?? null,
+    agentStdout: (call.raw?.stdout ?? "").split("\n").filter((l) => l.trim() !== ""),
+    agentStderr: call.raw?.stderr ?? "",
+    expected: expectedOf(call),
   };
   writeFileSync(join(dir, `${scenario}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
 }

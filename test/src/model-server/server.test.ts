@@ -100,4 +100,41 @@ describe("startModelServer", () => {
     server = undefined;
     expect(await pending).toBe("dropped");
   });
+
+  test("an error reply with retryAfterMs carries retry-after-ms and retry-after headers", async () => {
+    server = await startModelServer(() => ({ error: 429, message: "slow down", retryAfterMs: 1500 }));
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after-ms")).toBe("1500");
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(await res.json()).toMatchObject({ error: { message: "slow down", type: "rate_limit_exceeded" } });
+  });
+
+  test("the ollama flavor answers stream:false with one chat.completion object and lists its models", async () => {
+    server = await startModelServer(() => ({ text: "Yes.", usage: { inputTokens: 9, outputTokens: 2 } }), {
+      flavor: "ollama",
+      models: ["qwen3:8b"],
+    });
+    const ask = (stream: boolean) =>
+      fetch(`${server!.url}/v1/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "qwen3:8b", stream, messages: [{ role: "user", content: "hi" }] }),
+      });
+    const json = await ask(false);
+    expect(json.headers.get("content-type")).toBe("application/json");
+    expect(await json.json()).toMatchObject({
+      object: "chat.completion",
+      model: "qwen3:8b",
+      system_fingerprint: "fp_ollama",
+      choices: [{ message: { role: "assistant", content: "Yes." }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 9, completion_tokens: 2 },
+    });
+    // Asked to stream, it streams.
+    expect((await ask(true)).headers.get("content-type")).toBe("text/event-stream");
+    const models = await fetch(`${server.url}/v1/models`);
+    expect(await models.json()).toMatchObject({ object: "list", data: [{ id: "qwen3:8b" }] });
+  });
 });

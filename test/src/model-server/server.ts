@@ -9,6 +9,8 @@ import {
   chatEvents,
   geminiEvents,
   geminiResponse,
+  ollamaCompletion,
+  ollamaModelList,
   responsesEvents,
   serializeSse,
 } from "./sse.js";
@@ -35,7 +37,15 @@ export interface ModelRequest {
 export type ModelReply =
   | string
   | { text: string; usage?: AnswerUsage }
-  | { error: 400 | 401 | 403 | 404 | 429 | 500 | 503; message?: string }
+  | {
+      error: 400 | 401 | 403 | 404 | 429 | 500 | 503;
+      message?: string;
+      /**
+       * Sent as `retry-after-ms` and `retry-after` (seconds, rounded up): CLIs that retry a 429
+       * or 5xx on their own honour it, so a test can make their retries quick instead of minutes.
+       */
+      retryAfterMs?: number;
+    }
   | { hang: true };
 
 /** Decides the reply to one request; tests script a debate by looking at the prompt. */
@@ -55,11 +65,26 @@ export interface ModelServer {
 
 const defaultUsage: AnswerUsage = { inputTokens: 12, outputTokens: 7 };
 
+/** Options of {@link startModelServer}. */
+export interface ModelServerOptions {
+  log?: (line: string) => void;
+  /**
+   * `openai` (default): chat completions always stream SSE, even for `stream: false` (as some
+   * proxies do). `ollama`: like Ollama's OpenAI-compatible `/v1` API: `stream: false` gets one
+   * `chat.completion` JSON object (`system_fingerprint: "fp_ollama"`), and `GET …/models` lists
+   * `models`.
+   */
+  flavor?: "openai" | "ollama";
+  /** The models `GET …/models` lists in the `ollama` flavor. */
+  models?: string[];
+}
+
 /** Starts the model server on 127.0.0.1 with an OS-chosen port. */
 export async function startModelServer(
   reply: ReplyFunction = () => "pong",
-  options: { log?: (line: string) => void } = {},
+  options: ModelServerOptions = {},
 ): Promise<ModelServer> {
+  const flavor = options.flavor ?? "openai";
   let replyFn = reply;
   const requests: ModelRequest[] = [];
   const sockets = new Set<Socket>();
@@ -82,6 +107,11 @@ export async function startModelServer(
     const raw = await readBody(req);
     const api = classify(req.method ?? "GET", url.pathname);
     options.log?.(`${req.method} ${url.pathname}${url.search} -> ${api ?? "404"}`);
+    if (flavor === "ollama" && req.method === "GET" && url.pathname.endsWith("/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(ollamaModelList(options.models ?? [])));
+      return;
+    }
     if (!api) {
       // Claude Code probes `HEAD /api/hello`; a 404 is what it gets from a plain proxy too.
       res.writeHead(404, { "content-type": "application/json" });
@@ -109,12 +139,17 @@ export async function startModelServer(
     const answer = replyFn(request);
     if (typeof answer === "object" && "hang" in answer) return; // never answer; close() drops it
     if (typeof answer === "object" && "error" in answer) {
-      sendError(res, api, answer.error, answer.message ?? `scripted ${answer.error}`);
+      sendError(res, api, answer.error, answer.message ?? `scripted ${answer.error}`, answer.retryAfterMs);
       return;
     }
     const text = typeof answer === "string" ? answer : answer.text;
     const usage = typeof answer === "string" ? defaultUsage : (answer.usage ?? defaultUsage);
     const id = `stub${counter}`;
+    if (api === "openai-chat" && flavor === "ollama" && (body as { stream?: unknown }).stream === false) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(ollamaCompletion(text, request.model, usage, id)));
+      return;
+    }
     if (api === "gemini") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(geminiResponse(text, request.model, usage, true)));
@@ -175,7 +210,13 @@ function modelOf(api: ModelApi, path: string, body: unknown): string {
   return typeof model === "string" ? model : "unknown-model";
 }
 
-function sendError(res: ServerResponse, api: ModelApi, status: number, message: string): void {
+function sendError(
+  res: ServerResponse,
+  api: ModelApi,
+  status: number,
+  message: string,
+  retryAfterMs?: number,
+): void {
   const body =
     api === "anthropic"
       ? {
@@ -219,7 +260,12 @@ function sendError(res: ServerResponse, api: ModelApi, status: number, message: 
               code: status === 401 ? "invalid_api_key" : null,
             },
           };
-  res.writeHead(status, { "content-type": "application/json" });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    ...(retryAfterMs === undefined
+      ? {}
+      : { "retry-after-ms": String(retryAfterMs), "retry-after": String(Math.ceil(retryAfterMs / 1000)) }),
+  });
   res.end(JSON.stringify(body));
 }
 

@@ -239,3 +239,28 @@ export function geminiEvents(text: string, model: string, usage: AnswerUsage): S
   const chunks = splitText(text);
   return chunks.map((chunk, i) => ({ data: geminiResponse(chunk, model, usage, i === chunks.length - 1) }));
 }
+
+/** A non-streamed chat completion as Ollama's OpenAI-compatible API returns it. */
+export function ollamaCompletion(text: string, model: string, usage: AnswerUsage, id: string): unknown {
+  return {
+    id: `chatcmpl-${id}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    system_fingerprint: "fp_ollama",
+    choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+    usage: {
+      prompt_tokens: usage.inputTokens,
+      completion_tokens: usage.outputTokens,
+      total_tokens: usage.inputTokens + usage.outputTokens,
+    },
+  };
+}
+
+/** Ollama's `GET /v1/models` answer. */
+export function ollamaModelList(models: string[]): unknown {
+  return {
+    object: "list",
+    data: models.map((id) => ({ id, object: "model", created: 1760000000, owned_by: "library" })),
+  };
+}

@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SeatConfig } from "@debatekit/schema";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -115,7 +115,7 @@ describe("acp adapter against a scripted agent", () => {
     expect(result).toMatchObject({
       status: "exit",
       exitCode: 3,
-      error: `${process.execPath} exited with 3 before answering: fatal: config broken`,
+      error: `${basename(process.execPath)} exited with 3 before answering: fatal: config broken`,
     });
   });
 

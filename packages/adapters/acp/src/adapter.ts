@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import {
@@ -66,6 +67,8 @@ export function createAdapter(
   const secrets = secretsFromEnv(env);
   const policy = options.permissionPolicy ?? defaultPermissionPolicy;
   const program = command[0]!;
+  // Messages name the program as people call it ("opencode"), not by its install path.
+  const programName = basename(program);
 
   async function call(request: SeatRequest): Promise<SeatCall> {
     const started = performance.now();
@@ -240,19 +243,19 @@ export function createAdapter(
       case "timeout":
         return fail("timeout", `no answer within ${request.timeoutMs} ms; process group terminated`);
       case "cancelled":
-        return fail("cancelled", `${program} was stopped by the user`);
+        return fail("cancelled", `${programName} was stopped by the user`);
       case "exited": {
         const e = outcome.exit;
         if (e.spawnError) {
           return e.spawnError.code === "ENOENT"
             ? fail(
                 "unavailable",
-                `${program} is not installed or not on PATH${known ? `: ${known.setupHint}` : ""}`,
+                `${programName} is not installed or not on PATH${known ? `: ${known.setupHint}` : ""}`,
               )
-            : fail("exit", `${program} could not start: ${e.spawnError.message}`);
+            : fail("exit", `${programName} could not start: ${e.spawnError.message}`);
         }
         const how = e.exitCode === null ? `was killed by ${e.signal}` : `exited with ${e.exitCode}`;
-        return fail("exit", `${program} ${how} before answering${lastStderr ? `: ${lastStderr}` : ""}`);
+        return fail("exit", `${programName} ${how} before answering${lastStderr ? `: ${lastStderr}` : ""}`);
       }
       case "failed": {
         const error = outcome.error;
@@ -287,7 +290,7 @@ export function createAdapter(
             ...meta,
             status: "empty",
             text: "",
-            error: sanitizeError(`${program} answered nothing (stopReason ${turn.stopReason})`, secrets),
+            error: sanitizeError(`${programName} answered nothing (stopReason ${turn.stopReason})`, secrets),
           };
         }
         return { ...meta, status: "ok", text };

@@ -84,6 +84,65 @@ async function readCapped(response: Response): Promise<{ body: string; truncated
   return { body: Buffer.concat(chunks).toString("utf8"), truncated };
 }
 
+/** One HTTP answer as it came off the wire (what the fixtures record). */
+export interface HttpAnswer {
+  status: number;
+  statusText: string;
+  contentType: string | null;
+  body: string;
+  /** True when the body was cut at the size cap. */
+  truncated: boolean;
+}
+
+/**
+ * Folds one HTTP answer into the §6 envelope: an error status by {@link statusForHttpError},
+ * a 2xx body read as JSON or SSE, `empty` for no choices or blank content. Pure: the fixtures
+ * tests replay recorded answers through it.
+ */
+export function readHttpAnswer(
+  answer: HttpAnswer,
+  options: { secrets: readonly string[]; durationMs: number; keyEnv?: string },
+): SeatCall {
+  const { secrets, durationMs } = options;
+  const raw = {
+    stdout: redactSecrets(answer.body, secrets),
+    // Like `curl -i`: the status line and the one header the body is read by.
+    stderr:
+      `HTTP ${answer.status} ${answer.statusText}`.trim() +
+      (answer.contentType ? `\ncontent-type: ${answer.contentType}` : ""),
+    truncated: answer.truncated,
+  };
+  const meta = { durationMs, transport: "http" as const, raw };
+  if (answer.status < 200 || answer.status > 299) {
+    return {
+      ...meta,
+      status: statusForHttpError(answer.status),
+      text: "",
+      error: sanitizeError(
+        describeHttpError(answer.status, answer.body, options.keyEnv ? { keyEnv: options.keyEnv } : {}),
+        secrets,
+      ),
+    };
+  }
+  const parsed = parseCompletionBody(answer.body, answer.contentType);
+  const found = {
+    ...meta,
+    ...(parsed.model ? { model: parsed.model } : {}),
+    ...(parsed.usage ? { usage: parsed.usage } : {}),
+  };
+  if (parsed.parseError) {
+    return { ...found, status: "parse_error", text: "", error: sanitizeError(parsed.parseError, secrets) };
+  }
+  const text = redactSecrets(parsed.text, secrets);
+  if (parsed.noChoices || text.trim() === "") {
+    const why = parsed.noChoices
+      ? "no choices"
+      : `an empty message (finish_reason ${parsed.finishReason ?? "none"})`;
+    return { ...found, status: "empty", text: "", error: `the endpoint answered ${why}` };
+  }
+  return { ...found, status: "ok", text };
+}
+
 /** An adapter for any OpenAI-compatible `POST {base_url}/chat/completions` endpoint. Stateless. */
 export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapter {
   const env = context.env ?? process.env;
@@ -140,37 +199,16 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
         signal: controller.signal,
       });
       const { body, truncated } = await readCapped(response);
-      const raw = {
-        stdout: redactSecrets(body, secrets),
-        stderr: `HTTP ${response.status} ${response.statusText}`.trim(),
-        truncated,
-      };
-      if (!response.ok) {
-        return envelope(
-          statusForHttpError(response.status),
-          describeHttpError(response.status, body, keyEnv ? { keyEnv } : {}),
-          raw,
-        );
-      }
-      const parsed = parseCompletionBody(body, response.headers.get("content-type"));
-      const meta = {
-        durationMs: elapsed(),
-        transport: "http" as const,
-        raw,
-        ...(parsed.model ? { model: parsed.model } : {}),
-        ...(parsed.usage ? { usage: parsed.usage } : {}),
-      };
-      if (parsed.parseError) {
-        return { ...meta, status: "parse_error", text: "", error: sanitizeError(parsed.parseError, secrets) };
-      }
-      const text = redactSecrets(parsed.text, secrets);
-      if (parsed.noChoices || text.trim() === "") {
-        const why = parsed.noChoices
-          ? "no choices"
-          : `an empty message (finish_reason ${parsed.finishReason ?? "none"})`;
-        return { ...meta, status: "empty", text: "", error: `the endpoint answered ${why}` };
-      }
-      return { ...meta, status: "ok", text };
+      return readHttpAnswer(
+        {
+          status: response.status,
+          statusText: response.statusText,
+          contentType: response.headers.get("content-type"),
+          body,
+          truncated,
+        },
+        { secrets, durationMs: elapsed(), ...(keyEnv ? { keyEnv } : {}) },
+      );
     } catch (error) {
       if (timedOut) return envelope("timeout", `no answer within ${request.timeoutMs} ms; request aborted`);
       if (request.signal?.aborted) return envelope("cancelled", "stopped by the user");

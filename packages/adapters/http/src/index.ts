@@ -1,4 +1,12 @@
-export { buildRequestBody, createAdapter, defaultBaseUrl, endpointUrl, modelIds } from "./adapter.js";
+export type { HttpAnswer } from "./adapter.js";
+export {
+  buildRequestBody,
+  createAdapter,
+  defaultBaseUrl,
+  endpointUrl,
+  modelIds,
+  readHttpAnswer,
+} from "./adapter.js";
 export type { ParsedCompletion } from "./parse.js";
 export {
   describeHttpError,
