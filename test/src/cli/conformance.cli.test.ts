@@ -1,6 +1,6 @@
 // Each adapter against its real, pinned CLI talking to the loopback model server: a plain
-// answer, a resumed session, a 400, a 401, and a hang that the per-seat timeout must end
-// with the whole process group gone.
+// answer, a resumed session, an empty answer, HTTP 400, 401, 429 and 500, no login, and a hang
+// that the per-seat timeout must end with the whole process group gone.
 
 import { spawn } from "node:child_process";
 import { createAdapter as createClaude } from "@debatekit/adapter-claude";
@@ -29,6 +29,30 @@ const factories: Record<CliName, Factory> = {
 /** How long a seat may take in the suite (generous: two shared cores, cold CLI start-up). */
 const seatTimeoutMs = 90_000;
 const hangTimeoutMs = 6_000;
+/** A missing login must be reported without a model call: well within this. */
+const noLoginTimeoutMs = 30_000;
+
+/**
+ * What each pinned CLI makes of an empty answer (measured): claude, codex and opencode finish
+ * the turn with no text; gemini retries the call, then fails it ("empty response", exit 0 with
+ * an error object); copilot fails the turn ("No response was returned").
+ */
+const emptyAnswer: Record<CliName, { status: "empty" | "exit"; error: RegExp }> = {
+  claude: { status: "empty", error: /answered nothing/ },
+  codex: { status: "empty", error: /answered nothing/ },
+  opencode: { status: "empty", error: /answered nothing/ },
+  gemini: { status: "exit", error: /empty response/ },
+  copilot: { status: "exit", error: /No response was returned/ },
+};
+
+/** How each CLI words a 429/500 it gave up on (codex says "high demand" for a 5xx). */
+const retryableError: Record<CliName, (status: number) => RegExp> = {
+  claude: (status) => new RegExp(`API Error.*${status}.*scripted failure ${status}`),
+  codex: (status) => (status === 429 ? /429 Too Many Requests/ : /high demand/),
+  gemini: (status) => new RegExp(`${status}|scripted failure ${status}`),
+  opencode: (status) => new RegExp(`scripted failure ${status}`),
+  copilot: (status) => new RegExp(`${status}.*scripted failure ${status}`),
+};
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -138,18 +162,48 @@ for (const [cli, factory] of Object.entries(factories) as [CliName, Factory][]) 
       });
     }
 
-    if (["claude", "gemini", "copilot"].includes(cli)) {
-      test("without a login or key the call is status unavailable and says how to log in", async () => {
-        const fresh = createFreshHome(cli);
-        const env = { PATH: process.env.PATH, HOME: fresh.home, TMPDIR: fresh.tmp };
-        const adapter = factory(suiteSeat(cli), { debateDir: fresh.cwd, env });
-        const call = await adapter.call({ prompt: "hi", timeoutMs: seatTimeoutMs, cwd: fresh.cwd });
-        recordFixture(cli, "not-logged-in", call, { timeoutMs: seatTimeoutMs });
-        fresh.remove();
-        expect(call.status).toBe("unavailable");
-        expect(call.error).toMatch(/log ?in|Auth method|authentication/i);
+    test(`an empty model answer is status ${emptyAnswer[cli].status}, never ok with no text`, async () => {
+      server.setReply(() => "");
+      const { call, fresh } = await run("empty", "Say nothing. MARK-EMPTY");
+      fresh.remove();
+      expect(call.status).toBe(emptyAnswer[cli].status);
+      expect(call.text).toBe("");
+      expect(call.error).toMatch(emptyAnswer[cli].error);
+    });
+
+    for (const status of [429, 500] as const) {
+      test(`an HTTP ${status} from the model ends on its own as status exit naming the cause`, async () => {
+        // retry-after-ms 0: CLIs that retry a 429/5xx themselves do it at once (see README).
+        server.setReply(() => ({ error: status, message: `scripted failure ${status}`, retryAfterMs: 0 }));
+        const { call, fresh } = await run(`error-${status}`, `Fail please. MARK-${status}`);
+        try {
+          expect(call.status).toBe("exit");
+          expect(call.text).toBe("");
+          expect(call.error?.length).toBeLessThanOrEqual(200);
+          expect(call.error).toMatch(retryableError[cli](status));
+          expect(processesWithEnv(fresh.home)).toEqual([]);
+        } finally {
+          fresh.remove();
+        }
       });
     }
+
+    test("without a login or key the call is status unavailable, says how to log in, asks no model", async () => {
+      const fresh = createFreshHome(cli);
+      const env = { PATH: process.env.PATH, HOME: fresh.home, TMPDIR: fresh.tmp };
+      const adapter = factory(suiteSeat(cli), { debateDir: fresh.cwd, env });
+      const before = server.requests.length;
+      const call = await adapter.call({ prompt: "hi", timeoutMs: noLoginTimeoutMs, cwd: fresh.cwd });
+      recordFixture(cli, "not-logged-in", call, { timeoutMs: noLoginTimeoutMs });
+      try {
+        expect(call.error).toMatch(/log ?in|Auth method|authentication/i);
+        expect(call.status).toBe("unavailable");
+        expect(server.requests.length).toBe(before);
+        expect(processesWithEnv(fresh.home)).toEqual([]);
+      } finally {
+        fresh.remove();
+      }
+    });
 
     test("a model that never answers ends in status timeout with no process left behind", async () => {
       server.setReply(() => ({ hang: true }));
