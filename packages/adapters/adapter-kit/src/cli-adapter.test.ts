@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EffortMap, SeatConfig } from "@debatekit/schema";
@@ -132,6 +132,52 @@ describe("defineCliAdapter: call()", () => {
       .call({ prompt: "hi", timeoutMs: 20_000, cwd: dir });
     expect(call.status).toBe("unavailable");
     expect(call.error).toBe("fakecli is not installed or not on PATH");
+  });
+});
+
+describe("defineCliAdapter: call() when no credential is found (credentials.whenMissing)", () => {
+  const withPolicy = (whenMissing: "before-call" | "on-failure") =>
+    defineCliAdapter({ ...spec, credentials: { ...spec.credentials, whenMissing } });
+  // HOME is the temp folder: no ~/.fakecli/auth.json there unless a test writes one.
+  const noLogin = () => context({ HOME: dir });
+
+  test("before-call: unavailable with the login hint, and the program never starts", async () => {
+    const marker = join(dir, "started.txt");
+    const recordingSeat: SeatConfig = {
+      ...seat,
+      command: [process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x")`],
+    };
+    const call = await withPolicy("before-call")
+      .createAdapter(recordingSeat, noLogin())
+      .call({ prompt: "hello", timeoutMs: 20_000, cwd: dir });
+    expect(call).toMatchObject({ status: "unavailable", text: "", transport: "cli" });
+    expect(call.error).toBe("fakecli: no login or key found; installed; run `fakecli login`");
+    await expect(stat(marker)).rejects.toThrow(/ENOENT/);
+  });
+
+  test("before-call: a key in the env or a login file lets the call run", async () => {
+    const adapter = withPolicy("before-call");
+    const byEnv = await adapter
+      .createAdapter(seat, context({ HOME: dir, FAKECLI_KEY: "k" }))
+      .call({ prompt: "hello", timeoutMs: 20_000, cwd: dir });
+    expect(byEnv.status).toBe("ok");
+    const home = join(dir, "logged-in-home");
+    await mkdir(join(home, ".fakecli"), { recursive: true });
+    await writeFile(join(home, ".fakecli", "auth.json"), "{}");
+    const byFile = await adapter
+      .createAdapter(seat, context({ HOME: home }))
+      .call({ prompt: "hello", timeoutMs: 20_000, cwd: dir });
+    expect(byFile.status).toBe("ok");
+  });
+
+  test("on-failure: the program runs; its failure becomes unavailable with the login hint, its answer stays", async () => {
+    const adapter = withPolicy("on-failure").createAdapter(seat, noLogin());
+    const failed = await adapter.call({ prompt: "fail", timeoutMs: 20_000, cwd: dir });
+    expect(failed).toMatchObject({ status: "unavailable", exitCode: 1 });
+    expect(failed.error).toBe("fakecli: no login or key found; installed; run `fakecli login`");
+    expect(failed.raw?.stdout).toContain("API error 401"); // what the CLI said is kept for the journal
+    const answered = await adapter.call({ prompt: "hello", timeoutMs: 20_000, cwd: dir });
+    expect(answered).toMatchObject({ status: "ok", text: "answer to hello" });
   });
 });
 

@@ -24,6 +24,17 @@ export interface CliCredentials {
   env: readonly string[];
   /** Files a login leaves behind; `home` is `$HOME`, else the user's home directory. */
   files?: (home: string, env: NodeJS.ProcessEnv) => readonly string[];
+  /**
+   * What a call does when none of them is found (`detect()` always hints):
+   * - `"before-call"`: returns `unavailable` with the login hint without starting the CLI, for a
+   *   CLI that otherwise goes looking for a model it cannot reach (codex retries the OpenAI API
+   *   until the seat times out);
+   * - `"on-failure"`: starts the CLI (its own config may hold a key we cannot see) but reports a
+   *   failure as `unavailable` with the login hint (opencode only says "Unexpected server error");
+   * - absent: nothing; the CLI's own message says it (claude, gemini and copilot name the login,
+   *   and may hold one in a keychain).
+   */
+  whenMissing?: "before-call" | "on-failure";
 }
 
 /** Everything that differs between two CLI adapters; {@link defineCliAdapter} does the rest. */
@@ -100,6 +111,10 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
     const [command = spec.program, ...baseArgs] = seat.command ?? [];
 
     async function call(request: SeatRequest): Promise<SeatCall> {
+      const loggedIn = spec.credentials.whenMissing ? hasCliCredentials(spec.credentials, env) : true;
+      const notLoggedIn = sanitizeError(`${spec.name}: no login or key found; ${spec.loginHint}`);
+      if (!loggedIn && spec.credentials.whenMissing === "before-call")
+        return { status: "unavailable", text: "", error: notLoggedIn, durationMs: 0, transport: "cli" };
       const map =
         context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env }));
       const effort = resolveEffort(map, spec.name, {
@@ -124,7 +139,12 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
         timeoutMs: request.timeoutMs,
         ...(request.signal ? { signal: request.signal } : {}),
       });
-      return readOutcome(outcome, { timeoutMs: request.timeoutMs, secrets: secretsFromEnv(childEnv) });
+      const result = readOutcome(outcome, {
+        timeoutMs: request.timeoutMs,
+        secrets: secretsFromEnv(childEnv),
+      });
+      const failed = result.status === "exit" || result.status === "parse_error";
+      return !loggedIn && failed ? { ...result, status: "unavailable", error: notLoggedIn } : result;
     }
 
     async function detect(): Promise<Detection> {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,15 @@ const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
+  } catch {
+    return false;
+  }
+};
+/** True while `pid` runs: a zombie (dead, not yet reaped by init) does not count. */
+const running = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
   } catch {
     return false;
   }
@@ -116,8 +126,11 @@ describe("runProcess", () => {
       args: [script("orphan"), pidFile],
       timeoutMs: 5000,
     });
+    // Checked synchronously, before anything else can give the kernel time: the call returns
+    // only once the grandchild no longer runs, not merely once it was signalled.
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(running(pid)).toBe(false);
     expect(out.exitCode).toBe(0);
-    const pid = Number(await readFile(pidFile, "utf8"));
     expect(await waitGone(pid)).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
 /** How to start one program for one seat call. */
@@ -75,6 +76,38 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 }
 
 /**
+ * True while a process of the group `pgid` still runs. On Linux, /proc tells a dying process from a
+ * zombie (dead, waiting for init to reap it, which can take seconds in a container); elsewhere any
+ * member counts.
+ */
+function groupRunning(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return groupAlive(pgid);
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === pgid && state !== "Z") return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
+
+/** Resolves once no process of the group `pgid` runs any more, or after `limitMs`. */
+async function groupGone(pgid: number, limitMs: number): Promise<void> {
+  const end = performance.now() + limitMs;
+  while (groupRunning(pgid) && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
  * Runs a program without a shell in its own process group, writes `stdin` then closes it,
  * and enforces the timeout and the abort signal by SIGTERM then SIGKILL to the whole group.
  * Never throws for the program's own failures: they are in the outcome.
@@ -136,15 +169,19 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
-    const finish = () => {
+    const finish = async () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      // Leftovers of the group (a grandchild that outlived its parent) are killed outright:
-      // nothing of a finished call may keep running or billing.
-      if (pgid !== undefined && groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
       if (killTimer) clearTimeout(killTimer);
+      // Leftovers of the group (a grandchild that outlived its parent) are killed outright, and the
+      // call returns once they are gone (a big process can take a second to die on a loaded
+      // machine): nothing of a finished call may keep running or billing.
+      if (pgid !== undefined && groupAlive(pgid)) {
+        signalGroup(pgid, "SIGKILL");
+        await groupGone(pgid, grace);
+      }
       resolve({
         stdout: stdout.text(),
         stderr: stderr.text(),
@@ -166,7 +203,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
 
     child.on("error", (error: NodeJS.ErrnoException) => {
       spawnError = { code: error.code ?? "ESPAWN", message: error.message };
-      finish();
+      void finish();
     });
     child.on("exit", (code, signal) => {
       exitCode = code;
@@ -174,6 +211,6 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
       // A grandchild may still hold the pipes open; end the group so `close` can come.
       if (pgid !== undefined && groupAlive(pgid)) terminateGroup();
     });
-    child.on("close", finish);
+    child.on("close", () => void finish());
   });
 }

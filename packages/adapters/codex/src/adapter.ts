@@ -17,6 +17,8 @@ const codex = defineCliAdapter({
       const dir = env.CODEX_HOME ?? join(home, ".codex");
       return [join(dir, "auth.json"), join(dir, "config.toml")];
     },
+    // Without a login `codex exec` retries the OpenAI API until the seat times out.
+    whenMissing: "before-call",
   },
 });
 

@@ -14,7 +14,16 @@ const opencode = defineCliAdapter({
   credentials: {
     // OPENCODE_CONFIG_CONTENT may configure a provider with its own key and base URL.
     env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENCODE_CONFIG_CONTENT"],
-    files: (home) => [join(home, ".local", "share", "opencode", "auth.json")],
+    // `opencode auth login` keeps keys under the XDG data folder; a config file may hold a provider's key too.
+    files: (home, env) => [
+      join(env.XDG_DATA_HOME ?? join(home, ".local", "share"), "opencode", "auth.json"),
+      ...(env.OPENCODE_CONFIG ? [env.OPENCODE_CONFIG] : []),
+      join(env.XDG_CONFIG_HOME ?? join(home, ".config"), "opencode", "opencode.json"),
+      join(env.XDG_CONFIG_HOME ?? join(home, ".config"), "opencode", "opencode.jsonc"),
+    ],
+    // Without a provider it exits 1 with "Unexpected server error"; a project config we do not see
+    // may hold a key, so the CLI still runs and only its failure is reported as the missing login.
+    whenMissing: "on-failure",
   },
 });
 
