@@ -42,6 +42,16 @@ describe("parseGeminiOutput", () => {
     });
   });
 
+  test("an error with a type and no code is named by its type", () => {
+    const out = JSON.stringify({
+      session_id: "s",
+      error: { type: "INVALID_STREAM", message: "empty response" },
+    });
+    expect(parseGeminiOutput(out, "").parseError).toBe(
+      "gemini reported error INVALID_STREAM: empty response",
+    );
+  });
+
   test("an auth setup failure (exit 41) without JSON is a parse error quoting stdout", () => {
     expect(parseGeminiOutput("", "Please set an Auth method in your settings.json\n").parseError).toContain(
       "got: nothing",

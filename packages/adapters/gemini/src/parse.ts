@@ -14,6 +14,12 @@ interface GeminiJson {
   error?: { type?: string; message?: string; code?: number | string };
 }
 
+/** " <code>" or " <type>" (gemini sends `INVALID_STREAM` with no code), or nothing. */
+function errorLabel(error: { type?: string; code?: number | string }): string {
+  const label = error.code ?? error.type;
+  return label !== undefined && label !== "" ? ` ${label}` : "";
+}
+
 /**
  * The last top-level JSON object in `text`. Gemini pretty-prints it, and on stderr it follows
  * warnings and a stack trace, so it is found from the last line that is exactly "{".
@@ -39,7 +45,7 @@ function lastJsonObject(text: string): GeminiJson | undefined {
 export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutput {
   const failure = lastJsonObject(stderr);
   if (failure?.error) {
-    const code = failure.error.code !== undefined ? ` ${failure.error.code}` : "";
+    const code = errorLabel(failure.error);
     return {
       ...(failure.session_id ? { sessionId: failure.session_id } : {}),
       failed: true,
@@ -57,7 +63,7 @@ export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutp
   if (result.error) {
     return {
       failed: true,
-      parseError: `gemini reported error ${result.error.code ?? ""}: ${sanitizeError(unwrapErrorMessage(result.error.message ?? ""), [], 160)}`,
+      parseError: `gemini reported error${errorLabel(result.error)}: ${sanitizeError(unwrapErrorMessage(result.error.message ?? ""), [], 160)}`,
     };
   }
   const models = Object.entries(result.stats?.models ?? {});
