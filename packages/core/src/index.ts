@@ -22,6 +22,16 @@ export { escapeBlock, renderArgument, renderArgumentBody } from "./render/argume
 export { checkSideArguments, requiredArgumentCount } from "./rules/argument.js";
 export { checkJudgment } from "./rules/judgment.js";
 export { cumulativeScores, recordJudgment, roundScore } from "./scoring.js";
+export type { LabelledSecret, SecretSpan } from "./secrets.js";
+export {
+  findSecretSpans,
+  looksRandom,
+  MIN_SECRET_VALUE_LENGTH,
+  REDACTED,
+  removeSecrets,
+  replaceSecretSpans,
+  secretEnvValues,
+} from "./secrets.js";
 export { otherRole, roleOfSide, sideCode } from "./sides.js";
 export type {
   AgentTemplate,

@@ -6,7 +6,7 @@ import { validateJournalEntry } from "@debatekit/schema";
 import { writeFileAtomic } from "./atomic.js";
 import { schemaErrors } from "./documents.js";
 import { resolveInside } from "./paths.js";
-import { findSecret, secretEnvValues } from "./secrets.js";
+import { findSecret, journalSecrets } from "./secrets.js";
 import { MAX_JSON_BYTES, readTextInside } from "./text-file.js";
 
 const JOURNAL_DIR = ".debate/journal";
@@ -46,15 +46,7 @@ export async function writeJournalEntry(
       field: checked.errors[0]!.path,
     });
   }
-  const secrets = [
-    ...secretEnvValues(options.env ?? process.env).map(({ name, value }) => ({
-      label: `the value of $${name}`,
-      value,
-    })),
-    ...(options.secrets ?? [])
-      .filter((value) => value.length >= 8)
-      .map((value) => ({ label: "a value passed in `secrets`", value })),
-  ];
+  const secrets = journalSecrets(options.env ?? process.env, options.secrets);
   const secret = findSecret(entry, secrets);
   if (secret) {
     // Never quote the match: the message itself must not carry the secret.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findSecret, secretEnvValues } from "./secrets.js";
+import { findSecret, journalSecrets } from "./secrets.js";
 
 // Fake credentials with the shapes of real ones (random-looking bodies, right lengths and prefixes).
 const B64 = "Zk9xT3BlbkFJ8vQ2mR7tY1uW4zX6cD0eG3hJ5kL9nP";
@@ -74,6 +74,7 @@ const PROSE: Array<[string, string]> = [
     "the token 9f86d081884c7d659a2feaa0c55ad015 in the log is a request id",
   ],
   ["a redacted header", "Authorization: Bearer [REDACTED] and sk-[REDACTED]"],
+  ["`sk-` inside a word", "Adopt the risk-assessment-framework-guideline for releases."],
 ];
 
 describe("findSecret", () => {
@@ -98,8 +99,8 @@ describe("findSecret", () => {
   });
 });
 
-describe("secretEnvValues", () => {
-  it("keeps values of secret-named variables that cannot turn up by chance", () => {
+describe("journalSecrets", () => {
+  it("labels the values of secret env variables and long enough extra values", () => {
     const env = {
       OPENAI_API_KEY: `sk-proj-${B64}`,
       MY_SERVICE_TOKEN: "correct-horse-battery-staple",
@@ -113,10 +114,11 @@ describe("secretEnvValues", () => {
       PATH: "/usr/bin:/bin",
       HOME_KEYS: undefined,
     };
-    expect(secretEnvValues(env).map((s) => s.name)).toEqual([
-      "OPENAI_API_KEY",
-      "MY_SERVICE_TOKEN",
-      "DB_PASSWORD",
+    expect(journalSecrets(env, ["short", "long-enough-value"]).map((s) => s.label)).toEqual([
+      "the value of $OPENAI_API_KEY",
+      "the value of $MY_SERVICE_TOKEN",
+      "the value of $DB_PASSWORD",
+      "a value passed in `secrets`",
     ]);
   });
 });

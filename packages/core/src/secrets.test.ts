@@ -1,0 +1,157 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  findSecretSpans,
+  looksRandom,
+  REDACTED,
+  removeSecrets,
+  replaceSecretSpans,
+  secretEnvValues,
+} from "./secrets.js";
+
+// Fake credentials with the shapes of real ones (random-looking bodies, right lengths and prefixes).
+const B64 = "Zk9xT3BlbkFJ8vQ2mR7tY1uW4zX6cD0eG3hJ5kL9nP";
+const PEM_BODY = `MIIEowIBAAKCAQEA${B64}\n${B64}\n${B64.slice(0, 20)}==`;
+
+/** [what, text, the exact text that must be found, kind]. */
+const CREDENTIALS: Array<[string, string, string, RegExp]> = [
+  ["an Anthropic key", `key sk-ant-api03-${B64}-Ab_9xAA here`, `sk-ant-api03-${B64}-Ab_9xAA`, /API key/],
+  ["an OpenAI project key", `OPENAI_API_KEY=sk-proj-${B64}_T3B`, `sk-proj-${B64}_T3B`, /API key/],
+  ["a legacy OpenAI key", `(sk-${B64.slice(0, 48)})`, `sk-${B64.slice(0, 48)}`, /API key/],
+  ["a GitHub token", `push with ghp_${"a1".repeat(18)}`, `ghp_${"a1".repeat(18)}`, /GitHub/],
+  ["a fine-grained GitHub token", `github_pat_11ABCDEFG0${B64}`, `github_pat_11ABCDEFG0${B64}`, /GitHub/],
+  ["an AWS access key id", "id = AKIAQ3EGRQZ7XKJ4TB2M.", "AKIAQ3EGRQZ7XKJ4TB2M", /AWS/],
+  ["a Google API key", `?key=AIzaSyD${B64.slice(0, 32)}&`, `AIzaSyD${B64.slice(0, 32)}`, /Google/],
+  [
+    "a Slack bot token",
+    "tok xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx end",
+    "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    /Slack/,
+  ],
+  ["a bearer token", "sent Bearer Q2x8Vb7nM1kZ4pR9sT3w upstream", "Q2x8Vb7nM1kZ4pR9sT3w", /bearer/],
+  ["an api_key assignment", "api_key=Q2x8Vb7nM1kZ4pR9sT3w;", "Q2x8Vb7nM1kZ4pR9sT3w", /assignment/],
+  [
+    "an authorization header with its scheme",
+    "Authorization: Token Q2x8Vb7nM1kZ4pR9sT3w",
+    "Token Q2x8Vb7nM1kZ4pR9sT3w",
+    /assignment/,
+  ],
+  [
+    "a full PEM block",
+    `k: -----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY----- ok`,
+    `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`,
+    /private key/,
+  ],
+  [
+    "a JSON-escaped, truncated OpenSSH key",
+    String.raw`{"text":"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nAAAA\n-----END"}`,
+    String.raw`-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nAAAA\n-----END`,
+    /private key/,
+  ],
+];
+
+// Debate text that mentions credentials without holding one; each was mangled by an older check.
+const PROSE: Array<[string, string]> = [
+  ["`sk-` inside a word", "We follow the risk-assessment-framework-guideline here."],
+  ["`sk-` before hyphenated words", "Teams use (sk-learn-style-pipelines-for-everything) already."],
+  ["a quoted PEM header without a body", 'Never commit "-----BEGIN RSA PRIVATE KEY-----" files; rotate.'],
+  ["a Slack prefix in prose", "Bot tokens look like xoxb-tokens-look-like-this in the docs."],
+  ["a bearer of news", "The bearer of this argument concedes the point about merge latency."],
+  ["an api_key placeholder", 'Set api_key: "YOUR_API_KEY_HERE" or api_key = process.env.KEY first.'],
+  ["long hex ids", "Commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b fixed it."],
+  ["a redacted header", `Authorization: Bearer ${REDACTED} and sk-${REDACTED}`],
+];
+
+describe("findSecretSpans", () => {
+  it.each(CREDENTIALS)("finds %s, exactly", (_name, text, secret, kind) => {
+    const spans = findSecretSpans(text);
+    expect(spans.length).toBeGreaterThan(0);
+    const start = Math.min(...spans.map((s) => s.start));
+    const end = Math.max(...spans.map((s) => s.end));
+    expect(text.slice(start, end)).toBe(secret);
+    expect(spans.map((s) => s.kind).join(" ")).toMatch(kind);
+  });
+
+  it.each(PROSE)("finds nothing in %s", (_name, text) => {
+    expect(findSecretSpans(text)).toEqual([]);
+  });
+
+  it("finds every occurrence of a given value, with its label, and ignores short ones", () => {
+    const text = "a=correct-horse-battery-staple b=correct-horse-battery-staple short";
+    const spans = findSecretSpans(text, [
+      { label: "the value of $MY_TOKEN", value: "correct-horse-battery-staple" },
+      "short",
+    ]);
+    expect(spans).toEqual([
+      { start: 2, end: 30, kind: "the value of $MY_TOKEN" },
+      { start: 33, end: 61, kind: "the value of $MY_TOKEN" },
+    ]);
+  });
+});
+
+describe("looksRandom", () => {
+  it("tells generated bodies from hyphenated words", () => {
+    expect(looksRandom("Q2x8Vb7nM1kZ4pR9sT3w")).toBe(true);
+    expect(looksRandom("assessment-framework-guideline")).toBe(false);
+    expect(looksRandom("AbCdEfGhIjKlMnOpQrStUv")).toBe(false);
+  });
+});
+
+describe("replaceSecretSpans and removeSecrets", () => {
+  it("replaces the union of overlapping spans once", () => {
+    const spans = [
+      { start: 2, end: 6, kind: "a" },
+      { start: 4, end: 9, kind: "b" },
+      { start: 12, end: 13, kind: "c" },
+    ];
+    expect(replaceSecretSpans("0123456789abcdef", spans)).toBe(`01${REDACTED}9ab${REDACTED}def`);
+  });
+
+  it("repeats until a shape hidden behind a value is gone too", () => {
+    const text = `x Zq8vN3xK7mW2pL9tsk-proj-${B64} y`;
+    // The key follows a letter, so only the value is found at first.
+    expect(findSecretSpans(text).length).toBe(0);
+    const out = removeSecrets(text, ["Zq8vN3xK7mW2pL9t"]);
+    expect(out).toBe(`x ${REDACTED}${REDACTED} y`);
+    expect(findSecretSpans(out, ["Zq8vN3xK7mW2pL9t"])).toEqual([]);
+  });
+
+  it("leaves nothing it would find, for any text with embedded secrets", () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(...CREDENTIALS.map(([, , secret]) => secret), "sk-", "Bearer ", "api_key=", " "),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }),
+        fc.array(fc.string({ minLength: 8 })),
+        (parts, values) => {
+          const out = removeSecrets(parts.join(""), values);
+          expect(findSecretSpans(out, values)).toEqual([]);
+        },
+      ),
+    );
+  });
+});
+
+describe("secretEnvValues", () => {
+  it("keeps values of secret-named variables that cannot turn up by chance", () => {
+    const env = {
+      OPENAI_API_KEY: `sk-proj-${B64}`,
+      MY_SERVICE_TOKEN: "correct-horse-battery-staple",
+      DB_PASSWORD: "hunter2x9",
+      SSH_AUTH_SOCK: "/tmp/ssh-XXXXab12cd/agent.4242",
+      ACTIONS_ID_TOKEN_REQUEST_URL: "https://token.actions.example.com/abc123",
+      AUTH_MODE: "interactive",
+      TOKEN_LIMIT: "100000",
+      MAX_TOKENS: "1000000000",
+      PATH: "/usr/bin:/bin",
+      HOME_KEYS: undefined,
+    };
+    expect(secretEnvValues(env).map((s) => s.name)).toEqual([
+      "OPENAI_API_KEY",
+      "MY_SERVICE_TOKEN",
+      "DB_PASSWORD",
+    ]);
+  });
+});

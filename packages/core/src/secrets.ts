@@ -1,0 +1,182 @@
+/**
+ * The one definition of what a secret looks like, shared by adapter redaction (which replaces what is
+ * found) and the journal's last check (which refuses a write when anything is found). Pure: the values
+ * to look for are passed in, nothing is read from the environment here.
+ *
+ * A false alarm costs a mangled argument or a failed run, so every shape is anchored on something prose
+ * does not have: a vendor prefix followed by a random-looking body, a PEM header followed by its base64
+ * body, a credential-named assignment whose value is random-looking, or the exact value of a secret.
+ * A word such as `api_key`, `token` or `sk-` in an argument, or a long hex id on its own, is never enough.
+ */
+
+/** What redaction puts in place of a secret; never itself a secret (values inside it are ignored). */
+export const REDACTED = "[REDACTED]";
+
+/** Secret values shorter than this are too likely to turn up by chance to be looked for. */
+export const MIN_SECRET_VALUE_LENGTH = 8;
+
+/** Where a secret sits in a text (`end` exclusive) and what it looks like; never the text itself. */
+export interface SecretSpan {
+  start: number;
+  end: number;
+  /** e.g. "what looks like a GitHub token", "the value of $OPENAI_API_KEY". */
+  kind: string;
+}
+
+/** A value that must not appear, and how an error may name it (e.g. "the value of $MY_TOKEN"). */
+export interface LabelledSecret {
+  label: string;
+  value: string;
+}
+
+/**
+ * Whether a candidate's body looks generated rather than written: a stretch of at least 12 characters
+ * without word separators that mixes letters and digits, and enough distinct characters. Hyphenated
+ * prose (`sk-learn-style-pipelines`, `risk-assessment-framework`) has no such stretch.
+ */
+export function looksRandom(body: string): boolean {
+  const stretch = body
+    .split(/[-_.~]/)
+    .some((part) => part.length >= 12 && /[A-Za-z]/.test(part) && /\d/.test(part));
+  return stretch && new Set(body).size >= 10;
+}
+
+interface KeyShape {
+  kind: string;
+  /** Global. Named group `span` is what a match covers (default: the whole match). */
+  pattern: RegExp;
+  /** Named group `body` must look random for a match to count. */
+  random?: boolean;
+}
+
+const TOKEN_CHARS = "[A-Za-z0-9._~+/=-]";
+const BREAK = String.raw`(?:\r?\n|\\r\\n|\\n)`;
+const BASE64 = "[A-Za-z0-9+/=]";
+
+const KEY_SHAPES: readonly KeyShape[] = [
+  {
+    kind: "Anthropic/OpenAI-style API key",
+    pattern: /(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-)?(?<body>[A-Za-z0-9_-]{20,})/g,
+    random: true,
+  },
+  { kind: "GitHub token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  { kind: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { kind: "Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  // Real Slack tokens carry numeric workspace/user ids after the prefix; `xoxb-tokens-look-like` does not.
+  { kind: "Slack token", pattern: /\bxox[abprs]-\d+-[A-Za-z0-9-]{8,}/g },
+  {
+    // The scheme stays, the credential goes: "Bearer [REDACTED]".
+    kind: "bearer or basic credential",
+    pattern: new RegExp(`\\b(?:Bearer|Basic)\\s+(?<span>(?<body>${TOKEN_CHARS}{16,}))`, "gi"),
+    random: true,
+  },
+  {
+    // The name stays, the value (with its scheme, if any) goes: "api_key=[REDACTED]".
+    kind: "credential assignment",
+    pattern: new RegExp(
+      `\\b(?:x-api-key|api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|client[-_]?secret|secret[-_]?key|authorization|password)["']?\\s*[:=]\\s*["']?(?<span>(?:(?:Bearer|Basic|Token)\\s+)?(?<body>${TOKEN_CHARS}{16,}))`,
+      "gi",
+    ),
+    random: true,
+  },
+  {
+    // The header alone is prose (people write about private keys); a key has its base64 body after it,
+    // possibly behind `Proc-Type:`/`DEK-Info:` lines, with real or JSON-escaped line breaks. The span
+    // runs over every body line and the END line when there is one (a truncated block has none).
+    kind: "private key",
+    pattern: new RegExp(
+      `-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\\s|\\\\[rn])+(?:[A-Za-z-]+:[^\\r\\n\\\\]*(?:\\s|\\\\[rn])+)*${BASE64}{40,}(?:${BREAK}${BASE64}+)*(?:(?:\\s|\\\\[rn])*-----END(?: [A-Z ]*PRIVATE KEY-----)?)?`,
+      "g",
+    ),
+  },
+];
+
+/** Every credential shape in `text` (a shape's matches may overlap another shape's). */
+function findKeyShapes(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const shape of KEY_SHAPES) {
+    for (const match of text.matchAll(shape.pattern)) {
+      const groups = match.groups ?? {};
+      if (shape.random && !looksRandom(groups.body ?? match[0])) continue;
+      const covered = groups.span ?? match[0];
+      // The span group always ends the match, so its start is the match's end minus its length.
+      const end = match.index + match[0].length;
+      spans.push({ start: end - covered.length, end, kind: `what looks like a ${shape.kind}` });
+    }
+  }
+  return spans;
+}
+
+/** Every occurrence of each secret value worth looking for (long enough, not part of REDACTED). */
+function findValues(text: string, secrets: ReadonlyArray<string | LabelledSecret>): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const secret of secrets) {
+    const { label, value } = typeof secret === "string" ? { label: "a secret value", value: secret } : secret;
+    if (value.length < MIN_SECRET_VALUE_LENGTH || REDACTED.includes(value)) continue;
+    for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+      spans.push({ start: at, end: at + value.length, kind: label });
+    }
+  }
+  return spans;
+}
+
+/**
+ * The secrets in `text`: every occurrence of each given value (8 characters or more), then every
+ * credential shape, most specific first (so the first span names the best kind for an error). Spans
+ * may overlap; redaction replaces their union.
+ */
+export function findSecretSpans(
+  text: string,
+  secrets: ReadonlyArray<string | LabelledSecret> = [],
+): SecretSpan[] {
+  return [...findValues(text, secrets), ...findKeyShapes(text)];
+}
+
+/** Replaces the union of `spans` in `text` with `marker` (one marker per run of overlapping spans). */
+export function replaceSecretSpans(text: string, spans: readonly SecretSpan[], marker = REDACTED): string {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < sorted.length; ) {
+    const start = sorted[i]!.start;
+    let end = sorted[i]!.end;
+    for (i++; i < sorted.length && sorted[i]!.start < end; i++) end = Math.max(end, sorted[i]!.end);
+    out += text.slice(from, start) + marker;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * `text` with every secret replaced by REDACTED, repeated until nothing is found: a replacement can
+ * change what surrounds a shape (`<value>sk-…` only matches once the value is gone). If the text has
+ * not settled after a few passes, all of it is replaced, so the result never holds a secret.
+ */
+export function removeSecrets(text: string, secrets: ReadonlyArray<string | LabelledSecret> = []): string {
+  let out = text;
+  for (let pass = 0; pass < 8; pass++) {
+    const spans = findSecretSpans(out, secrets);
+    if (spans.length === 0) return out;
+    out = replaceSecretSpans(out, spans);
+  }
+  return findSecretSpans(out, secrets).length === 0 ? out : REDACTED;
+}
+
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+
+/**
+ * The variables of `env` whose name says secret and whose value could not turn up in text by chance:
+ * at least 8 characters without spaces, not a path or URL (`SSH_AUTH_SOCK`, `XAUTHORITY`), and mixing
+ * letters and digits unless it is 16 characters or more (so `TOKEN_LIMIT=100000` is not a secret).
+ */
+export function secretEnvValues(
+  env: Readonly<Record<string, string | undefined>>,
+): Array<{ name: string; value: string }> {
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (!SECRET_NAME.test(name) || typeof value !== "string") return [];
+    if (value.length < MIN_SECRET_VALUE_LENGTH || /\s/.test(value)) return [];
+    if (/^[/~.]|^[A-Za-z]:[\\/]|:\/\//.test(value)) return [];
+    if (value.length < 16 && !(/[A-Za-z]/.test(value) && /\d/.test(value))) return [];
+    return [{ name, value }];
+  });
+}
