@@ -15,6 +15,8 @@ export interface SeatContext {
   dir: string;
   adapter: Adapter;
   secrets: readonly string[];
+  /** The run's environment: where default skill folders are found (XDG_CONFIG_HOME, HOME). */
+  env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   cwd: string;
   now: () => Date;
@@ -124,6 +126,7 @@ export async function askSeat<T>(
   const { selection: skills, problems } = await chooseSkills(state, role, {
     dir,
     cwd: context.cwd,
+    env: context.env,
     ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
   });
   context.reportSkillProblems?.(role, problems);

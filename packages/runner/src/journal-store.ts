@@ -12,10 +12,11 @@ export interface JournalStore {
 }
 
 /**
- * A journal read once per run. Safe because the run holds the debate's lock, so nobody else
+ * A journal read once per run; `env` is the run's environment, whose secret values the journal's
+ * last check refuses (default process.env). Safe because the run holds the debate's lock, so nobody else
  * writes the journal meanwhile; it turns the per-call O(journal) read into one read per run.
  */
-export function createJournalStore(dir: string): JournalStore {
+export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessEnv } = {}): JournalStore {
   let all: Promise<JournalEntry[]> | undefined;
   const load = () => {
     all ??= readJournal(dir);
@@ -32,7 +33,7 @@ export function createJournalStore(dir: string): JournalStore {
     },
     async write(entry) {
       const entries = await load();
-      const path = await writeJournalEntry(dir, entry);
+      const path = await writeJournalEntry(dir, entry, options.env ? { env: options.env } : {});
       const at = entries.findIndex((e) => same(e, entry));
       if (at >= 0) entries[at] = entry;
       else entries.push(entry);

@@ -127,3 +127,50 @@ describe("chooseSkills reads debate.md's skill settings", () => {
     );
   });
 });
+
+describe("the run's env finds the user's skills folder", () => {
+  it("reads $XDG_CONFIG_HOME/debatekit/skills from RunOptions.env, not process.env", async () => {
+    const root = await mkdtemp(join(tmpdir(), "runner-xdg-"));
+    try {
+      const config = join(root, "config");
+      await cp(join(repoSkills, "judging-rubric"), join(config, "debatekit", "skills", "judging-rubric"), {
+        recursive: true,
+      });
+      const judgePrompts = async (name: string, env: NodeJS.ProcessEnv) => {
+        const debate = join(root, name);
+        await cp(example, debate, { recursive: true });
+        const seen: string[] = [];
+        const summary = await runDebate(debate, {
+          exchanges: 1,
+          // No skills/ at or above cwd, and no skillRoots: only the env can point at a skills folder.
+          cwd: root,
+          env,
+          adapters: {
+            replay: (seat, context) => {
+              const real = createReplayAdapter(seat, context);
+              return {
+                name: real.name,
+                detect: () => real.detect(),
+                call: (request) => {
+                  if (request.step!.role === "judge") seen.push(request.prompt);
+                  return real.call(request);
+                },
+              };
+            },
+          },
+        });
+        expect(summary.status).toBe("done");
+        return seen;
+      };
+      expect(process.env.XDG_CONFIG_HOME).not.toBe(config);
+      const withConfig = await judgePrompts("with", { XDG_CONFIG_HOME: config, HOME: root });
+      expect(withConfig.length).toBeGreaterThan(0);
+      expect(withConfig[0]).toContain("## Skill: judging-rubric");
+      const without = await judgePrompts("without", { XDG_CONFIG_HOME: join(root, "none"), HOME: root });
+      expect(without.length).toBeGreaterThan(0);
+      expect(without[0]).not.toContain("## Skill: ");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

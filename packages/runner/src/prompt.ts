@@ -44,19 +44,20 @@ export interface SkillChoice {
 /**
  * Chooses the skills for one seat from debate.md's settings: `skills.enabled` (false: none, no
  * folder read), the seat's `skill_budget_tokens`, else `skills.budget_tokens`, else 4000, and
- * `skills.exclude`. `skillRoots` replaces the default roots (project skills/, the user's folder,
- * the debate's own skills/). Skills with problems are skipped and the problems returned.
+ * `skills.exclude`. `skillRoots` replaces the default roots (project skills/, the user's folder
+ * found through `env`, the run's environment (default process.env), the debate's own skills/).
+ * Skills with problems are skipped and the problems returned.
  */
 export async function chooseSkills(
   state: DebateState,
   role: SeatRole,
-  options: { dir: string; cwd: string; skillRoots?: string[] },
+  options: { dir: string; cwd: string; env?: NodeJS.ProcessEnv; skillRoots?: string[] },
 ): Promise<SkillChoice> {
   const settings = state.frontmatter.skills;
   if (settings?.enabled === false) return { selection: null, problems: [] };
   const roots =
     options.skillRoots ??
-    (await defaultSkillRoots({ cwd: options.cwd, env: process.env, debateDir: options.dir }));
+    (await defaultSkillRoots({ cwd: options.cwd, env: options.env ?? process.env, debateDir: options.dir }));
   const { skills, problems } = await loadSkills(roots);
   const budgetTokens =
     state.frontmatter.seats?.[role]?.skill_budget_tokens ??

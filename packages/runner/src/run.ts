@@ -102,7 +102,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     return adapter;
   };
   let committed = 0;
-  const journal = createJournalStore(dir);
+  const journal = createJournalStore(dir, { env });
   const secrets = secretsFromEnv(env);
   const reportSkillProblems = createSkillProblemReporter({ dir, secrets, emit });
   // The folder as our last commit left it, and debate.md's text right after that commit.
@@ -164,6 +164,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         dir,
         adapter,
         secrets,
+        env,
         cwd: options.cwd ?? process.cwd(),
         now,
         emit,

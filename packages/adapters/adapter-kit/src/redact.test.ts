@@ -1,19 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { REDACTED, redactSecrets, sanitizeError, secretsFromEnv } from "./redact.js";
 
+// Fake credentials with the shapes of real ones: prefixes, lengths and random-looking bodies.
+const B64 = "Zk9xT3BlbkFJ8vQ2mR7tY1uW4zX6cD0eG3hJ5kL9nP";
+const PEM = `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA${B64}\n${B64}==\n-----END RSA PRIVATE KEY-----`;
+
 describe("redactSecrets", () => {
   const cases: [string, string][] = [
-    ["key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv_wx-yz here", "key [REDACTED] here"],
+    [`key sk-ant-api03-${B64}-Ab_9xAA here`, "key [REDACTED] here"],
     ["OPENAI sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234", "OPENAI [REDACTED]"],
-    ["legacy sk-AbCdEfGhIjKlMnOpQrStUvWx", "legacy [REDACTED]"],
+    [`legacy sk-${B64.slice(0, 48)}`, "legacy [REDACTED]"],
     ["google AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q", "google [REDACTED]"],
     ["gh ghp_abcdefghijklmnopqrstuvwxyz0123456789", "gh [REDACTED]"],
     ["pat github_pat_11ABCDEFG0123456789_abcdefghijkl", "pat [REDACTED]"],
+    ["aws AKIAQ3EGRQZ7XKJ4TB2M.", "aws [REDACTED]."],
+    ["slack xoxb-123456789012-1234567890123-AbCdEfGhIjKl", "slack [REDACTED]"],
     ["Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig", "Authorization: [REDACTED]"],
-    ["curl -H 'x-api-key: abc123def456'", "curl -H 'x-api-key: [REDACTED]'"],
-    ['{"authorization":"Token abcdefgh12345"}', '{"authorization":"[REDACTED]"}'],
+    ["curl -H 'x-api-key: 9f86d081884c7d659a2feaa0c55ad015'", "curl -H 'x-api-key: [REDACTED]'"],
+    ['{"authorization":"Token Q2x8Vb7nM1kZ4pR9sT3w"}', '{"authorization":"[REDACTED]"}'],
+    ["api_key=Q2x8Vb7nM1kZ4pR9sT3w&x=1", "api_key=[REDACTED]&x=1"],
     ["sent Bearer abcdefgh12345678 upstream", `sent Bearer ${REDACTED} upstream`],
-    ["k: -----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- ok", "k: [REDACTED] ok"],
+    [`k: ${PEM} ok`, "k: [REDACTED] ok"],
   ];
   for (const [input, expected] of cases) {
     it(`redacts ${input.slice(0, 24)}...`, () => {
@@ -26,9 +33,38 @@ describe("redactSecrets", () => {
     expect(out).toBe("pw=[REDACTED] and again [REDACTED]");
   });
 
+  it("removes the exact value of OPENAI_API_KEY taken from the environment", () => {
+    const key = `sk-proj-${B64}`;
+    const secrets = secretsFromEnv({ OPENAI_API_KEY: key, HOME: "/home/someone" });
+    expect(redactSecrets(`the CLI echoed ${key}!`, secrets)).toBe("the CLI echoed [REDACTED]!");
+    // Found as a value even when glued to a word, where the key shape alone would not match.
+    expect(redactSecrets(`x${key}`, secrets)).toBe("x[REDACTED]");
+  });
+
   it("leaves ordinary prose alone", () => {
     const text = "The key point: tests pass, and the task-skip rate is low.";
     expect(redactSecrets(text)).toBe(text);
+  });
+
+  // Each of these was mangled by the previous patterns (`ri[REDACTED]`, text cut after a header, a
+  // number removed everywhere) and reached committed argument files that way.
+  it.each([
+    ["a word containing sk-", "Adopt the risk-assessment-framework-guideline for releases."],
+    [
+      "a quoted PEM header without a body",
+      'Never commit a "-----BEGIN RSA PRIVATE KEY-----" file; rotate it. The rest stays.',
+    ],
+    ["sk- before hyphenated words", "Teams use sk-learn-style-pipelines-for-everything already."],
+    ["a bearer of news", "The bearer of this argument concedes the point about latency."],
+  ])("passes %s through untouched", (_name, text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it("passes a number through when a secret-named variable holds it", () => {
+    const secrets = secretsFromEnv({ TOKEN_LIMIT: "100000", MAX_TOKENS: "200000000" });
+    expect(secrets).toEqual([]);
+    const text = "A budget of 100000 tokens, 200000000 over the year.";
+    expect(redactSecrets(text, secrets)).toBe(text);
   });
 });
 
@@ -46,7 +82,7 @@ describe("secretsFromEnv", () => {
 
 describe("sanitizeError", () => {
   it("makes one redacted line of at most 200 characters", () => {
-    const out = sanitizeError(`fail\nwith sk-ant-${"a".repeat(40)}\n${"x".repeat(400)}`);
+    const out = sanitizeError(`fail\nwith sk-ant-api03-${B64}\n${"x".repeat(400)}`);
     expect(out).not.toContain("\n");
     expect(out).not.toContain("sk-ant");
     expect(out.length).toBeLessThanOrEqual(200);
