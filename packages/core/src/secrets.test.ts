@@ -76,6 +76,13 @@ describe("findSecretSpans", () => {
     expect(findSecretSpans(text)).toEqual([]);
   });
 
+  it("finds nothing, promptly, after a PEM header followed by many header-like lines (no ReDoS)", () => {
+    const text = `-----BEGIN RSA PRIVATE KEY-----\n${"Proc-Type: a b c d e f \n".repeat(2000)}x`;
+    expect(findSecretSpans(text)).toEqual([]);
+    const encrypted = `-----BEGIN EC PRIVATE KEY-----\r\nProc-Type: 4,ENCRYPTED\r\nDEK-Info: AES-128-CBC,1A2B\r\n\r\n${B64}${B64}`;
+    expect(findSecretSpans(encrypted).map((s) => [s.start, s.end])).toEqual([[0, encrypted.length]]);
+  });
+
   it("finds every occurrence of a given value, with its label, and ignores short ones", () => {
     const text = "a=correct-horse-battery-staple b=correct-horse-battery-staple short";
     const spans = findSecretSpans(text, [

@@ -83,9 +83,10 @@ const KEY_SHAPES: readonly KeyShape[] = [
     // The header alone is prose (people write about private keys); a key has its base64 body after it,
     // possibly behind `Proc-Type:`/`DEK-Info:` lines, with real or JSON-escaped line breaks. The span
     // runs over every body line and the END line when there is one (a truncated block has none).
+    // Each header line ends at exactly one line break, so no text can be split two ways (no ReDoS).
     kind: "private key",
     pattern: new RegExp(
-      `-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\\s|\\\\[rn])+(?:[A-Za-z-]+:[^\\r\\n\\\\]*(?:\\s|\\\\[rn])+)*${BASE64}{40,}(?:${BREAK}${BASE64}+)*(?:(?:\\s|\\\\[rn])*-----END(?: [A-Z ]*PRIVATE KEY-----)?)?`,
+      `-----BEGIN [A-Z ]*PRIVATE KEY-----(?=\\s|\\\\[rn])(?:\\s|\\\\[rn]|[A-Za-z-]+:[^\\r\\n\\\\]*${BREAK})*${BASE64}{40,}(?:${BREAK}${BASE64}+)*(?:(?:\\s|\\\\[rn])*-----END(?: [A-Z ]*PRIVATE KEY-----)?)?`,
       "g",
     ),
   },
