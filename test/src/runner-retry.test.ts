@@ -197,7 +197,7 @@ describe("runDebate: seats, journal and resume", () => {
 
   it("redacts secrets before anything reaches the journal", async () => {
     await writeDebate();
-    const key = `sk-ant-api03-${"Z".repeat(40)}`;
+    const key = "sk-ant-api03-Zk9xT3BlbkFJ8vQ2mR7tY1uW4zX6cD0eG3hJ5kL9nP"; // random-looking: a real key shape
     const envSecret = "correct-horse-battery-staple";
     const summary = await runDebate(dir, {
       env: { ...process.env, MY_SERVICE_TOKEN: envSecret },
