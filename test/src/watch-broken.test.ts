@@ -1,27 +1,17 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { WatchEvent } from "@debatekit/cli";
+import { describe, expect, it } from "vitest";
 import {
   committedSteps,
   createManualDebate,
   dropAnswer,
   recordedAnswers,
-  traceEvents,
   until,
+  useWatchSandbox,
 } from "./watch-helpers.js";
 
-let work: string;
-let watcher: DebateWatcher | undefined;
-beforeEach(async () => {
-  work = await mkdtemp(join(tmpdir(), "watch-broken-"));
-});
-afterEach(async () => {
-  await watcher?.close();
-  watcher = undefined;
-  await rm(work, { recursive: true, force: true });
-});
+const sandbox = useWatchSandbox("watch-broken-");
 
 const ofType = <T extends WatchEvent["type"]>(events: WatchEvent[], type: T, dir?: string) =>
   events.filter(
@@ -30,11 +20,10 @@ const ofType = <T extends WatchEvent["type"]>(events: WatchEvent[], type: T, dir
 
 describe("debate watch (in process): broken edits and deleted folders", () => {
   it("reports a broken debate.md (file, field), keeps the last good state, and resumes once it is fixed", async () => {
-    const dir = await createManualDebate(work, "broken", { exchanges: 2 });
+    const dir = await createManualDebate(sandbox.work, "broken", { exchanges: 2 });
     const answers = await recordedAnswers();
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
+    const events = sandbox.events;
+    const watcher = sandbox.watch();
     await watcher.ready;
     await until(
       "the first run to wait for the debaters",
@@ -95,8 +84,8 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
   });
 
   it("survives a debate folder deleted while watched (even mid-run) and keeps advancing the others", async () => {
-    const keep = await createManualDebate(work, "keep", { exchanges: 1 });
-    const doomed = await createManualDebate(work, "doomed", { exchanges: 1 });
+    const keep = await createManualDebate(sandbox.work, "keep", { exchanges: 1 });
+    const doomed = await createManualDebate(sandbox.work, "doomed", { exchanges: 1 });
     // The doomed debate's judge blocks in its seat, polling inbox/, so its run is in progress when it goes.
     const text = await readFile(join(doomed, "debate.md"), "utf8");
     await writeFile(
@@ -107,9 +96,8 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
     for (const role of ["proposition", "opposition"]) {
       await dropAnswer(doomed, `e000-${role}`, answers.get(`e000-${role}`)!, "rename");
     }
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
+    const events = sandbox.events;
+    const watcher = sandbox.watch();
     await watcher.ready;
     await until("the doomed debate's judge to be asked", () =>
       readdir(join(doomed, "prompts")).then(
@@ -133,7 +121,7 @@ describe("debate watch (in process): broken edits and deleted folders", () => {
     expect(ofType(events, "watch_error")).toEqual([]);
 
     // A new folder appearing where the old one was is picked up as a new debate.
-    await createManualDebate(work, "doomed", { exchanges: 1 });
+    await createManualDebate(sandbox.work, "doomed", { exchanges: 1 });
     await until("the new folder picked up", () => ofType(events, "debate_added", doomed).length === 2);
     await until("the new folder run", () =>
       ofType(events, "run_started", doomed).some((e) => e.reasons.includes("added")),

@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
+import type { WatchEvent } from "@debatekit/cli";
 import { acquireLock } from "@debatekit/files";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   committedSteps,
   createManualDebate,
@@ -12,20 +11,11 @@ import {
   frontmatterValue,
   journalFiles,
   recordedAnswers,
-  traceEvents,
   until,
+  useWatchSandbox,
 } from "./watch-helpers.js";
 
-let work: string;
-let watcher: DebateWatcher | undefined;
-beforeEach(async () => {
-  work = await mkdtemp(join(tmpdir(), "watch-edits-"));
-});
-afterEach(async () => {
-  await watcher?.close();
-  watcher = undefined;
-  await rm(work, { recursive: true, force: true });
-});
+const sandbox = useWatchSandbox("watch-edits-");
 
 /** Edit i of 200: `exchanges` climbs 1 -> 3, `paused` toggles (the last edit unpauses), the judge's model changes. */
 function edit(text: string, i: number): string {
@@ -37,14 +27,17 @@ function edit(text: string, i: number): string {
 
 describe("debate watch (in process): 200 rapid edits of debate.md", () => {
   it("coalesces them, never advances a step twice, and ends on the state of the last edit", async () => {
-    const dir = await createManualDebate(work, "edited", { exchanges: 1, paused: true, judgeModel: "m0" });
+    const dir = await createManualDebate(sandbox.work, "edited", {
+      exchanges: 1,
+      paused: true,
+      judgeModel: "m0",
+    });
     const answers = await recordedAnswers();
     // Every answer of exchanges 0-2 is already in inbox/: only the edits decide how far it goes.
     for (const [stem, text] of answers)
       if (Number(stem.slice(1, 4)) < 3) await dropAnswer(dir, stem, text, "rename");
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e), lockRetryMs: 100 });
+    const events = sandbox.events;
+    const watcher = sandbox.watch({ lockRetryMs: 100 });
     await watcher.ready;
     await until("the first run to find the debate paused", () =>
       events.some((e) => e.type === "run_finished" && e.status === "paused"),
@@ -90,11 +83,10 @@ describe("debate watch (in process): 200 rapid edits of debate.md", () => {
   });
 
   it("sees an edit reverted to the text the runner last committed as a change", async () => {
-    const dir = await createManualDebate(work, "reverted", { exchanges: 2 });
+    const dir = await createManualDebate(sandbox.work, "reverted", { exchanges: 2 });
     const answers = await recordedAnswers();
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
+    const events = sandbox.events;
+    const watcher = sandbox.watch();
     await watcher.ready;
     await dropAnswer(dir, "e000-proposition", answers.get("e000-proposition")!, "rename");
     await dropAnswer(dir, "e000-opposition", answers.get("e000-opposition")!, "rename");

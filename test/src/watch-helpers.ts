@@ -1,6 +1,8 @@
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { WatchEvent } from "@debatekit/cli";
+import { type DebateWatcher, type WatchEvent, type WatchOptions, watchDebates } from "@debatekit/cli";
+import { afterEach, beforeEach } from "vitest";
 import { repoRoot } from "./workspace.js";
 
 const example = join(repoRoot, "examples/ai-review-gate");
@@ -81,8 +83,47 @@ export async function dropAnswer(
 let trail: readonly WatchEvent[] | undefined;
 
 /** Makes a timed-out `until` quote the last of these events, so a failure on CI says what happened. */
-export function traceEvents(events: readonly WatchEvent[] | undefined): void {
+function traceEvents(events: readonly WatchEvent[] | undefined): void {
   trail = events;
+}
+
+/** What each test of a watch test file gets from {@link useWatchSandbox}. */
+export interface WatchSandbox {
+  /** The test's own temp folder. */
+  readonly work: string;
+  /** The events of the watcher `watch` started (a timed-out `until` quotes the last of them). */
+  readonly events: WatchEvent[];
+  /** Starts the watcher on the temp folder, recording its events; it is closed after the test. */
+  watch(options?: Omit<WatchOptions, "onEvent">): DebateWatcher;
+}
+
+/** Gives every test of the file a fresh temp folder and closes its watcher and removes the folder after it. */
+export function useWatchSandbox(prefix: string): WatchSandbox {
+  let work = "";
+  let events: WatchEvent[] = [];
+  let watcher: DebateWatcher | undefined;
+  beforeEach(async () => {
+    work = await mkdtemp(join(tmpdir(), prefix));
+    events = [];
+    traceEvents(events);
+  });
+  afterEach(async () => {
+    await watcher?.close();
+    watcher = undefined;
+    await rm(work, { recursive: true, force: true });
+  });
+  return {
+    get work() {
+      return work;
+    },
+    get events() {
+      return events;
+    },
+    watch(options = {}) {
+      watcher = watchDebates([work], { ...options, onEvent: (e) => events.push(e) });
+      return watcher;
+    },
+  };
 }
 
 /** Polls `check` until it returns true; fails with `what` (and the last events) after `timeoutMs`. */

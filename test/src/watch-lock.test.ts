@@ -1,36 +1,23 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
+import type { WatchEvent } from "@debatekit/cli";
 import { acquireLock } from "@debatekit/files";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   committedSteps,
   createManualDebate,
   dropAnswer,
   recordedAnswers,
-  traceEvents,
   until,
+  useWatchSandbox,
 } from "./watch-helpers.js";
 
-let work: string;
-let watcher: DebateWatcher | undefined;
-beforeEach(async () => {
-  work = await mkdtemp(join(tmpdir(), "watch-lock-"));
-});
-afterEach(async () => {
-  await watcher?.close();
-  watcher = undefined;
-  await rm(work, { recursive: true, force: true });
-});
+const sandbox = useWatchSandbox("watch-lock-");
 
 describe("debate watch (in process): another process holds a debate's lock", () => {
   it("reports who holds it, leaves the debate alone, and takes over when it is released", async () => {
-    const dir = await createManualDebate(work, "locked", { exchanges: 1 });
+    const dir = await createManualDebate(sandbox.work, "locked", { exchanges: 1 });
     const answers = await recordedAnswers();
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e), lockRetryMs: 300 });
+    const events = sandbox.events;
+    const watcher = sandbox.watch({ lockRetryMs: 300 });
     await watcher.ready;
     await until("the first run", () => events.some((e) => e.type === "run_finished"));
 

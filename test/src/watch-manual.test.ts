@@ -1,8 +1,7 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { WatchEvent } from "@debatekit/cli";
+import { describe, expect, it } from "vitest";
 import {
   committedSteps,
   createManualDebate,
@@ -10,28 +9,18 @@ import {
   expectedSteps,
   journalFiles,
   recordedAnswers,
-  traceEvents,
   until,
+  useWatchSandbox,
 } from "./watch-helpers.js";
 
-let work: string;
-let watcher: DebateWatcher | undefined;
-beforeEach(async () => {
-  work = await mkdtemp(join(tmpdir(), "watch-manual-"));
-});
-afterEach(async () => {
-  await watcher?.close();
-  watcher = undefined;
-  await rm(work, { recursive: true, force: true });
-});
+const sandbox = useWatchSandbox("watch-manual-");
 
 describe("debate watch (in process): an all-manual debate carried by answer files", () => {
   it("advances every phase exactly once, in order, through 3 exchanges", async () => {
-    const dir = await createManualDebate(work, "manual-3", { exchanges: 3 });
+    const dir = await createManualDebate(sandbox.work, "manual-3", { exchanges: 3 });
     const answers = await recordedAnswers();
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e) });
+    const events = sandbox.events;
+    const watcher = sandbox.watch();
     await watcher.ready;
 
     const prompted = (stem: string) =>

@@ -1,28 +1,17 @@
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DebateWatcher, type WatchEvent, watchDebates } from "@debatekit/cli";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { WatchEvent } from "@debatekit/cli";
+import { describe, expect, it } from "vitest";
 import {
   committedSteps,
   createManualDebate,
   dropAnswer,
   recordedAnswers,
-  traceEvents,
   until,
+  useWatchSandbox,
 } from "./watch-helpers.js";
 
-let work: string;
-let watcher: DebateWatcher | undefined;
-beforeEach(async () => {
-  work = await mkdtemp(join(tmpdir(), "watch-rescan-"));
-});
-afterEach(async () => {
-  await watcher?.close();
-  watcher = undefined;
-  await rm(work, { recursive: true, force: true });
-});
+const sandbox = useWatchSandbox("watch-rescan-");
 
 /** A whole second in the past, so a file's mtime can be put back exactly (utimes takes seconds). */
 const past = Math.floor(Date.now() / 1000) - 3600;
@@ -39,16 +28,14 @@ function writeUnseen(file: string, text: string): void {
 
 describe("debate watch: the rescan", () => {
   it("runs a debate whose debate.md edit and inbox answer no file event reported", async () => {
-    const dir = await createManualDebate(work, "unseen", { exchanges: 1, paused: true });
+    const dir = await createManualDebate(sandbox.work, "unseen", { exchanges: 1, paused: true });
     const debateMd = join(dir, "debate.md");
     utimesSync(debateMd, past, past);
     const answers = await recordedAnswers();
     await dropAnswer(dir, "e000-proposition", answers.get("e000-proposition")!, "rename");
     await dropAnswer(dir, "e000-opposition", answers.get("e000-opposition")!, "rename");
-
-    const events: WatchEvent[] = [];
-    traceEvents(events);
-    watcher = watchDebates([work], { onEvent: (e) => events.push(e), rescanMs: 150 });
+    const events = sandbox.events;
+    const watcher = sandbox.watch({ rescanMs: 150 });
     await watcher.ready;
     const finished = () =>
       events.filter((e): e is Extract<WatchEvent, { type: "run_finished" }> => e.type === "run_finished");
