@@ -6,14 +6,21 @@ import type { AddressInfo, Socket } from "node:net";
 import {
   type AnswerUsage,
   anthropicEvents,
+  anthropicToolEvents,
   chatEvents,
+  chatToolEvents,
   geminiEvents,
   geminiResponse,
+  geminiToolResponse,
   ollamaCompletion,
   ollamaModelList,
   responsesEvents,
+  responsesToolEvents,
   serializeSse,
+  type ToolCall,
 } from "./sse.js";
+
+export type { ToolCall } from "./sse.js";
 
 /** Which model API a request used. */
 export type ModelApi = "anthropic" | "openai-responses" | "openai-chat" | "gemini-stream" | "gemini";
@@ -29,6 +36,10 @@ export interface ModelRequest {
   lastUserText: string;
   /** Every text in the request (system prompt, history, tools) joined; good for markers. */
   allText: string;
+  /** Names of the tools the request offered the model (function names, or built-in tool types). */
+  toolsOffered: string[];
+  /** True when the request carries the result of a tool call (the CLI answered our tool call). */
+  hasToolResult: boolean;
   headers: IncomingMessage["headers"];
   body: unknown;
 }
@@ -46,7 +57,9 @@ export type ModelReply =
        */
       retryAfterMs?: number;
     }
-  | { hang: true };
+  | { hang: true }
+  /** The model asks for a tool instead of answering, in the API's own shape. */
+  | { toolCall: ToolCall; usage?: AnswerUsage };
 
 /** Decides the reply to one request; tests script a debate by looking at the prompt. */
 export type ReplyFunction = (request: ModelRequest) => ModelReply;
@@ -131,6 +144,8 @@ export async function startModelServer(
       model: modelOf(api, url.pathname, body),
       lastUserText: lastUserText(api, body),
       allText: collectText(body).join("\n"),
+      toolsOffered: toolsOffered(api, body),
+      hasToolResult: hasToolResult(api, body),
       headers: req.headers,
       body,
     };
@@ -142,9 +157,28 @@ export async function startModelServer(
       sendError(res, api, answer.error, answer.message ?? `scripted ${answer.error}`, answer.retryAfterMs);
       return;
     }
+    const id = `stub${counter}`;
+    if (typeof answer === "object" && "toolCall" in answer) {
+      const usage = answer.usage ?? defaultUsage;
+      if (api === "gemini") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(geminiToolResponse(answer.toolCall, request.model, usage)));
+        return;
+      }
+      const events =
+        api === "anthropic"
+          ? anthropicToolEvents(answer.toolCall, request.model, usage, `msg_${id}`)
+          : api === "openai-responses"
+            ? responsesToolEvents(answer.toolCall, request.model, usage, id)
+            : api === "openai-chat"
+              ? chatToolEvents(answer.toolCall, request.model, usage, id)
+              : [{ data: geminiToolResponse(answer.toolCall, request.model, usage) }];
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(serializeSse(events));
+      return;
+    }
     const text = typeof answer === "string" ? answer : answer.text;
     const usage = typeof answer === "string" ? defaultUsage : (answer.usage ?? defaultUsage);
-    const id = `stub${counter}`;
     if (api === "openai-chat" && flavor === "ollama" && (body as { stream?: unknown }).stream === false) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(ollamaCompletion(text, request.model, usage, id)));
@@ -303,4 +337,37 @@ function lastUserText(api: ModelApi, body: unknown): string {
   const t = last as { content?: unknown; parts?: unknown };
   if (typeof t.content === "string") return t.content;
   return collectText(t.content ?? t.parts ?? []).join("\n");
+}
+
+/** The tool names a request offers: function names, or the type of a built-in tool (web_search...). */
+function toolsOffered(api: ModelApi, body: unknown): string[] {
+  const tools = (body as { tools?: unknown })?.tools;
+  if (!Array.isArray(tools)) return [];
+  const names: string[] = [];
+  for (const tool of tools as Array<Record<string, unknown>>) {
+    if (api === "gemini" || api === "gemini-stream") {
+      const declarations = tool.functionDeclarations ?? tool.function_declarations;
+      if (Array.isArray(declarations))
+        for (const d of declarations as Array<{ name?: unknown }>)
+          if (typeof d.name === "string") names.push(d.name);
+      for (const key of Object.keys(tool))
+        if (key !== "functionDeclarations" && key !== "function_declarations") names.push(key);
+      continue;
+    }
+    const fn = tool.function as { name?: unknown } | undefined;
+    const name =
+      typeof tool.name === "string" ? tool.name : typeof fn?.name === "string" ? fn.name : undefined;
+    names.push(name ?? String(tool.type ?? "unknown"));
+  }
+  return names;
+}
+
+/** Whether a request carries a tool's result back to the model. */
+function hasToolResult(api: ModelApi, body: unknown): boolean {
+  const text = JSON.stringify(body ?? {});
+  if (api === "anthropic") return text.includes('"type":"tool_result"');
+  if (api === "openai-responses")
+    return /"type":"(function_call_output|custom_tool_call_output|local_shell_call_output)"/.test(text);
+  if (api === "openai-chat") return text.includes('"role":"tool"');
+  return text.includes('"functionResponse"');
 }

@@ -264,3 +264,209 @@ export function ollamaModelList(models: string[]): unknown {
     data: models.map((id) => ({ id, object: "model", created: 1760000000, owned_by: "library" })),
   };
 }
+
+/** A tool call the scripted model makes instead of answering (the shape each API uses for it). */
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Anthropic: one `tool_use` block, stop reason `tool_use`. */
+export function anthropicToolEvents(
+  call: ToolCall,
+  model: string,
+  usage: AnswerUsage,
+  id: string,
+): SseEvent[] {
+  const json = JSON.stringify(call.arguments);
+  return [
+    {
+      event: "message_start",
+      data: {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+        },
+      },
+    },
+    {
+      event: "content_block_start",
+      data: {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: `toolu_${id}`, name: call.name, input: {} },
+      },
+    },
+    {
+      event: "content_block_delta",
+      data: {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: json },
+      },
+    },
+    { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
+    {
+      event: "message_delta",
+      data: {
+        type: "message_delta",
+        delta: { stop_reason: "tool_use", stop_sequence: null },
+        usage: { output_tokens: usage.outputTokens },
+      },
+    },
+    { event: "message_stop", data: { type: "message_stop" } },
+  ];
+}
+
+/** OpenAI Responses: one `function_call` output item. */
+export function responsesToolEvents(
+  call: ToolCall,
+  model: string,
+  usage: AnswerUsage,
+  id: string,
+): SseEvent[] {
+  const args = JSON.stringify(call.arguments);
+  const item = {
+    type: "function_call",
+    id: `fc_${id}`,
+    call_id: `call_${id}`,
+    name: call.name,
+    arguments: args,
+    status: "completed",
+  };
+  const response = (status: string, output: unknown[]) => ({
+    id: `resp_${id}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model,
+    output,
+  });
+  return [
+    { event: "response.created", data: { type: "response.created", response: response("in_progress", []) } },
+    {
+      event: "response.output_item.added",
+      data: {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { ...item, arguments: "", status: "in_progress" },
+      },
+    },
+    {
+      event: "response.function_call_arguments.delta",
+      data: {
+        type: "response.function_call_arguments.delta",
+        item_id: item.id,
+        output_index: 0,
+        delta: args,
+      },
+    },
+    {
+      event: "response.function_call_arguments.done",
+      data: {
+        type: "response.function_call_arguments.done",
+        item_id: item.id,
+        output_index: 0,
+        arguments: args,
+      },
+    },
+    {
+      event: "response.output_item.done",
+      data: { type: "response.output_item.done", output_index: 0, item },
+    },
+    {
+      event: "response.completed",
+      data: {
+        type: "response.completed",
+        response: {
+          ...response("completed", [item]),
+          usage: {
+            input_tokens: usage.inputTokens,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: usage.outputTokens,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: usage.inputTokens + usage.outputTokens,
+          },
+        },
+      },
+    },
+  ];
+}
+
+/** OpenAI Chat Completions: one `tool_calls` delta, finish reason `tool_calls`. */
+export function chatToolEvents(call: ToolCall, model: string, usage: AnswerUsage, id: string): SseEvent[] {
+  const base = {
+    id: `chatcmpl-${id}`,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model,
+  };
+  return [
+    {
+      data: {
+        ...base,
+        choices: [{ index: 0, delta: { role: "assistant", content: null }, finish_reason: null }],
+      },
+    },
+    {
+      data: {
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index: 0,
+                  id: `call_${id}`,
+                  type: "function",
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                },
+              ],
+            },
+            finish_reason: null,
+          },
+        ],
+      },
+    },
+    { data: { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] } },
+    {
+      data: {
+        ...base,
+        choices: [],
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          completion_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        },
+      },
+    },
+    { data: "[DONE]" },
+  ];
+}
+
+/** Gemini: one `functionCall` part (a whole answer, or the one chunk of a stream). */
+export function geminiToolResponse(call: ToolCall, model: string, usage: AnswerUsage): unknown {
+  return {
+    candidates: [
+      {
+        content: { role: "model", parts: [{ functionCall: { name: call.name, args: call.arguments } }] },
+        finishReason: "STOP",
+        index: 0,
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: usage.inputTokens,
+      candidatesTokenCount: usage.outputTokens,
+      totalTokenCount: usage.inputTokens + usage.outputTokens,
+    },
+    modelVersion: model,
+  };
+}
