@@ -12,6 +12,8 @@ export interface ParsedOutput {
   sessionId?: string;
   model?: string;
   usage?: Usage;
+  /** Tools the model asked for during the call, as the CLI reported them (refused: seats have none). */
+  toolCalls?: string[];
 }
 
 /** Options of {@link envelopeFromProcess}. */
@@ -55,6 +57,9 @@ export function envelopeFromProcess(
     ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}),
     ...(parsed.model ? { model: parsed.model } : {}),
     ...(parsed.usage ? { usage: parsed.usage } : {}),
+    ...(parsed.toolCalls?.length
+      ? { toolCalls: parsed.toolCalls.slice(0, 20).map((name) => redactSecrets(name, secrets).slice(0, 200)) }
+      : {}),
   };
   const fail = (status: SeatCall["status"], error: string): SeatCall => ({
     ...base,

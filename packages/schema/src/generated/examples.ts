@@ -293,6 +293,17 @@ export const seatConfigExamples = [
       "acp"
     ],
     "timeout_ms": 600000
+  },
+  {
+    "adapter": "codex",
+    "model": "gpt-5.5",
+    "tools": "read",
+    "workspace": "../..",
+    "base_url": "http://127.0.0.1:8080/v1",
+    "api_key_env": "LOCAL_KEY",
+    "env": {
+      "HTTPS_PROXY": "${HTTPS_PROXY}"
+    }
   }
 ] satisfies SeatConfig[];
 

@@ -50,6 +50,12 @@ export interface AdapterResult {
    * Exit code of the process (null when killed by a signal).
    */
   exitCode?: (number | null)
+  /**
+   * Tools the model asked for during the call, as the CLI reported them (names, at most 20). Seats run with tools off, so each of these was refused or unavailable; recorded so a seat that tries to act is visible in the journal.
+   * 
+   * @maxItems 20
+   */
+  toolCalls?: string[]
   transport: ("cli" | "acp" | "http" | "file")
   /**
    * What went wrong, sanitized, at most 200 characters.
@@ -286,11 +292,11 @@ export interface SeatConfig {
    */
   command?: string[]
   /**
-   * For `http` seats: the OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
    */
   base_url?: string
   /**
-   * For `http` seats: the NAME of the environment variable that holds the API key.
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
    */
   api_key_env?: string
   /**
@@ -301,6 +307,24 @@ export interface SeatConfig {
    * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
    */
   skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
 }
 /**
  * Skills added to the seats' prompts.

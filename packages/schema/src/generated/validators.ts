@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 export const validateAdapterResultRaw = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/adapter-result.schema.json","title":"AdapterResult","description":"The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.","type":"object","required":["status","text","durationMs","transport"],"additionalProperties":false,"properties":{"status":{"description":"ok: an answer; timeout: the per-seat limit fired; exit: the program failed; parse_error: its output could not be read; empty: it answered nothing; unavailable: not installed or not usable; cancelled: stopped by the user; pending: the answer is not there yet (a manual seat whose inbox file has not arrived).","type":"string","enum":["ok","timeout","exit","parse_error","empty","unavailable","cancelled","pending"]},"text":{"description":"The answer text (empty unless status is ok).","type":"string"},"sessionId":{"description":"Session or thread id, for resume.","type":"string"},"model":{"description":"The model that answered, when reported.","type":"string"},"usage":{"type":"object","additionalProperties":false,"properties":{"inputTokens":{"type":"integer","minimum":0},"outputTokens":{"type":"integer","minimum":0},"costUsd":{"type":"number","minimum":0}},"title":"Usage"},"durationMs":{"type":"number","minimum":0},"exitCode":{"description":"Exit code of the process (null when killed by a signal).","type":["integer","null"]},"transport":{"type":"string","enum":["cli","acp","http","file"]},"error":{"description":"What went wrong, sanitized, at most 200 characters.","type":"string","maxLength":200}},"examples":[{"status":"ok","text":"{\"arguments\": []}","sessionId":"0199a0c2-5f0e-7c41-9d4e-2b7f0b1c9a10","model":"claude-sonnet-4-5","usage":{"inputTokens":1830,"outputTokens":912,"costUsd":0.0192},"durationMs":18234,"exitCode":0,"transport":"cli"},{"status":"timeout","text":"","durationMs":600012,"exitCode":null,"transport":"cli","error":"no answer within 600000 ms; process group terminated"}]};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/adapter-result.schema.json","title":"AdapterResult","description":"The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.","type":"object","required":["status","text","durationMs","transport"],"additionalProperties":false,"properties":{"status":{"description":"ok: an answer; timeout: the per-seat limit fired; exit: the program failed; parse_error: its output could not be read; empty: it answered nothing; unavailable: not installed or not usable; cancelled: stopped by the user; pending: the answer is not there yet (a manual seat whose inbox file has not arrived).","type":"string","enum":["ok","timeout","exit","parse_error","empty","unavailable","cancelled","pending"]},"text":{"description":"The answer text (empty unless status is ok).","type":"string"},"sessionId":{"description":"Session or thread id, for resume.","type":"string"},"model":{"description":"The model that answered, when reported.","type":"string"},"usage":{"type":"object","additionalProperties":false,"properties":{"inputTokens":{"type":"integer","minimum":0},"outputTokens":{"type":"integer","minimum":0},"costUsd":{"type":"number","minimum":0}},"title":"Usage"},"durationMs":{"type":"number","minimum":0},"exitCode":{"description":"Exit code of the process (null when killed by a signal).","type":["integer","null"]},"toolCalls":{"description":"Tools the model asked for during the call, as the CLI reported them (names, at most 20). Seats run with tools off, so each of these was refused or unavailable; recorded so a seat that tries to act is visible in the journal.","type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"transport":{"type":"string","enum":["cli","acp","http","file"]},"error":{"description":"What went wrong, sanitized, at most 200 characters.","type":"string","maxLength":200}},"examples":[{"status":"ok","text":"{\"arguments\": []}","sessionId":"0199a0c2-5f0e-7c41-9d4e-2b7f0b1c9a10","model":"claude-sonnet-4-5","usage":{"inputTokens":1830,"outputTokens":912,"costUsd":0.0192},"durationMs":18234,"exitCode":0,"transport":"cli"},{"status":"timeout","text":"","durationMs":600012,"exitCode":null,"transport":"cli","error":"no answer within 600000 ms; process group terminated"}]};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 
@@ -270,10 +270,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.transport !== undefined){
-let data10 = data.transport;
-if(typeof data10 !== "string"){
-const err21 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.toolCalls !== undefined){
+let data10 = data.toolCalls;
+if(Array.isArray(data10)){
+if(data10.length > 20){
+const err21 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -282,8 +283,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!((((data10 === "cli") || (data10 === "acp")) || (data10 === "http")) || (data10 === "file"))){
-const err22 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+let data11 = data10[i0];
+if(typeof data11 === "string"){
+if(func2(data11) > 200){
+const err22 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -293,11 +298,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data11 = data.error;
-if(typeof data11 === "string"){
-if(func2(data11) > 200){
-const err23 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err23 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -307,8 +309,9 @@ vErrors.push(err23);
 errors++;
 }
 }
+}
 else {
-const err24 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -318,14 +321,62 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.transport !== undefined){
+let data12 = data.transport;
+if(typeof data12 !== "string"){
+const err25 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+if(!((((data12 === "cli") || (data12 === "acp")) || (data12 === "http")) || (data12 === "file"))){
+const err26 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data13 = data.error;
+if(typeof data13 === "string"){
+if(func2(data13) > 200){
+const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -1956,9 +2007,9 @@ export const validateDebateFrontmatterRaw = validate28;
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md: the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format. Only `formal` runs today.","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges.","type":"object","required":["proposition","opposition","judge"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
 const schema46 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"For `http` seats: the OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"For `http` seats: the NAME of the environment variable that holds the API key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000}]};
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]}};
 const schema45 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
-const pattern11 = new RegExp("^https?://", "u");
+const pattern11 = new RegExp("^https?://[^@\\s]+$", "u");
 const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2166,7 +2217,7 @@ if(data.base_url !== undefined){
 let data6 = data.base_url;
 if(typeof data6 === "string"){
 if(!pattern11.test(data6)){
-const err16 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+const err16 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://[^@\\s]+$"},message:"must match pattern \""+"^https?://[^@\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2272,14 +2323,166 @@ errors++;
 }
 }
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.env !== undefined){
+let data10 = data.env;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key1 in data10){
+const _errs25 = errors;
+if(typeof key1 === "string"){
+if(!pattern12.test(key1)){
+const err25 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+}
+var valid4 = _errs25 === errors;
+if(!valid4){
+const err26 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+for(const key2 in data10){
+let data11 = data10[key2];
+if(typeof data11 === "string"){
+if(func2(data11) > 4096){
+const err27 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.tools !== undefined){
+let data12 = data.tools;
+if(typeof data12 !== "string"){
+const err30 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!((data12 === "none") || (data12 === "read"))){
+const err31 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema44.properties.tools.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.workspace !== undefined){
+let data13 = data.workspace;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err32 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.isolation !== undefined){
+let data14 = data.isolation;
+if(typeof data14 !== "string"){
+const err34 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!((data14 === "on") || (data14 === "off"))){
+const err35 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema44.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.workspace !== undefined){
+if(data.tools === undefined){
+const err36 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "workspace",
+    missingProperty: "tools",
+    depsCount: 1,
+    deps: "tools"},message:"must have property tools when property workspace is present"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }
@@ -2969,7 +3172,7 @@ validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateEffortMapRaw = validate33;
 const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
-const pattern13 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+const pattern14 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/effort-map.schema.json" */;
@@ -3023,7 +3226,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern13.test(key1)){
+if(!pattern14.test(key1)){
 const err3 = {instancePath:instancePath+"/adapters",schemaPath:"#/properties/adapters/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
@@ -3259,7 +3462,7 @@ validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJournalEntryRaw = validate34;
 const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"role":{"type":"string","enum":["proposition","opposition","judge"]},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
-const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern15 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
@@ -3532,7 +3735,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern14.test(data8)){
+if(!pattern15.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -3858,10 +4061,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data11.transport !== undefined){
-let data22 = data11.transport;
-if(typeof data22 !== "string"){
-const err50 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.toolCalls !== undefined){
+let data22 = data11.toolCalls;
+if(Array.isArray(data22)){
+if(data22.length > 20){
+const err50 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3870,8 +4074,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(!((((data22 === "cli") || (data22 === "acp")) || (data22 === "http")) || (data22 === "file"))){
-const err51 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+const len0 = data22.length;
+for(let i0=0; i0<len0; i0++){
+let data23 = data22[i0];
+if(typeof data23 === "string"){
+if(func2(data23) > 200){
+const err51 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3881,11 +4089,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data11.error !== undefined){
-let data23 = data11.error;
-if(typeof data23 === "string"){
-if(func2(data23) > 200){
-const err52 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err52 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3895,8 +4100,9 @@ vErrors.push(err52);
 errors++;
 }
 }
+}
 else {
-const err53 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err53 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3906,9 +4112,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.transport !== undefined){
+let data24 = data11.transport;
+if(typeof data24 !== "string"){
+const err54 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3917,13 +4124,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data.raw !== undefined){
-let data24 = data.raw;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key3 in data24){
-if(!(((key3 === "stdout") || (key3 === "stderr")) || (key3 === "truncated"))){
-const err55 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(!((((data24 === "cli") || (data24 === "acp")) || (data24 === "http")) || (data24 === "file"))){
+const err55 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3933,9 +4135,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data24.stdout !== undefined){
-if(typeof data24.stdout !== "string"){
-const err56 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.error !== undefined){
+let data25 = data11.error;
+if(typeof data25 === "string"){
+if(func2(data25) > 200){
+const err56 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3945,9 +4149,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data24.stderr !== undefined){
-if(typeof data24.stderr !== "string"){
-const err57 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err57 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3957,9 +4160,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data24.truncated !== undefined){
-if(typeof data24.truncated !== "boolean"){
-const err58 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err58 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3969,9 +4172,12 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.raw !== undefined){
+let data26 = data.raw;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key3 in data26){
+if(!(((key3 === "stdout") || (key3 === "stderr")) || (key3 === "truncated"))){
+const err59 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3981,11 +4187,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.validation !== undefined){
-let data28 = data.validation;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.ok === undefined){
-const err60 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+if(data26.stdout !== undefined){
+if(typeof data26.stdout !== "string"){
+const err60 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3994,9 +4198,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-for(const key4 in data28){
-if(!((key4 === "ok") || (key4 === "errors"))){
-const err61 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data26.stderr !== undefined){
+if(typeof data26.stderr !== "string"){
+const err61 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4006,9 +4211,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data28.ok !== undefined){
-if(typeof data28.ok !== "boolean"){
-const err62 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data26.truncated !== undefined){
+if(typeof data26.truncated !== "boolean"){
+const err62 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4018,13 +4223,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data28.errors !== undefined){
-let data30 = data28.errors;
-if(Array.isArray(data30)){
-const len0 = data30.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data30[i0] !== "string"){
-const err63 = {instancePath:instancePath+"/validation/errors/" + i0,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err63 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4034,9 +4235,11 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.validation !== undefined){
+let data30 = data.validation;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.ok === undefined){
+const err64 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4045,10 +4248,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key4 in data30){
+if(!((key4 === "ok") || (key4 === "errors"))){
+const err65 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4058,14 +4260,66 @@ vErrors.push(err65);
 errors++;
 }
 }
-}
-else {
-const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.ok !== undefined){
+if(typeof data30.ok !== "boolean"){
+const err66 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err66];
 }
 else {
 vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data30.errors !== undefined){
+let data32 = data30.errors;
+if(Array.isArray(data32)){
+const len1 = data32.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data32[i1] !== "string"){
+const err67 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
 }
 errors++;
 }
@@ -5160,7 +5414,7 @@ validate38.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamic
 
 export const validateSkillManifestRaw = validate40;
 const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+const pattern18 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5285,7 +5539,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern17.test(data1)){
+if(!pattern18.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
