@@ -4,7 +4,9 @@ import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/
 import {
   findEffortOverrides,
   loadEffortMap,
+  openSeatSandbox,
   redactSecrets,
+  SandboxError,
   resolveEffort,
   sanitizeError,
   secretsFromEnv,
@@ -83,8 +85,19 @@ export function createAdapter(
         effort: request.effort ?? seat.effort,
       },
     );
+    let cwd: string;
+    try {
+      // The agent runs in a folder of its own (or the seat's workspace), never the caller's.
+      cwd = (
+        await openSeatSandbox(seat, { debateDir: context.debateDir, key: request.step?.role ?? "acp", env })
+      ).cwd;
+    } catch (error) {
+      if (!(error instanceof SandboxError)) throw error;
+      const message = sanitizeError(`${programName}: ${error.message}`, secrets);
+      return { status: "unavailable", text: "", durationMs: 0, transport: "acp", error: message };
+    }
     const agent = new AgentProcess(program, [...command.slice(1), ...effort.args], {
-      cwd: request.cwd,
+      cwd,
       // Known-agent defaults first, so anything the user set wins; the effort map wins over both.
       env: { ...known?.env, ...env, ...effort.env },
     });
@@ -121,7 +134,7 @@ export function createAdapter(
           `the agent speaks ACP version ${info.protocolVersion}; debatekit speaks ${protocolVersion}`,
         );
       }
-      const sessionParams = { cwd: request.cwd, mcpServers: [] };
+      const sessionParams = { cwd, mcpServers: [] };
       let session: unknown;
       if (request.sessionId && info.loadSession) {
         try {

@@ -7,6 +7,16 @@ import { envelopeFromProcess } from "./envelope.js";
 import type { ProcessOutcome } from "./process.js";
 import { runProcess } from "./process.js";
 import { sanitizeError, secretsFromEnv } from "./redact.js";
+import {
+  type LaunchInput,
+  type LaunchPlan,
+  materializePlan,
+  openSeatSandbox,
+  resolveSeatEnv,
+  SandboxError,
+  type SeatSandbox,
+  seatEndpoint,
+} from "./sandbox.js";
 import type { Adapter, AdapterContext, Detection, SeatCall, SeatRequest } from "./types.js";
 
 /** What one call needs on the CLI's command line (never the prompt: that goes to stdin). */
@@ -54,6 +64,23 @@ export interface CliAdapterSpec {
   /** `detect()` hint when it is installed but no credential is found: how to log in. */
   loginHint: string;
   credentials: CliCredentials;
+  /**
+   * The switches of one call that keep the seat safe and isolated (DESIGN §6): tools off (or
+   * read-only inside the workspace), the user's memory files, hooks, plugins and MCP servers not
+   * loaded (unless `isolation: off`), the seat's endpoint. Runs before every call.
+   */
+  launch(input: LaunchInput): LaunchPlan | Promise<LaunchPlan>;
+  /** What `launch` does, in words, for `debate doctor` and the README: one phrase each. */
+  safety: {
+    /** How tools are turned off (`tools: none`), e.g. "--tools \"\" (no tool offered)". */
+    toolsOff: string;
+    /** How `tools: read` is confined to the workspace. */
+    readOnly: string;
+    /** What of the user's setup is kept away from the seat (isolation on). */
+    isolated: string;
+    /** What of the user's setup still reaches the seat (credentials, provider settings). */
+    passedThrough: string;
+  };
 }
 
 /** What {@link defineCliAdapter} gives a CLI package to export. */
@@ -61,6 +88,8 @@ export interface CliAdapterDefinition {
   readonly name: string;
   /** The package's `createAdapter(seat, context)`. */
   createAdapter(seat: SeatConfig, context: AdapterContext): Adapter;
+  /** The spec's `safety` description (for `debate doctor`). */
+  readonly safety: CliAdapterSpec["safety"];
   /** Turns one finished process into the §6 envelope (pure: used on recorded fixtures too). */
   readOutcome(outcome: ProcessOutcome, options: { timeoutMs: number; secrets?: readonly string[] }): SeatCall;
   /** The child's environment (the spec's `buildEnv`, or the two merged). */
@@ -73,6 +102,19 @@ const detectTimeoutMs = 15_000;
 /** The caller's environment plus the effort level's variables (the level wins). */
 export function mergeChildEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...extra };
+}
+
+/** The environment with a launch plan's changes: strings set, `undefined` removed. */
+export function applyEnvChanges(
+  env: NodeJS.ProcessEnv,
+  changes: Readonly<Record<string, string | undefined>> | undefined,
+): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const [name, value] of Object.entries(changes ?? {})) {
+    if (value === undefined) delete out[name];
+    else out[name] = value;
+  }
+  return out;
 }
 
 /** True when any of the credential variables is set or any credential file exists. */
@@ -111,40 +153,80 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
     const [command = spec.program, ...baseArgs] = seat.command ?? [];
 
     async function call(request: SeatRequest): Promise<SeatCall> {
-      const loggedIn = spec.credentials.whenMissing ? hasCliCredentials(spec.credentials, env) : true;
-      const notLoggedIn = sanitizeError(`${spec.name}: no login or key found; ${spec.loginHint}`);
-      if (!loggedIn && spec.credentials.whenMissing === "before-call")
-        return { status: "unavailable", text: "", error: notLoggedIn, durationMs: 0, transport: "cli" };
+      const unavailable = (error: string): SeatCall => ({
+        status: "unavailable",
+        text: "",
+        error: sanitizeError(error, secretsFromEnv(env)),
+        durationMs: 0,
+        transport: "cli",
+      });
+      let seatEnv: Record<string, string>;
+      let sandbox: SeatSandbox;
+      try {
+        seatEnv = resolveSeatEnv(seat.env, env);
+        sandbox = await openSeatSandbox(seat, {
+          debateDir: context.debateDir,
+          key: request.step?.role ?? spec.name,
+          env,
+        });
+      } catch (error) {
+        if (error instanceof SandboxError) return unavailable(`${spec.name}: ${error.message}`);
+        throw error;
+      }
+      const callerEnv = { ...env, ...seatEnv };
+      const endpoint = seatEndpoint(seat, callerEnv);
+      const loggedIn =
+        !spec.credentials.whenMissing ||
+        Boolean(endpoint.apiKey?.value || endpoint.baseUrl) ||
+        hasCliCredentials(spec.credentials, callerEnv);
+      const notLoggedIn = `${spec.name}: no login or key found; ${spec.loginHint}`;
+      if (!loggedIn && spec.credentials.whenMissing === "before-call") return unavailable(notLoggedIn);
       const map =
         context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env }));
       const effort = resolveEffort(map, spec.name, {
         model: request.model ?? seat.model,
         effort: request.effort ?? seat.effort,
       });
-      const childEnv = buildEnv(env, effort.env);
+      const baseEnv = buildEnv(callerEnv, effort.env);
+      const plan = await spec.launch({
+        sandbox,
+        env: baseEnv,
+        endpoint,
+        ...(effort.model ? { model: effort.model } : {}),
+      });
+      const childEnv = applyEnvChanges(baseEnv, plan.env);
       const args = [
         ...baseArgs,
         ...spec.buildArgs({
           ...(effort.model ? { model: effort.model } : {}),
           ...(request.sessionId ? { sessionId: request.sessionId } : {}),
-          extra: effort.args,
+          extra: [...(plan.args ?? []), ...effort.args],
         }),
       ];
-      const outcome = await runProcess({
-        command,
-        args,
-        stdin: request.prompt,
-        env: childEnv,
-        cwd: request.cwd,
-        timeoutMs: request.timeoutMs,
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
-      const result = readOutcome(outcome, {
-        timeoutMs: request.timeoutMs,
-        secrets: secretsFromEnv(childEnv),
-      });
+      const secrets = [
+        ...secretsFromEnv(childEnv),
+        ...(endpoint.apiKey?.value && endpoint.apiKey.value.length >= 8 ? [endpoint.apiKey.value] : []),
+      ];
+      const cleanup = await materializePlan(sandbox, plan);
+      let outcome: ProcessOutcome;
+      try {
+        outcome = await runProcess({
+          command,
+          args,
+          stdin: request.prompt,
+          env: childEnv,
+          cwd: sandbox.cwd,
+          timeoutMs: request.timeoutMs,
+          ...(request.signal ? { signal: request.signal } : {}),
+        });
+      } finally {
+        await cleanup();
+      }
+      const result = readOutcome(outcome, { timeoutMs: request.timeoutMs, secrets });
       const failed = result.status === "exit" || result.status === "parse_error";
-      return !loggedIn && failed ? { ...result, status: "unavailable", error: notLoggedIn } : result;
+      return !loggedIn && failed
+        ? { ...result, status: "unavailable", error: sanitizeError(notLoggedIn, secrets) }
+        : result;
     }
 
     async function detect(): Promise<Detection> {
@@ -173,5 +255,5 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
     return { name: spec.name, call, detect };
   }
 
-  return { name: spec.name, createAdapter, readOutcome, buildEnv };
+  return { name: spec.name, safety: spec.safety, createAdapter, readOutcome, buildEnv };
 }

@@ -4,7 +4,7 @@ export type {
   CliArgsInput,
   CliCredentials,
 } from "./cli-adapter.js";
-export { defineCliAdapter, hasCliCredentials, mergeChildEnv } from "./cli-adapter.js";
+export { applyEnvChanges, defineCliAdapter, hasCliCredentials, mergeChildEnv } from "./cli-adapter.js";
 export type { ParsedCliOutput } from "./cli-output.js";
 export { readJsonLines, unwrapErrorMessage } from "./cli-output.js";
 export type { ResolvedEffort } from "./effort.js";
@@ -23,6 +23,17 @@ export { envelopeFromProcess } from "./envelope.js";
 export type { ProcessOutcome, RunProcessOptions } from "./process.js";
 export { runProcess } from "./process.js";
 export { REDACTED, redactSecrets, sanitizeError, secretsFromEnv } from "./redact.js";
+export type { LaunchInput, LaunchPlan, SeatEndpoint, SeatSandbox, SeatTools } from "./sandbox.js";
+export {
+  materializePlan,
+  openSeatSandbox,
+  resolveSeatEnv,
+  SandboxError,
+  seatEndpoint,
+  seatSafety,
+  seatSandboxDir,
+  seatTempRoot,
+} from "./sandbox.js";
 export type {
   Adapter,
   AdapterContext,

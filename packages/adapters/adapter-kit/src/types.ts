@@ -17,7 +17,11 @@ export interface SeatRequest {
   model?: string;
   effort?: Effort;
   timeoutMs: number;
-  cwd: string;
+  /**
+   * Unused by process adapters since seats got sandboxes (DESIGN §6): a seat's process always runs
+   * in a folder of its own (or its `workspace`), never the caller's working directory.
+   */
+  cwd?: string;
   signal?: AbortSignal;
   sessionId?: string;
   step?: SeatStep;

@@ -1,5 +1,6 @@
 import { defineCliAdapter, mergeChildEnv } from "@debatekit/adapter-kit";
 import { buildClaudeArgs } from "./args.js";
+import { claudeLaunch } from "./launch.js";
 import { parseClaudeOutput } from "./parse.js";
 
 /** The child's environment: the caller's plus the effort level's variables, minus CLAUDECODE. */
@@ -16,6 +17,14 @@ const claude = defineCliAdapter({
   buildArgs: buildClaudeArgs,
   buildEnv: buildClaudeEnv,
   parseOutput: parseClaudeOutput,
+  launch: claudeLaunch,
+  safety: {
+    toolsOff: '--tools "" (no tool offered), --max-turns 1, --strict-mcp-config (no MCP server)',
+    readOnly: "--tools Read,Grep,Glob, run in the workspace",
+    isolated:
+      '--setting-sources "" and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1: no settings, hooks, plugins, MCP servers, agents, commands or CLAUDE.md',
+    passedThrough: "~/.claude/.credentials.json (the login), ANTHROPIC_* variables",
+  },
   installHint:
     "install Claude Code: npm install -g @anthropic-ai/claude-code, then run `claude` once to log in",
   loginHint:

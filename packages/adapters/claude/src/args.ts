@@ -4,7 +4,7 @@ import type { CliArgsInput } from "@debatekit/adapter-kit";
 export type ClaudeArgsInput = CliArgsInput;
 
 /**
- * argv for `claude -p`: JSON output, one turn, no tools (a debate seat only writes text).
+ * argv for `claude -p` with JSON output (tools and turns come from the launch plan: `claudeLaunch`).
  * The prompt is read from stdin; a session is resumed with `--resume <id>`.
  */
 export function buildClaudeArgs(input: ClaudeArgsInput): string[] {
@@ -12,10 +12,6 @@ export function buildClaudeArgs(input: ClaudeArgsInput): string[] {
     "-p",
     "--output-format",
     "json",
-    "--max-turns",
-    "1",
-    "--tools",
-    "",
     ...(input.model ? ["--model", input.model] : []),
     ...(input.sessionId ? ["--resume", input.sessionId] : []),
     ...(input.extra ?? []),

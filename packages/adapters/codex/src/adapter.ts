@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { defineCliAdapter } from "@debatekit/adapter-kit";
 import { buildCodexArgs } from "./args.js";
+import { codexLaunch } from "./launch.js";
 import { parseCodexOutput } from "./parse.js";
 
 const codex = defineCliAdapter({
@@ -8,6 +9,14 @@ const codex = defineCliAdapter({
   program: "codex",
   buildArgs: buildCodexArgs,
   parseOutput: parseCodexOutput,
+  launch: codexLaunch,
+  safety: {
+    toolsOff: "--sandbox read-only with no network, web search off",
+    readOnly: "--sandbox read-only, run in the workspace",
+    isolated:
+      "a private CODEX_HOME holding only the provider settings; project_doc_max_bytes=0, skills.include_instructions=false: no AGENTS.md, MCP servers, profiles, notify or skills",
+    passedThrough: "auth.json (linked for the call), model_provider and [model_providers] of config.toml",
+  },
   installHint: "install the Codex CLI: npm install -g @openai/codex, then `codex login`",
   loginHint: "installed; it answers only after `codex login` or with OPENAI_API_KEY set",
   credentials: {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { defineCliAdapter } from "@debatekit/adapter-kit";
 import { buildCopilotArgs } from "./args.js";
+import { copilotLaunch } from "./launch.js";
 import { parseCopilotOutput } from "./parse.js";
 
 const copilot = defineCliAdapter({
@@ -8,6 +9,13 @@ const copilot = defineCliAdapter({
   program: "copilot",
   buildArgs: buildCopilotArgs,
   parseOutput: parseCopilotOutput,
+  launch: copilotLaunch,
+  safety: {
+    toolsOff: "--available-tools none, --deny-tool shell write url, --disable-builtin-mcps",
+    readOnly: "--available-tools view glob grep, run in the workspace",
+    isolated: "a private COPILOT_HOME, --no-custom-instructions: no AGENTS.md, MCP config, skills or agents",
+    passedThrough: "GH_TOKEN / COPILOT_GITHUB_TOKEN, COPILOT_PROVIDER_* variables",
+  },
   installHint: "install the Copilot CLI: npm install -g @github/copilot, then `copilot` and /login",
   loginHint:
     "installed; it answers only when logged in (`copilot`, then /login) or with GH_TOKEN / a COPILOT_PROVIDER_* endpoint",

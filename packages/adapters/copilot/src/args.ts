@@ -13,7 +13,6 @@ export function buildCopilotArgs(input: CopilotArgsInput): string[] {
   return [
     "--output-format",
     "json",
-    "--allow-all-tools",
     "--no-color",
     ...(input.model ? ["--model", input.model] : []),
     ...(input.sessionId ? ["--resume", input.sessionId] : []),

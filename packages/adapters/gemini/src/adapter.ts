@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { defineCliAdapter } from "@debatekit/adapter-kit";
 import { buildGeminiArgs } from "./args.js";
+import { geminiLaunch } from "./launch.js";
 import { parseGeminiOutput } from "./parse.js";
 
 const gemini = defineCliAdapter({
@@ -8,6 +9,16 @@ const gemini = defineCliAdapter({
   program: "gemini",
   buildArgs: buildGeminiArgs,
   parseOutput: parseGeminiOutput,
+  launch: geminiLaunch,
+  safety: {
+    toolsOff: "tools.exclude: every built-in tool (shell, write, edit, web fetch/search, memory, reads)",
+    readOnly:
+      "only read_file, read_many_files, list_directory, glob, search_file_content; run in the workspace",
+    isolated:
+      "a private GEMINI_CLI_HOME (settings: auth selection only), folder trust off: no GEMINI.md, extensions, hooks or MCP servers",
+    passedThrough:
+      "the auth selection and maxAttempts of settings.json, oauth_creds.json (linked for the call), GEMINI_*/GOOGLE_* variables",
+  },
   installHint: "install the Gemini CLI: npm install -g @google/gemini-cli, then run `gemini` once to log in",
   loginHint:
     "installed; it answers only after a login (`gemini`) or with GEMINI_API_KEY set (exit 41 means no auth)",

@@ -10,9 +10,8 @@ export type GeminiArgsInput = CliArgsInput;
 export const geminiHeadlessInstruction = "Follow the instructions given on standard input.";
 
 /**
- * argv for headless gemini with JSON output. `--skip-trust`: a debate folder is not a trusted
- * workspace, and an untrusted folder makes gemini exit 55 before asking the model. A session is
- * resumed with `--resume <id>`.
+ * argv for headless gemini with JSON output (trust, tools and isolation come from the launch plan:
+ * `geminiLaunch`). A session is resumed with `--resume <id>`.
  */
 export function buildGeminiArgs(input: GeminiArgsInput): string[] {
   return [
@@ -20,7 +19,6 @@ export function buildGeminiArgs(input: GeminiArgsInput): string[] {
     geminiHeadlessInstruction,
     "-o",
     "json",
-    "--skip-trust",
     ...(input.model ? ["-m", input.model] : []),
     ...(input.sessionId ? ["--resume", input.sessionId] : []),
     ...(input.extra ?? []),

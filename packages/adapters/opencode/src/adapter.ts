@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { defineCliAdapter } from "@debatekit/adapter-kit";
 import { buildOpencodeArgs } from "./args.js";
+import { opencodeLaunch } from "./launch.js";
 import { parseOpencodeOutput } from "./parse.js";
 
 const opencode = defineCliAdapter({
@@ -8,6 +9,15 @@ const opencode = defineCliAdapter({
   program: "opencode",
   buildArgs: buildOpencodeArgs,
   parseOutput: parseOpencodeOutput,
+  launch: opencodeLaunch,
+  safety: {
+    toolsOff: "config tools: every built-in tool false, permission edit/bash/webfetch/read deny",
+    readOnly: "only read, grep, glob, list; run in the workspace",
+    isolated:
+      "private XDG folders and OPENCODE_TEST_HOME, OPENCODE_DISABLE_PROJECT_CONFIG/CLAUDE_CODE/EXTERNAL_SKILLS, --pure: no AGENTS.md, plugins, MCP servers, agents or commands",
+    passedThrough:
+      "opencode/auth.json (linked for the call), the provider and model keys of the user's config",
+  },
   installHint: "install OpenCode: npm install -g opencode-ai, then `opencode auth login`",
   loginHint:
     "installed; it answers only after `opencode auth login` or with a provider key (e.g. ANTHROPIC_API_KEY)",
