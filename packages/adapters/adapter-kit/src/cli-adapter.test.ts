@@ -18,8 +18,11 @@ if (process.argv.includes("--version")) {
 let prompt = "";
 process.stdin.on("data", (d) => (prompt += d));
 process.stdin.on("end", () => {
-  const report = { argv: process.argv.slice(2), stdin: prompt,
-    env: { ADDED_BY_SPEC: process.env.ADDED_BY_SPEC, LEVEL_VAR: process.env.LEVEL_VAR } };
+  const fs = require("node:fs");
+  const report = { argv: process.argv.slice(2), stdin: prompt, cwd: process.cwd(),
+    planFile: process.env.PLAN_FILE && fs.existsSync(process.env.PLAN_FILE) ? fs.readFileSync(process.env.PLAN_FILE, "utf8") : null,
+    env: { ADDED_BY_SPEC: process.env.ADDED_BY_SPEC, LEVEL_VAR: process.env.LEVEL_VAR, REMOVED: process.env.REMOVED,
+      FROM_SEAT: process.env.FROM_SEAT } };
   if (prompt === "fail") { console.log(JSON.stringify({ failed: "API error 401: bad key" })); process.exit(1); }
   if (prompt === "no login") { console.log(JSON.stringify({ failed: "not logged in", unusable: true })); process.exit(1); }
   if (prompt === "leak") report.answer = "the key is " + process.env.FAKECLI_KEY;
@@ -50,6 +53,12 @@ const spec: CliAdapterSpec = {
   installHint: "install fakecli: npm install -g fakecli",
   loginHint: "installed; run `fakecli login`",
   credentials: { env: ["FAKECLI_KEY"], files: (home) => [join(home, ".fakecli", "auth.json")] },
+  launch: ({ sandbox }) => ({
+    args: ["--safe"],
+    env: { PLAN_FILE: join(sandbox.dir, "conf", "settings.json"), REMOVED: undefined },
+    files: { "conf/settings.json": '{"tools":"off"}' },
+  }),
+  safety: { toolsOff: "--safe", readOnly: "--safe", isolated: "conf/", passedThrough: "nothing" },
 };
 const fakecli = defineCliAdapter(spec);
 
@@ -89,16 +98,62 @@ describe("defineCliAdapter: call()", () => {
       exitCode: 0,
     });
     const report = JSON.parse(call.raw?.stdout ?? "");
-    expect(report.argv).toEqual(["--base", "--model", "big-model", "--resume", "s-0", "--think"]);
+    expect(report.argv).toEqual(["--base", "--model", "big-model", "--resume", "s-0", "--safe", "--think"]);
     expect(report.env).toEqual({ ADDED_BY_SPEC: "yes", LEVEL_VAR: "v" });
     expect(report.stdin).toBe("hello");
+  });
+
+  test("the launch plan: its files exist during the call only, its env wins, the seat runs in its own folder", async () => {
+    const seatWithEnv: SeatConfig = { ...seat, env: { FROM_SEAT: "${CALLER_VALUE}" } };
+    const adapter = fakecli.createAdapter(
+      seatWithEnv,
+      context({ REMOVED: "still here", CALLER_VALUE: "v1" }),
+    );
+    const call = await adapter.call({ prompt: "hello", timeoutMs: 20_000, cwd: dir });
+    const report = JSON.parse(call.raw?.stdout ?? "");
+    expect(report.planFile).toBe('{"tools":"off"}');
+    expect(report.env.REMOVED).toBeUndefined();
+    expect(report.env.FROM_SEAT).toBe("v1");
+    // Never the caller's folder: an empty folder of the seat's own under the temp folder.
+    expect(report.cwd).not.toBe(dir);
+    expect(report.cwd.startsWith(join(tmpdir(), "debatekit-seats"))).toBe(true);
+    await expect(stat(join(report.cwd, "..", "conf", "settings.json"))).rejects.toThrow();
+    expect((await stat(join(report.cwd, ".."))).mode & 0o777).toBe(0o700);
+  });
+
+  test("a seat env reference to an unset variable, or a workspace that is not a folder, is unavailable", async () => {
+    const unset = await fakecli
+      .createAdapter({ ...seat, env: { X: "${NOT_SET_ANYWHERE}" } }, context())
+      .call({ prompt: "hello", timeoutMs: 20_000 });
+    expect(unset).toMatchObject({ status: "unavailable", text: "" });
+    expect(unset.error).toContain("${NOT_SET_ANYWHERE}");
+    const badWorkspace = await fakecli
+      .createAdapter({ ...seat, tools: "read", workspace: "no-such-folder" }, context())
+      .call({ prompt: "hello", timeoutMs: 20_000 });
+    expect(badWorkspace).toMatchObject({ status: "unavailable" });
+    expect(badWorkspace.error).toContain("no-such-folder");
+  });
+
+  test("tools: read runs the seat in its workspace", async () => {
+    const workspace = join(dir, "repo");
+    await mkdir(workspace, { recursive: true });
+    const call = await fakecli
+      .createAdapter({ ...seat, tools: "read", workspace: "repo" }, context())
+      .call({ prompt: "hello", timeoutMs: 20_000 });
+    expect(JSON.parse(call.raw?.stdout ?? "").cwd).toBe(workspace);
   });
 
   test("the request's model wins over the effort level's", async () => {
     const call = await fakecli
       .createAdapter(seat, context())
       .call({ prompt: "x", model: "small-model", timeoutMs: 20_000, cwd: dir });
-    expect(JSON.parse(call.raw?.stdout ?? "").argv).toEqual(["--base", "--model", "small-model", "--think"]);
+    expect(JSON.parse(call.raw?.stdout ?? "").argv).toEqual([
+      "--base",
+      "--model",
+      "small-model",
+      "--safe",
+      "--think",
+    ]);
   });
 
   test("a failure the CLI reports is status exit with the CLI's own message", async () => {
