@@ -140,7 +140,6 @@ export async function askSeat<T>(
     const answer = await adapter.call({
       prompt,
       timeoutMs: seat.timeout_ms ?? defaultTimeoutMs,
-      cwd: context.cwd,
       ...(seat.model ? { model: seat.model } : {}),
       ...(seat.effort ? { effort: seat.effort } : {}),
       ...(context.signal ? { signal: context.signal } : {}),

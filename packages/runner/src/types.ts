@@ -75,7 +75,10 @@ export interface RunOptions {
   now?: () => Date;
   /** Environment given to the seats (and whose secret-looking values are redacted); default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Working directory of seat programs (default: process.cwd()). */
+  /**
+   * The caller's working directory: where project skill folders are looked up (default:
+   * process.cwd()). Seat programs never run here: each runs in a private folder (DESIGN §6).
+   */
   cwd?: string;
   /** What the lock file says this process is doing (default: "debate run"). */
   command?: string;
