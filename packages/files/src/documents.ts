@@ -3,6 +3,7 @@ import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@
 import { validateArgumentFrontmatter, validateDebateFrontmatter } from "@debatekit/schema";
 import type { FrontmatterStyle } from "./frontmatter.js";
 import { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
+import { findLiteralSeatSecrets } from "./secrets.js";
 
 /** A parsed debate.md: its frontmatter, its body verbatim, and the style it was written in. */
 export interface DebateDocument {
@@ -52,7 +53,22 @@ function parseWith<T>(
 
 /** Parses debate.md text (YAML or dialectic JSON frontmatter) and validates the frontmatter. */
 export function parseDebateFile(text: string, file = "debate.md"): Result<DebateDocument> {
-  return parseWith(text, file, "DEBATE_FIELD_INVALID", validateDebateFrontmatter);
+  const parsed = parseWith(text, file, "DEBATE_FIELD_INVALID", validateDebateFrontmatter);
+  if (!parsed.ok) return parsed;
+  // A key in debate.md would end up in every copy, commit and report of the debate: seats name
+  // the variable that holds it instead (`api_key_env`, `env: {X: "${NAME}"}`).
+  const secrets = findLiteralSeatSecrets(
+    parsed.value.frontmatter.seats as Record<string, unknown> | undefined,
+  );
+  if (secrets.length === 0) return parsed;
+  return {
+    ok: false,
+    errors: secrets.map(({ path, kind }) => ({
+      code: "SEAT_LITERAL_SECRET",
+      path: `${file}:${path}`,
+      message: `${file}: \`${path}\` holds ${kind}; put the secret in an environment variable and reference it (\`api_key_env: NAME\`, or \`env: { X: "\${NAME}" }\`)`,
+    })),
+  };
 }
 
 /** Writes a debate.md document in its style; the text ends with a newline. */

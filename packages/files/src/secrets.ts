@@ -50,3 +50,33 @@ export function findSecret(
   }
   return undefined;
 }
+
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+
+/**
+ * Secrets written into debate.md's seats, which must only ever NAME a variable: a seat `env` value
+ * that is (or holds, besides `${NAME}` references) a literal secret, a secret-named variable given a
+ * literal value instead of a reference, or a secret anywhere else in a seat (a key in `command`).
+ * Returns the dotted field of each, never the value.
+ */
+export function findLiteralSeatSecrets(
+  seats: Readonly<Record<string, unknown>> | undefined,
+): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  for (const [role, seat] of Object.entries(seats ?? {})) {
+    if (!seat || typeof seat !== "object") continue;
+    const { env, ...rest } = seat as { env?: Record<string, unknown> };
+    for (const [name, value] of Object.entries(env ?? {})) {
+      if (typeof value !== "string") continue;
+      const literal = value.replace(REFERENCE, "");
+      const path = `seats.${role}.env.${name}`;
+      if (findSecretSpans(literal).length > 0) findings.push({ path, kind: "what looks like a secret" });
+      else if (SECRET_NAME.test(name) && literal.trim().length >= MIN_SECRET_VALUE_LENGTH)
+        findings.push({ path, kind: `a literal value for the secret-named variable ${name}` });
+    }
+    const found = findSecret(rest, [], `seats.${role}`);
+    if (found) findings.push(found);
+  }
+  return findings;
+}
