@@ -38,6 +38,14 @@ for (const shape of shapes) {
     });
     const adapter = () => adapterFor(`${server.url}/v1`);
 
+    test("a hostile model's tool call is not acted on: the seat has no tools, the call reads no answer", async () => {
+      server.setReply(() => ({ toolCall: { name: "run_shell", arguments: { command: "touch /tmp/x" } } }));
+      const before = server.requests.length;
+      const call = await adapter().call(request);
+      expect(call.status).not.toBe("ok");
+      expect(server.requests.slice(before)).toHaveLength(1);
+    });
+
     test("a plain answer: text, model, usage; the key went in the Authorization header", async () => {
       server.setReply(() => ({
         text: "plain answer over http",
@@ -58,6 +66,9 @@ for (const shape of shapes) {
       const seen = server.requests.slice(before);
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatchObject({ api: "openai-chat", path: "/v1/chat/completions", model: "qwen3:8b" });
+      // An http seat sends no tools: nothing in the request a model could call.
+      expect(seen[0]!.toolsOffered).toEqual([]);
+      expect(Object.keys(seen[0]!.body as object)).not.toContain("tools");
       expect(seen[0]!.lastUserText).toContain("MARK-HTTP");
       expect(seen[0]!.headers.authorization).toBe(`Bearer ${key}`);
       expect(JSON.stringify(call)).not.toContain(key);

@@ -16,8 +16,9 @@ import {
   SandboxError,
   type SeatSandbox,
   seatEndpoint,
+  seatSafety,
 } from "./sandbox.js";
-import type { Adapter, AdapterContext, Detection, SeatCall, SeatRequest } from "./types.js";
+import type { Adapter, AdapterContext, Detection, SeatCall, SeatRequest, SeatSafetyReport } from "./types.js";
 
 /** What one call needs on the CLI's command line (never the prompt: that goes to stdin). */
 export interface CliArgsInput {
@@ -70,6 +71,11 @@ export interface CliAdapterSpec {
    * loaded (unless `isolation: off`), the seat's endpoint. Runs before every call.
    */
   launch(input: LaunchInput): LaunchPlan | Promise<LaunchPlan>;
+  /**
+   * The base URL the CLI calls when the seat sets no `base_url`, as the user's environment or
+   * config decides it (undefined: the CLI's own default, its provider's API).
+   */
+  defaultEndpoint?(env: NodeJS.ProcessEnv): string | undefined;
   /** What `launch` does, in words, for `debate doctor` and the README: one phrase each. */
   safety: {
     /** How tools are turned off (`tools: none`), e.g. "--tools \"\" (no tool offered)". */
@@ -252,7 +258,32 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
       };
     }
 
-    return { name: spec.name, call, detect };
+    function safety(): SeatSafetyReport {
+      const { tools, isolation, workspace } = seatSafety(seat);
+      let seatEnv: Record<string, string> = {};
+      try {
+        seatEnv = resolveSeatEnv(seat.env, env);
+      } catch {
+        // An unset reference: the call reports it; the endpoint is then the environment's.
+      }
+      const callerEnv = { ...env, ...seatEnv };
+      return {
+        tools,
+        ...(workspace ? { workspace } : {}),
+        isolation,
+        endpoint:
+          seat.base_url ?? spec.defaultEndpoint?.(callerEnv) ?? `${spec.name}'s default (its provider's API)`,
+        toolsSwitches: tools === "read" ? spec.safety.readOnly : spec.safety.toolsOff,
+        isolated:
+          isolation === "on" ? spec.safety.isolated : "nothing: `isolation: off` loads the user's own setup",
+        passedThrough:
+          isolation === "on"
+            ? spec.safety.passedThrough
+            : "everything the CLI reads from HOME and the environment",
+      };
+    }
+
+    return { name: spec.name, call, detect, safety };
   }
 
   return { name: spec.name, safety: spec.safety, createAdapter, readOutcome, buildEnv };

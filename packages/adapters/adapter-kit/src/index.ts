@@ -42,5 +42,6 @@ export type {
   SeatCall,
   SeatRequest,
   SeatRole,
+  SeatSafetyReport,
   SeatStep,
 } from "./types.js";

@@ -42,11 +42,29 @@ export interface Detection {
   hint?: string;
 }
 
+/** What a seat may do on the machine and what of the user's setup reaches it (`debate doctor`). */
+export interface SeatSafetyReport {
+  tools: "none" | "read";
+  /** The folder a `tools: read` seat may read. */
+  workspace?: string;
+  isolation: "on" | "off";
+  /** The model server the seat calls: its base URL, or where that is decided. */
+  endpoint: string;
+  /** How tools are kept off (or confined to the workspace). */
+  toolsSwitches: string;
+  /** What of the user's setup is kept away from the seat. */
+  isolated: string;
+  /** What of the user's setup still reaches the seat (credentials, provider settings). */
+  passedThrough: string;
+}
+
 /** One seat's way of answering a prompt. */
 export interface Adapter {
   readonly name: string;
   call(request: SeatRequest): Promise<SeatCall>;
   detect(): Promise<Detection>;
+  /** What the seat may do and what reaches it; absent for adapters that run no program (replay, manual). */
+  safety?(): SeatSafetyReport;
 }
 
 /** What an adapter factory may use besides its seat configuration. */

@@ -6,6 +6,7 @@ import type {
   ResolvedEffort,
   SeatCall,
   SeatRequest,
+  SeatSafetyReport,
 } from "@debatekit/adapter-kit";
 import {
   findEffortOverrides,
@@ -264,7 +265,19 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
     }
   }
 
-  return { name: "http", call, detect };
+  function safety(): SeatSafetyReport {
+    return {
+      tools: "none",
+      isolation: "on",
+      endpoint: baseUrl,
+      // The request body is messages, model and stream only: nothing a model could call.
+      toolsSwitches: "no tools in the request (a `tools: read` seat gets text only)",
+      isolated: "everything: no program runs, only an HTTP request",
+      passedThrough: keyEnv ? `the value of $${keyEnv} as a bearer token` : "nothing",
+    };
+  }
+
+  return { name: "http", call, detect, safety };
 }
 
 /** Model ids of a `GET /models` answer (`{data:[{id}]}`), or undefined when it has another shape. */
