@@ -1,6 +1,7 @@
 // `debate doctor` with a PATH holding the real pinned CLIs: every one is found with its pinned
 // version, and credentials are reported by variable name only.
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createFreshHome } from "./harness.js";
@@ -72,5 +73,79 @@ describe("debate doctor with the pinned CLIs on PATH", () => {
     const table = result.stdout.split("\n\n")[0]!.split("\n").slice(1);
     expect(table).toHaveLength(7);
     for (const line of table) expect(line).toMatch(/^✗ \S+ +no +- /);
+  });
+
+  test("with a folder: each seat's tools, isolation and effective endpoint; no key value anywhere", () => {
+    const fresh = createFreshHome("doctor");
+    const secret = "sk-ant-api03-doctor-seat-secret-0123456789";
+    const debate = join(fresh.cwd, "d");
+    mkdirSync(join(debate, "repo"), { recursive: true });
+    writeFileSync(
+      join(debate, "debate.md"),
+      [
+        "---",
+        "debate_id: d",
+        "format: formal",
+        "exchanges: 1",
+        "current_exchange: 0",
+        "current_phase: awaiting_arguments",
+        "seats:",
+        "  proposition: { adapter: claude, base_url: 'http://127.0.0.1:9/v1', api_key_env: SEAT_KEY }",
+        "  opposition: { adapter: codex, tools: read, workspace: repo, isolation: 'off' }",
+        "  judge: { adapter: replay, file: replay.jsonl }",
+        "---",
+        "",
+        "# Motion",
+        "",
+        "This house would check its seats.",
+        "",
+      ].join("\n"),
+    );
+    const path = [
+      ...clis.map((cli) => dirname(cliBinPath(cli))),
+      dirname(process.execPath),
+      "/usr/bin",
+      "/bin",
+    ];
+    const env = {
+      PATH: path.join(":"),
+      HOME: fresh.home,
+      TMPDIR: fresh.tmp,
+      SEAT_KEY: secret,
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:7/",
+    };
+    const json = spawnSync(process.execPath, [bin, "doctor", debate, "--json"], {
+      encoding: "utf8",
+      env,
+      timeout: 120_000,
+    });
+    const text = spawnSync(process.execPath, [bin, "doctor", debate], {
+      encoding: "utf8",
+      env,
+      timeout: 120_000,
+    });
+    fresh.remove();
+    expect(json.stdout + json.stderr + text.stdout + text.stderr).not.toContain(secret);
+    const seats = JSON.parse(json.stdout).seats as { seat: string; safety?: Record<string, string> }[];
+    expect(seats.find((r) => r.seat === "proposition")).toMatchObject({
+      auth: { status: "found", via: ["SEAT_KEY"] },
+    });
+    expect(seats.find((r) => r.seat === "proposition")?.safety).toMatchObject({
+      tools: "none",
+      isolation: "on",
+      endpoint: "http://127.0.0.1:9/v1",
+    });
+    expect(seats.find((r) => r.seat === "opposition")?.safety).toMatchObject({
+      tools: "read",
+      workspace: "repo",
+      isolation: "off",
+    });
+    expect(seats.find((r) => r.seat === "judge")?.safety).toBeUndefined();
+    expect(text.stdout).toContain(
+      "proposition (claude)\n  tools      none (safe: cannot act on the machine)",
+    );
+    expect(text.stdout).toContain("  endpoint   http://127.0.0.1:9/v1");
+    expect(text.stdout).toContain("opposition (codex)\n  tools      read only, inside repo");
+    expect(text.stdout).toContain("isolation  off — kept away: nothing");
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Detection } from "@debatekit/adapter-kit";
+import type { Detection, SeatSafetyReport } from "@debatekit/adapter-kit";
 import { readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "@debatekit/runner";
 import type { SeatConfig } from "@debatekit/schema";
@@ -29,6 +29,11 @@ export interface DoctorRow extends Detection {
   auth: AuthCheck;
   /** Installed, usable, and not known to lack credentials. */
   ready: boolean;
+  /**
+   * For a debate's seat: what it may do on the machine (tools), what of the user's setup reaches
+   * it (isolation) and the model server it calls. Absent for seats that run no program.
+   */
+  safety?: SeatSafetyReport;
 }
 
 interface AuthSource {
@@ -105,9 +110,11 @@ export async function diagnoseSeat(
   context: { debateDir: string; env: NodeJS.ProcessEnv },
 ): Promise<DoctorRow> {
   let detection: Detection;
+  let safety: SeatSafetyReport | undefined;
   try {
     const adapter = await createSeatAdapter(seat, context);
     detection = await adapter.detect();
+    safety = adapter.safety?.();
   } catch (error) {
     detection = {
       adapter: seat.adapter,
@@ -116,8 +123,42 @@ export async function diagnoseSeat(
       hint: (error as Error).message.split("\n")[0],
     };
   }
-  const auth = checkAuth(seat.adapter, context.env);
-  return { ...detection, auth, ready: detection.installed && detection.usable && auth.status !== "missing" };
+  // A seat's own key variable is what it authenticates with, whatever the CLI would look for.
+  const keyEnv = seat.api_key_env;
+  const auth: AuthCheck =
+    keyEnv && context.env[keyEnv] ? { status: "found", via: [keyEnv] } : checkAuth(seat.adapter, context.env);
+  return {
+    ...detection,
+    auth,
+    ready: detection.installed && detection.usable && auth.status !== "missing",
+    ...(safety ? { safety } : {}),
+  };
+}
+
+/** Each seat's safety as lines: tools, the switches that keep them so, isolation, endpoint. */
+export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
+  const lines: string[] = [];
+  for (const row of rows) {
+    if (!row.seat) continue;
+    const name = `${row.seat} (${row.adapter})`;
+    const s = row.safety;
+    if (!s) {
+      lines.push(`${name}: runs no program (answers come from files in the debate folder)`);
+      continue;
+    }
+    const tools =
+      s.tools === "read"
+        ? `read only, inside ${s.workspace ?? "(no workspace)"}`
+        : "none (safe: cannot act on the machine)";
+    lines.push(
+      `${name}`,
+      `  tools      ${tools} — ${s.toolsSwitches}`,
+      `  isolation  ${s.isolation} — kept away: ${s.isolated}`,
+      `  passed     ${s.passedThrough}`,
+      `  endpoint   ${s.endpoint}`,
+    );
+  }
+  return lines;
 }
 
 /** Every adapter's row (default seats: no model, no command). */
@@ -171,7 +212,9 @@ export function formatDoctorReport(rows: readonly DoctorRow[]): string {
 export function registerDoctor(program: Command, io: CliIO): void {
   program
     .command("doctor")
-    .description("Check which adapters are installed, their versions and whether they can run unattended")
+    .description(
+      "Check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint",
+    )
     .argument("[folder]", "a debate folder: also check each of its seats (exit 1 when one is not ready)")
     .option("--json", "print the report as JSON")
     .action(async (folder: string | undefined, options: { json?: boolean }) => {
@@ -202,6 +245,8 @@ export function registerDoctor(program: Command, io: CliIO): void {
         );
       } else {
         io.stdout.write(formatDoctorReport([...rows, ...seatRows]));
+        const safety = formatSeatSafety(seatRows);
+        if (safety.length > 0) io.stdout.write(`\nSeats\n${safety.join("\n")}\n`);
       }
       const notReady = seatRows.filter((r) => !r.ready).map((r) => r.seat);
       if (notReady.length > 0) throw new ExitError(`seat(s) not ready: ${notReady.join(", ")}`, 1);
