@@ -1,3 +1,5 @@
+import { clipText } from "./clip.js";
+import { removeSecrets } from "./secrets.js";
 import type { Result, RuleError } from "./types.js";
 
 /** Options of a DebatekitError: where the problem is, how to exit, and what caused it. */
@@ -43,15 +45,20 @@ export function fail<T = never>(...errors: RuleError[]): Result<T> {
   return { ok: false, errors };
 }
 
-/** Quotes untrusted content for an error message: JSON-escaped and cut to about 200 characters. */
+/**
+ * Quotes untrusted content for an error message: JSON-escaped, without secrets, and cut to about
+ * 200 characters (through clipText: redacted first, never cut inside a word).
+ */
 export function quote(value: unknown, max = 200): string {
   let text: string;
   try {
-    text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    // Strings are redacted before they are escaped: `\n` in the JSON would hide where a key starts.
+    const clean = (_key: string, v: unknown) => (typeof v === "string" ? removeSecrets(v) : v);
+    text = JSON.stringify(value, clean) ?? String(value);
   } catch {
     text = String(value);
   }
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  return clipText(text, max, { marker: "..." });
 }
 
 /** One line per error: "CODE at `path`: message" (the root is shown as "(root)"). */

@@ -1,15 +1,18 @@
 // @debatekit/core: pure debate logic (no fs, no process, no clock, no env). See README.md.
 
 export { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
+export type { ClipOptions } from "./clip.js";
+export { clipText, clipTextEnd } from "./clip.js";
 export type { DebatekitErrorOptions } from "./errors.js";
 export { DebatekitError, fail, formatRuleErrors, ok, quote, ruleError } from "./errors.js";
-export { extractJson } from "./extract-json.js";
+export { extractJson, jsonNestingDepth } from "./extract-json.js";
 export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
 export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
 export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";
 export {
   MAX_JSON_CANDIDATES,
+  MAX_JSON_DEPTH,
   MAX_MODEL_OUTPUT_CHARS,
   MAX_RESCORE_DELTA,
   SCORE_EPSILON,
@@ -20,6 +23,7 @@ export { buildPrompt, fillTemplate } from "./prompt.js";
 export type { ArgumentPlacement } from "./render/argument.js";
 export { escapeBlock, renderArgument, renderArgumentBody } from "./render/argument.js";
 export { checkSideArguments, requiredArgumentCount } from "./rules/argument.js";
+export { checkCommittedState } from "./rules/committed.js";
 export { checkJudgment } from "./rules/judgment.js";
 export { cumulativeScores, recordJudgment, roundScore } from "./scoring.js";
 export type { LabelledSecret, SecretSpan } from "./secrets.js";

@@ -92,8 +92,19 @@ const KEY_SHAPES: readonly KeyShape[] = [
   },
 ];
 
-/** Every credential shape in `text` (a shape's matches may overlap another shape's). */
+/**
+ * Every credential shape in `text` (a shape's matches may overlap another shape's). JSON-escaped text
+ * (`...\\nsk-ant-...`, a CLI's output quoted in a message) is also scanned with each `\\n`, `\\r`, `\\t`
+ * read as two spaces: the same length, so the spans line up, and the escape's letter no longer hides
+ * the word boundary a shape starts at.
+ */
 function findKeyShapes(text: string): SecretSpan[] {
+  const spans = findKeyShapesIn(text);
+  const unescaped = text.replace(/\\[nrt]/g, "  ");
+  return unescaped === text ? spans : [...spans, ...findKeyShapesIn(unescaped)];
+}
+
+function findKeyShapesIn(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   for (const shape of KEY_SHAPES) {
     for (const match of text.matchAll(shape.pattern)) {
