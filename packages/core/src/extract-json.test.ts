@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { extractJson } from "./extract-json.js";
-import { MAX_MODEL_OUTPUT_CHARS } from "./limits.js";
+import { MAX_JSON_DEPTH, MAX_MODEL_OUTPUT_CHARS } from "./limits.js";
 
 const value = { arguments: [{ title: 'a {b} "c" }', n: 1 }] };
 const json = JSON.stringify(value);
@@ -28,9 +28,49 @@ describe("extractJson", () => {
     expect(extractJson(text)).toEqual({ ok: true, value });
   });
 
-  it("picks the first fenced block that parses as an object", () => {
+  it("refuses two different fenced objects as ambiguous instead of taking the first", () => {
     const text = '```json\n{"first": true}\n```\n```json\n{"second": true}\n```';
-    expect(extractJson(text)).toEqual({ ok: true, value: { first: true } });
+    const result = extractJson(text);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_AMBIGUOUS");
+    expect(!result.ok && result.errors[0]!.message).toContain('{"first":true}, {"second":true}');
+  });
+
+  it("refuses two different objects in prose as ambiguous", () => {
+    const result = extractJson(`Draft: {"arguments": []} Final: ${json}`);
+    expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_AMBIGUOUS");
+    expect(!result.ok && result.errors[0]!.message).toMatch(/found 2 different ones in the prose/);
+  });
+
+  it.each([
+    ["the same object in two fences", `\`\`\`json\n${json}\n\`\`\`\nAgain:\n\`\`\`json\n${json}\n\`\`\``],
+    ["the same object twice in prose", `First ${json} and again ${json}.`],
+    ["an object and prose with braces after it", `${json}\nNote: {this} is prose, so is { that }.`],
+    ["an object holding nested objects", `Answer: {"outer": {"inner": {"x": 1}}, "list": [{"y": 2}]}`],
+  ])("still takes one object: %s", (_name, text) => {
+    expect(extractJson(text).ok).toBe(true);
+  });
+
+  it("refuses JSON nested 100k levels deep with a clear error, without overflowing the stack", () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    for (const text of [
+      deep,
+      `Here:\n\`\`\`json\n${deep}\n\`\`\``,
+      `{"arguments": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+    ]) {
+      const result = extractJson(text);
+      expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_TOO_DEEP");
+      expect(!result.ok && result.errors[0]!.message).toMatch(
+        /nested at most 64 levels deep.*nests 10000[01] levels deep;/,
+      );
+    }
+  });
+
+  it("accepts nesting up to the limit", () => {
+    const text = `${'{"a":'.repeat(MAX_JSON_DEPTH)}1${"}".repeat(MAX_JSON_DEPTH)}`;
+    expect(extractJson(text).ok).toBe(true);
+    const deeper = `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${"}".repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(extractJson(deeper).ok).toBe(false);
   });
 
   it("refuses text over the cap with a clear error, without parsing it", () => {

@@ -1,5 +1,5 @@
 import { fail, ok, quote, ruleError } from "./errors.js";
-import { MAX_JSON_CANDIDATES, MAX_MODEL_OUTPUT_CHARS } from "./limits.js";
+import { MAX_JSON_CANDIDATES, MAX_JSON_DEPTH, MAX_MODEL_OUTPUT_CHARS } from "./limits.js";
 import type { Result } from "./types.js";
 
 type JsonObject = Record<string, unknown>;
@@ -8,7 +8,42 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function tryParseObject(text: string): { value?: JsonObject; error?: string } {
+/**
+ * How deeply the objects and arrays of JSON `text` nest (brackets outside strings), counted without
+ * recursion; 0 when they do not close. Check it before JSON.parse: a value nested 100k levels deep
+ * parses, then overflows the stack of whatever walks it next (validation, quoting, stringify).
+ */
+export function jsonNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 /* { */ || ch === 91 /* [ */) deepest = Math.max(deepest, ++depth);
+    else if (ch === 125 /* } */ || ch === 93 /* ] */) depth--;
+  }
+  // Unbalanced text is not JSON: JSON.parse refuses it without recursing (its parser keeps its own stack).
+  return depth === 0 ? deepest : 0;
+}
+
+/** Why a candidate is not the answer's object; `tooDeep` when it nests past MAX_JSON_DEPTH. */
+interface Candidate {
+  value?: JsonObject;
+  error?: string;
+  tooDeep?: boolean;
+}
+
+function tryParseObject(text: string): Candidate {
+  // A parsed value nested 100k levels deep overflows the stack of whatever walks it next (schema
+  // validation, quoting, JSON.stringify): refuse it before parsing.
+  const depth = jsonNestingDepth(text);
+  if (depth > MAX_JSON_DEPTH) {
+    return { tooDeep: true, error: `it nests ${depth} levels deep, more than ${MAX_JSON_DEPTH}` };
+  }
   try {
     const value: unknown = JSON.parse(text);
     return isObject(value) ? { value } : { error: `it is JSON but not an object (${describeJson(value)})` };
@@ -82,9 +117,31 @@ function looksBinary(text: string): boolean {
   return control > 8 && control / text.length > 0.02;
 }
 
+/** The distinct objects among `found` (the same object given twice, e.g. in a fence and bare, is one). */
+function distinct(found: JsonObject[]): JsonObject[] {
+  const seen = new Map<string, JsonObject>();
+  for (const value of found) seen.set(JSON.stringify(value), value);
+  return [...seen.values()];
+}
+
+function ambiguous(objects: JsonObject[], where: string): Result<JsonObject> {
+  const shown = objects
+    .slice(0, 3)
+    .map((o) => quote(o, 80))
+    .join(", ");
+  return fail(
+    ruleError(
+      "MODEL_OUTPUT_AMBIGUOUS",
+      "",
+      `expected one JSON object, found ${objects.length} different ones ${where} (${shown}); answer with exactly one object (repeating the same object is fine)`,
+    ),
+  );
+}
+
 /**
- * Finds the JSON object in a model's answer: the whole text, else the first fenced block that parses
- * as an object, else the first balanced `{...}` in the prose that does. Refuses huge or binary text.
+ * Finds the JSON object in a model's answer: the whole text, else the fenced blocks that parse as an
+ * object, else the balanced `{...}` in the prose that do. Two different objects are ambiguous (an
+ * error, never a guess); the same object twice is one. Refuses huge, binary or too deeply nested text.
  */
 export function extractJson(text: string): Result<JsonObject> {
   if (typeof text !== "string") {
@@ -95,7 +152,7 @@ export function extractJson(text: string): Result<JsonObject> {
       ruleError(
         "MODEL_OUTPUT_TOO_LARGE",
         "",
-        `expected at most ${MAX_MODEL_OUTPUT_CHARS} characters of answer, found ${text.length}; it starts with ${quote(text.slice(0, 200))}`,
+        `expected at most ${MAX_MODEL_OUTPUT_CHARS} characters of answer, found ${text.length}; it starts with ${quote(text)}`,
       ),
     );
   }
@@ -104,7 +161,7 @@ export function extractJson(text: string): Result<JsonObject> {
       ruleError(
         "MODEL_OUTPUT_BINARY",
         "",
-        `expected text containing a JSON object, found binary data (NUL or control characters); it starts with ${quote(text.slice(0, 80))}`,
+        `expected text containing a JSON object, found binary data (NUL or control characters); it starts with ${quote(text)}`,
       ),
     );
   }
@@ -115,20 +172,46 @@ export function extractJson(text: string): Result<JsonObject> {
   const whole = tryParseObject(trimmed);
   if (whole.value) return ok(whole.value);
   let firstError: string | undefined;
+  let tooDeep = whole.tooDeep ? whole.error : undefined;
+  const fenced: JsonObject[] = [];
   for (const block of fencedBlocks(trimmed)) {
     const parsed = tryParseObject(block.trim());
-    if (parsed.value) return ok(parsed.value);
-    firstError ??= parsed.error;
+    if (parsed.value) fenced.push(parsed.value);
+    else firstError ??= parsed.error;
+    if (parsed.tooDeep) tooDeep ??= parsed.error;
   }
+  if (fenced.length > 0) {
+    const objects = distinct(fenced);
+    return objects.length === 1 ? ok(objects[0]!) : ambiguous(objects, "in fenced blocks");
+  }
+  const inProse: JsonObject[] = [];
   let tries = 0;
   for (let start = trimmed.indexOf("{"); start >= 0 && tries < MAX_JSON_CANDIDATES; tries++) {
     const end = balancedEnd(trimmed, start);
+    let next = start + 1;
     if (end > 0) {
       const parsed = tryParseObject(trimmed.slice(start, end));
-      if (parsed.value) return ok(parsed.value);
-      firstError ??= parsed.error;
+      if (parsed.value) {
+        inProse.push(parsed.value);
+      } else firstError ??= parsed.error;
+      if (parsed.tooDeep) tooDeep ??= parsed.error;
+      // The objects inside a found (or too deep) object are part of it, not other answers.
+      if (parsed.value || parsed.tooDeep) next = end;
     }
-    start = trimmed.indexOf("{", start + 1);
+    start = trimmed.indexOf("{", next);
+  }
+  if (inProse.length > 0) {
+    const objects = distinct(inProse);
+    return objects.length === 1 ? ok(objects[0]!) : ambiguous(objects, "in the prose");
+  }
+  if (tooDeep) {
+    return fail(
+      ruleError(
+        "MODEL_OUTPUT_TOO_DEEP",
+        "",
+        `expected a JSON object nested at most ${MAX_JSON_DEPTH} levels deep (an answer needs about 5), found one that ${tooDeep.replace(/^it /, "").replace(/, more than .*/, "")}; the answer starts with ${quote(trimmed, 80)}`,
+      ),
+    );
   }
   return fail(
     ruleError(
@@ -136,7 +219,7 @@ export function extractJson(text: string): Result<JsonObject> {
       "",
       `expected a JSON object (bare, in a \`\`\`json fence, or inside prose), found none${
         firstError ? ` that parses (${firstError})` : ""
-      }; the answer starts with ${quote(trimmed.slice(0, 200))}`,
+      }; the answer starts with ${quote(trimmed)}`,
     ),
   );
 }

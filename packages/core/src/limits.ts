@@ -8,3 +8,5 @@ export const ZERO_SUM_TOLERANCE = 0.01;
 export const MAX_RESCORE_DELTA = 0.5;
 /** Tolerance when comparing scores that went through JSON and arithmetic. */
 export const SCORE_EPSILON = 1e-6;
+/** How deeply a model's JSON may nest (an answer needs about 5 levels); deeper is refused before parsing. */
+export const MAX_JSON_DEPTH = 64;
