@@ -59,6 +59,8 @@ function sanitizeCall(
   if (call.model !== undefined) result.model = redactSecrets(call.model, secrets);
   if (call.usage !== undefined) result.usage = call.usage;
   if (call.exitCode !== undefined) result.exitCode = call.exitCode;
+  // A seat that tried to act is on record, whatever else it answered (its tools were refused).
+  if (call.toolCalls?.length) result.toolCalls = call.toolCalls.map((name) => redactSecrets(name, secrets));
   if (call.error !== undefined) result.error = sanitizeError(call.error, secrets);
   const raw = call.raw && {
     stdout: redactSecrets(call.raw.stdout, secrets),

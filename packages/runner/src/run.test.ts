@@ -129,3 +129,39 @@ describe("runDebate: the state kept between steps", () => {
     expect(await readdir(join(dir, "arguments"))).not.toContain("prop_002.md");
   }, 120_000);
 });
+
+describe("a seat that tried to act", () => {
+  it("is on record in the journal: the tools its model asked for, with the answer it gave after", async () => {
+    const dir = await copyExample("tools");
+    const result = await runDebate(dir, {
+      skillRoots: [repoSkills],
+      exchanges: 1,
+      adapters: {
+        replay: (seat, context) => {
+          const real = createReplayAdapter(seat, context);
+          return {
+            name: real.name,
+            detect: () => real.detect(),
+            call: async (request) => {
+              const call = await real.call(request);
+              return request.step?.role === "opposition"
+                ? { ...call, toolCalls: ["Bash", "WebFetch"] }
+                : call;
+            },
+          };
+        },
+      },
+    });
+    expect(result.status).toBe("done");
+    const journal = join(dir, ".debate", "journal");
+    const entries = await Promise.all(
+      (await readdir(journal)).map(async (name) => JSON.parse(await readFile(join(journal, name), "utf8"))),
+    );
+    const tried = entries.filter((e) => e.result.toolCalls);
+    expect(tried.length).toBeGreaterThan(0);
+    for (const entry of tried) {
+      expect(entry.role).toBe("opposition");
+      expect(entry.result.toolCalls).toEqual(["Bash", "WebFetch"]);
+    }
+  });
+});
