@@ -171,6 +171,26 @@ describe("debate new", () => {
     expect(again.stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  it("--isolation off writes the opt-in on every seat; the default writes nothing", async () => {
+    const off = await start([
+      "new",
+      "This house would share setups",
+      "--isolation",
+      "off",
+      "--dir",
+      join(work, "debates"),
+    ]).result;
+    expect(off.code).toBe(0);
+    const text = await readFile(join(work, "debates/share-setups/debate.md"), "utf8");
+    expect(text.match(/isolation: off/g)).toHaveLength(3);
+    await start(["new", "This house would keep setups apart", "--dir", join(work, "debates")]).result;
+    const plain = await readFile(join(work, "debates/keep-setups-apart/debate.md"), "utf8");
+    expect(plain).not.toContain("isolation");
+    const bad = await start(["new", "x z", "--isolation", "maybe", "--dir", join(work, "debates")]).result;
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("--isolation");
+  });
+
   it("rejects an unknown adapter with the field named", async () => {
     const bad = await start(["new", "x y", "--judge", "nope", "--dir", join(work, "debates")]).result;
     expect(bad.code).toBe(1);

@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import { createDebateFolder } from "@debatekit/files";
 import type { DebateFrontmatter, SeatConfig } from "@debatekit/schema";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 
@@ -37,6 +37,14 @@ export function registerNew(program: Command, io: CliIO): void {
     .option("--judge <adapter>", "who scores every argument", "codex")
     .option("--exchanges <n>", "how many exchanges, the opening included", parsePositiveInt, 5)
     .option("--dir <parent>", "where the folder is created", "debates")
+    .addOption(
+      new Option(
+        "--isolation <mode>",
+        "off: every seat loads your own CLI setup (memory files, hooks, plugins, MCP servers); tools stay off",
+      )
+        .choices(["on", "off"])
+        .default("on"),
+    )
     .option("--json", "print {dir, debate_id} as JSON")
     .action(
       async (
@@ -48,10 +56,16 @@ export function registerNew(program: Command, io: CliIO): void {
           judge: string;
           exchanges: number;
           dir: string;
+          isolation: "on" | "off";
           json?: boolean;
         },
       ) => {
         const slug = opts.slug ?? slugFromMotion(motion);
+        // `isolation: on` is the default and not written; `off` is the user's explicit opt-in, per seat.
+        const seat = (adapter: string): SeatConfig => ({
+          adapter: adapter as SeatName,
+          ...(opts.isolation === "off" ? { isolation: "off" as const } : {}),
+        });
         const frontmatter: DebateFrontmatter = {
           debate_id: slug,
           format: "formal",
@@ -60,9 +74,9 @@ export function registerNew(program: Command, io: CliIO): void {
           current_phase: "awaiting_arguments",
           seats: {
             // Checked against the seat schema by createDebateFolder, which names the bad field.
-            proposition: { adapter: opts.proposition as SeatName },
-            opposition: { adapter: opts.opposition as SeatName },
-            judge: { adapter: opts.judge as SeatName },
+            proposition: seat(opts.proposition),
+            opposition: seat(opts.opposition),
+            judge: seat(opts.judge),
           },
           created_at: new Date().toISOString(),
           cumulative_scores: { proposition: { total: 0, count: 0 }, opposition: { total: 0, count: 0 } },
