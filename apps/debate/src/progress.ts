@@ -64,6 +64,12 @@ export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void;
         print(
           `exchange ${event.exchange} · ${event.role} (${event.adapter}) ${status} · ${how}${event.error ? ` · ${event.error}` : ""}`,
         );
+        if (event.toolCalls?.length)
+          print(
+            c.yellow(
+              `exchange ${event.exchange} · ${event.role}: its model asked for ${event.toolCalls.join(", ")}; refused (seats cannot act on the machine)`,
+            ),
+          );
         break;
       }
       case "retry":

@@ -188,6 +188,7 @@ export async function askSeat<T>(
       status: result.status,
       reused: false,
       ...(result.error ? { error: result.error } : {}),
+      ...(result.toolCalls ? { toolCalls: result.toolCalls } : {}),
     });
     if (result.status !== "ok") {
       const cancelled = result.status === "cancelled" || context.signal?.aborted;

@@ -133,9 +133,11 @@ describe("runDebate: the state kept between steps", () => {
 describe("a seat that tried to act", () => {
   it("is on record in the journal: the tools its model asked for, with the answer it gave after", async () => {
     const dir = await copyExample("tools");
+    const events: RunEvent[] = [];
     const result = await runDebate(dir, {
       skillRoots: [repoSkills],
       exchanges: 1,
+      onEvent: (event) => events.push(event),
       adapters: {
         replay: (seat, context) => {
           const real = createReplayAdapter(seat, context);
@@ -163,5 +165,9 @@ describe("a seat that tried to act", () => {
       expect(entry.role).toBe("opposition");
       expect(entry.result.toolCalls).toEqual(["Bash", "WebFetch"]);
     }
+    const finished = events.filter((e) => e.type === "seat_finished" && e.toolCalls);
+    expect(finished.map((e) => e.type === "seat_finished" && [e.role, e.toolCalls])).toEqual(
+      tried.map(() => ["opposition", ["Bash", "WebFetch"]]),
+    );
   });
 });

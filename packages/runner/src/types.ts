@@ -26,6 +26,8 @@ export type RunEvent =
       /** True when a journaled answer was reused instead of calling the seat again. */
       reused: boolean;
       error?: string;
+      /** Tools the seat's model asked for (all refused: seats cannot act on the machine). */
+      toolCalls?: string[];
     })
   | (StepRef & { type: "retry"; role: SeatRole; attempt: number; errors: string[] })
   | (StepRef & { type: "step_committed"; from: { exchange: number; phase: Phase } })
