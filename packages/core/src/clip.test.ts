@@ -33,8 +33,8 @@ function leakedPieces(secret: string, output: string): string[] {
 describe("clipText: redaction before the cut", () => {
   it("keeps short text whole and marks a cut", () => {
     expect(clipText("short", 10)).toBe("short");
-    expect(clipText("one two three four", 12)).toBe("one two …");
-    expect(clipText("one two three four", 12, { marker: "..." })).toBe("one two ...");
+    expect(clipText("one two three four", 12)).toBe("one two thr…");
+    expect(clipText("one two three four", 12, { marker: "..." })).toBe("one two t...");
   });
 
   it("never leaves the start of a key the cut went through", () => {
@@ -45,12 +45,17 @@ describe("clipText: redaction before the cut", () => {
     }
   });
 
-  it("drops a secret value it does not know when the cut splits it, so a later stage cannot miss it", () => {
+  it("a later stage that knows a value removes what an earlier cut left of it", () => {
     const value = "Zq81xYv0Wm27Lk93Jh";
     // A CLI's parser cuts without the environment's values; the envelope redacts with them later.
     const first = clipText(`401 from the API: token ${value} was refused`, 33);
-    expect(first).toBe("401 from the API: token …");
-    expect(clipText(`claude exited with 1: ${first}`, 200, { secrets: [value] })).not.toContain("Zq81");
+    expect(first).toBe("401 from the API: token Zq81xYv0…");
+    expect(clipText(`claude exited with 1: ${first}`, 200, { secrets: [value] })).toBe(
+      "claude exited with 1: 401 from the API: token [REDACTED]…",
+    );
+    const tail = clipTextEnd(`token ${value} was refused`, 20);
+    expect(tail).toBe("…7Lk93Jh was refused");
+    expect(clipText(tail, 200, { secrets: [value] })).toBe("…[REDACTED] was refused");
   });
 
   it("no 8-character piece of a secret value survives two stages of cutting (property)", () => {

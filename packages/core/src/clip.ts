@@ -8,7 +8,7 @@ export interface ClipOptions {
   marker?: string;
 }
 
-// Keys, tokens and passwords are made of these; a cut inside a run of them may split a secret.
+// Keys, tokens and passwords are made of these; a cut without a marker must not go through a run of them.
 const TOKEN_CHAR = /[A-Za-z0-9._~+/=-]/;
 // Past this, the text is cut (on a word boundary) before it is redacted: redaction is linear, but
 // an error message never needs more than its first few KiB.
@@ -19,13 +19,13 @@ function isTokenChar(ch: string | undefined): boolean {
 }
 
 /**
- * Where to cut `text` to keep at most `end` characters without splitting a word: a cut that falls
- * inside a run of token characters moves back to that run's start, and never into a surrogate pair.
+ * Where to cut `text` to keep at most `end` characters, never inside a surrogate pair; with `words`,
+ * a cut that falls inside a run of token characters moves back to that run's start.
  */
-function safeEnd(text: string, end: number): number {
+function safeEnd(text: string, end: number, words = false): number {
   if (end >= text.length) return text.length;
   let at = end;
-  if (isTokenChar(text[at]) && isTokenChar(text[at - 1])) {
+  if (words && isTokenChar(text[at]) && isTokenChar(text[at - 1])) {
     while (at > 0 && isTokenChar(text[at - 1])) at--;
   }
   const code = text.charCodeAt(at - 1);
@@ -36,25 +36,24 @@ function safeEnd(text: string, end: number): number {
 /**
  * `text` without secrets, cut to at most `max` characters (ending with `marker` when cut): the one
  * way to shorten text that may hold a secret. Redaction comes first, so a cut never leaves a piece
- * of a secret that redaction would no longer recognize; and a cut never splits a word, so a secret
- * this call does not know (a value only a later stage has) is dropped whole, never half kept.
+ * of a secret that redaction would no longer recognize. A value this call does not know (a CLI's
+ * parser does not have the environment) may be cut short, but then it ends at the marker, and core's
+ * findSecretSpans finds such a cut-short value in every later stage that knows it.
  */
 export function clipText(text: string, max: number, options: ClipOptions = {}): string {
   const marker = options.marker ?? "…";
-  const window = text.length > REDACT_WINDOW ? text.slice(0, safeEnd(text, REDACT_WINDOW)) : text;
+  // This cut leaves no marker, so it must not split a word (a secret) at all.
+  const window = text.length > REDACT_WINDOW ? text.slice(0, safeEnd(text, REDACT_WINDOW, true)) : text;
   const clean = removeSecrets(window, options.secrets ?? []);
   if (clean.length <= max && window.length === text.length) return clean;
   return `${clean.slice(0, safeEnd(clean, Math.max(0, max - marker.length)))}${marker}`;
 }
 
-/**
- * Where to start `text` to keep at most its last `length` characters without a split word at the
- * start (the mirror of {@link safeEnd}).
- */
-function safeStart(text: string, length: number): number {
+/** Where to start `text` to keep at most its last `length` characters (the mirror of {@link safeEnd}). */
+function safeStart(text: string, length: number, words = false): number {
   let at = Math.max(0, text.length - length);
   if (at === 0) return 0;
-  if (isTokenChar(text[at]) && isTokenChar(text[at - 1])) {
+  if (words && isTokenChar(text[at]) && isTokenChar(text[at - 1])) {
     while (at < text.length && isTokenChar(text[at])) at++;
   }
   const code = text.charCodeAt(at);
@@ -68,7 +67,7 @@ function safeStart(text: string, length: number): number {
  */
 export function clipTextEnd(text: string, max: number, options: ClipOptions = {}): string {
   const marker = options.marker ?? "…";
-  const window = text.length > REDACT_WINDOW ? text.slice(safeStart(text, REDACT_WINDOW)) : text;
+  const window = text.length > REDACT_WINDOW ? text.slice(safeStart(text, REDACT_WINDOW, true)) : text;
   const clean = removeSecrets(window, options.secrets ?? []);
   if (clean.length <= max && window.length === text.length) return clean;
   return `${marker}${clean.slice(safeStart(clean, Math.max(0, max - marker.length)))}`;

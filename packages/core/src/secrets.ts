@@ -119,7 +119,39 @@ function findKeyShapesIn(text: string): SecretSpan[] {
   return spans;
 }
 
-/** Every occurrence of each secret value worth looking for (long enough, not part of REDACTED). */
+/** What clipText (and quote) put where they cut a text. */
+const CUT_MARKERS = ["…", "..."] as const;
+/** The shortest piece of a cut-short value that counts as that value. */
+export const MIN_CUT_PIECE_LENGTH = 4;
+
+/**
+ * A value cut short by an earlier stage that did not know it (a CLI's parser cuts its message before
+ * the envelope, which knows the environment's values, redacts it): the value's start right before a
+ * cut marker, or its end right after one (a text cut from the start), at least 4 characters.
+ */
+function findCutValue(text: string, value: string, kind: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const marker of CUT_MARKERS) {
+    for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+      for (let k = Math.min(value.length - 1, at); k >= MIN_CUT_PIECE_LENGTH; k--) {
+        if (text.startsWith(value.slice(0, k), at - k)) {
+          spans.push({ start: at - k, end: at, kind });
+          break;
+        }
+      }
+      const after = at + marker.length;
+      for (let k = Math.min(value.length - 1, text.length - after); k >= MIN_CUT_PIECE_LENGTH; k--) {
+        if (text.startsWith(value.slice(value.length - k), after)) {
+          spans.push({ start: after, end: after + k, kind });
+          break;
+        }
+      }
+    }
+  }
+  return spans;
+}
+
+/** Every occurrence of each secret value worth looking for (long enough, not part of REDACTED), whole or cut short. */
 function findValues(text: string, secrets: ReadonlyArray<string | LabelledSecret>): SecretSpan[] {
   const spans: SecretSpan[] = [];
   for (const secret of secrets) {
@@ -128,6 +160,7 @@ function findValues(text: string, secrets: ReadonlyArray<string | LabelledSecret
     for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
       spans.push({ start: at, end: at + value.length, kind: label });
     }
+    spans.push(...findCutValue(text, value, `${label} (cut short)`));
   }
   return spans;
 }

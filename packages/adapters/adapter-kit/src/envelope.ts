@@ -1,6 +1,6 @@
 import type { AdapterResult, Usage } from "@debatekit/schema";
 import type { ProcessOutcome } from "./process.js";
-import { redactSecrets, sanitizeError } from "./redact.js";
+import { dropCutTail, redactSecrets, sanitizeError } from "./redact.js";
 import type { SeatCall } from "./types.js";
 
 /** What an adapter read from the program's output, to be folded into the envelope. */
@@ -45,13 +45,17 @@ export function envelopeFromProcess(
 ): SeatCall {
   const secrets = options.secrets ?? [];
   const program = options.program ?? "the program";
+  // A stream cut at its byte cap may end in half a secret, which redaction cannot recognize: its
+  // last word goes before anything (raw output, messages) is taken from it.
+  const stdout = outcome.truncated ? dropCutTail(outcome.stdout) : outcome.stdout;
+  const stderr = outcome.truncated ? dropCutTail(outcome.stderr) : outcome.stderr;
   const base = {
     durationMs: outcome.durationMs,
     exitCode: outcome.exitCode,
     transport: options.transport ?? "cli",
     raw: {
-      stdout: redactSecrets(outcome.stdout, secrets),
-      stderr: redactSecrets(outcome.stderr, secrets),
+      stdout: redactSecrets(stdout, secrets),
+      stderr: redactSecrets(stderr, secrets),
       truncated: outcome.truncated,
     },
     ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}),
@@ -84,13 +88,13 @@ export function envelopeFromProcess(
   if (outcome.exitCode !== 0) {
     const how =
       outcome.exitCode === null ? `was killed by ${outcome.signal}` : `exited with ${outcome.exitCode}`;
-    const detail = lastLine(outcome.stderr) || parsed.parseError || lastLine(outcome.stdout);
+    const detail = lastLine(stderr) || parsed.parseError || lastLine(stdout);
     return fail("exit", detail ? `${program} ${how}: ${detail}` : `${program} ${how}`);
   }
   if (parsed.parseError) return fail("parse_error", parsed.parseError);
   const text = redactSecrets(parsed.text ?? "", secrets);
   if (text.trim() === "") {
-    const hint = lastLine(outcome.stderr);
+    const hint = lastLine(stderr);
     return fail("empty", hint ? `${program} answered nothing: ${hint}` : `${program} answered nothing`);
   }
   return { ...base, status: "ok", text };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { envelopeFromProcess } from "./envelope.js";
 import { REDACTED, redactSecrets, sanitizeError, secretsFromEnv } from "./redact.js";
 
 // Fake credentials with the shapes of real ones: prefixes, lengths and random-looking bodies.
@@ -86,5 +87,75 @@ describe("sanitizeError", () => {
     expect(out).not.toContain("\n");
     expect(out).not.toContain("sk-ant");
     expect(out.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("cutting after redaction: no piece of a secret survives (DESIGN §5)", () => {
+  // A seeded generator: the same secrets and cut points on every run.
+  let seed = 20261124;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const TOKEN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const randomSecret = () =>
+    Array.from(
+      { length: 8 + Math.floor(random() * 56) },
+      () => TOKEN[Math.floor(random() * TOKEN.length)],
+    ).join("");
+  const pieces = (secret: string, output: string) =>
+    Array.from({ length: secret.length - 7 }, (_, i) => secret.slice(i, i + 8)).filter((p) =>
+      output.includes(p),
+    );
+  const outcome = (stdout: string, stderr: string, truncated = false) => ({
+    stdout,
+    stderr,
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    truncated,
+    durationMs: 5,
+  });
+
+  it("a message its CLI parser cut (without the env's values) is cleaned by the envelope (which has them)", () => {
+    for (let run = 0; run < 300; run++) {
+      const secret = randomSecret();
+      const message = `API Error: 401 {"error":{"message":"invalid x-api-key ${secret}"}} while calling the model`;
+      const cut = 1 + Math.floor(random() * (message.length + 20));
+      // What a CLI adapter's parseOutput does: it cannot know the environment's secret values.
+      const parseError = `claude reported error: ${sanitizeError(message, [], cut)}`;
+      const call = envelopeFromProcess(
+        outcome("", ""),
+        { parseError },
+        { timeoutMs: 1000, secrets: [secret] },
+      );
+      for (const output of [call.error ?? "", call.raw?.stdout ?? "", call.raw?.stderr ?? ""]) {
+        expect(pieces(secret, output), `${secret} cut at ${cut}: ${output}`).toEqual([]);
+      }
+    }
+  });
+
+  it("stderr cut at its byte cap in the middle of a secret keeps no piece of it in raw or error", () => {
+    for (let run = 0; run < 300; run++) {
+      const secret = randomSecret();
+      const stderr = `fatal: bad credentials ${secret} rejected`;
+      const cap = 1 + Math.floor(random() * stderr.length);
+      const call = envelopeFromProcess(
+        outcome("", stderr.slice(0, cap), cap < stderr.length),
+        {},
+        { timeoutMs: 1000, secrets: [secret], program: "codex" },
+      );
+      for (const output of [call.error ?? "", call.raw?.stderr ?? ""]) {
+        expect(pieces(secret, output), `${secret} cut at ${cap}: ${output}`).toEqual([]);
+      }
+    }
+  });
+
+  it("sanitizeError redacts first: a key at the cut point is gone, not half there", () => {
+    const key = "sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0";
+    const text = `${"x".repeat(180)} ${key} tail`;
+    expect(sanitizeError(text)).toBe(`${"x".repeat(180)} [REDACTED] tail`);
+    expect(sanitizeError(text, [], 192)).toBe(`${"x".repeat(180)} [REDACTED]…`);
   });
 });

@@ -1,6 +1,6 @@
 // What a secret looks like is defined once, in @debatekit/core, and shared with the journal's last check
 // in @debatekit/files: whatever redaction leaves, that check accepts.
-import { REDACTED, removeSecrets, secretEnvValues } from "@debatekit/core";
+import { clipText, REDACTED, removeSecrets, secretEnvValues } from "@debatekit/core";
 
 /** What a redacted secret is replaced with. */
 export { REDACTED };
@@ -23,8 +23,22 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv | undefined): string[] {
   return secretEnvValues(env).map(({ value }) => value);
 }
 
-/** A one-line, redacted message of at most `max` characters (200 by default: the §6 limit). */
+/**
+ * A one-line, redacted message of at most `max` characters (200 by default: the §6 limit). Redacted
+ * before it is cut, and cut through core's clipText, which never splits a word: a value this call
+ * was not given (a CLI's parser does not know the environment) is dropped whole by a cut, never left
+ * half for the envelope's redaction to miss.
+ */
 export function sanitizeError(text: string, secrets: readonly string[] = [], max = 200): string {
+  // Line breaks are collapsed after redaction: a PEM key is recognized by its line structure.
   const line = redactSecrets(text, secrets).replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return clipText(line, max, { secrets });
+}
+
+/**
+ * Output that was cut at a byte limit (`truncated`) without its last word: the cut may have gone
+ * through a secret, and a secret's first half is not recognized by redaction. Call before redacting.
+ */
+export function dropCutTail(text: string): string {
+  return text.replace(/[A-Za-z0-9._~+/=-]+$/, "");
 }
