@@ -3,7 +3,7 @@ import { quote } from "@debatekit/core";
 import matter from "gray-matter";
 import YAML from "yaml";
 import { rebaseData } from "./data-diff.js";
-import { stringifyJson } from "./json-text.js";
+import { parseJson, stringifyJson } from "./json-text.js";
 import { orderKeysLike } from "./key-order.js";
 import { stringifyYaml, updateYamlSource, YAML_PARSE_OPTIONS } from "./yaml-update.js";
 
@@ -61,7 +61,7 @@ export function splitFrontmatter(text: string, file = ""): Result<FrontmatterDoc
       file,
       "(frontmatter)",
       "FRONTMATTER_MISSING",
-      `expected the file to start with a \`---\` line (YAML frontmatter) or a JSON object \`{\`, got ${quote(content.slice(0, 200))}`,
+      `expected the file to start with a \`---\` line (YAML frontmatter) or a JSON object \`{\`, got ${quote(content)}`,
     );
   }
   const split = style === "json" ? splitJson(content, file) : splitYaml(content, file);
@@ -94,7 +94,7 @@ function splitJson(text: string, file: string): Result<FrontmatterDocument> {
       file,
       "(frontmatter)",
       "FRONTMATTER_UNCLOSED",
-      `the JSON frontmatter object that starts the file is never closed (expected a matching \`}\`), got ${quote(text.slice(0, 200))}`,
+      `the JSON frontmatter object that starts the file is never closed (expected a matching \`}\`), got ${quote(text)}`,
     );
   }
   const lineEnd = text.indexOf("\n", end);
@@ -109,7 +109,7 @@ function splitJson(text: string, file: string): Result<FrontmatterDocument> {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text.slice(0, end));
+    data = parseJson(text.slice(0, end));
   } catch (error) {
     return failWith(
       file,
@@ -146,7 +146,7 @@ function splitYaml(text: string, file: string): Result<FrontmatterDocument> {
       file,
       "(frontmatter)",
       "FRONTMATTER_UNCLOSED",
-      `the YAML frontmatter opened by \`---\` on line 1 is never closed (expected a second \`---\` line), got ${quote(text.slice(0, 200))}`,
+      `the YAML frontmatter opened by \`---\` on line 1 is never closed (expected a second \`---\` line), got ${quote(text)}`,
     );
   }
   let parsed: matter.GrayMatterFile<string>;

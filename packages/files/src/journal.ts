@@ -5,6 +5,7 @@ import type { JournalEntry } from "@debatekit/schema";
 import { validateJournalEntry } from "@debatekit/schema";
 import { writeFileAtomic } from "./atomic.js";
 import { schemaErrors } from "./documents.js";
+import { parseJson } from "./json-text.js";
 import { resolveInside } from "./paths.js";
 import { findSecret, journalSecrets } from "./secrets.js";
 import { MAX_JSON_BYTES, readTextInside } from "./text-file.js";
@@ -96,11 +97,11 @@ export async function readJournal(
     if (read.value === undefined) continue;
     let data: unknown;
     try {
-      data = JSON.parse(read.value);
+      data = parseJson(read.value);
     } catch (error) {
       throw new DebatekitError(
         "JOURNAL_ENTRY_INVALID",
-        `${file}: expected a JSON journal entry (${(error as Error).message}), got ${quote(read.value.slice(0, 200))}`,
+        `${file}: expected a JSON journal entry (${(error as Error).message}), got ${quote(read.value)}`,
         { file, cause: error },
       );
     }

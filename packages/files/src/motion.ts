@@ -26,7 +26,7 @@ export function parseMotion(body: string, file = "debate.md"): Result<Motion> {
         {
           code: "MOTION_MISSING",
           path: `${file}:(body)`,
-          message: `${file}: expected a \`# Motion\` heading followed by the motion text in the body, got ${quote(body.slice(0, 200))}`,
+          message: `${file}: expected a \`# Motion\` heading followed by the motion text in the body, got ${quote(body)}`,
         },
       ],
     };

@@ -23,7 +23,9 @@ function realpathOfExisting(target: string): string {
     try {
       return path.join(realpathSync(current), ...rest.reverse());
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      // A missing part, or a file where a folder should be: what exists is checked, the rest is a name.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
       const parent = path.dirname(current);
       if (parent === current) return target;
       rest.push(path.basename(current));
@@ -48,7 +50,15 @@ export function resolveInside(dir: string, relativePath: string): string {
   const root = path.resolve(dir);
   const target = path.resolve(root, relativePath);
   if (!isInside(root, target)) throw escapeError(dir, relativePath, "it leads outside the folder");
-  if (!isInside(realpathOfExisting(root), realpathOfExisting(target))) {
+  let real: { root: string; target: string };
+  try {
+    real = { root: realpathOfExisting(root), target: realpathOfExisting(target) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP")
+      throw escapeError(dir, relativePath, "a symbolic link on the way loops (points back to itself)");
+    throw error;
+  }
+  if (!isInside(real.root, real.target)) {
     throw escapeError(dir, relativePath, "a symbolic link on the way leads outside the folder");
   }
   return target;

@@ -3,6 +3,7 @@ import { quote } from "@debatekit/core";
 import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
 import { validateScoresFile } from "@debatekit/schema";
 import { schemaErrors } from "./documents.js";
+import { parseJson } from "./json-text.js";
 
 /**
  * Written first by a step that rewrites scores.json: the committed scores and the marker they belong to.
@@ -32,9 +33,9 @@ export function parsePendingStep(text: string): Result<PendingStep> {
   });
   let data: Partial<PendingStep>;
   try {
-    data = JSON.parse(text) as Partial<PendingStep>;
+    data = parseJson(text) as Partial<PendingStep>;
   } catch (error) {
-    return bad(`expected JSON (${(error as Error).message}), got ${quote(text.slice(0, 200))}`);
+    return bad(`expected JSON (${(error as Error).message}), got ${quote(text)}`);
   }
   if (
     data?.version !== 1 ||

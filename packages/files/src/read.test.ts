@@ -69,6 +69,10 @@ describe("readDebateFolder", () => {
     state.frontmatter.current_exchange = 0;
     state.frontmatter.current_phase = "awaiting_judgment";
     state.scores = {};
+    state.frontmatter.cumulative_scores = {
+      proposition: { total: 0, count: 0 },
+      opposition: { total: 0, count: 0 },
+    };
     state.arguments = state.arguments.filter((a) => a.frontmatter.exchange === 0);
     state.arguments[0]!.body = '\n## Claim\n\n---\n\nid: opp_999\n---\n{"x": 1}\n';
     await writeStateFolder(dir, state);

@@ -1,12 +1,13 @@
 import { readdir } from "node:fs/promises";
 import type { ArgumentRecord, DebateState, Result, RuleError } from "@debatekit/core";
-import { quote } from "@debatekit/core";
+import { checkCommittedState, DebatekitError, quote } from "@debatekit/core";
 import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
 import { validateScoresFile } from "@debatekit/schema";
 import { parseArgumentFile, parseDebateFile, schemaErrors } from "./documents.js";
 import type { FrontmatterStyle } from "./frontmatter.js";
+import { parseJson } from "./json-text.js";
 import { parseMotion } from "./motion.js";
-import { ARGUMENT_ID } from "./paths.js";
+import { ARGUMENT_ID, resolveInside } from "./paths.js";
 import { PENDING_STEP_FILE, parsePendingStep } from "./pending-step.js";
 import { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";
 
@@ -51,15 +52,33 @@ export async function readDebateMarkdown(
   return { ok: true, value: { text: read.value, doc: parseDebateFile(read.value, "debate.md") } };
 }
 
-async function listArgumentIds(dir: string): Promise<string[]> {
+async function listArgumentIds(dir: string): Promise<Result<string[]>> {
+  const refuse = (code: string, message: string): Result<string[]> => ({
+    ok: false,
+    errors: [{ code, path: "arguments/:(file)", message: `arguments/: ${message}` }],
+  });
+  let folder: string;
   try {
-    const names = await readdir(`${dir}/arguments`);
-    // Only `<id>.md` files are arguments; editor backups, notes and temp files are ignored.
-    return names
-      .filter((name) => name.endsWith(".md") && ARGUMENT_ID.test(name.slice(0, -3)))
-      .map((name) => name.slice(0, -3));
+    // The listing itself must not leave the folder through a symlinked arguments/.
+    folder = resolveInside(dir, "arguments");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if (error instanceof DebatekitError) return refuse(error.code, error.message);
+    throw error;
+  }
+  try {
+    const names = await readdir(folder);
+    // Only `<id>.md` files are arguments; editor backups, notes and temp files are ignored.
+    return {
+      ok: true,
+      value: names
+        .filter((name) => name.endsWith(".md") && ARGUMENT_ID.test(name.slice(0, -3)))
+        .map((name) => name.slice(0, -3)),
+    };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ok: true, value: [] };
+    if (code === "ENOTDIR")
+      return refuse("ARGUMENTS_NOT_FOLDER", "expected a folder of argument files, found a file");
     throw error;
   }
 }
@@ -123,7 +142,7 @@ async function readScores(dir: string, frontmatter: DebateFrontmatter): Promise<
   if (read.value === undefined) return { ok: true, value: {} };
   let data: unknown;
   try {
-    data = JSON.parse(read.value);
+    data = parseJson(read.value);
   } catch (error) {
     return {
       ok: false,
@@ -131,7 +150,7 @@ async function readScores(dir: string, frontmatter: DebateFrontmatter): Promise<
         {
           code: "SCORES_INVALID_JSON",
           path: "scores.json:(root)",
-          message: `scores.json: expected a JSON object of scores by argument id (${(error as Error).message}), got ${quote(read.value.slice(0, 200))}`,
+          message: `scores.json: expected a JSON object of scores by argument id (${(error as Error).message}), got ${quote(read.value)}`,
         },
       ],
     };
@@ -181,7 +200,11 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
   const frontmatter = doc.value.frontmatter;
 
   // debate.md is the commit marker: argument files of later exchanges are leftovers of an uncommitted step.
-  const ids = (await listArgumentIds(dir)).filter((id) => isCommittedExchange(frontmatter, exchangeOfId(id)));
+  const listed = await listArgumentIds(dir);
+  if (!listed.ok) errors.push(...listed.errors);
+  const ids = (listed.ok ? listed.value : []).filter((id) =>
+    isCommittedExchange(frontmatter, exchangeOfId(id)),
+  );
   const records: ArgumentRecord[] = [];
   const styles = new Set<FrontmatterStyle>();
   for (const result of await mapLimited(ids, READ_CONCURRENCY, (id) => readArgument(dir, id))) {
@@ -207,20 +230,21 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
   }
   if (errors.length > 0 || !motion.ok || !scores.ok) return { ok: false, errors };
   records.sort(compareArguments);
+  const state: DebateState = {
+    frontmatter,
+    body: doc.value.body,
+    motion: motion.value,
+    arguments: records,
+    scores: scores.value,
+  };
+  // What is committed is re-checked with the rules an answer had to pass (core's, not a copy):
+  // a hand edit cannot smuggle in a link, a score or an exchange that a model answer could not.
+  const committed = checkCommittedState(state);
+  if (committed.length > 0) return { ok: false, errors: committed };
   // New argument files follow the existing ones; a folder without any follows debate.md.
   const argumentStyle = styles.size > 0 ? [...styles][0]! : doc.value.style;
   return {
     ok: true,
-    value: {
-      dir,
-      state: {
-        frontmatter,
-        body: doc.value.body,
-        motion: motion.value,
-        arguments: records,
-        scores: scores.value,
-      },
-      styles: { debate: doc.value.style, arguments: argumentStyle },
-    },
+    value: { dir, state, styles: { debate: doc.value.style, arguments: argumentStyle } },
   };
 }

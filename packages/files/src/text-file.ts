@@ -1,6 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { constants } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { Result } from "@debatekit/core";
-import { DebatekitError, quote } from "@debatekit/core";
+import { clipText, clipTextEnd, DebatekitError, quote } from "@debatekit/core";
 import { resolveInside } from "./paths.js";
 
 /** Largest markdown file read (debate.md, an argument): arguments are a few KiB; 1 MiB means something is wrong. */
@@ -8,11 +11,71 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024;
 /** Largest scores.json or journal entry read: 1000 exchanges of long reasonings fit well below it. */
 export const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
-function failure(code: string, file: string, message: string): Result<string | undefined> {
+function failure<T = string | undefined>(code: string, file: string, message: string): Result<T> {
   return { ok: false, errors: [{ code, path: `${file}:(file)`, message: `${file}: ${message}` }] };
 }
 
-/** Reads a UTF-8 text file inside `dir` (undefined when absent); refuses escapes, huge, binary and non-UTF-8 files. */
+/** What a file that is not a regular file is, for the message. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a named pipe (FIFO)";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+const ABSENT = new Set(["ENOENT", "ENOTDIR"]);
+
+/**
+ * The bytes of a regular file, at most `maxBytes`: opened without blocking (a FIFO swapped in after
+ * the check cannot hang the read), checked on the open handle, read with a cap (a file that grows
+ * while it is read cannot exhaust memory).
+ */
+async function readRegularFile(
+  target: string,
+  file: string,
+  maxBytes: number,
+): Promise<Result<Uint8Array | undefined>> {
+  const refuse = (code: string, message: string) => failure<Uint8Array | undefined>(code, file, message);
+  let handle: FileHandle;
+  try {
+    // A path check first, so a device or FIFO is never even opened.
+    const before = await stat(target);
+    if (!before.isFile())
+      return refuse("FILE_NOT_REGULAR", `expected a regular file, found ${kindOf(before)}`);
+    handle = await open(target, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    if (ABSENT.has((error as NodeJS.ErrnoException).code ?? "")) return { ok: true, value: undefined };
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return refuse("FILE_NOT_REGULAR", `expected a regular file, found ${kindOf(stats)}`);
+    const tooLarge = (size: string) =>
+      refuse("FILE_TOO_LARGE", `expected at most ${maxBytes} bytes, the file has ${size}`);
+    if (stats.size > maxBytes) return tooLarge(String(stats.size));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(Math.max(stats.size - total, 0) + 1, 1024 * 1024));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) return tooLarge(`more (it grew while it was read)`);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return { ok: true, value: Buffer.concat(chunks, total) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads a UTF-8 text file inside `dir` (undefined when absent); refuses escapes, anything but a
+ * regular file (directory, FIFO, device, socket), files over `maxBytes`, binary and non-UTF-8 files.
+ * Every refusal is an error with a stable code naming the file (`<file>:(file)`).
+ */
 export async function readTextInside(
   dir: string,
   file: string,
@@ -25,25 +88,17 @@ export async function readTextInside(
     if (error instanceof DebatekitError) return failure(error.code, file, error.message);
     throw error;
   }
-  let stats: Awaited<ReturnType<typeof stat>>;
-  try {
-    // resolveInside has already refused symlinks that lead out, so following them here is safe.
-    stats = await stat(target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, value: undefined };
-    throw error;
-  }
-  if (!stats.isFile()) return failure("FILE_NOT_REGULAR", file, "expected a regular file");
-  if (stats.size > maxBytes) {
-    return failure("FILE_TOO_LARGE", file, `expected at most ${maxBytes} bytes, the file has ${stats.size}`);
-  }
-  const bytes = await readFile(target);
+  // resolveInside has already refused symlinks that lead out, so following them here is safe.
+  const read = await readRegularFile(target, file, maxBytes);
+  if (!read.ok) return read;
+  if (read.value === undefined) return { ok: true, value: undefined };
+  const bytes = read.value;
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     return failure(
       "FILE_BINARY",
       file,
-      `expected text, found a NUL byte at offset ${nul} (binary content): ${quote(bytes.subarray(Math.max(0, nul - 100), nul + 100).toString("latin1"))}`,
+      `expected text, found a NUL byte at offset ${nul} (binary content): ${around(bytes, nul)}`,
     );
   }
   try {
@@ -56,11 +111,17 @@ export async function readTextInside(
         {
           code: "FILE_NOT_UTF8",
           path: `${file}:(file)`,
-          message: `${file}: expected UTF-8 text, found an invalid byte sequence at offset ${at}: ${quote(bytes.subarray(Math.max(0, at - 100), at + 100).toString("latin1"))} (${(error as Error).message})`,
+          message: `${file}: expected UTF-8 text, found an invalid byte sequence at offset ${at}: ${around(bytes, at)} (${(error as Error).message})`,
         },
       ],
     };
   }
+}
+
+/** The content around byte `at`, quoted: redacted before it is cut (a window cut first could halve a secret). */
+function around(bytes: Uint8Array, at: number): string {
+  const latin1 = (from: number, to?: number) => Buffer.from(bytes.subarray(from, to)).toString("latin1");
+  return quote(`${clipTextEnd(latin1(0, at), 100)}${clipText(latin1(at), 100)}`);
 }
 
 /** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence (for the message). */
