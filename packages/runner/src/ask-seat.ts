@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Adapter, SeatCall } from "@debatekit/adapter-kit";
 import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
 import type { DebateState, Result, SeatRole } from "@debatekit/core";
-import { formatRuleErrors } from "@debatekit/core";
+import { clipText, formatRuleErrors } from "@debatekit/core";
 import { journalFileName } from "@debatekit/files";
 import type { AdapterResult, JournalEntry } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
@@ -79,9 +79,29 @@ export async function askSeat<T>(
   context: SeatContext,
   state: DebateState,
   role: SeatRole,
-  parse: (text: string) => Result<T>,
+  parseAnswer: (text: string) => Result<T>,
 ): Promise<SeatOutcome<T>> {
   const { dir, adapter, emit } = context;
+  const parse = (text: string): Result<T> => {
+    // An answer the parser cannot even get through (a bug, or input pathological enough to throw) is
+    // an invalid answer, journaled as such: the seat is asked again, instead of every later run
+    // reusing the journaled answer and failing on it forever.
+    try {
+      return parseAnswer(text);
+    } catch (error) {
+      const why = clipText(error instanceof Error ? `${error.name}: ${error.message}` : String(error), 160);
+      return {
+        ok: false,
+        errors: [
+          {
+            code: "ANSWER_UNREADABLE",
+            path: "",
+            message: `the answer could not be read (${why}); expected one JSON object in the documented shape`,
+          },
+        ],
+      };
+    }
+  };
   const fm = state.frontmatter;
   const exchange = fm.current_exchange;
   const phase: Phase = fm.current_phase;

@@ -204,7 +204,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         if (!(error instanceof DebatekitError)) throw error;
         return finish({
           status: "failed",
-          error: { code: error.code, message: error.message, ...(error.file ? { file: error.file } : {}) },
+          error: {
+            code: error.code,
+            message: error.message,
+            ...(error.file ? { file: error.file } : {}),
+            ...(error.field ? { field: error.field } : {}),
+          },
         });
       }
       if (!next.ok) {
