@@ -22,4 +22,4 @@ export { resolveInside } from "./paths.js";
 export type { DebateFolder } from "./read.js";
 export { readDebateFolder } from "./read.js";
 export { removeStaleTempFiles, TEMP_FILE_MAX_AGE_MS } from "./temp-files.js";
-export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES } from "./text-file.js";
+export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";

@@ -1,28 +1,59 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
+import { DebatekitError } from "@debatekit/core";
+import { MAX_MARKDOWN_BYTES, readTextInside, resolveInside } from "@debatekit/files";
 import type { SeatConfig } from "@debatekit/schema";
 import { inboxDir, promptsDir, stepStem } from "./names.js";
 
 const pollMs = 200;
+/** Largest answer read from inbox/: far more than any answer, far less than memory. */
+export const MAX_ANSWER_BYTES = MAX_MARKDOWN_BYTES;
 
-async function readIfPresent(file: string): Promise<string | undefined> {
+/**
+ * A text file inside the debate folder (undefined when absent), through files' checks: never through
+ * a symlink out, only a regular file (a FIFO would hang the run, a directory or device has no text),
+ * at most `MAX_ANSWER_BYTES`. Anything else throws a DebatekitError naming the file: the folder is
+ * broken, which is not the same as a seat that has not answered yet.
+ */
+async function readInside(debateDir: string, file: string): Promise<string | undefined> {
+  const read = await readTextInside(debateDir, file, MAX_ANSWER_BYTES);
+  if (read.ok) return read.value;
+  const first = read.errors[0]!;
+  throw new DebatekitError(first.code, first.message, { file, field: "(file)" });
+}
+
+/** A folder of the debate (prompts/, inbox/), created when missing; never one that a symlink takes outside. */
+async function ensureFolder(debateDir: string, name: string): Promise<void> {
+  const target = resolveInside(debateDir, name);
   try {
-    return await readFile(file, "utf8");
+    await mkdir(target, { recursive: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+    throw new DebatekitError("FILE_NOT_FOLDER", `${name}/: expected a folder, found a file`, {
+      file: `${name}/`,
+      field: "(file)",
+      cause: error,
+    });
   }
 }
 
 /** Writes the prompt unless the same text is already there (a watcher must not see a change). */
-async function writePrompt(file: string, prompt: string): Promise<void> {
-  if ((await readIfPresent(file)) === prompt) return;
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, prompt);
-  await rename(temp, file);
+async function writePrompt(debateDir: string, file: string, prompt: string): Promise<void> {
+  // Checked before anything is written: the prompt must land inside the folder, whatever links it holds.
+  const target = resolveInside(debateDir, file);
+  if ((await readInside(debateDir, file)) === prompt) return;
+  const temp = `${target}.${process.pid}.tmp`;
+  // Exclusive create: a planted symlink at the temp name is replaced, never followed out.
+  await writeFile(temp, prompt, { flag: "wx" }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+    await unlink(temp);
+    await writeFile(temp, prompt, { flag: "wx" });
+  });
+  await rename(temp, target);
 }
 
 /** The answer in inbox/<stem>.md or inbox/<stem>.json; blank files count as not there yet (still being written). */
@@ -31,8 +62,8 @@ async function readAnswer(
   stem: string,
 ): Promise<{ file: string; text: string } | undefined> {
   for (const ext of [".md", ".json"]) {
-    const file = join(inboxDir, `${stem}${ext}`);
-    const text = await readIfPresent(join(debateDir, file));
+    const file = `${inboxDir}/${stem}${ext}`;
+    const text = await readInside(debateDir, file);
     if (text !== undefined && text.trim() !== "") return { file, text };
   }
   return undefined;
@@ -72,10 +103,10 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
     if (!request.step)
       return envelope("unavailable", "", "a manual seat needs the step (exchange, role, attempt)");
     const stem = stepStem(request.step);
-    const promptFile = join(promptsDir, `${stem}.md`);
-    await mkdir(join(context.debateDir, promptsDir), { recursive: true });
-    await mkdir(join(context.debateDir, inboxDir), { recursive: true });
-    await writePrompt(join(context.debateDir, promptFile), redactSecrets(request.prompt));
+    const promptFile = `${promptsDir}/${stem}.md`;
+    await ensureFolder(context.debateDir, promptsDir);
+    await ensureFolder(context.debateDir, inboxDir);
+    await writePrompt(context.debateDir, promptFile, redactSecrets(request.prompt));
 
     const deadline = performance.now() + waitMs;
     for (;;) {

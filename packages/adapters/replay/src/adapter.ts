@@ -1,8 +1,9 @@
 import { appendFile } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import { sanitizeError } from "@debatekit/adapter-kit";
+import { DebatekitError } from "@debatekit/core";
 import type { SeatConfig } from "@debatekit/schema";
 import { createRecordingReader, replayKey } from "./recording.js";
 
@@ -29,10 +30,25 @@ function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
 /** A seat that answers from a recorded JSONL file (see ReplayEntry), keyed by exchange, role and attempt. */
 export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapter {
   const name = seat.file ?? defaultReplayFile;
-  const file = isAbsolute(name) ? name : resolve(context.debateDir, name);
+  const file = resolve(context.debateDir, name);
   // Named as the seat names it (relative to the debate folder), so messages are the same from any cwd.
   const shownAs = name;
-  const read = createRecordingReader(file, shownAs);
+  const readRecording = createRecordingReader(context.debateDir, name);
+  /** The recording; a `file:` that leaves the folder is named as the seat's field in debate.md. */
+  const read = async (role?: string) => {
+    try {
+      return await readRecording();
+    } catch (error) {
+      if (error instanceof DebatekitError && error.code === "PATH_ESCAPE") {
+        throw new DebatekitError(
+          "PATH_ESCAPE",
+          `debate.md: \`file: ${name}\` of the ${role ?? "replay"} seat must name a file inside the debate folder (relative, no \`..\`, no symlink out): ${error.message}`,
+          { file: "debate.md", field: role ? `seats.${role}.file` : "seats", cause: error },
+        );
+      }
+      throw error;
+    }
+  };
   const logFile = (context.env ?? process.env)[replayLogEnv];
 
   const call = async (request: SeatRequest): Promise<SeatCall> => {
@@ -51,7 +67,7 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
       await appendFile(logFile, `${JSON.stringify(line)}\n`);
     }
     if (request.signal?.aborted) return envelope("cancelled", "", "stopped by the user");
-    const recording = await read();
+    const recording = await read(step.role);
     if (!recording.ok) return envelope("unavailable", "", recording.error);
     const entry = recording.entries.get(replayKey(step.exchange, step.role, step.attempt));
     if (!entry) {
@@ -72,13 +88,20 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
     name: "replay",
     call,
     async detect() {
-      const recording = await read();
+      let problem: string | undefined;
+      try {
+        const recording = await read();
+        if (!recording.ok) problem = recording.error;
+      } catch (error) {
+        if (!(error instanceof DebatekitError)) throw error;
+        problem = sanitizeError(`${error.code}: ${error.message}`);
+      }
       return {
         adapter: "replay",
         installed: true,
         path: file,
-        usable: recording.ok,
-        ...(recording.ok ? {} : { hint: recording.error }),
+        usable: problem === undefined,
+        ...(problem === undefined ? {} : { hint: problem }),
       };
     },
   };

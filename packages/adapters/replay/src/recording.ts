@@ -1,4 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { clipText, DebatekitError } from "@debatekit/core";
+import { MAX_JSON_BYTES, readTextInside, resolveInside } from "@debatekit/files";
 import { formatValidationErrors, type ReplayEntry, validateReplayEntry } from "@debatekit/schema";
 
 /** A recording read from disk: answers keyed by `exchange/role/attempt`, or why it cannot be read. */
@@ -7,10 +9,6 @@ export type Recording = { ok: true; entries: Map<string, ReplayEntry> } | { ok: 
 /** The key of one recorded answer. */
 export function replayKey(exchange: number, role: string, attempt: number): string {
   return `${exchange}/${role}/${attempt}`;
-}
-
-function cut(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 /** Parses JSONL text into recorded answers; every line must be a valid ReplayEntry, keys unique. */
@@ -25,7 +23,7 @@ export function parseRecording(text: string, file: string): Recording {
     try {
       data = JSON.parse(line);
     } catch {
-      return { ok: false, error: `${where} is not JSON: ${cut(line)}` };
+      return { ok: false, error: `${where} is not JSON: ${clipText(line, 80, { marker: "..." })}` };
     }
     const valid = validateReplayEntry(data);
     if (!valid.ok)
@@ -43,19 +41,34 @@ export function parseRecording(text: string, file: string): Recording {
   return { ok: true, entries };
 }
 
-/** Reads and parses a recording, re-reading only when the file changed (size or mtime). */
-export function createRecordingReader(file: string, shownAs: string): () => Promise<Recording> {
+/** Largest recording read: many debates' worth of answers fit well below it. */
+export const MAX_RECORDING_BYTES = MAX_JSON_BYTES;
+
+/**
+ * Reads and parses a recording inside `debateDir`, re-reading only when the file changed (size or
+ * mtime). `file` is the seat's `file:` as written. A path that leaves the folder (`..`, absolute, a
+ * symlink out) or a file that is not a regular, capped, UTF-8 text file throws a DebatekitError naming
+ * it: that is a broken folder, not a seat that did not answer. A missing file is `{ ok: false }`.
+ */
+export function createRecordingReader(debateDir: string, file: string): () => Promise<Recording> {
   let cached: { stamp: string; recording: Recording } | undefined;
   return async () => {
+    const target = resolveInside(debateDir, file);
     let stamp: string;
     try {
-      const s = await stat(file);
-      stamp = `${s.size}:${s.mtimeMs}`;
+      const s = await stat(target);
+      stamp = `${s.size}:${s.mtimeMs}:${s.ino}`;
     } catch {
-      return { ok: false, error: `replay file ${shownAs} does not exist` };
+      return { ok: false, error: `replay file ${file} does not exist` };
     }
     if (cached?.stamp === stamp) return cached.recording;
-    const recording = parseRecording(await readFile(file, "utf8"), shownAs);
+    const read = await readTextInside(debateDir, file, MAX_RECORDING_BYTES);
+    if (!read.ok) {
+      const first = read.errors[0]!;
+      throw new DebatekitError(first.code, first.message, { file, field: "(file)" });
+    }
+    if (read.value === undefined) return { ok: false, error: `replay file ${file} does not exist` };
+    const recording = parseRecording(read.value, file);
     cached = { stamp, recording };
     return recording;
   };
