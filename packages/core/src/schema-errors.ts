@@ -1,4 +1,5 @@
 import type { ValidationError } from "@debatekit/schema";
+import { removeSecrets } from "./secrets.js";
 import type { RuleError } from "./types.js";
 
 /** Turns schema validation errors into RuleErrors with one stable code. */
@@ -10,6 +11,7 @@ export function schemaRuleErrors(
   return errors.map((e) => ({
     code,
     path: e.path,
-    message: `${what}: \`${e.path || "(root)"}\` ${e.message}`,
+    // The schema quotes the offending value without redacting it (it cannot import this package).
+    message: `${what}: \`${e.path || "(root)"}\` ${removeSecrets(e.message)}`,
   }));
 }

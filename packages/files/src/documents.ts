@@ -1,4 +1,5 @@
 import type { Result, RuleError } from "@debatekit/core";
+import { removeSecrets } from "@debatekit/core";
 import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@debatekit/schema";
 import { validateArgumentFrontmatter, validateDebateFrontmatter } from "@debatekit/schema";
 import type { FrontmatterStyle } from "./frontmatter.js";
@@ -30,7 +31,8 @@ export function schemaErrors(
     return {
       code,
       path: file ? `${file}:${field}` : field,
-      message: `${file ? `${file}: ` : ""}\`${field}\` ${e.message}`,
+      // The schema quotes the offending value (cut without splitting a word): redact it here.
+      message: `${file ? `${file}: ` : ""}\`${field}\` ${removeSecrets(e.message)}`,
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { Result, RuleError } from "@debatekit/core";
-import { quote } from "@debatekit/core";
+import { jsonNestingDepth, MAX_JSON_DEPTH, quote } from "@debatekit/core";
 import matter from "gray-matter";
 import YAML from "yaml";
 import { rebaseData } from "./data-diff.js";
@@ -147,6 +147,16 @@ function splitYaml(text: string, file: string): Result<FrontmatterDocument> {
       "(frontmatter)",
       "FRONTMATTER_UNCLOSED",
       `the YAML frontmatter opened by \`---\` on line 1 is never closed (expected a second \`---\` line), got ${quote(text)}`,
+    );
+  }
+  // A flow collection nested 100k levels deep overflows the YAML parser's stack: refuse it first.
+  const depth = jsonNestingDepth(lines.slice(1, closing).join("\n"));
+  if (depth > MAX_JSON_DEPTH) {
+    return failWith(
+      file,
+      "(frontmatter)",
+      "FRONTMATTER_INVALID",
+      `the YAML frontmatter nests ${depth} levels deep, expected at most ${MAX_JSON_DEPTH} (a debatekit frontmatter needs a few)`,
     );
   }
   let parsed: matter.GrayMatterFile<string>;

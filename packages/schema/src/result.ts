@@ -43,9 +43,22 @@ function valueAt(data: unknown, parts: string[]): unknown {
   return cur;
 }
 
+/**
+ * The offending value for a message, cut to about 80 characters. The cut never splits a run of token
+ * characters: this package cannot redact (secret shapes live in @debatekit/core, which depends on
+ * it), so a key is either kept whole, for the caller's redaction to find, or dropped whole.
+ */
 function quote(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value); // a value too deep to stringify
+  }
+  if (text.length <= 80) return text;
+  let end = 77;
+  while (end > 0 && /[A-Za-z0-9._~+/=-]/.test(text[end - 1]!) && /[A-Za-z0-9._~+/=-]/.test(text[end]!)) end--;
+  return `${text.slice(0, end)}...`;
 }
 
 function describe(error: AjvError, data: unknown): ValidationError {

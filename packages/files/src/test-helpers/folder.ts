@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +20,7 @@ export async function makeTempDir(
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** sha256 of every file under `dir` (relative path -> hash), symlinks by target; the folder's fingerprint. */
+/** sha256 of every file under `dir` (relative path -> hash), symlinks by target, FIFOs and sockets by kind; the folder's fingerprint. */
 export async function hashFolder(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -32,7 +32,8 @@ export async function hashFolder(dir: string): Promise<Record<string, string>> {
         .update(await readFile(full))
         .digest("hex");
     else if (entry.isDirectory()) out[`${rel}/`] = "dir";
-    else if (entry.isSymbolicLink()) out[rel] = "symlink";
+    else if (entry.isSymbolicLink()) out[rel] = `symlink -> ${await readlink(full)}`;
+    else out[rel] = entry.isFIFO() ? "fifo" : entry.isSocket() ? "socket" : "special";
   }
   return out;
 }
