@@ -194,12 +194,20 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
         effort: request.effort ?? seat.effort,
       });
       const baseEnv = buildEnv(callerEnv, effort.env);
-      const plan = await spec.launch({
-        sandbox,
-        env: baseEnv,
-        endpoint,
-        ...(effort.model ? { model: effort.model } : {}),
-      });
+      let plan: LaunchPlan;
+      try {
+        plan = await spec.launch({
+          sandbox,
+          env: baseEnv,
+          endpoint,
+          command: [command, ...baseArgs],
+          ...(effort.model ? { model: effort.model } : {}),
+        });
+      } catch (error) {
+        // A seat the CLI cannot run safely (e.g. `tools: read` where the CLI has no read-only tools).
+        if (error instanceof SandboxError) return unavailable(`${spec.name}: ${error.message}`);
+        throw error;
+      }
       const childEnv = applyEnvChanges(baseEnv, plan.env);
       const args = [
         ...baseArgs,

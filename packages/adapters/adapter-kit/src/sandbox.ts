@@ -38,6 +38,8 @@ export interface LaunchInput {
   env: NodeJS.ProcessEnv;
   endpoint: SeatEndpoint;
   model?: string;
+  /** The program and the seat's own arguments before ours (`seat.command`, else the spec's program). */
+  command?: readonly string[];
 }
 
 /** What one call of a CLI adds to its argv and environment, and the files it needs in the sandbox. */

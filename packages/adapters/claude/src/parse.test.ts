@@ -47,6 +47,46 @@ describe("parseClaudeOutput", () => {
     );
   });
 
+  test("names the tools the model asked for: tool_use blocks and permission denials, each once", () => {
+    const lines = [
+      { type: "system", subtype: "init", tools: [] },
+      { type: "assistant", message: { content: [{ type: "tool_use", name: "Bash", input: {} }] } },
+      { type: "user", message: { content: [{ type: "tool_result", is_error: true }] } },
+      { type: "assistant", message: { content: [{ type: "tool_use", name: "Bash" }, { type: "text" }] } },
+      {
+        type: "result",
+        subtype: "success",
+        is_error: false,
+        result: "answer after the refused tool",
+        terminal_reason: "completed",
+        permission_denials: [{ tool_name: "Read", tool_use_id: "t" }],
+      },
+    ];
+    expect(parseClaudeOutput(lines.map((l) => JSON.stringify(l)).join("\n"))).toEqual({
+      text: "answer after the refused tool",
+      toolCalls: ["Bash", "Read"],
+    });
+  });
+
+  test("turns used up on refused tools is a failure naming them, not an empty answer", () => {
+    const lines = [
+      { type: "assistant", message: { content: [{ type: "tool_use", name: "WebFetch" }] } },
+      {
+        type: "result",
+        subtype: "error_max_turns",
+        is_error: true,
+        num_turns: 3,
+        terminal_reason: "max_turns",
+        errors: ["Reached maximum number of turns (2)"],
+      },
+    ];
+    const parsed = parseClaudeOutput(lines.map((l) => JSON.stringify(l)).join("\n"));
+    expect(parsed).toMatchObject({ failed: true, toolCalls: ["WebFetch"] });
+    expect(parsed.parseError).toBe(
+      "claude stopped after 3 turns: the model asked for tools this seat may not use (WebFetch) and gave no answer",
+    );
+  });
+
   test("output that is not a result object is a parse error quoting it", () => {
     expect(parseClaudeOutput("error: unknown option '--x'\n").parseError).toContain("unknown option '--x'");
     expect(parseClaudeOutput("").parseError).toContain("got: nothing");
@@ -54,20 +94,18 @@ describe("parseClaudeOutput", () => {
 });
 
 describe("buildClaudeArgs", () => {
-  test("JSON output, one turn, no tools; model and resume when given; never a prompt", () => {
-    expect(buildClaudeArgs({ model: "opus", sessionId: "abc", extra: ["--verbose"] })).toEqual([
+  test("stream-json output (needs --verbose with -p); model and resume when given; never a prompt", () => {
+    expect(buildClaudeArgs({ model: "opus", sessionId: "abc", extra: ["--tools", ""] })).toEqual([
       "-p",
       "--output-format",
-      "json",
-      "--max-turns",
-      "1",
-      "--tools",
-      "",
+      "stream-json",
+      "--verbose",
       "--model",
       "opus",
       "--resume",
       "abc",
-      "--verbose",
+      "--tools",
+      "",
     ]);
     expect(buildClaudeArgs({})).not.toContain("--model");
   });

@@ -9,6 +9,10 @@ export type ParsedClaudeOutput = ParsedCliOutput;
 
 interface ClaudeResult {
   type?: string;
+  /** Assistant events of `stream-json`: the model's content blocks, tool uses among them. */
+  message?: { content?: Array<{ type?: string; name?: string }> };
+  permission_denials?: Array<{ tool_name?: string }>;
+  errors?: string[];
   subtype?: string;
   is_error?: boolean;
   result?: string;
@@ -22,20 +26,37 @@ interface ClaudeResult {
   };
   modelUsage?: Record<string, unknown>;
   terminal_reason?: string;
+  num_turns?: number;
   api_error_status?: number | null;
 }
 
-/** The last JSON line of `stdout` with `type: "result"` (warnings may be printed before it). */
-function findResult(stdout: string): ClaudeResult | undefined {
-  return readJsonLines<ClaudeResult>(stdout).findLast((value) => value.type === "result");
+/**
+ * The tools the model asked for, in order, each once: the `tool_use` blocks of the assistant
+ * events (a tool that does not exist for the seat is answered "No such tool available" and
+ * listed nowhere else) and the result's `permission_denials` (a read outside the workspace).
+ */
+export function claudeToolCalls(events: readonly ClaudeResult[]): string[] {
+  const names = new Set<string>();
+  for (const event of events) {
+    if (event.type === "assistant")
+      for (const block of event.message?.content ?? [])
+        if (block.type === "tool_use" && block.name) names.add(block.name);
+    if (event.type === "result")
+      for (const denial of event.permission_denials ?? []) if (denial.tool_name) names.add(denial.tool_name);
+  }
+  return [...names];
 }
 
 /**
- * Reads the single result object of `claude -p --output-format json`. `subtype` stays "success"
- * even for API errors, so failure is decided on `is_error` and `terminal_reason`.
+ * Reads the result object of `claude -p --output-format stream-json` (the last line; `json`
+ * prints it alone) and the tools the model asked for. `subtype` stays "success" even for API
+ * errors, so failure is decided on `is_error` and `terminal_reason`.
  */
 export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOutput {
-  const result = findResult(stdout);
+  const events = readJsonLines<ClaudeResult>(stdout);
+  // The last line with `type: "result"` (warnings may be printed before it).
+  const result = events.findLast((value) => value.type === "result");
+  const toolCalls = claudeToolCalls(events);
   if (!result) {
     return {
       parseError: `claude printed no JSON result object (expected {"type":"result",...}); got: ${sanitizeError(stdout) || "nothing"}`,
@@ -56,10 +77,19 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
     ...(result.session_id ? { sessionId: result.session_id } : {}),
     ...(model ? { model } : {}),
     ...(usage ? { usage } : {}),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
   };
   const reason = result.terminal_reason;
   const failedBySubtype = result.subtype !== undefined && result.subtype !== "success";
   if (result.is_error || failedBySubtype || (reason !== undefined && reason !== "completed")) {
+    if (reason === "max_turns" && toolCalls.length > 0) {
+      // The model kept asking for tools the seat does not have (or may not use) until its turns ran out.
+      return {
+        ...meta,
+        failed: true,
+        parseError: `claude stopped after ${result.num_turns ?? "its"} turns: the model asked for tools this seat may not use (${toolCalls.join(", ")}) and gave no answer`,
+      };
+    }
     const status = result.api_error_status ? `API error ${result.api_error_status}` : "error";
     const why = [result.subtype !== "success" ? result.subtype : undefined, reason]
       .filter(Boolean)
@@ -71,7 +101,7 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
       !result.api_error_status
         ? { unusable: true }
         : {}),
-      parseError: `claude reported ${status}${why ? ` (${why})` : ""}: ${sanitizeError(result.result ?? "", [], 140)}`,
+      parseError: `claude reported ${status}${why ? ` (${why})` : ""}: ${sanitizeError(result.result ?? result.errors?.join("; ") ?? "", [], 140)}`,
     };
   }
   return { ...meta, text: result.result ?? "" };

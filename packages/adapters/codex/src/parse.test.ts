@@ -41,6 +41,42 @@ describe("parseCodexOutput", () => {
   });
 });
 
+describe("codex tool calls", () => {
+  test("a refused call logged on stderr is named, and the answer after it is kept", () => {
+    const out = [
+      { type: "thread.started", thread_id: "t-1" },
+      { type: "item.completed", item: { id: "item_0", type: "agent_message", text: "after tool" } },
+      { type: "turn.completed", usage: { input_tokens: 2, output_tokens: 1 } },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join("\n");
+    const stderr = [
+      "2026-11-24T01:04:41.851399Z ERROR codex_core::tools::router: error=unsupported call: exec_command",
+      "2026-11-24T01:04:57.078695Z ERROR codex_core::tools::router: error=Fatal error: tool apply_patch invoked with incompatible payload",
+      "2026-11-24T01:04:51.163152Z ERROR codex_core::tools::router: error=request_user_input is unavailable in Default mode",
+      "2026-11-24T01:04:52.000000Z ERROR codex_core::tools::router: error=unsupported call: exec_command",
+    ].join("\n");
+    expect(parseCodexOutput(out, stderr)).toEqual({
+      text: "after tool",
+      sessionId: "t-1",
+      usage: { inputTokens: 2, outputTokens: 1 },
+      toolCalls: ["exec_command", "apply_patch", "request_user_input"],
+    });
+  });
+
+  test("tools codex ran are named from their JSONL items", () => {
+    const out = [
+      { type: "item.completed", item: { type: "command_execution", command: "ls" } },
+      { type: "item.completed", item: { type: "mcp_tool_call", server: "s", tool: "t" } },
+      { type: "item.completed", item: { type: "agent_message", text: "x" } },
+      { type: "turn.completed" },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join("\n");
+    expect(parseCodexOutput(out).toolCalls).toEqual(["exec_command", "mcp__s__t"]);
+  });
+});
+
 describe("buildCodexArgs", () => {
   test("stdin prompt (-), model and effort flags; resume puts `resume <id>` before the prompt marker", () => {
     expect(buildCodexArgs({ model: "gpt-5.5", extra: ["-c", "model_reasoning_effort=high"] })).toEqual([

@@ -59,14 +59,29 @@ describe("parseGeminiOutput", () => {
   });
 });
 
+test("the tools the model asked for are the names in stats.tools.byName (refused ones too)", () => {
+  const out = JSON.stringify({
+    session_id: "s",
+    response: "done",
+    stats: {
+      models: {},
+      tools: {
+        totalCalls: 1,
+        totalFail: 1,
+        byName: { run_shell_command: { count: 1, success: 0, fail: 1 } },
+      },
+    },
+  });
+  expect(parseGeminiOutput(out)).toEqual({ text: "done", sessionId: "s", toolCalls: ["run_shell_command"] });
+});
+
 describe("buildGeminiArgs", () => {
-  test("a fixed -p instruction (the prompt goes to stdin), JSON output, skip-trust, model, resume", () => {
+  test("a fixed -p instruction (the prompt goes to stdin), JSON output, model, resume (trust is the launch plan's)", () => {
     expect(buildGeminiArgs({ model: "gemini-2.5-pro", sessionId: "s-1" })).toEqual([
       "-p",
       geminiHeadlessInstruction,
       "-o",
       "json",
-      "--skip-trust",
       "-m",
       "gemini-2.5-pro",
       "--resume",

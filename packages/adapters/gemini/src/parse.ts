@@ -10,7 +10,11 @@ export type ParsedGeminiOutput = ParsedCliOutput;
 interface GeminiJson {
   session_id?: string;
   response?: string;
-  stats?: { models?: Record<string, { tokens?: { input?: number; prompt?: number; candidates?: number } }> };
+  stats?: {
+    models?: Record<string, { tokens?: { input?: number; prompt?: number; candidates?: number } }>;
+    /** Every tool call of the session by name, refused ones included (`fail`). */
+    tools?: { byName?: Record<string, unknown> };
+  };
   error?: { type?: string; message?: string; code?: number | string };
 }
 
@@ -39,7 +43,8 @@ function lastJsonObject(text: string): GeminiJson | undefined {
 }
 
 /**
- * Reads gemini's JSON output: success `{session_id, response, stats}` on stdout, failure
+ * Reads gemini's JSON output: success `{session_id, response, stats}` on stdout (the tools the
+ * model asked for, refused ones included, are the keys of `stats.tools.byName`), failure
  * `{session_id, error:{type, message, code}}` on stderr.
  */
 export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutput {
@@ -74,8 +79,10 @@ export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutp
           outputTokens: models.reduce((n, [, m]) => n + (m.tokens?.candidates ?? 0), 0),
         }
       : undefined;
+  const toolCalls = Object.keys(result.stats?.tools?.byName ?? {});
   return {
     text: result.response ?? "",
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
     ...(result.session_id ? { sessionId: result.session_id } : {}),
     ...(models[0] ? { model: models[0][0] } : {}),
     ...(usage ? { usage } : {}),
