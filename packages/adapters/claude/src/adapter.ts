@@ -19,11 +19,14 @@ const claude = defineCliAdapter({
   parseOutput: parseClaudeOutput,
   launch: claudeLaunch,
   safety: {
-    toolsOff: '--tools "" (no tool offered), --max-turns 1, --strict-mcp-config (no MCP server)',
-    readOnly: "--tools Read,Grep,Glob, run in the workspace",
+    toolsOff:
+      '--tools "" (no built-in tool offered), --max-turns 2, --strict-mcp-config (no MCP server), --disable-slash-commands',
+    readOnly:
+      "--tools Read,Grep,Glob in the workspace (reads outside it are refused: --permission-mode default, -p asks nobody)",
     isolated:
-      '--setting-sources "" and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1: no settings, hooks, plugins, MCP servers, agents, commands or CLAUDE.md',
-    passedThrough: "~/.claude/.credentials.json (the login), ANTHROPIC_* variables",
+      '--setting-sources "" and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1: no settings, hooks, plugins, MCP servers, agents, skills, commands, CLAUDE.md or auto-memory; no telemetry or update checks',
+    passedThrough:
+      "~/.claude/.credentials.json (the login), ANTHROPIC_*/provider variables, and the credential helpers and provider variables of settings.json (as a --settings file)",
   },
   installHint:
     "install Claude Code: npm install -g @anthropic-ai/claude-code, then run `claude` once to log in",

@@ -11,10 +11,11 @@ const codex = defineCliAdapter({
   parseOutput: parseCodexOutput,
   launch: codexLaunch,
   safety: {
-    toolsOff: "--sandbox read-only with no network, web search off",
-    readOnly: "--sandbox read-only, run in the workspace",
+    toolsOff:
+      "--disable shell_tool, unified_exec, view_image, goals, apps, plugins, tool_suggest, multi_agent; web_search disabled; a model catalog without apply_patch; --sandbox read-only",
+    readOnly: "not available: codex has no read-only file tools (a `tools: read` seat is unavailable)",
     isolated:
-      "a private CODEX_HOME holding only the provider settings; project_doc_max_bytes=0, skills.include_instructions=false: no AGENTS.md, MCP servers, profiles, notify or skills",
+      "a private CODEX_HOME holding only the provider settings; project_doc_max_bytes=0, skills.include_instructions=false: no AGENTS.md, MCP servers, profiles, notify, hooks, skills or instructions",
     passedThrough: "auth.json (linked for the call), model_provider and [model_providers] of config.toml",
   },
   installHint: "install the Codex CLI: npm install -g @openai/codex, then `codex login`",

@@ -11,13 +11,14 @@ const gemini = defineCliAdapter({
   parseOutput: parseGeminiOutput,
   launch: geminiLaunch,
   safety: {
-    toolsOff: "tools.exclude: every built-in tool (shell, write, edit, web fetch/search, memory, reads)",
+    toolsOff:
+      '--admin-policy denying every tool ("*"), tools.core [] and tools.exclude, --allowed-mcp-server-names with a name nobody uses',
     readOnly:
-      "only read_file, read_many_files, list_directory, glob, search_file_content; run in the workspace",
+      "only read_file, read_many_files, list_directory, glob, grep_search (allowed by the admin policy), confined by gemini to the workspace",
     isolated:
-      "a private GEMINI_CLI_HOME (settings: auth selection only), folder trust off: no GEMINI.md, extensions, hooks or MCP servers",
+      "a private GEMINI_CLI_HOME (settings: auth selection and retries only), GEMINI_CLI_TRUST_WORKSPACE=false: no GEMINI.md, extensions, hooks, MCP servers, commands or agents",
     passedThrough:
-      "the auth selection and maxAttempts of settings.json, oauth_creds.json (linked for the call), GEMINI_*/GOOGLE_* variables",
+      "security.auth and general.maxAttempts of settings.json, oauth_creds.json and google_accounts.json (linked for the call), GEMINI_*/GOOGLE_* variables",
   },
   installHint: "install the Gemini CLI: npm install -g @google/gemini-cli, then run `gemini` once to log in",
   loginHint:
