@@ -3,13 +3,28 @@ export { clearSkillCache, type LoadLimits, type LoadResult, loadSkills } from ".
 export {
   ALWAYS_POINTS,
   appliesToRole,
+  isAlwaysOn,
   MAX_EXTRA_OCCURRENCES,
   matchSkills,
   POINTS_PER_WORD,
+  RANK_THRESHOLD,
   type SkillMatch,
   type TriggerHit,
 } from "./match.js";
+export {
+  type LabelledMotion,
+  type MatchMiss,
+  type MatchQuality,
+  measureMatching,
+} from "./measure.js";
 export { normalizeText } from "./normalize.js";
+export {
+  BM25_PARAMS,
+  FIELD_BOOSTS,
+  type RankedMatch,
+  type RankField,
+  type TermHit,
+} from "./rank.js";
 export { defaultSkillRoots } from "./roots.js";
 export {
   type ChosenSkill,

@@ -34,8 +34,24 @@ describe("matchSkills", () => {
     ]) {
       expect(names(`We need ${text} now`, [review]), text).toEqual(["review"]);
     }
-    expect(names("code reviewer", [review])).toEqual([]);
     expect(names("codereview", [review])).toEqual([]);
+  });
+
+  it("matches a trigger by Porter stems when not exactly, and says which words matched", () => {
+    const review = skillOf("review", { triggers: ["code review"] });
+    const [m] = matchSkills([review], { text: "Ask a code reviewer; code reviewers agree", role: "judge" });
+    expect(m?.hits).toEqual([
+      { trigger: "code review", occurrences: 2, points: 21, stemmed: ["code reviewer", "code reviewers"] },
+    ]);
+    const migrate = skillOf("m", { triggers: ["migrate", "cost"] });
+    const [both] = matchSkills([migrate], { text: "Migrating costs more; migrate now", role: "judge" });
+    // An exact occurrence wins over stems: "migrate" is exact (once), "cost" only by stem.
+    expect(both?.hits).toEqual([
+      { trigger: "cost", occurrences: 1, points: 10, stemmed: ["costs"] },
+      { trigger: "migrate", occurrences: 1, points: 10 },
+    ]);
+    expect(names("We start the party", [skillOf("art", { triggers: ["art"] })])).toEqual([]);
+    expect(names("We write code. Reviewers come later.", [review])).toEqual([]);
   });
 
   it("does not continue a phrase across a sentence end, but does across a dot inside a word", () => {

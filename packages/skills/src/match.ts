@@ -1,5 +1,6 @@
 import type { Role } from "@debatekit/schema";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
+import { corpusOf, queryOf, type RankedMatch, rankSkill, stemWord } from "./rank.js";
 import type { LoadedSkill } from "./types.js";
 
 /** Points for one matched trigger: 10 per word of the phrase, +1 per extra occurrence (at most +4). */
@@ -8,27 +9,41 @@ export const POINTS_PER_WORD = 10;
 export const MAX_EXTRA_OCCURRENCES = 4;
 /** Points a `*` trigger gives: the same as a one-word match. */
 export const ALWAYS_POINTS = 10;
+/** The ranked score (BM25 sum × distinct stems) at which the ranked match alone selects a skill. */
+export const RANK_THRESHOLD = 12;
 
 /** One trigger of a skill that matched the text. */
 export interface TriggerHit {
   trigger: string;
   occurrences: number;
   points: number;
+  /**
+   * Set when the trigger matched only through Porter stems (`migrate` in "migrating"): the text's
+   * words that matched, normalized. Absent for an exact match and for `*`.
+   */
+  stemmed?: string[];
 }
 
-/** A skill whose triggers matched, with its score and what made it. */
+/** A skill that matched the text, with its score and what made it. */
 export interface SkillMatch {
   skill: LoadedSkill;
   /** It has a `*` trigger: declared essential for its roles, so it is ranked before the others. */
   always: boolean;
+  /** Points of the triggers that matched, exactly or by stem (0 when only the ranked match found it). */
   score: number;
   hits: TriggerHit[];
+  /** BM25 of the text's stems over the skill's triggers, description and headings. */
+  ranked: RankedMatch;
+  /** True when `ranked.score` reaches RANK_THRESHOLD: the ranked match alone would select the skill. */
+  rankedOk: boolean;
 }
 
 interface CompiledTrigger {
   trigger: string;
   always: boolean;
   words: string[];
+  /** The words' Porter stems. */
+  stems: string[];
   /** Matched as a substring (CJK and other unspaced scripts) instead of by words. */
   substring?: string;
 }
@@ -42,17 +57,22 @@ function compileTriggers(skill: LoadedSkill): CompiledTrigger[] {
   list = [];
   for (const trigger of skill.manifest.triggers) {
     if (trigger.trim() === "*") {
-      list.push({ trigger, always: true, words: [] });
+      list.push({ trigger, always: true, words: [], stems: [] });
       continue;
     }
     const words = splitWords(normalizeText(trigger));
     if (words.length === 0) continue;
     if (words.every(isUnspacedScript))
-      list.push({ trigger, always: false, words, substring: words.join("") });
-    else list.push({ trigger, always: false, words });
+      list.push({ trigger, always: false, words, stems: words, substring: words.join("") });
+    else list.push({ trigger, always: false, words, stems: words.map(stemWord) });
   }
   compiled.set(skill, list);
   return list;
+}
+
+/** True when the skill has a `*` trigger: it applies to its roles whatever the text. */
+export function isAlwaysOn(skill: LoadedSkill): boolean {
+  return skill.manifest.triggers.some((t) => t.trim() === "*");
 }
 
 /** True when the skill may go into the prompt of a seat with this role. */
@@ -64,18 +84,47 @@ export function appliesToRole(skill: LoadedSkill, role: Role): boolean {
   return false;
 }
 
-function countPhrase(index: WordIndex, words: string[]): number {
-  const starts = index.positions.get(words[0]!);
-  if (!starts) return 0;
-  let count = 0;
+/** Start positions where `phrase` appears as consecutive words of `words`, never across a sentence end. */
+function findPhrase(
+  words: readonly string[],
+  positions: ReadonlyMap<string, number[]>,
+  breakBefore: readonly boolean[],
+  phrase: readonly string[],
+): number[] {
+  const starts = positions.get(phrase[0]!);
+  if (!starts) return [];
+  const found: number[] = [];
   for (const start of starts) {
-    let ok = start + words.length <= index.words.length;
-    for (let k = 1; ok && k < words.length; k++) {
-      ok = index.words[start + k] === words[k] && !index.breakBefore[start + k];
+    let ok = start + phrase.length <= words.length;
+    for (let k = 1; ok && k < phrase.length; k++) {
+      ok = words[start + k] === phrase[k] && !breakBefore[start + k];
     }
-    if (ok) count++;
+    if (ok) found.push(start);
   }
-  return count;
+  return found;
+}
+
+/** The text's words as Porter stems, with their positions, computed once per indexed text. */
+interface StemIndex {
+  stems: string[];
+  positions: Map<string, number[]>;
+}
+
+const stemIndexes = new WeakMap<WordIndex, StemIndex>();
+
+function stemIndexOf(index: WordIndex): StemIndex {
+  let found = stemIndexes.get(index);
+  if (found) return found;
+  const stems = index.words.map(stemWord);
+  const positions = new Map<string, number[]>();
+  stems.forEach((stem, i) => {
+    const list = positions.get(stem);
+    if (list) list.push(i);
+    else positions.set(stem, [i]);
+  });
+  found = { stems, positions };
+  stemIndexes.set(index, found);
+  return found;
 }
 
 function countSubstring(haystack: string, needle: string): number {
@@ -85,24 +134,39 @@ function countSubstring(haystack: string, needle: string): number {
   return count;
 }
 
-/** Scores one skill against an indexed text; null when no trigger matches. */
-export function scoreSkill(skill: LoadedSkill, index: WordIndex): SkillMatch | null {
+/** The trigger hits of one skill against an indexed text, best first (exact before stem-only). */
+export function triggerHits(skill: LoadedSkill, index: WordIndex): TriggerHit[] {
   const hits: TriggerHit[] = [];
   for (const t of compileTriggers(skill)) {
     if (t.always) {
       hits.push({ trigger: t.trigger, occurrences: 0, points: ALWAYS_POINTS });
       continue;
     }
-    const occurrences =
-      t.substring !== undefined ? countSubstring(index.text, t.substring) : countPhrase(index, t.words);
-    if (occurrences === 0) continue;
-    const points = POINTS_PER_WORD * t.words.length + Math.min(occurrences - 1, MAX_EXTRA_OCCURRENCES);
-    hits.push({ trigger: t.trigger, occurrences, points });
+    const points = (occurrences: number) =>
+      POINTS_PER_WORD * t.words.length + Math.min(occurrences - 1, MAX_EXTRA_OCCURRENCES);
+    if (t.substring !== undefined) {
+      const occurrences = countSubstring(index.text, t.substring);
+      if (occurrences > 0) hits.push({ trigger: t.trigger, occurrences, points: points(occurrences) });
+      continue;
+    }
+    const exact = findPhrase(index.words, index.positions, index.breakBefore, t.words).length;
+    if (exact > 0) {
+      hits.push({ trigger: t.trigger, occurrences: exact, points: points(exact) });
+      continue;
+    }
+    const stems = stemIndexOf(index);
+    const starts = findPhrase(stems.stems, stems.positions, index.breakBefore, t.stems);
+    if (starts.length === 0) continue;
+    const spelled = new Set(starts.map((at) => index.words.slice(at, at + t.words.length).join(" ")));
+    hits.push({
+      trigger: t.trigger,
+      occurrences: starts.length,
+      points: points(starts.length),
+      stemmed: [...spelled].sort(compareCodePoints),
+    });
   }
-  if (hits.length === 0) return null;
   hits.sort((a, b) => b.points - a.points || compareCodePoints(a.trigger, b.trigger));
-  const always = hits.some((h) => h.occurrences === 0);
-  return { skill, always, score: hits.reduce((sum, h) => sum + h.points, 0), hits };
+  return hits;
 }
 
 /** Code-point order: the same on every machine and locale (localeCompare is not). */
@@ -111,24 +175,39 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /**
- * The skills that apply to the role and whose triggers match the text, best first: always-on
- * (`*`) skills before the others, then score descending, then name in code-point order.
+ * The skills that apply to the role and that the text selects: by a trigger (exactly or by stem),
+ * by `*`, or by the ranked match reaching RANK_THRESHOLD. Best first: always-on (`*`) skills, then
+ * trigger points descending, then ranked score descending, then name in code-point order. The
+ * ranked match's document frequencies are taken over all of `skills`, whatever the role.
  */
 export function matchSkills(
   skills: readonly LoadedSkill[],
   query: { text: string; role: Role },
 ): SkillMatch[] {
   const index = indexWords(query.text);
+  const corpus = corpusOf(skills);
+  const terms = queryOf(query.text);
   const matches: SkillMatch[] = [];
   for (const skill of skills) {
     if (!appliesToRole(skill, query.role)) continue;
-    const match = scoreSkill(skill, index);
-    if (match) matches.push(match);
+    const hits = triggerHits(skill, index);
+    const ranked = rankSkill(skill, terms, corpus);
+    const rankedOk = ranked.score >= RANK_THRESHOLD;
+    if (hits.length === 0 && !rankedOk) continue;
+    matches.push({
+      skill,
+      always: hits.some((h) => h.occurrences === 0),
+      score: hits.reduce((sum, h) => sum + h.points, 0),
+      hits,
+      ranked,
+      rankedOk,
+    });
   }
   return matches.sort(
     (a, b) =>
       Number(b.always) - Number(a.always) ||
       b.score - a.score ||
+      b.ranked.score - a.ranked.score ||
       compareCodePoints(a.skill.name, b.skill.name),
   );
 }

@@ -1,0 +1,91 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadSkills } from "./load.js";
+import { type LabelledMotion, measureMatching } from "./measure.js";
+import { skillOf } from "./test-helpers/skill.js";
+
+// The labelled set (test/fixtures/labelled-motions.json) against the repository's skills/: the same
+// figures `pnpm bench skills` prints. Targets from issue 17: precision and recall both >= 0.9.
+const setFile = fileURLToPath(new URL("../test/fixtures/labelled-motions.json", import.meta.url));
+const skillsRoot = fileURLToPath(new URL("../../../skills", import.meta.url));
+const TARGET = 0.9;
+
+async function labelled(): Promise<LabelledMotion[]> {
+  return (JSON.parse(await readFile(setFile, "utf8")) as { cases: LabelledMotion[] }).cases;
+}
+
+describe("the labelled motions", () => {
+  it("are at least 40, with unique ids, every topical skill and motions that should get none", async () => {
+    const cases = await labelled();
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    const { skills } = await loadSkills([skillsRoot]);
+    const labels = new Set(cases.flatMap((c) => c.skills));
+    for (const s of skills) if (!s.manifest.triggers.includes("*")) expect(labels, s.name).toContain(s.name);
+    expect(cases.filter((c) => c.skills.length === 0).length).toBeGreaterThanOrEqual(5);
+    // measureMatching throws on a label that is not a topical skill for the case's role.
+    expect(measureMatching(skills, cases).cases).toBe(cases.length);
+  });
+
+  it("are matched with the precision and recall the README quotes (a floor against regressions)", async () => {
+    const { skills } = await loadSkills([skillsRoot]);
+    const cases = await labelled();
+    const all = measureMatching(skills, cases);
+    const dev = measureMatching(
+      skills,
+      cases.filter((c) => c.split === "dev"),
+    );
+    const holdout = measureMatching(
+      skills,
+      cases.filter((c) => c.split === "holdout"),
+    );
+    console.log(
+      [all, dev, holdout]
+        .map(
+          (q, i) =>
+            `${["all", "dev", "holdout"][i]}: precision ${q.precision.toFixed(3)}, recall ${q.recall.toFixed(3)}`,
+        )
+        .join("\n"),
+    );
+    expect(all.precision).toBeGreaterThanOrEqual(0.84);
+    expect(all.recall).toBeGreaterThanOrEqual(0.79);
+  });
+
+  // Not reached yet (see the README's figures): this fails the day both targets are met, so the
+  // floor above can be replaced by the target.
+  it.fails(`reach precision and recall >= ${TARGET} over the whole set`, async () => {
+    const { skills } = await loadSkills([skillsRoot]);
+    const quality = measureMatching(skills, await labelled());
+    expect(quality.precision).toBeGreaterThanOrEqual(TARGET);
+    expect(quality.recall).toBeGreaterThanOrEqual(TARGET);
+  });
+});
+
+describe("measureMatching", () => {
+  const sec = skillOf("sec", { triggers: ["security"] });
+  const cost = skillOf("cost", { triggers: ["cost"] });
+  const rubric = skillOf("rubric", { triggers: ["*"], applicable_agents: ["judge"] });
+  const skills = [sec, cost, rubric];
+
+  it("counts micro-averaged true and false positives over topical skills, never the '*' ones", () => {
+    const q = measureMatching(skills, [
+      { id: "a", motion: "security and cost", role: "judge", skills: ["sec"] },
+      { id: "b", motion: "nothing here", role: "judge", skills: ["cost"] },
+      { id: "c", motion: "security", role: "proposition", skills: ["sec"] },
+    ]);
+    expect(q).toMatchObject({ truePositives: 2, falsePositives: 1, falseNegatives: 1 });
+    expect(q.precision).toBeCloseTo(2 / 3, 12);
+    expect(q.recall).toBeCloseTo(2 / 3, 12);
+    expect(q.misses).toEqual([
+      { id: "a", missing: [], extra: ["cost"] },
+      { id: "b", missing: ["cost"], extra: [] },
+    ]);
+  });
+
+  it("throws on a label that is not a topical skill for the role", () => {
+    expect(() =>
+      measureMatching(skills, [{ id: "x", motion: "m", role: "judge", skills: ["rubric"] }]),
+    ).toThrow(/labelled motion x: rubric is not a topical skill for role judge/);
+  });
+});
