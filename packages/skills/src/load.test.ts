@@ -125,6 +125,21 @@ describe("loadSkills", () => {
     ]);
   });
 
+  it("sets aside other tools' agent names in applicable_agents, keeping the debatekit roles it names", async () => {
+    const root = await makeTempDir();
+    await writeSkill(root, "mixed", { ...manifestFor("mixed"), applicable_agents: ["critic", "judge"] });
+    await writeSkill(root, "typed", { ...manifestFor("typed"), applicable_agents: ["judge", 7] });
+    const { skills, problems } = await loadSkills([root]);
+    expect(skills.map((s) => [s.name, s.manifest.applicable_agents])).toEqual([["mixed", ["judge"]]]);
+    expect(problems.filter((p) => p.skill === "mixed").map((p) => [p.code, p.severity])).toEqual([
+      ["SKILL_AGENTS_FOREIGN", "warning"],
+    ]);
+    // Not a list of names: left to the schema, which rejects it as before.
+    expect(new Set(problems.filter((p) => p.skill === "typed").map((p) => p.code))).toEqual(
+      new Set(["SKILL_MANIFEST_INVALID"]),
+    );
+  });
+
   it("warns about a missing root, a folder without manifest and a trigger that can never match", async () => {
     const root = await makeTempDir();
     await mkdir(join(root, "notes"));

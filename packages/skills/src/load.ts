@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { validateSkillManifest } from "@debatekit/schema";
+import { type Role, validateSkillManifest } from "@debatekit/schema";
 import { parseEntry } from "./entry.js";
 import { compareCodePoints } from "./match.js";
 import { normalizeText, splitWords } from "./normalize.js";
@@ -35,6 +35,26 @@ interface CacheEntry {
 }
 
 const MANIFEST = "manifest.json";
+/** debatekit's roles; any other name in applicable_agents is another tool's agent. */
+const ROLES: readonly Role[] = ["proposition", "opposition", "debater", "judge"];
+/** The roles a skill gets when its applicable_agents names only other tools' agents. */
+const ALL_ROLES: Role[] = ["debater", "judge"];
+
+/**
+ * Skill packs written for opencode-multiagent name that tool's agents in applicable_agents
+ * (`critic`, `strategist`, `librarian`, ...). They are set aside so the pack loads as it is: the
+ * debatekit roles it names are kept, and when it names none it applies to every role.
+ */
+function setAsideForeignAgents(data: unknown): { data: unknown; foreign: string[] } {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return { data, foreign: [] };
+  const agents = (data as { applicable_agents?: unknown }).applicable_agents;
+  if (!Array.isArray(agents) || !agents.every((a): a is string => typeof a === "string"))
+    return { data, foreign: [] };
+  const foreign = agents.filter((a) => !ROLES.includes(a as Role));
+  if (foreign.length === 0) return { data, foreign };
+  const own = agents.filter((a) => ROLES.includes(a as Role));
+  return { data: { ...data, applicable_agents: own.length > 0 ? own : ALL_ROLES }, foreign };
+}
 /** Skill folders read at the same time (bounded so a big library does not exhaust file handles). */
 const LOAD_CONCURRENCY = 32;
 
@@ -215,7 +235,8 @@ async function readSkillFolder(
       cause,
     });
   }
-  const checked = validateSkillManifest(data);
+  const aside = setAsideForeignAgents(data);
+  const checked = validateSkillManifest(aside.data);
   if (!checked.ok) {
     const skill = (data as { name?: unknown } | null)?.name;
     return {
@@ -230,6 +251,16 @@ async function readSkillFolder(
     };
   }
   const manifest = checked.value;
+  if (aside.foreign.length > 0) {
+    problems.push({
+      code: "SKILL_AGENTS_FOREIGN",
+      severity: "warning",
+      file: manifestPath,
+      field: "applicable_agents",
+      skill: manifest.name,
+      message: `applicable_agents names ${aside.foreign.map((a) => quote(a)).join(", ")}, not debatekit roles (${ROLES.join(", ")}); read as another tool's agents and set aside, so the skill applies to ${manifest.applicable_agents.join(", ")}`,
+    });
+  }
   const folder = relative(root, dir);
   if (manifest.name !== folder) {
     problems.push({
