@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { cumulativeScores } from "@debatekit/core";
+import { clipText, cumulativeScores } from "@debatekit/core";
 import { readDebateFolder, readJournal } from "@debatekit/files";
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
@@ -108,7 +108,7 @@ export function registerStatus(program: Command, io: CliIO): void {
         r.exchange === undefined ? "-" : `${r.exchange}/${r.exchanges ?? "-"}`,
         r.scores ? signed(r.scores.proposition) : "-",
         r.scores ? signed(r.scores.opposition) : "-",
-        r.last_error ? r.last_error.replace(/\s+/g, " ").slice(0, 80) : "",
+        r.last_error ? clipText(r.last_error.replace(/\s+/g, " "), 80) : "",
       ]);
       const text = table([["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "LAST ERROR"], ...body]);
       const [head, ...rest] = text.split("\n");

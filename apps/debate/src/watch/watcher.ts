@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import { relative, resolve } from "node:path";
-import { DebatekitError } from "@debatekit/core";
+import { clipText, DebatekitError } from "@debatekit/core";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import { type FSWatcher, watch } from "chokidar";
 import type { PendingSeat, RunReason, WatchEvent, WatchEventInput } from "./events.js";
@@ -82,10 +82,9 @@ interface Entry {
   running?: AbortController;
 }
 
-/** Cuts a message to its first line and ~200 characters, for one-line reports. */
+/** Cuts a message to its first line and ~200 characters, for one-line reports (redacted before the cut). */
 function oneLine(text: string): string {
-  const first = text.split("\n")[0] ?? "";
-  return first.length > 200 ? `${first.slice(0, 199)}…` : first;
+  return clipText(text.split("\n")[0] ?? "", 200);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { clipText } from "@debatekit/core";
 import type { AdapterEffort, Effort, EffortLevel, EffortMap, SeatConfig } from "@debatekit/schema";
 import { validateEffortMap } from "@debatekit/schema";
 
@@ -39,8 +40,9 @@ export interface ResolvedEffort {
   env: Record<string, string>;
 }
 
+/** Content quoted in a message: redacted, then cut (core's clipText, the one way to cut text). */
 function cut(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  return clipText(text, max, { marker: "..." });
 }
 
 /** Reads and schema-validates one effort file; throws EffortMapError naming the file and field. */
