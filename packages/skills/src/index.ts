@@ -9,6 +9,7 @@ export {
   POINTS_PER_WORD,
   RANK_THRESHOLD,
   type SkillMatch,
+  scoreSkills,
   type TriggerHit,
 } from "./match.js";
 export {

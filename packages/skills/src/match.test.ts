@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchSkills } from "./match.js";
+import { matchSkills, RANK_THRESHOLD, scoreSkills } from "./match.js";
 import { normalizeText } from "./normalize.js";
 import { skillOf } from "./test-helpers/skill.js";
 
@@ -49,6 +49,14 @@ describe("matchSkills", () => {
     expect(both?.hits).toEqual([
       { trigger: "cost", occurrences: 1, points: 10, stemmed: ["costs"] },
       { trigger: "migrate", occurrences: 1, points: 10 },
+    ]);
+    // Triggers with the same stems count once: the exact one.
+    const plural = skillOf("p", { triggers: ["benchmarks", "benchmark"] });
+    expect(matchSkills([plural], { text: "the benchmark", role: "judge" })[0]?.hits).toEqual([
+      { trigger: "benchmark", occurrences: 1, points: 10 },
+    ]);
+    expect(matchSkills([plural], { text: "benchmarking", role: "judge" })[0]?.hits).toEqual([
+      { trigger: "benchmarks", occurrences: 1, points: 10, stemmed: ["benchmarking"] },
     ]);
     expect(names("We start the party", [skillOf("art", { triggers: ["art"] })])).toEqual([]);
     expect(names("We write code. Reviewers come later.", [review])).toEqual([]);
@@ -105,5 +113,28 @@ describe("matchSkills", () => {
     expect(names(text, [a, b, top])).toEqual(["z", "a", "b"]);
     const always = skillOf("y", { triggers: ["*"] });
     expect(names(text, [a, b, top, always])).toEqual(["y", "z", "a", "b"]);
+  });
+
+  it("selects a skill by the ranked match alone at RANK_THRESHOLD, ranked after trigger matches", () => {
+    const sec = skillOf("sec", {
+      triggers: ["security"],
+      description: "Where session tokens, cookies and passwords are kept.",
+    });
+    const cost = skillOf("cost", { triggers: ["cost"], description: "Money and effort." });
+    const text = "Keep session tokens in cookies; the cost is small";
+    const all = scoreSkills([sec, cost], { text, role: "judge" });
+    expect(all.map((m) => [m.skill.name, m.score, m.rankedOk])).toEqual([
+      ["cost", 10, false],
+      ["sec", 0, true],
+    ]);
+    expect(all[1]!.ranked.score).toBeGreaterThanOrEqual(RANK_THRESHOLD);
+    expect(names(text, [sec, cost])).toEqual(["cost", "sec"]);
+    // One description word alone stays below the threshold; scoreSkills still reports it.
+    expect(names("Keep the cookies", [sec, cost])).toEqual([]);
+    expect(scoreSkills([sec, cost], { text: "Keep the cookies", role: "judge" })[0]).toMatchObject({
+      skill: { name: "sec" },
+      rankedOk: false,
+      hits: [],
+    });
   });
 });

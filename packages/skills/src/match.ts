@@ -134,34 +134,43 @@ function countSubstring(haystack: string, needle: string): number {
   return count;
 }
 
-/** The trigger hits of one skill against an indexed text, best first (exact before stem-only). */
+/**
+ * The trigger hits of one skill against an indexed text, best first. A trigger matches exactly
+ * (its words as words of the text) or else by Porter stems; triggers with the same stems
+ * (`benchmark`, `benchmarks`) count once, an exact match first, then the first in manifest order.
+ */
 export function triggerHits(skill: LoadedSkill, index: WordIndex): TriggerHit[] {
   const hits: TriggerHit[] = [];
+  const stemKeys = new Set<string>();
+  const rest: CompiledTrigger[] = [];
+  const points = (t: CompiledTrigger, occurrences: number) =>
+    POINTS_PER_WORD * t.words.length + Math.min(occurrences - 1, MAX_EXTRA_OCCURRENCES);
   for (const t of compileTriggers(skill)) {
     if (t.always) {
       hits.push({ trigger: t.trigger, occurrences: 0, points: ALWAYS_POINTS });
       continue;
     }
-    const points = (occurrences: number) =>
-      POINTS_PER_WORD * t.words.length + Math.min(occurrences - 1, MAX_EXTRA_OCCURRENCES);
-    if (t.substring !== undefined) {
-      const occurrences = countSubstring(index.text, t.substring);
-      if (occurrences > 0) hits.push({ trigger: t.trigger, occurrences, points: points(occurrences) });
-      continue;
-    }
-    const exact = findPhrase(index.words, index.positions, index.breakBefore, t.words).length;
-    if (exact > 0) {
-      hits.push({ trigger: t.trigger, occurrences: exact, points: points(exact) });
-      continue;
-    }
+    const occurrences =
+      t.substring !== undefined
+        ? countSubstring(index.text, t.substring)
+        : findPhrase(index.words, index.positions, index.breakBefore, t.words).length;
+    if (occurrences > 0) {
+      hits.push({ trigger: t.trigger, occurrences, points: points(t, occurrences) });
+      stemKeys.add(t.stems.join(" "));
+    } else if (t.substring === undefined) rest.push(t);
+  }
+  for (const t of rest) {
+    const key = t.stems.join(" ");
+    if (stemKeys.has(key)) continue;
     const stems = stemIndexOf(index);
     const starts = findPhrase(stems.stems, stems.positions, index.breakBefore, t.stems);
     if (starts.length === 0) continue;
+    stemKeys.add(key);
     const spelled = new Set(starts.map((at) => index.words.slice(at, at + t.words.length).join(" ")));
     hits.push({
       trigger: t.trigger,
       occurrences: starts.length,
-      points: points(starts.length),
+      points: points(t, starts.length),
       stemmed: [...spelled].sort(compareCodePoints),
     });
   }
@@ -175,6 +184,40 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /**
+ * Every skill that applies to the role, scored against the text (trigger hits and the ranked
+ * match), whether or not it is selected; in matchSkills' order. For explaining a selection.
+ */
+export function scoreSkills(
+  skills: readonly LoadedSkill[],
+  query: { text: string; role: Role },
+): SkillMatch[] {
+  const index = indexWords(query.text);
+  const corpus = corpusOf(skills);
+  const terms = queryOf(query.text);
+  const scored: SkillMatch[] = [];
+  for (const skill of skills) {
+    if (!appliesToRole(skill, query.role)) continue;
+    const hits = triggerHits(skill, index);
+    const ranked = rankSkill(skill, terms, corpus);
+    scored.push({
+      skill,
+      always: hits.some((h) => h.occurrences === 0),
+      score: hits.reduce((sum, h) => sum + h.points, 0),
+      hits,
+      ranked,
+      rankedOk: ranked.score >= RANK_THRESHOLD,
+    });
+  }
+  return scored.sort(
+    (a, b) =>
+      Number(b.always) - Number(a.always) ||
+      b.score - a.score ||
+      b.ranked.score - a.ranked.score ||
+      compareCodePoints(a.skill.name, b.skill.name),
+  );
+}
+
+/**
  * The skills that apply to the role and that the text selects: by a trigger (exactly or by stem),
  * by `*`, or by the ranked match reaching RANK_THRESHOLD. Best first: always-on (`*`) skills, then
  * trigger points descending, then ranked score descending, then name in code-point order. The
@@ -184,30 +227,5 @@ export function matchSkills(
   skills: readonly LoadedSkill[],
   query: { text: string; role: Role },
 ): SkillMatch[] {
-  const index = indexWords(query.text);
-  const corpus = corpusOf(skills);
-  const terms = queryOf(query.text);
-  const matches: SkillMatch[] = [];
-  for (const skill of skills) {
-    if (!appliesToRole(skill, query.role)) continue;
-    const hits = triggerHits(skill, index);
-    const ranked = rankSkill(skill, terms, corpus);
-    const rankedOk = ranked.score >= RANK_THRESHOLD;
-    if (hits.length === 0 && !rankedOk) continue;
-    matches.push({
-      skill,
-      always: hits.some((h) => h.occurrences === 0),
-      score: hits.reduce((sum, h) => sum + h.points, 0),
-      hits,
-      ranked,
-      rankedOk,
-    });
-  }
-  return matches.sort(
-    (a, b) =>
-      Number(b.always) - Number(a.always) ||
-      b.score - a.score ||
-      b.ranked.score - a.ranked.score ||
-      compareCodePoints(a.skill.name, b.skill.name),
-  );
+  return scoreSkills(skills, query).filter((m) => m.hits.length > 0 || m.rankedOk);
 }

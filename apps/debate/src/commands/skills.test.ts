@@ -81,7 +81,7 @@ describe("debate skills", () => {
     const { stdout } = await run([
       "skills",
       "match",
-      "security of the auth code",
+      "security of the auth module",
       "--role",
       "proposition",
       "--exclude",
@@ -95,6 +95,62 @@ describe("debate skills", () => {
     expect(out.dropped).toEqual([expect.objectContaining({ name: "code-citation-rules", code: "excluded" })]);
     expect(out.totalTokens).toBeLessThanOrEqual(4000);
     expect(out.text.startsWith("## Skill: security-review\n\n")).toBe(true);
+  });
+
+  it("match --explain says which trigger or which terms of which field selected each skill, with weights", async () => {
+    const text = "Session tokens should live in localStorage rather than in httpOnly cookies.";
+    const { code, stdout } = await run([
+      "skills",
+      "match",
+      text,
+      "--role",
+      "judge",
+      "--root",
+      repoSkills,
+      "--explain",
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /2\.\s+security-review\s+ranked \d+(\.\d+)?\s+\d+ tokens\s+whole\s+matched: ~ cookies, session, tokens/,
+    );
+    expect(stdout).toContain('  judging-rubric: chosen\n    triggers  "*" (always) 10 = 10 points\n');
+    expect(stdout).toMatch(
+      / {2}security-review: chosen\n {4}triggers {2}none matched\n {4}ranked {4}[\d.]+ = [\d.]+ \(sum of weights\) × 3 terms; >= 12, selects it\n {6}description {2}cookies \[cooki\] [\d.]+, session [\d.]+, tokens \[token\] [\d.]+\n/,
+    );
+    const stem = await run([
+      "skills",
+      "match",
+      "We keep migrating",
+      "--role",
+      "judge",
+      "--root",
+      repoSkills,
+      "--explain",
+    ]);
+    expect(stem.stdout).toMatch(/"migration" by stem in "migrating" ×1 10 = 10 points/);
+    const json = await run([
+      "skills",
+      "match",
+      text,
+      "--role",
+      "judge",
+      "--root",
+      repoSkills,
+      "--explain",
+      "--json",
+    ]);
+    const sec = JSON.parse(json.stdout).explain.find((e: { name: string }) => e.name === "security-review");
+    expect(sec).toMatchObject({
+      selected: true,
+      score: 0,
+      hits: [],
+      ranked: { terms: 3, threshold: 12, selects: true },
+    });
+    expect(sec.ranked.hits.map((h: { stem: string; field: string }) => `${h.field}:${h.stem}`)).toEqual([
+      "description:cooki",
+      "description:session",
+      "description:token",
+    ]);
   });
 
   it("match rejects an unknown role and a bad budget with a one-line cause", async () => {

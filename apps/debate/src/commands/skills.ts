@@ -5,8 +5,12 @@ import {
   defaultSkillRoots,
   type LoadResult,
   loadSkills,
+  RANK_THRESHOLD,
+  type RankField,
   type Selection,
+  type SkillMatch,
   type SkillProblem,
+  scoreSkills,
   selectSkills,
 } from "@debatekit/skills";
 import { type Command, Option } from "commander";
@@ -52,7 +56,80 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-function renderSelection(selection: Selection, role: Role): string {
+/** `~ cookies, tokens` for a skill only the ranked match found; the trigger list otherwise. */
+function matchedText(matched: readonly string[], match: SkillMatch | undefined): string {
+  if (matched.length > 0 || !match) return matched.join(", ");
+  const words = [...new Set(match.ranked.hits.flatMap((h) => h.words))];
+  return `~ ${words.join(", ")}`;
+}
+
+const FIELD_ORDER: readonly RankField[] = ["triggers", "description", "headings"];
+
+function round(value: number): string {
+  return value.toFixed(2).replace(/\.?0+$/, "");
+}
+
+/** Why each skill was (or was not) selected: trigger hits, then the ranked match's terms by field. */
+export function renderExplain(scored: readonly SkillMatch[], selection: Selection): string {
+  const chosen = new Set(selection.chosen.map((c) => c.name));
+  const dropped = new Map(selection.dropped.map((d) => [d.name, d.code]));
+  const lines = [
+    "",
+    `why (a skill is selected by a trigger, exact or by stem, or by a ranked score of at least ${RANK_THRESHOLD})`,
+  ];
+  const untouched: string[] = [];
+  for (const m of scored) {
+    if (m.hits.length === 0 && m.ranked.hits.length === 0) {
+      untouched.push(m.skill.name);
+      continue;
+    }
+    const outcome = chosen.has(m.skill.name)
+      ? "chosen"
+      : dropped.has(m.skill.name)
+        ? `dropped (${dropped.get(m.skill.name)})`
+        : "not selected";
+    lines.push("", `  ${m.skill.name}: ${outcome}`);
+    if (m.hits.length === 0) lines.push("    triggers  none matched");
+    else {
+      const hits = m.hits.map((h) =>
+        h.occurrences === 0
+          ? `"${h.trigger}" (always) ${h.points}`
+          : `"${h.trigger}"${h.stemmed ? ` by stem in ${h.stemmed.map((w) => `"${w}"`).join(", ")}` : ""} ×${h.occurrences} ${h.points}`,
+      );
+      lines.push(`    triggers  ${hits.join(", ")} = ${m.score} points`);
+    }
+    const { ranked } = m;
+    if (ranked.hits.length === 0) {
+      lines.push("    ranked    no term of the text in its triggers, description or headings");
+      continue;
+    }
+    const verdict = m.rankedOk
+      ? `>= ${RANK_THRESHOLD}, selects it`
+      : `< ${RANK_THRESHOLD}, does not select it`;
+    lines.push(
+      `    ranked    ${round(ranked.score)} = ${round(ranked.sum)} (sum of weights) × ${ranked.terms} term${ranked.terms === 1 ? "" : "s"}; ${verdict}`,
+    );
+    for (const field of FIELD_ORDER) {
+      const hits = ranked.hits.filter((h) => h.field === field);
+      if (hits.length === 0) continue;
+      const terms = hits.map((h) => {
+        const spelled = h.words.join("/");
+        return `${spelled}${spelled === h.stem ? "" : ` [${h.stem}]`} ${round(h.weight)}`;
+      });
+      lines.push(`      ${field.padEnd(12)} ${terms.join(", ")}`);
+    }
+  }
+  if (untouched.length > 0) lines.push("", `  no trigger and no term of the text: ${untouched.join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Trigger points, or the ranked score for a skill only the ranked match selected. */
+function scoreCell(score: number, match: SkillMatch | undefined): string {
+  return score > 0 || !match ? `score ${score}` : `ranked ${round(match.ranked.score)}`;
+}
+
+function renderSelection(selection: Selection, role: Role, scored: readonly SkillMatch[]): string {
+  const byName = new Map(scored.map((m) => [m.skill.name, m]));
   const lines = [
     `role ${role}, budget ${selection.budgetTokens} tokens (${selection.encoding}): ${selection.chosen.length} chosen, ${selection.totalTokens} tokens in all`,
   ];
@@ -61,10 +138,10 @@ function renderSelection(selection: Selection, role: Role): string {
     const rows = selection.chosen.map((c, i) => [
       `${i + 1}.`,
       c.name,
-      `score ${c.score}`,
+      scoreCell(c.score, byName.get(c.name)),
       `${c.tokens} tokens`,
       c.truncated ? `cut by ${c.cutBy} (full text ${c.fullTokens})` : "whole",
-      `matched: ${c.matched.join(", ")}`,
+      `matched: ${matchedText(c.matched, byName.get(c.name))}`,
     ]);
     lines.push(
       ...table(rows)
@@ -74,7 +151,12 @@ function renderSelection(selection: Selection, role: Role): string {
   }
   if (selection.dropped.length > 0) {
     lines.push("", "dropped");
-    const rows = selection.dropped.map((d) => ["-", d.name, `score ${d.score}`, `${d.code}: ${d.reason}`]);
+    const rows = selection.dropped.map((d) => [
+      "-",
+      d.name,
+      scoreCell(d.score, byName.get(d.name)),
+      `${d.code}: ${d.reason}`,
+    ]);
     lines.push(
       ...table(rows)
         .split("\n")
@@ -82,6 +164,17 @@ function renderSelection(selection: Selection, role: Role): string {
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The explanation as data: every skill for the role, its trigger hits and ranked terms. */
+function explainJson(scored: readonly SkillMatch[]) {
+  return scored.map((m) => ({
+    name: m.skill.name,
+    selected: m.hits.length > 0 || m.rankedOk,
+    score: m.score,
+    hits: m.hits,
+    ranked: { ...m.ranked, threshold: RANK_THRESHOLD, selects: m.rankedOk },
+  }));
 }
 
 /** `debate skills list` and `debate skills match`: what skill packs exist and which a seat would get. */
@@ -149,12 +242,22 @@ export function registerSkills(program: Command, io: CliIO): void {
     )
     .option("--exclude <names>", "comma-separated skill names never to use")
     .option("--print", "also print the text that would go into the prompt")
+    .option(
+      "--explain",
+      "say why each skill was selected or not: trigger hits, and the ranked match's terms per field with their weights",
+    )
     .addOption(rootOption)
     .option("--json", "print JSON (includes the text)")
     .action(
       async (
         text: string,
-        options: RootOptions & { role: Role; budget?: number; exclude?: string; print?: boolean },
+        options: RootOptions & {
+          role: Role;
+          budget?: number;
+          exclude?: string;
+          print?: boolean;
+          explain?: boolean;
+        },
       ) => {
         const { roots, result } = await load(io, options);
         const exclude = (options.exclude ?? "")
@@ -167,12 +270,20 @@ export function registerSkills(program: Command, io: CliIO): void {
           budgetTokens: options.budget ?? DEFAULT_SKILL_BUDGET_TOKENS,
           exclude,
         });
+        const scored = scoreSkills(result.skills, { text, role: options.role });
         if (options.json) {
-          const out = { roots, role: options.role, ...selection, problems: plainProblems(result.problems) };
+          const out = {
+            roots,
+            role: options.role,
+            ...selection,
+            ...(options.explain ? { explain: explainJson(scored) } : {}),
+            problems: plainProblems(result.problems),
+          };
           io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
           return;
         }
-        io.stdout.write(renderSelection(selection, options.role));
+        io.stdout.write(renderSelection(selection, options.role, scored));
+        if (options.explain) io.stdout.write(renderExplain(scored, selection));
         if (options.print && selection.text !== "") io.stdout.write(`\n${selection.text}\n`);
         printProblems(io, result.problems);
       },
