@@ -1,11 +1,19 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { clearSkillCache, countTokens, loadSkills, matchSkills, selectSkills } from "@debatekit/skills";
+import {
+  clearSkillCache,
+  countTokens,
+  type LabelledMotion,
+  loadSkills,
+  matchSkills,
+  measureMatching,
+  selectSkills,
+} from "@debatekit/skills";
 import { percentile, report, timeRuns } from "./measure.js";
 
 const MANIFESTS = 1000;
@@ -148,8 +156,47 @@ async function measureColdProcess(root: string, label: string): Promise<void> {
   );
 }
 
-/** Loading and matching 1,000 skill manifests (cold and cached), and cl100k_base tokenizer throughput. */
+const repoSkills = fileURLToPath(new URL("../../skills", import.meta.url));
+const labelledSet = fileURLToPath(
+  new URL("../../packages/skills/test/fixtures/labelled-motions.json", import.meta.url),
+);
+
+/**
+ * Precision and recall of matchSkills on the labelled motions (the repository's skills/), over the
+ * whole set and its dev and holdout splits; then the motions it gets wrong, so the figures can be read.
+ */
+async function measureLabelled(): Promise<void> {
+  const { skills } = await loadSkills([repoSkills]);
+  const { cases } = JSON.parse(await readFile(labelledSet, "utf8")) as { cases: LabelledMotion[] };
+  for (const split of [undefined, "dev", "holdout"]) {
+    const part = split === undefined ? cases : cases.filter((c) => c.split === split);
+    const q = measureMatching(skills, part);
+    const label = `labelled motions${split ? ` (${split})` : ""}, ${q.cases} motions`;
+    report(
+      `${label}: precision`,
+      q.precision,
+      `(${q.truePositives} of ${q.truePositives + q.falsePositives})`,
+    );
+    report(`${label}: recall`, q.recall, `(${q.truePositives} of ${q.truePositives + q.falseNegatives})`);
+    if (split === undefined) {
+      for (const m of q.misses) {
+        const what = [
+          m.missing.length > 0 ? `missing ${m.missing.join(", ")}` : "",
+          m.extra.length > 0 ? `extra ${m.extra.join(", ")}` : "",
+        ].filter(Boolean);
+        console.log(`  ${m.id}: ${what.join("; ")}`);
+      }
+    }
+  }
+}
+
+/**
+ * Precision and recall on the labelled motions; loading and matching 1,000 skill manifests (cold
+ * and cached), and cl100k_base tokenizer throughput. BENCH_SKILLS_QUALITY_ONLY=1 prints only the first.
+ */
 export async function run(): Promise<void> {
+  await measureLabelled();
+  if (process.env.BENCH_SKILLS_QUALITY_ONLY === "1") return;
   const t0 = performance.now();
   countTokens("warm up the encoder");
   report("tokenizer: build cl100k_base encoder (first use)", performance.now() - t0, "ms");
