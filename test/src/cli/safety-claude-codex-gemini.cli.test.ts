@@ -156,15 +156,17 @@ for (const cli of Object.keys(factories) as Cli[]) {
             cwd: p.caller,
           });
           const requests = since(from);
+          // Nothing was done (checked first: with the switches removed, this is what fails)...
+          expect(findFiles(fresh.home, "pwned")).toEqual([]);
+          expect(elsewhereHits.slice(hits)).toEqual([]);
           expect(requests.length).toBeGreaterThan(0);
-          // Nothing that acts was even offered.
+          // ...nothing that acts was even offered...
           for (const req of requests)
             expect(req.toolsOffered.filter((t) => !harmlessTools[cli].includes(t))).toEqual([]);
+          // ...and the call ends with the answer after the refused tool, naming the tool tried.
           expect(result.error).toBeUndefined();
           expect(result).toMatchObject({ status: "ok", text: "answer after the refused tool" });
           expect(result.toolCalls).toContain(call.name);
-          expect(findFiles(fresh.home, "pwned")).toEqual([]);
-          expect(elsewhereHits.length).toBe(hits);
           expect(processesWithEnv(fresh.home)).toEqual([]);
         } finally {
           fresh.remove();
