@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateEffortMap } from "@debatekit/schema";
@@ -187,5 +188,23 @@ describe("findEffortOverrides", () => {
       "/etc/e.json",
       join(dir, "effort.json"),
     ]);
+  });
+});
+
+describe("an effort.json that is not a regular file", () => {
+  it("a FIFO in the debate folder is refused at once, naming it (a plain read would hang every seat)", () => {
+    execFileSync("mkfifo", [join(dir, "effort.json")]);
+    const error = thrown(() => loadEffortMap(findEffortOverrides({ debateDir: dir, env: {} })));
+    expect(error.code).toBe("EFFORT_FILE_UNREADABLE");
+    expect(error.file).toBe(join(dir, "effort.json"));
+    expect(error.message).toMatch(
+      /expected a regular file of at most 1048576 bytes, found a named pipe \(FIFO\)$/,
+    );
+  });
+
+  it("a directory is refused, naming it", async () => {
+    await mkdir(join(dir, "effort.json"));
+    const error = thrown(() => readEffortFile(join(dir, "effort.json")));
+    expect(error.message).toMatch(/found a directory$/);
   });
 });

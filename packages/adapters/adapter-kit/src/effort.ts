@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clipText } from "@debatekit/core";
@@ -45,12 +45,37 @@ function cut(text: string, max = 200): string {
   return clipText(text, max, { marker: "..." });
 }
 
+/** Largest effort file read: the shipped one is a few KiB. */
+const MAX_EFFORT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The text of a regular file of at most MAX_EFFORT_FILE_BYTES, opened without blocking and checked on
+ * the handle: a FIFO named effort.json in a debate folder would otherwise hang every seat forever.
+ */
+function readRegularFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_EFFORT_FILE_BYTES) {
+      throw new EffortMapError(
+        "EFFORT_FILE_UNREADABLE",
+        `${file}: expected a regular file of at most ${MAX_EFFORT_FILE_BYTES} bytes, found ${stats.isFile() ? `${stats.size} bytes` : stats.isDirectory() ? "a directory" : stats.isFIFO() ? "a named pipe (FIFO)" : "a device or socket"}`,
+        file,
+      );
+    }
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads and schema-validates one effort file; throws EffortMapError naming the file and field. */
 export function readEffortFile(file: string): EffortMap {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file);
   } catch (cause) {
+    if (cause instanceof EffortMapError) throw cause;
     throw new EffortMapError(
       "EFFORT_FILE_UNREADABLE",
       `${file}: cannot read the effort file (${(cause as NodeJS.ErrnoException).code ?? "error"})`,
