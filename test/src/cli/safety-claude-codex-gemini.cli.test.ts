@@ -4,6 +4,7 @@
 // hooks, MCP servers and extensions planted in HOME, the caller's folder and its git root never
 // reach an isolated seat (and do reach it with `isolation: off`, so the test can fail); a seat
 // whose endpoint refuses connections fails in seconds.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,6 +23,7 @@ import {
   type ToolCall,
 } from "../model-server/server.js";
 import { createFreshHome, type FreshHome, pointCliAtServer, processesWithEnv, suiteSeat } from "./harness.js";
+import { cliBinPath } from "./install-clis.mjs";
 
 type Cli = "claude" | "codex" | "gemini";
 type Factory = (seat: SeatConfig, context: AdapterContext) => Adapter;
@@ -413,6 +415,36 @@ function plantUserSetup(cli: Cli, fresh: FreshHome, caller: string): PlantedSetu
           mcpServers: { projmcp: { type: "stdio", command: process.execPath, args: mcpArgs("project") } },
         }),
       );
+      // A plugin installed the way a user does it (a local marketplace): its SessionStart hook
+      // and its MCP server write markers.
+      const market = join(fresh.home, "market");
+      write(
+        join(market, ".claude-plugin", "marketplace.json"),
+        JSON.stringify({
+          name: "canary-market",
+          owner: { name: "canary" },
+          plugins: [{ name: "canary", source: "./canary", description: "CANARY-plugin" }],
+        }),
+      );
+      write(
+        join(market, "canary", ".claude-plugin", "plugin.json"),
+        JSON.stringify({ name: "canary", version: "1.0.0", description: "CANARY-plugin" }),
+      );
+      write(join(market, "canary", "hooks", "hooks.json"), JSON.stringify({ hooks: hooks("plugin") }));
+      write(
+        join(market, "canary", ".mcp.json"),
+        JSON.stringify({ mcpServers: { plugmcp: { command: process.execPath, args: mcpArgs("plugin") } } }),
+      );
+      for (const args of [
+        ["plugin", "marketplace", "add", market],
+        ["plugin", "install", "canary@canary-market"],
+      ])
+        execFileSync(cliBinPath("claude"), args, {
+          env: base,
+          cwd: fresh.home,
+          stdio: "ignore",
+          timeout: 60_000,
+        });
       write(
         join(claude, "agents", "canary.md"),
         "---\nname: canary-agent\ndescription: CANARY-agent\n---\nCANARY-agent-body\n",
