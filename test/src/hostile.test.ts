@@ -179,6 +179,20 @@ const cases: RunCase[] = [
     says: "MODEL_OUTPUT_TOO_DEEP",
   },
 
+  {
+    name: "a replay line nested 100k levels deep (the recording's check overflowed the stack)",
+    setup: async (dir) => {
+      const line = JSON.stringify({ exchange: 9, role: "judge", text: "x" }).replace('"x"', deep);
+      await writeFile(
+        path(dir, "replay.jsonl"),
+        `${await readFile(path(dir, "replay.jsonl"), "utf8")}${line}\n`,
+      );
+    },
+    code: "SEAT_UNAVAILABLE",
+    file: /^\.debate\/journal\/x0000-1-arguments-(proposition|opposition)-a001\.json$/,
+    says: /replay\.jsonl:17 nests 100002 levels deep, expected at most 64/,
+  },
+
   // Planted secrets
   {
     name: "an env secret in an invalid answer, where the error would quote it",

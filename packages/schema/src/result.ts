@@ -53,7 +53,7 @@ function quote(value: unknown): string {
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
-    text = String(value); // a value too deep to stringify
+    return "(a value nested too deeply to show)"; // String() of it would overflow the stack too
   }
   if (text.length <= 80) return text;
   let end = 77;

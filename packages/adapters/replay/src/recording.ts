@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { clipText, DebatekitError } from "@debatekit/core";
+import { clipText, DebatekitError, jsonNestingDepth, MAX_JSON_DEPTH } from "@debatekit/core";
 import { MAX_JSON_BYTES, readTextInside, resolveInside } from "@debatekit/files";
 import { formatValidationErrors, type ReplayEntry, validateReplayEntry } from "@debatekit/schema";
 
@@ -19,6 +19,10 @@ export function parseRecording(text: string, file: string): Recording {
     const line = lines[i]!.trim();
     if (line === "") continue;
     const where = `${file}:${i + 1}`;
+    const depth = jsonNestingDepth(line);
+    if (depth > MAX_JSON_DEPTH) {
+      return { ok: false, error: `${where} nests ${depth} levels deep, expected at most ${MAX_JSON_DEPTH}` };
+    }
     let data: unknown;
     try {
       data = JSON.parse(line);
