@@ -1,6 +1,6 @@
 import type { Role } from "@debatekit/schema";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
-import { corpusOf, queryOf, type RankedMatch, rankSkill, stemWord } from "./rank.js";
+import { corpusOf, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
 import type { LoadedSkill } from "./types.js";
 
 /** Points for one matched trigger: 10 per word of the phrase, +1 per extra occurrence (at most +4). */
@@ -44,6 +44,8 @@ interface CompiledTrigger {
   words: string[];
   /** The words' Porter stems. */
   stems: string[];
+  /** The stems joined: triggers with the same key count once. */
+  key: string;
   /** Matched as a substring (CJK and other unspaced scripts) instead of by words. */
   substring?: string;
 }
@@ -57,14 +59,24 @@ function compileTriggers(skill: LoadedSkill): CompiledTrigger[] {
   list = [];
   for (const trigger of skill.manifest.triggers) {
     if (trigger.trim() === "*") {
-      list.push({ trigger, always: true, words: [], stems: [] });
+      list.push({ trigger, always: true, words: [], stems: [], key: "*" });
       continue;
     }
     const words = splitWords(normalizeText(trigger));
     if (words.length === 0) continue;
     if (words.every(isUnspacedScript))
-      list.push({ trigger, always: false, words, stems: words, substring: words.join("") });
-    else list.push({ trigger, always: false, words, stems: words.map(stemWord) });
+      list.push({
+        trigger,
+        always: false,
+        words,
+        stems: words,
+        key: words.join(""),
+        substring: words.join(""),
+      });
+    else {
+      const stems = words.map(stemWord);
+      list.push({ trigger, always: false, words, stems, key: stems.join(" ") });
+    }
   }
   compiled.set(skill, list);
   return list;
@@ -156,16 +168,15 @@ export function triggerHits(skill: LoadedSkill, index: WordIndex): TriggerHit[] 
         : findPhrase(index.words, index.positions, index.breakBefore, t.words).length;
     if (occurrences > 0) {
       hits.push({ trigger: t.trigger, occurrences, points: points(t, occurrences) });
-      stemKeys.add(t.stems.join(" "));
+      stemKeys.add(t.key);
     } else if (t.substring === undefined) rest.push(t);
   }
   for (const t of rest) {
-    const key = t.stems.join(" ");
-    if (stemKeys.has(key)) continue;
+    if (stemKeys.has(t.key)) continue;
     const stems = stemIndexOf(index);
     const starts = findPhrase(stems.stems, stems.positions, index.breakBefore, t.stems);
     if (starts.length === 0) continue;
-    stemKeys.add(key);
+    stemKeys.add(t.key);
     const spelled = new Set(starts.map((at) => index.words.slice(at, at + t.words.length).join(" ")));
     hits.push({
       trigger: t.trigger,
@@ -193,12 +204,12 @@ export function scoreSkills(
 ): SkillMatch[] {
   const index = indexWords(query.text);
   const corpus = corpusOf(skills);
-  const terms = queryOf(query.text);
+  const rankedBySkill = rankQuery(queryOf(query.text), corpus);
   const scored: SkillMatch[] = [];
   for (const skill of skills) {
     if (!appliesToRole(skill, query.role)) continue;
     const hits = triggerHits(skill, index);
-    const ranked = rankSkill(skill, terms, corpus);
+    const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
     scored.push({
       skill,
       always: hits.some((h) => h.occurrences === 0),

@@ -154,6 +154,15 @@ export interface Corpus {
   /** Stem -> number of skills whose field holds it, per field. */
   docFreq: Record<RankField, Map<string, number>>;
   avgLength: Record<RankField, number>;
+  /** Stem -> the skills and fields that hold it (skills in list order, fields in FIELD_BOOSTS order). */
+  postings: Map<string, Posting[]>;
+}
+
+interface Posting {
+  skill: LoadedSkill;
+  field: RankField;
+  termFreq: number;
+  fieldLength: number;
 }
 
 const corpora = new WeakMap<readonly LoadedSkill[], Corpus>();
@@ -176,7 +185,19 @@ export function corpusOf(skills: readonly LoadedSkill[]): Corpus {
     docFreq[field] = freq;
     avgLength[field] = skills.length === 0 ? 0 : total / skills.length;
   }
-  const corpus = { skills: [...skills], size: skills.length, docFreq, avgLength };
+  const postings = new Map<string, Posting[]>();
+  for (const skill of skills) {
+    const doc = docOf(skill);
+    for (const field of FIELDS) {
+      for (const [stem, termFreq] of doc.counts[field]) {
+        const posting = { skill, field, termFreq, fieldLength: doc.lengths[field] };
+        const list = postings.get(stem);
+        if (list) list.push(posting);
+        else postings.set(stem, [posting]);
+      }
+    }
+  }
+  const corpus = { skills: [...skills], size: skills.length, docFreq, avgLength, postings };
   corpora.set(skills, corpus);
   return corpus;
 }
@@ -231,27 +252,55 @@ export function queryOf(text: string): Map<string, string[]> {
   return query;
 }
 
-/** Scores one skill against a query's stems; each stem counts once, however often the text repeats it. */
-export function rankSkill(skill: LoadedSkill, query: Map<string, string[]>, corpus: Corpus): RankedMatch {
-  const doc = docOf(skill);
-  const hits: TermHit[] = [];
-  const matched = new Set<string>();
+/** The ranked match of a skill no term of the text is found in. */
+function noMatch(): RankedMatch {
+  return { hits: [], terms: 0, sum: 0, score: 0 };
+}
+
+/**
+ * Scores every skill of the corpus that holds a stem of the query (through the postings, so a
+ * large library costs what its matching skills cost); each stem counts once, however often the
+ * text repeats it. Skills not in the map match no term.
+ */
+export function rankQuery(query: Map<string, string[]>, corpus: Corpus): Map<LoadedSkill, RankedMatch> {
+  const found = new Map<LoadedSkill, { hits: TermHit[]; stems: Set<string> }>();
   for (const [stem, words] of query) {
-    for (const field of FIELDS) {
-      const termFreq = doc.counts[field].get(stem);
-      if (termFreq === undefined) continue;
-      const docFreq = corpus.docFreq[field].get(stem) ?? 1;
-      const raw = bm25(termFreq, docFreq, corpus.size, doc.lengths[field], corpus.avgLength[field]);
-      hits.push({ stem, words, field, termFreq, docFreq, weight: raw * FIELD_BOOSTS[field] });
-      matched.add(stem);
+    for (const p of corpus.postings.get(stem) ?? []) {
+      const docFreq = corpus.docFreq[p.field].get(stem) ?? 1;
+      const raw = bm25(p.termFreq, docFreq, corpus.size, p.fieldLength, corpus.avgLength[p.field]);
+      const hit = {
+        stem,
+        words,
+        field: p.field,
+        termFreq: p.termFreq,
+        docFreq,
+        weight: raw * FIELD_BOOSTS[p.field],
+      };
+      const entry = found.get(p.skill);
+      if (entry) {
+        entry.hits.push(hit);
+        entry.stems.add(stem);
+      } else found.set(p.skill, { hits: [hit], stems: new Set([stem]) });
     }
   }
-  hits.sort(
-    (a, b) =>
-      b.weight - a.weight ||
-      (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0) ||
-      FIELDS.indexOf(a.field) - FIELDS.indexOf(b.field),
-  );
-  const sum = hits.reduce((total, h) => total + h.weight, 0);
-  return { hits, terms: matched.size, sum, score: sum * matched.size };
+  const ranked = new Map<LoadedSkill, RankedMatch>();
+  for (const [skill, { hits, stems }] of found) {
+    hits.sort(
+      (a, b) =>
+        b.weight - a.weight ||
+        (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0) ||
+        FIELDS.indexOf(a.field) - FIELDS.indexOf(b.field),
+    );
+    const sum = hits.reduce((total, h) => total + h.weight, 0);
+    ranked.set(skill, { hits, terms: stems.size, sum, score: sum * stems.size });
+  }
+  return ranked;
 }
+
+/** Scores one skill of the corpus against a query's stems (see rankQuery). */
+export function rankSkill(skill: LoadedSkill, query: Map<string, string[]>, corpus: Corpus): RankedMatch {
+  return rankQuery(query, corpus).get(skill) ?? noMatch();
+}
+
+/** The ranked match of a skill that rankQuery did not score. */
+export const NO_RANKED_MATCH: Readonly<RankedMatch> = Object.freeze(noMatch());
