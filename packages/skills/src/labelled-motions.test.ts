@@ -48,7 +48,7 @@ describe("the labelled motions", () => {
         )
         .join("\n"),
     );
-    expect(all.precision).toBeGreaterThanOrEqual(0.84);
+    expect(all.precision).toBeGreaterThanOrEqual(0.85);
     expect(all.recall).toBeGreaterThanOrEqual(0.79);
   });
 

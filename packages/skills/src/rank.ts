@@ -19,10 +19,25 @@ export const BM25_PARAMS = { k: 1.2, b: 0.7, d: 0.5 } as const;
 
 /**
  * Words of a motion that say nothing about its subject: the English stop words of the `stopword`
- * package, plus the words of a motion's formula ("this house would", "the motion").
+ * package (108 words), the function words its short list lacks ("when", "against", "not", "its",
+ * "will", ...), and the words of a motion's formula ("this house would", "the motion").
  */
 const STOP_WORDS: ReadonlySet<string> = new Set([
   ...eng,
+  "when",
+  "why",
+  "whom",
+  "whose",
+  "against",
+  "again",
+  "either",
+  "neither",
+  "nor",
+  "yet",
+  "per",
+  "via",
+  "else",
+  "ever",
   "house",
   "believes",
   "motion",
