@@ -1,4 +1,4 @@
-import { mkdir, readFile, unlink } from "node:fs/promises";
+import { mkdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { ArgumentRecord, DebateState, RuleError } from "@debatekit/core";
@@ -17,6 +17,7 @@ import { ARGUMENT_ID, resolveInside } from "./paths.js";
 import { PENDING_STEP_FILE, serializePendingStep } from "./pending-step.js";
 import type { DebateFolder } from "./read.js";
 import { readDebateMarkdown } from "./read.js";
+import { MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";
 
 /** Options of commitStep. */
 export interface CommitOptions {
@@ -94,13 +95,15 @@ function isSameArgument(before: ArgumentRecord, after: ArgumentRecord): boolean 
   );
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+/**
+ * What a file the step may replace holds: its text, `undefined` when absent, `null` when it is there
+ * but not a readable regular file (a FIFO, a directory...): never read through a plain readFile,
+ * which would hang on a FIFO. The write that follows replaces it (rename), or refuses a path that
+ * leads out (resolveInside).
+ */
+async function readIfExists(dir: string, file: string): Promise<string | undefined | null> {
+  const read = await readTextInside(dir, file, MAX_MARKDOWN_BYTES);
+  return read.ok ? read.value : null;
 }
 
 /**
@@ -160,7 +163,7 @@ export async function commitStep(
   if (scoresChanged) writes.push({ file: "scores.json", content: serializeScores(next.scores) });
   const graph = (options.renderGraph ?? renderArgumentGraph)(next);
   const graphText = graph.endsWith("\n") ? graph : `${graph}\n`;
-  if ((await readIfExists(resolveInside(dir, "argument-graph.mmd"))) !== graphText) {
+  if ((await readIfExists(dir, "argument-graph.mmd")) !== graphText) {
     writes.push({ file: "argument-graph.mmd", content: graphText });
   }
   // Edit the text on disk rather than write the state out: only what the step changed (the marker, the
@@ -188,7 +191,10 @@ export async function commitStep(
   }
   // Committed: the pending record is inert from now on (its marker no longer matches); tidy it away.
   const pending = resolveInside(dir, PENDING_STEP_FILE);
-  if (writes.some((w) => w.file === "debate.md") && (await readIfExists(pending)) !== undefined) {
+  if (
+    writes.some((w) => w.file === "debate.md") &&
+    (await readIfExists(dir, PENDING_STEP_FILE)) !== undefined
+  ) {
     await unlink(pending);
     await syncDirectory(path.dirname(pending));
   }

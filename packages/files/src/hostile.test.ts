@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
-import type { DebateState } from "@debatekit/core";
+import { applyJudgment, type DebateState } from "@debatekit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitStep } from "./commit.js";
 import { readDebateFolder } from "./read.js";
 import { hashFolder, makeTempDir, sampleState, writeStateFolder } from "./test-helpers/folder.js";
 
@@ -51,7 +52,10 @@ const replaceWith =
     await rm(file(dir, name), { recursive: true, force: true });
     await make(file(dir, name), outside);
   };
-const fifo = (name: string) => replaceWith(name, async (at) => execFileSync("mkfifo", [at]));
+const fifo = (name: string) =>
+  replaceWith(name, async (at) => {
+    execFileSync("mkfifo", [at]);
+  });
 const folder = (name: string) => replaceWith(name, async (at) => mkdir(at));
 const linkTo = (name: string, target: (outside: string) => string) =>
   replaceWith(name, async (at, outside) => symlink(target(outside), at));
@@ -421,4 +425,29 @@ describe("hostile folders: precise errors, nothing changed", () => {
       await cleanup();
     }
   });
+});
+
+describe("a commit next to a hostile file", () => {
+  it("replaces a FIFO named argument-graph.mmd instead of hanging on it", async () => {
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      await writeStateFolder(dir, sampleState());
+      execFileSync("mkfifo", [file(dir, "argument-graph.mmd")]);
+      const folder = await readDebateFolder(dir);
+      if (!folder.ok) throw new Error(JSON.stringify(folder.errors));
+      const judgment = {
+        scores: [
+          { argument_id: "prop_001", score: 0.2, reasoning: "a" },
+          { argument_id: "opp_001", score: -0.2, reasoning: "b" },
+        ],
+      };
+      const next = applyJudgment(folder.value.state, 1, judgment, "2026-11-24T01:00:00Z");
+      if (!next.ok) throw new Error(JSON.stringify(next.errors));
+      await commitStep(folder.value, next.value);
+      expect(await readFile(file(dir, "argument-graph.mmd"), "utf8")).toContain("prop_001");
+      expect((await readDebateFolder(dir)).ok).toBe(true);
+    } finally {
+      await cleanup();
+    }
+  }, 10_000);
 });
