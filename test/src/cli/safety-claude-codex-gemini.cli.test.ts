@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createAdapter as createClaude } from "@debatekit/adapter-claude";
 import { createAdapter as createCodex } from "@debatekit/adapter-codex";
 import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
-import type { Adapter, AdapterContext, SeatCall } from "@debatekit/adapter-kit";
+import { type Adapter, type AdapterContext, type SeatCall, seatSandboxDir } from "@debatekit/adapter-kit";
 import type { SeatConfig } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -181,7 +181,9 @@ for (const cli of Object.keys(factories) as Cli[]) {
     test(
       cli === "codex"
         ? "tools: read is unavailable with a clear error (codex reads only through its shell)"
-        : "a read inside the workspace reaches the model; a read outside is refused",
+        : cli === "claude"
+          ? "a read inside the workspace reaches the model; a read outside is refused (even when the user's own rules allow it and isolation is off)"
+          : "a read inside the workspace reaches the model; a read outside is refused",
       async () => {
         const fresh = createFreshHome(cli);
         const p = places(fresh);
@@ -206,6 +208,15 @@ for (const cli of Object.keys(factories) as Cli[]) {
         try {
           const env = pointCliAtServer(cli, server, fresh);
           const seat: SeatConfig = { ...suiteSeat(cli), tools: "read", workspace };
+          if (cli === "claude") {
+            // The user's own rules would allow every read; isolation off loads them.
+            mkdirSync(join(fresh.home, ".claude"), { recursive: true });
+            writeFileSync(
+              join(fresh.home, ".claude", "settings.json"),
+              JSON.stringify({ permissions: { allow: ["Read"] } }),
+            );
+            seat.isolation = "off";
+          }
           const result = await factory(seat, { debateDir: p.debate, env }).call({
             prompt: "Cite the evidence. MARK-READ",
             timeoutMs,
@@ -232,10 +243,30 @@ for (const cli of Object.keys(factories) as Cli[]) {
   });
 
   describe(`${cli}: the user's setup does not reach the seat (real CLI)`, () => {
-    for (const isolation of ["on", "off"] as const) {
+    // Each case: isolation, and whether the seat reads the planted project (`tools: read` with the
+    // caller's folder as workspace: the project's and git root's files are then in play). codex
+    // has no read tools; claude's `tools: read` runs --restricted, which loads no settings or
+    // CLAUDE.md whatever the isolation, so claude's switches are checked with tools off too.
+    const cases: Array<{ isolation: "on" | "off"; read: boolean }> =
+      cli === "codex"
+        ? [
+            { isolation: "on", read: false },
+            { isolation: "off", read: false },
+          ]
+        : cli === "claude"
+          ? [
+              { isolation: "on", read: false },
+              { isolation: "on", read: true },
+              { isolation: "off", read: false },
+            ]
+          : [
+              { isolation: "on", read: true },
+              { isolation: "off", read: true },
+            ];
+    for (const { isolation, read } of cases) {
       test(
         isolation === "on"
-          ? "memory files, hooks, MCP servers and extensions planted at user, project and git-root level stay out; the planted login works"
+          ? `memory files, hooks, MCP servers and extensions planted at user, project and git-root level stay out; the planted login works (tools ${read ? "read in the project" : "off"})`
           : "with isolation: off the planted setup does reach the seat (the check can fail)",
         async () => {
           const fresh = createFreshHome(cli);
@@ -244,11 +275,10 @@ for (const cli of Object.keys(factories) as Cli[]) {
           server.setReply(() => "isolated answer");
           const from = server.requests.length;
           try {
-            // Tools read in the planted project (claude, gemini) puts the project's files in play.
             const seat: SeatConfig = {
               ...suiteSeat(cli),
               isolation,
-              ...(cli === "codex" ? {} : { tools: "read" as const, workspace: planted.project }),
+              ...(read ? { tools: "read" as const, workspace: planted.project } : {}),
             };
             const result = await factory(seat, { debateDir: p.debate, env: planted.env }).call({
               prompt: "Answer plainly. MARK-ISOLATION",
@@ -380,7 +410,12 @@ function plantUserSetup(cli: Cli, fresh: FreshHome, caller: string): PlantedSetu
       memory(join(project, "CLAUDE.md"), "project-memory");
       memory(join(project, "CLAUDE.local.md"), "project-local-memory");
       const real = realpathSync(root);
-      for (const dir of [real, join(real, "sub")])
+      // The seat's own folder (tools off) is where auto-memory would be looked up too.
+      const seatCwd = join(
+        seatSandboxDir(join(fresh.home, "debate"), "claude", { TMPDIR: fresh.tmp }),
+        "work",
+      );
+      for (const dir of [real, join(real, "sub"), seatCwd])
         memory(
           join(claude, "projects", dir.replace(/[^A-Za-z0-9]/g, "-"), "memory", "MEMORY.md"),
           "auto-memory",

@@ -66,6 +66,8 @@ describe("claudeLaunch", () => {
       endpoint: {},
     });
     expect(plan.args?.slice(0, 4)).toEqual(["--tools", "Read,Grep,Glob", "--max-turns", "12"]);
+    // Confined to the workspace whatever the user's permission rules say.
+    expect(plan.args).toContain("--restricted");
   });
 
   test("isolated: only the user's credential helper and provider variables travel, in a flag settings file", () => {

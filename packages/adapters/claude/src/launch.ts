@@ -84,9 +84,10 @@ export function claudeLaunch(input: LaunchInput): LaunchPlan {
   const { sandbox, endpoint, env } = input;
   const read = sandbox.tools === "read";
   const isolated = sandbox.isolation === "on";
-  const settings: Record<string, unknown> = isolated
-    ? claudeProviderSettings(readJsonObject(join(userClaudeDir(env), "settings.json")))
-    : {};
+  // The user's settings files are not read when isolated, nor with `--restricted` (tools: read):
+  // then their provider part travels in the flag settings file.
+  const settings: Record<string, unknown> =
+    isolated || read ? claudeProviderSettings(readJsonObject(join(userClaudeDir(env), "settings.json"))) : {};
   const endpointEnv: Record<string, string> = {
     ...(endpoint.baseUrl ? { ANTHROPIC_BASE_URL: endpoint.baseUrl } : {}),
     ...(endpoint.apiKey?.value ? { ANTHROPIC_API_KEY: endpoint.apiKey.value } : {}),
@@ -104,6 +105,9 @@ export function claudeLaunch(input: LaunchInput): LaunchPlan {
       // Reads outside the working directory are asked for, and -p refuses what it would ask.
       "--permission-mode",
       "default",
+      // Confines the file tools to the working directory even when the user's settings would
+      // allow more (`permissions.allow: ["Read"]`, additionalDirectories) with isolation off.
+      ...(read ? ["--restricted"] : []),
       "--strict-mcp-config",
       "--disable-slash-commands",
       ...(isolated ? ["--setting-sources", ""] : []),
