@@ -53,7 +53,9 @@ const both =
   async (dir, outside) => {
     for (const step of steps) await step(dir, outside);
   };
-const mkfifo = (file: string) => execFileSync("mkfifo", [file]);
+const mkfifo = (file: string): void => {
+  execFileSync("mkfifo", [file]);
+};
 /** Replaces the recorded answers of one step (every attempt) with `text`. */
 const answer = (exchange: number, role: string, text: string) => async (dir: string) => {
   const lines = (await readFile(path(dir, "replay.jsonl"), "utf8")).trim().split("\n");
