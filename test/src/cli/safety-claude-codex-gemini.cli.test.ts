@@ -181,9 +181,7 @@ for (const cli of Object.keys(factories) as Cli[]) {
     test(
       cli === "codex"
         ? "tools: read is unavailable with a clear error (codex reads only through its shell)"
-        : cli === "claude"
-          ? "a read inside the workspace reaches the model; a read outside is refused (even when the user's own rules allow it and isolation is off)"
-          : "a read inside the workspace reaches the model; a read outside is refused",
+        : "a read inside the workspace reaches the model; a read outside is refused (even when the user's own settings allow it and isolation is off)",
       async () => {
         const fresh = createFreshHome(cli);
         const p = places(fresh);
@@ -207,16 +205,25 @@ for (const cli of Object.keys(factories) as Cli[]) {
         const from = server.requests.length;
         try {
           const env = pointCliAtServer(cli, server, fresh);
+          mkdirSync(join(fresh.home, `.${cli}`), { recursive: true });
           const seat: SeatConfig = { ...suiteSeat(cli), tools: "read", workspace };
-          if (cli === "claude") {
-            // The user's own rules would allow every read; isolation off loads them.
-            mkdirSync(join(fresh.home, ".claude"), { recursive: true });
+          // The user's own settings would widen the reads (claude: a rule allowing every read;
+          // gemini: the whole HOME as a workspace folder), and isolation off would load them.
+          if (cli === "claude")
             writeFileSync(
               join(fresh.home, ".claude", "settings.json"),
               JSON.stringify({ permissions: { allow: ["Read"] } }),
             );
-            seat.isolation = "off";
-          }
+          if (cli === "gemini")
+            writeFileSync(
+              join(fresh.home, ".gemini", "settings.json"),
+              JSON.stringify({
+                security: { auth: { selectedType: "gemini-api-key" } },
+                general: { maxAttempts: 1 },
+                context: { includeDirectories: [fresh.home] },
+              }),
+            );
+          seat.isolation = "off";
           const result = await factory(seat, { debateDir: p.debate, env }).call({
             prompt: "Cite the evidence. MARK-READ",
             timeoutMs,
@@ -245,8 +252,9 @@ for (const cli of Object.keys(factories) as Cli[]) {
   describe(`${cli}: the user's setup does not reach the seat (real CLI)`, () => {
     // Each case: isolation, and whether the seat reads the planted project (`tools: read` with the
     // caller's folder as workspace: the project's and git root's files are then in play). codex
-    // has no read tools; claude's `tools: read` runs --restricted, which loads no settings or
-    // CLAUDE.md whatever the isolation, so claude's switches are checked with tools off too.
+    // has no read tools; claude's `tools: read` runs --restricted (no settings or CLAUDE.md) and
+    // gemini's is always isolated, whatever `isolation` says, so their switches are checked with
+    // tools off too.
     const cases: Array<{ isolation: "on" | "off"; read: boolean }> =
       cli === "codex"
         ? [
@@ -260,8 +268,9 @@ for (const cli of Object.keys(factories) as Cli[]) {
               { isolation: "off", read: false },
             ]
           : [
+              { isolation: "on", read: false },
               { isolation: "on", read: true },
-              { isolation: "off", read: true },
+              { isolation: "off", read: false },
             ];
     for (const { isolation, read } of cases) {
       test(

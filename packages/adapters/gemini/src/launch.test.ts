@@ -85,6 +85,16 @@ describe("geminiLaunch", () => {
     expect(plan.files?.["gemini-policy.toml"]).toContain('decision = "allow"');
   });
 
+  test("tools: read is isolated even with isolation off (the user's settings could widen the workspace)", () => {
+    const plan = geminiLaunch({
+      sandbox: sandbox({ tools: "read", workspace: home, cwd: home, isolation: "off" }),
+      env: { HOME: home },
+      endpoint: {},
+    });
+    expect(plan.env).toMatchObject({ GEMINI_CLI_HOME: join(home, "seat", "gemini-home") });
+    expect(plan.args).not.toContain("--skip-trust");
+  });
+
   test("isolation off: the user's home, tools still denied by the admin policy, the own folder trusted", () => {
     const plan = geminiLaunch({ sandbox: sandbox({ isolation: "off" }), env: { HOME: home }, endpoint: {} });
     expect(plan.env).toEqual({});

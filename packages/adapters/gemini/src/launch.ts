@@ -92,14 +92,16 @@ export function geminiSeatSettings(
 
 /**
  * The switches of one gemini call (DESIGN §6): an admin policy denying every tool (or all but the
- * read tools), no MCP server; isolated, a private GEMINI_CLI_HOME whose settings hold only the
+ * read tools), no MCP server; isolated (always with `tools: read`), a private GEMINI_CLI_HOME whose settings hold only the
  * user's auth selection and retry limit, with an untrusted working folder (its settings, hooks,
  * extensions and GEMINI.md files are not loaded) and the login linked in; the seat's endpoint.
  */
 export function geminiLaunch(input: LaunchInput): LaunchPlan {
   const { sandbox, endpoint, env } = input;
-  const isolated = sandbox.isolation === "on";
   const read = sandbox.tools === "read";
+  // A read seat is always isolated: the user's settings could widen what the read tools reach
+  // (`context.includeDirectories`, measured: a read outside the workspace then succeeds).
+  const isolated = sandbox.isolation === "on" || read;
   const files: Record<string, string> = { [geminiPolicyFile]: geminiPolicy(read) };
   const links: Record<string, string> = {};
   if (isolated) {
