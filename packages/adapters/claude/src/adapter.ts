@@ -22,7 +22,7 @@ const claude = defineCliAdapter({
     toolsOff:
       '--tools "" (no built-in tool offered), --max-turns 2, --strict-mcp-config (no MCP server), --disable-slash-commands',
     readOnly:
-      "--tools Read,Grep,Glob in the workspace (reads outside it are refused: --permission-mode default, -p asks nobody)",
+      "--tools Read,Grep,Glob and --restricted in the workspace: reads outside it are refused, whatever the user's permission rules (no settings or CLAUDE.md load)",
     isolated:
       '--setting-sources "" and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1: no settings, hooks, plugins, MCP servers, agents, skills, commands, CLAUDE.md or auto-memory; no telemetry or update checks',
     passedThrough:
