@@ -163,12 +163,12 @@ const labelledSet = fileURLToPath(
 
 /**
  * Precision and recall of matchSkills on the labelled motions (the repository's skills/), over the
- * whole set and its dev and holdout splits; then the motions it gets wrong, so the figures can be read.
+ * whole set and its dev, holdout and fresh splits; then the motions it gets wrong, so the figures can be read.
  */
 async function measureLabelled(): Promise<void> {
   const { skills } = await loadSkills([repoSkills]);
   const { cases } = JSON.parse(await readFile(labelledSet, "utf8")) as { cases: LabelledMotion[] };
-  for (const split of [undefined, "dev", "holdout"]) {
+  for (const split of [undefined, "dev", "holdout", "fresh"]) {
     const part = split === undefined ? cases : cases.filter((c) => c.split === split);
     const q = measureMatching(skills, part);
     const label = `labelled motions${split ? ` (${split})` : ""}, ${q.cases} motions`;
