@@ -6,10 +6,10 @@ import { type LabelledMotion, measureMatching } from "./measure.js";
 import { skillOf } from "./test-helpers/skill.js";
 
 // The labelled set (test/fixtures/labelled-motions.json) against the repository's skills/: the same
-// figures `pnpm bench skills` prints. Targets from issue 17: precision and recall both >= 0.9.
+// figures `pnpm bench skills` prints. Issue 17's target, precision and recall
+// both >= 0.9, is not reached yet (see the README); the floor below guards what is.
 const setFile = fileURLToPath(new URL("../test/fixtures/labelled-motions.json", import.meta.url));
 const skillsRoot = fileURLToPath(new URL("../../../skills", import.meta.url));
-const TARGET = 0.9;
 
 async function labelled(): Promise<LabelledMotion[]> {
   return (JSON.parse(await readFile(setFile, "utf8")) as { cases: LabelledMotion[] }).cases;
@@ -54,15 +54,6 @@ describe("the labelled motions", () => {
     );
     expect(all.precision).toBeGreaterThanOrEqual(0.79);
     expect(all.recall).toBeGreaterThanOrEqual(0.67);
-  });
-
-  // Not reached yet (see the README's figures): this fails the day both targets are met, so the
-  // floor above can be replaced by the target.
-  it.fails(`reach precision and recall >= ${TARGET} over the whole set`, async () => {
-    const { skills } = await loadSkills([skillsRoot]);
-    const quality = measureMatching(skills, await labelled());
-    expect(quality.precision).toBeGreaterThanOrEqual(TARGET);
-    expect(quality.recall).toBeGreaterThanOrEqual(TARGET);
   });
 });
 
