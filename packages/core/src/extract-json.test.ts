@@ -36,6 +36,14 @@ describe("extractJson", () => {
     expect(!result.ok && result.errors[0]!.message).toContain('{"first":true}, {"second":true}');
   });
 
+  it("refuses a draft object in the prose and another in a fence as ambiguous", () => {
+    const result = extractJson(`Draft: {"arguments": []}\n\`\`\`json\n${json}\n\`\`\``);
+    expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_AMBIGUOUS");
+    expect(!result.ok && result.errors[0]!.message).toMatch(
+      /found 2 different ones in and around fenced blocks/,
+    );
+  });
+
   it("refuses two different objects in prose as ambiguous", () => {
     const result = extractJson(`Draft: {"arguments": []} Final: ${json}`);
     expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_AMBIGUOUS");
@@ -47,6 +55,11 @@ describe("extractJson", () => {
     ["the same object twice in prose", `First ${json} and again ${json}.`],
     ["an object and prose with braces after it", `${json}\nNote: {this} is prose, so is { that }.`],
     ["an object holding nested objects", `Answer: {"outer": {"inner": {"x": 1}}, "list": [{"y": 2}]}`],
+    [
+      "a fenced object and an empty {} in the prose",
+      `It returns {} when empty.\n\`\`\`json\n${json}\n\`\`\``,
+    ],
+    ["a fenced object and the same object bare", `${json}\n\`\`\`json\n${json}\n\`\`\``],
   ])("still takes one object: %s", (_name, text) => {
     expect(extractJson(text).ok).toBe(true);
   });

@@ -57,35 +57,44 @@ function describeJson(value: unknown): string {
   return value === null ? "null" : `a ${typeof value}`;
 }
 
-/** The contents of every ``` or ~~~ fenced block, in order (scanned with indexOf: no regex backtracking). */
-function fencedBlocks(text: string): string[] {
+/**
+ * The contents of every ``` or ~~~ fenced block, in order (scanned line by line: no regex
+ * backtracking), and the text outside them (each fenced line blanked, so the rest keeps its place).
+ */
+function fencedBlocks(text: string): { blocks: string[]; outside: string } {
   const blocks: string[] = [];
   const lines = text.split("\n");
+  const outside: string[] = [];
   let fence: string | undefined;
   let current: string[] = [];
-  for (const line of lines) {
+  let opened = 0;
+  lines.forEach((line, i) => {
     const trimmed = line.trimStart();
+    outside.push(line);
     if (fence === undefined) {
       const marker = trimmed.startsWith("```") ? "```" : trimmed.startsWith("~~~") ? "~~~" : undefined;
       if (marker) {
         fence = marker;
         current = [];
+        opened = i;
         // A one-line fence (```{"a":1}```) still counts.
         const rest = trimmed.slice(3);
         const close = rest.indexOf(marker);
         if (close >= 0) {
           blocks.push(rest.slice(0, close).replace(/^[a-zA-Z0-9_-]*\s/, ""));
+          outside[i] = "";
           fence = undefined;
         }
       }
     } else if (trimmed.startsWith(fence)) {
       blocks.push(current.join("\n"));
+      for (let k = opened; k <= i; k++) outside[k] = "";
       fence = undefined;
     } else {
       current.push(line);
     }
-  }
-  return blocks;
+  });
+  return { blocks, outside: outside.join("\n") };
 }
 
 /** End index (exclusive) of the balanced object starting at `start`, respecting strings; -1 if unclosed. */
@@ -117,6 +126,25 @@ function looksBinary(text: string): boolean {
   return control > 8 && control / text.length > 0.02;
 }
 
+/** The objects in the balanced `{...}` of `text` that parse (at most MAX_JSON_CANDIDATES starts tried). */
+function objectsInProse(text: string, note: (parsed: Candidate) => void): JsonObject[] {
+  const found: JsonObject[] = [];
+  let tries = 0;
+  for (let start = text.indexOf("{"); start >= 0 && tries < MAX_JSON_CANDIDATES; tries++) {
+    const end = balancedEnd(text, start);
+    let next = start + 1;
+    if (end > 0) {
+      const parsed = tryParseObject(text.slice(start, end));
+      if (parsed.value) found.push(parsed.value);
+      note(parsed);
+      // The objects inside a found (or too deep) object are part of it, not other answers.
+      if (parsed.value || parsed.tooDeep) next = end;
+    }
+    start = text.indexOf("{", next);
+  }
+  return found;
+}
+
 /** The distinct objects among `found` (the same object given twice, e.g. in a fence and bare, is one). */
 function distinct(found: JsonObject[]): JsonObject[] {
   const seen = new Map<string, JsonObject>();
@@ -139,9 +167,10 @@ function ambiguous(objects: JsonObject[], where: string): Result<JsonObject> {
 }
 
 /**
- * Finds the JSON object in a model's answer: the whole text, else the fenced blocks that parse as an
- * object, else the balanced `{...}` in the prose that do. Two different objects are ambiguous (an
- * error, never a guess); the same object twice is one. Refuses huge, binary or too deeply nested text.
+ * Finds the JSON object in a model's answer: the whole text, else the objects in fenced blocks and in
+ * the balanced `{...}` of the prose around them. Two different objects are ambiguous (an error, never
+ * a guess); the same object twice is one, and an empty `{}` next to another object does not count.
+ * Refuses huge, binary or too deeply nested text.
  */
 export function extractJson(text: string): Result<JsonObject> {
   if (typeof text !== "string") {
@@ -173,36 +202,34 @@ export function extractJson(text: string): Result<JsonObject> {
   if (whole.value) return ok(whole.value);
   let firstError: string | undefined;
   let tooDeep = whole.tooDeep ? whole.error : undefined;
+  const note = (parsed: Candidate) => {
+    if (!parsed.value) firstError ??= parsed.error;
+    if (parsed.tooDeep) tooDeep ??= parsed.error;
+  };
+  const fences = fencedBlocks(trimmed);
   const fenced: JsonObject[] = [];
-  for (const block of fencedBlocks(trimmed)) {
+  for (const block of fences.blocks) {
     const parsed = tryParseObject(block.trim());
     if (parsed.value) fenced.push(parsed.value);
-    else firstError ??= parsed.error;
-    if (parsed.tooDeep) tooDeep ??= parsed.error;
+    note(parsed);
   }
-  if (fenced.length > 0) {
-    const objects = distinct(fenced);
-    return objects.length === 1 ? ok(objects[0]!) : ambiguous(objects, "in fenced blocks");
-  }
-  const inProse: JsonObject[] = [];
-  let tries = 0;
-  for (let start = trimmed.indexOf("{"); start >= 0 && tries < MAX_JSON_CANDIDATES; tries++) {
-    const end = balancedEnd(trimmed, start);
-    let next = start + 1;
-    if (end > 0) {
-      const parsed = tryParseObject(trimmed.slice(start, end));
-      if (parsed.value) {
-        inProse.push(parsed.value);
-      } else firstError ??= parsed.error;
-      if (parsed.tooDeep) tooDeep ??= parsed.error;
-      // The objects inside a found (or too deep) object are part of it, not other answers.
-      if (parsed.value || parsed.tooDeep) next = end;
-    }
-    start = trimmed.indexOf("{", next);
-  }
-  if (inProse.length > 0) {
-    const objects = distinct(inProse);
-    return objects.length === 1 ? ok(objects[0]!) : ambiguous(objects, "in the prose");
+  // With fenced objects, the prose around the fences still counts: a draft object in the prose and
+  // another in a fence is as ambiguous as two fences.
+  const inProse = objectsInProse(fenced.length > 0 ? fences.outside : trimmed, note);
+  // `{}` in prose ("returns {} when empty") is never an answer: it only counts when nothing else does.
+  const all = distinct([...fenced, ...inProse]);
+  const nonEmpty = all.filter((o) => Object.keys(o).length > 0);
+  const objects = nonEmpty.length > 0 ? nonEmpty : all;
+  if (objects.length === 1) return ok(objects[0]!);
+  if (objects.length > 1) {
+    return ambiguous(
+      objects,
+      fenced.length === 0
+        ? "in the prose"
+        : inProse.length === 0
+          ? "in fenced blocks"
+          : "in and around fenced blocks",
+    );
   }
   if (tooDeep) {
     return fail(
