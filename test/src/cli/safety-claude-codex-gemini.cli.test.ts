@@ -175,6 +175,31 @@ for (const cli of Object.keys(factories) as Cli[]) {
         }
       });
     }
+
+    test("a refused tool followed by no answer is status exit saying so, never an empty success", async () => {
+      const fresh = createFreshHome(cli);
+      const p = places(fresh);
+      const call = hostileCalls(cli, fresh, p).shell;
+      server.setReply((req): ModelReply => (req.hasToolResult ? "" : { toolCall: call }));
+      try {
+        const env = pointCliAtServer(cli, server, fresh);
+        const result = await factory(suiteSeat(cli), { debateDir: p.debate, env }).call({
+          prompt: "Debate please. MARK-TOOLS-ONLY",
+          timeoutMs,
+          cwd: p.caller,
+        });
+        expect(findFiles(fresh.home, "pwned")).toEqual([]);
+        expect(result.status).toBe("exit");
+        expect(result.text).toBe("");
+        // gemini retries an empty answer and reports its own "empty response" error instead.
+        if (cli !== "gemini") {
+          expect(result.error).toContain(`asked for tools (${call.name}`);
+          expect(result.toolCalls).toContain(call.name);
+        }
+      } finally {
+        fresh.remove();
+      }
+    });
   });
 
   describe(`${cli}: tools: read stays inside the workspace (real CLI)`, () => {

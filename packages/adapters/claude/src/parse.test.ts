@@ -83,8 +83,20 @@ describe("parseClaudeOutput", () => {
     const parsed = parseClaudeOutput(lines.map((l) => JSON.stringify(l)).join("\n"));
     expect(parsed).toMatchObject({ failed: true, toolCalls: ["WebFetch"] });
     expect(parsed.parseError).toBe(
-      "claude stopped after 3 turns: the model asked for tools this seat may not use (WebFetch) and gave no answer",
+      "claude stopped after 3 turns: the model asked for tools (WebFetch) and gave no answer",
     );
+  });
+
+  test("a refused tool and then no text is a failure naming the tool, never an empty success", () => {
+    const lines = [
+      { type: "assistant", message: { content: [{ type: "tool_use", name: "Bash" }] } },
+      { type: "result", subtype: "success", is_error: false, result: "", terminal_reason: "completed" },
+    ];
+    expect(parseClaudeOutput(lines.map((l) => JSON.stringify(l)).join("\n"))).toMatchObject({
+      failed: true,
+      toolCalls: ["Bash"],
+      parseError: "the model asked for tools (Bash) and gave no answer",
+    });
   });
 
   test("output that is not a result object is a parse error quoting it", () => {

@@ -87,7 +87,7 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
       return {
         ...meta,
         failed: true,
-        parseError: `claude stopped after ${result.num_turns ?? "its"} turns: the model asked for tools this seat may not use (${toolCalls.join(", ")}) and gave no answer`,
+        parseError: `claude stopped after ${result.num_turns ?? "its"} turns: ${toolsOnly(toolCalls)}`,
       };
     }
     const status = result.api_error_status ? `API error ${result.api_error_status}` : "error";
@@ -104,5 +104,13 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
       parseError: `claude reported ${status}${why ? ` (${why})` : ""}: ${sanitizeError(result.result ?? result.errors?.join("; ") ?? "", [], 140)}`,
     };
   }
-  return { ...meta, text: result.result ?? "" };
+  const text = result.result ?? "";
+  if (text.trim() === "" && toolCalls.length > 0)
+    return { ...meta, failed: true, parseError: toolsOnly(toolCalls) };
+  return { ...meta, text };
+}
+
+/** The error of a call whose only move was to ask for tools: said, never an empty success. */
+function toolsOnly(toolCalls: readonly string[]): string {
+  return `the model asked for tools (${toolCalls.join(", ")}) and gave no answer`;
 }

@@ -64,6 +64,19 @@ describe("codex tool calls", () => {
     });
   });
 
+  test("a refused call and then no text is a failure naming the tool, never an empty success", () => {
+    const out = [{ type: "thread.started", thread_id: "t" }, { type: "turn.completed" }]
+      .map((e) => JSON.stringify(e))
+      .join("\n");
+    expect(
+      parseCodexOutput(out, "ERROR codex_core::tools::router: error=unsupported call: shell"),
+    ).toMatchObject({
+      failed: true,
+      toolCalls: ["shell"],
+      parseError: "the model asked for tools (shell) and gave no answer",
+    });
+  });
+
   test("tools codex ran are named from their JSONL items", () => {
     const out = [
       { type: "item.completed", item: { type: "command_execution", command: "ls" } },

@@ -88,5 +88,11 @@ export function parseCodexOutput(stdout: string, stderr = ""): ParsedCodexOutput
       parseError: `codex reported: ${sanitizeError(unwrapErrorMessage(failure), [], 160)}`,
     };
   }
+  if ((text ?? "").trim() === "" && toolCalls.length > 0)
+    return {
+      ...meta,
+      failed: true,
+      parseError: `the model asked for tools (${toolCalls.join(", ")}) and gave no answer`,
+    };
   return { ...meta, text: text ?? "" };
 }

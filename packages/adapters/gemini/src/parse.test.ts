@@ -75,6 +75,20 @@ test("the tools the model asked for are the names in stats.tools.byName (refused
   expect(parseGeminiOutput(out)).toEqual({ text: "done", sessionId: "s", toolCalls: ["run_shell_command"] });
 });
 
+test("a refused tool and then no text is a failure naming the tool, never an empty success", () => {
+  const out = JSON.stringify({
+    session_id: "s",
+    response: "",
+    stats: { tools: { byName: { write_file: {} } } },
+  });
+  expect(parseGeminiOutput(out)).toEqual({
+    sessionId: "s",
+    toolCalls: ["write_file"],
+    failed: true,
+    parseError: "the model asked for tools (write_file) and gave no answer",
+  });
+});
+
 describe("buildGeminiArgs", () => {
   test("a fixed -p instruction (the prompt goes to stdin), JSON output, model, resume (trust is the launch plan's)", () => {
     expect(buildGeminiArgs({ model: "gemini-2.5-pro", sessionId: "s-1" })).toEqual([

@@ -80,6 +80,13 @@ export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutp
         }
       : undefined;
   const toolCalls = Object.keys(result.stats?.tools?.byName ?? {});
+  if ((result.response ?? "").trim() === "" && toolCalls.length > 0)
+    return {
+      ...(result.session_id ? { sessionId: result.session_id } : {}),
+      toolCalls,
+      failed: true,
+      parseError: `the model asked for tools (${toolCalls.join(", ")}) and gave no answer`,
+    };
   return {
     text: result.response ?? "",
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
