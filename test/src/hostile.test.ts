@@ -195,6 +195,27 @@ const cases: RunCase[] = [
     says: /replay\.jsonl:17 nests 100002 levels deep, expected at most 64/,
   },
 
+  {
+    name: "a journal entry is a FIFO",
+    setup: async (dir) => {
+      await mkdir(path(dir, ".debate/journal"), { recursive: true });
+      mkfifo(path(dir, ".debate/journal/x0000-1-arguments-proposition-a001.json"));
+    },
+    code: "FILE_NOT_REGULAR",
+    file: ".debate/journal/x0000-1-arguments-proposition-a001.json",
+    says: "named pipe (FIFO)",
+  },
+  {
+    name: "a journal entry nested 100k levels deep",
+    setup: async (dir) => {
+      await mkdir(path(dir, ".debate/journal"), { recursive: true });
+      await writeFile(path(dir, ".debate/journal/x0000-1-arguments-proposition-a001.json"), deep);
+    },
+    code: "JOURNAL_ENTRY_INVALID",
+    file: ".debate/journal/x0000-1-arguments-proposition-a001.json",
+    says: "nests 100001 levels deep, expected at most 64",
+  },
+
   // Planted secrets
   {
     name: "an env secret in an invalid answer, where the error would quote it",
@@ -419,4 +440,24 @@ describe("hostile inputs to a run: precise errors, nothing changed", () => {
     },
     30_000,
   );
+});
+
+describe("hostile leftovers that a run must step around", () => {
+  it("a symlink planted at the prompt's temp name is replaced, never followed out", async () => {
+    const { dir, outside } = await prepare({
+      name: "temp",
+      seats: "manual",
+      setup: async () => {},
+      code: "",
+      file: "",
+    });
+    const prompt = await readFile(path(dir, PROMPT), "utf8");
+    await rm(path(dir, PROMPT));
+    await symlink(path(outside, "keep.txt"), path(dir, `${PROMPT}.${process.pid}.tmp`));
+    const summary = await runDebate(dir, { env: {}, cwd: base, skillRoots: [] });
+    expect(summary.status).toBe("waiting");
+    expect(await readFile(path(outside, "keep.txt"), "utf8")).toBe("outside the debate\n");
+    expect(await readFile(path(dir, PROMPT), "utf8")).toBe(prompt);
+    expect(await readdir(path(dir, "prompts"))).toEqual(["e000-opposition.md", "e000-proposition.md"]);
+  });
 });
