@@ -461,3 +461,21 @@ describe("hostile leftovers that a run must step around", () => {
     expect(await readdir(path(dir, "prompts"))).toEqual(["e000-opposition.md", "e000-proposition.md"]);
   });
 });
+
+describe("a seat that throws while the other is still answering", () => {
+  it("the run ends only after the other seat's answer is journaled (nothing is written after the lock is released)", async () => {
+    const { dir } = await prepare({ name: "late", setup: async () => {}, code: "", file: "" });
+    await propositionFile("../outside/replay.jsonl")(dir);
+    const lines = (await readFile(path(dir, "replay.jsonl"), "utf8")).trim().split("\n");
+    const slowed = lines.map((l) => {
+      const e = JSON.parse(l) as { exchange: number; role: string };
+      return e.exchange === 0 && e.role === "opposition" ? JSON.stringify({ ...e, delay_ms: 400 }) : l;
+    });
+    await writeFile(path(dir, "replay.jsonl"), `${slowed.join("\n")}\n`);
+    const summary = await runDebate(dir, { env: {}, cwd: base, skillRoots: [] });
+    expect(summary.error?.code).toBe("PATH_ESCAPE");
+    // Right when the run returns, the opposition's call is over and journaled, and the lock is gone.
+    expect(await readdir(path(dir, ".debate/journal"))).toEqual(["x0000-1-arguments-opposition-a001.json"]);
+    expect(await readdir(path(dir, ".debate"))).not.toContain("lock");
+  });
+});

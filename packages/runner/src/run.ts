@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Adapter } from "@debatekit/adapter-kit";
 import { secretsFromEnv } from "@debatekit/adapter-kit";
-import type { DebateState, SeatRole } from "@debatekit/core";
+import type { ArgumentRecord, DebateState, SeatRole } from "@debatekit/core";
 import {
   applyArguments,
   applyJudgment,
@@ -177,12 +177,19 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       let next: ReturnType<typeof applyJudgment>;
       try {
         if (action.kind === "arguments") {
-          const [prop, opp] = await Promise.all(
+          // allSettled, not all: when one seat throws (a broken folder), the other's call must finish
+          // (and be journaled) before the run ends and releases the lock, never after.
+          const settled = await Promise.allSettled(
             (["proposition", "opposition"] as const).map(async (role) =>
               askSeat(context(await seatAdapter(current, role)), current, role, (text) =>
                 parseSideAnswer(current, role, text),
               ),
             ),
+          );
+          const thrown = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+          if (thrown) throw thrown.reason;
+          const [prop, opp] = settled.map(
+            (s) => (s as PromiseFulfilledResult<SeatOutcome<ArgumentRecord[]>>).value,
           );
           const bad = worst([prop!, opp!]);
           if (bad || !prop!.ok || !opp!.ok) return finish({ status: bad!.status, error: bad!.error });
