@@ -16,7 +16,8 @@ const codex = defineCliAdapter({
     readOnly: "not available: codex has no read-only file tools (a `tools: read` seat is unavailable)",
     isolated:
       "a private CODEX_HOME holding only the provider settings; project_doc_max_bytes=0, skills.include_instructions=false: no AGENTS.md, MCP servers, profiles, notify, hooks, skills or instructions",
-    passedThrough: "auth.json (linked for the call), model_provider and [model_providers] of config.toml",
+    passedThrough:
+      "auth.json (linked for the call); model_provider, [model_providers], model, openai_base_url and the forced login of config.toml",
   },
   installHint: "install the Codex CLI: npm install -g @openai/codex, then `codex login`",
   loginHint: "installed; it answers only after `codex login` or with OPENAI_API_KEY set",

@@ -179,13 +179,15 @@ test("catalogWithoutApplyPatch is undefined when the program cannot print one", 
   expect(catalogWithoutApplyPatch([join(home, "missing-codex")], {})).toBeUndefined();
 });
 
-test("providerConfig keeps model_provider and [model_providers] only", () => {
+test("providerConfig keeps the provider, its default model and login keys only", () => {
   expect(
     providerConfig({
       model_provider: "p",
+      model: "llama3",
+      developer_instructions: "x",
       model_providers: { p: { name: "p" } },
       mcp_servers: { s: {} },
       notify: [],
     }),
-  ).toEqual({ model_provider: "p", model_providers: { p: { name: "p" } } });
+  ).toEqual({ model_provider: "p", model: "llama3", model_providers: { p: { name: "p" } } });
 });

@@ -50,13 +50,23 @@ function asTable(value: unknown): Record<string, unknown> {
     : {};
 }
 
+/** Top-level keys of config.toml that say which model and login a seat uses. */
+const providerKeys = [
+  "model_provider",
+  "model",
+  "openai_base_url",
+  "forced_login_method",
+  "forced_chatgpt_workspace_id",
+];
+
 /**
- * The part of the user's config.toml a seat keeps: the provider it talks to (`model_provider` and
- * `[model_providers]`), nothing else (no MCP servers, profiles, notify, hooks, instructions).
+ * The part of the user's config.toml a seat keeps: the provider it talks to (`model_provider`,
+ * `[model_providers]`, the default `model`, the OpenAI base URL, the forced login), nothing else
+ * (no MCP servers, profiles, notify, hooks, instructions).
  */
 export function providerConfig(config: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  if (typeof config.model_provider === "string") kept.model_provider = config.model_provider;
+  for (const key of providerKeys) if (typeof config[key] === "string") kept[key] = config[key];
   const providers = asTable(config.model_providers);
   if (Object.keys(providers).length > 0) kept.model_providers = providers;
   return kept;
