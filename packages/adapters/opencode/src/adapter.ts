@@ -11,12 +11,14 @@ const opencode = defineCliAdapter({
   parseOutput: parseOpencodeOutput,
   launch: opencodeLaunch,
   safety: {
-    toolsOff: "config tools: every built-in tool false, permission edit/bash/webfetch/read deny",
-    readOnly: "only read, grep, glob, list; run in the workspace",
+    toolsOff:
+      'OPENCODE_CONFIG_CONTENT tools {"*": false} + every permission "deny" (top level and the build agent), the same in OPENCODE_PERMISSION: no tool offered',
+    readOnly:
+      "runs in the workspace: read (path rules when the workspace is inside a git repository), grep and glob (only with an rg on PATH and no repository around the workspace), external_directory denied",
     isolated:
-      "private XDG folders and OPENCODE_TEST_HOME, OPENCODE_DISABLE_PROJECT_CONFIG/CLAUDE_CODE/EXTERNAL_SKILLS, --pure: no AGENTS.md, plugins, MCP servers, agents or commands",
+      "private XDG config/data/state/cache and OPENCODE_TEST_HOME, OPENCODE_DISABLE_PROJECT_CONFIG/CLAUDE_CODE/EXTERNAL_SKILLS, --pure: no AGENTS.md, CLAUDE.md, plugins, MCP servers, agents, commands, skills; no npm, models.dev or update checks",
     passedThrough:
-      "opencode/auth.json (linked for the call), the provider and model keys of the user's config",
+      "opencode/auth.json and the models.dev cache (linked for the call), the provider/model keys of the user's config files and OPENCODE_CONFIG_CONTENT, provider key variables",
   },
   installHint: "install OpenCode: npm install -g opencode-ai, then `opencode auth login`",
   loginHint:

@@ -44,6 +44,55 @@ describe("parseOpencodeOutput", () => {
   });
 });
 
+describe("parseOpencodeOutput: tools the model asked for", () => {
+  // Shapes recorded from opencode 1.18.33 with every tool off: a tool the seat lacks comes back
+  // as opencode's `invalid` tool naming the one asked for.
+  const invalid = (tool: string) => ({
+    type: "tool_use",
+    sessionID: "ses_1",
+    part: {
+      type: "tool",
+      tool: "invalid",
+      state: {
+        status: "completed",
+        input: { tool, error: `Model tried to call unavailable tool '${tool}'. Available tools: invalid.` },
+      },
+    },
+  });
+  const text = (t: string) => ({ type: "text", sessionID: "ses_1", part: { text: t } });
+
+  test("an answer after refused tools is the answer, with the tools named once each", () => {
+    const out = ndjson(invalid("bash"), invalid("write"), invalid("bash"), text("my answer"));
+    expect(parseOpencodeOutput(out)).toEqual({
+      sessionId: "ses_1",
+      text: "my answer",
+      toolCalls: ["bash", "write"],
+    });
+  });
+
+  test("no answer after a refused tool fails saying so, not an empty answer", () => {
+    expect(parseOpencodeOutput(ndjson(invalid("webfetch")))).toEqual({
+      sessionId: "ses_1",
+      toolCalls: ["webfetch"],
+      failed: true,
+      parseError: "the model asked for tools the seat refused (webfetch) and gave no answer",
+    });
+  });
+
+  test("a permitted read (tools: read) is named too", () => {
+    const read = {
+      type: "tool_use",
+      sessionID: "ses_1",
+      part: { type: "tool", tool: "read", state: { status: "completed", input: { filePath: "/w/a.md" } } },
+    };
+    expect(parseOpencodeOutput(ndjson(read, text("cited")))).toEqual({
+      sessionId: "ses_1",
+      text: "cited",
+      toolCalls: ["read"],
+    });
+  });
+});
+
 describe("buildOpencodeArgs", () => {
   test("JSON events, a fixed title, provider/model, session and variant; no message argument", () => {
     expect(

@@ -7,13 +7,30 @@ export type ParsedOpencodeOutput = ParsedCliOutput;
 interface OpencodeEvent {
   type?: string;
   sessionID?: string;
-  part?: { text?: string; tokens?: { input?: number; output?: number }; cost?: number };
+  part?: {
+    text?: string;
+    tokens?: { input?: number; output?: number };
+    cost?: number;
+    tool?: string;
+    state?: { status?: string; input?: { tool?: unknown }; error?: string };
+  };
   error?: { name?: string; data?: { message?: string; statusCode?: number } };
 }
 
 /**
+ * The tool a `tool_use` event names. A tool the seat does not have comes back as opencode's
+ * `invalid` tool, whose input names the one the model asked for.
+ */
+function toolOf(part: NonNullable<OpencodeEvent["part"]>): string | undefined {
+  if (part.tool === "invalid" && typeof part.state?.input?.tool === "string") return part.state.input.tool;
+  return part.tool;
+}
+
+/**
  * Reads opencode's NDJSON: `text` parts (joined, in order), `step_finish` tokens and cost
- * (summed over steps; the event may be missing), `sessionID` on every event, and `error` events.
+ * (summed over steps; the event may be missing), `sessionID` on every event, `tool_use` parts
+ * (the tools the model asked for), and `error` events. A call whose model asked only for tools
+ * and never answered is a failure that names them, not an empty answer.
  */
 export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencodeOutput {
   const events = readJsonLines<OpencodeEvent>(stdout);
@@ -27,10 +44,16 @@ export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencod
   let sessionId: string | undefined;
   let usage: { inputTokens: number; outputTokens: number; costUsd?: number } | undefined;
   let failure: string | undefined;
+  const toolCalls: string[] = [];
+  const refused: string[] = [];
   for (const event of events) {
     sessionId ??= event.sessionID;
     if (event.type === "text" && typeof event.part?.text === "string") texts.push(event.part.text);
-    else if (event.type === "step_finish" && event.part) {
+    else if (event.type === "tool_use" && event.part) {
+      const tool = toolOf(event.part);
+      if (tool && !toolCalls.includes(tool)) toolCalls.push(tool);
+      if (tool && (event.part.tool === "invalid" || event.part.state?.status === "error")) refused.push(tool);
+    } else if (event.type === "step_finish" && event.part) {
       usage ??= { inputTokens: 0, outputTokens: 0 };
       usage.inputTokens += event.part.tokens?.input ?? 0;
       usage.outputTokens += event.part.tokens?.output ?? 0;
@@ -40,9 +63,24 @@ export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencod
       failure = `${event.error?.name ?? "error"}${status}: ${event.error?.data?.message ?? ""}`;
     }
   }
-  const meta = { ...(sessionId ? { sessionId } : {}), ...(usage ? { usage } : {}) };
+  const meta = {
+    ...(sessionId ? { sessionId } : {}),
+    ...(usage ? { usage } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
+  };
   if (failure && texts.length === 0) {
     return { ...meta, failed: true, parseError: `opencode reported ${sanitizeError(failure, [], 160)}` };
   }
-  return { ...meta, text: texts.join("\n") };
+  const text = texts.join("\n");
+  if (text.trim() === "" && toolCalls.length > 0) {
+    const names = toolCalls.join(", ");
+    return {
+      ...meta,
+      failed: true,
+      parseError: refused.length
+        ? `the model asked for tools the seat refused (${sanitizeError(refused.join(", "), [], 80)}) and gave no answer`
+        : `the model used tools (${sanitizeError(names, [], 80)}) and gave no answer`,
+    };
+  }
+  return { ...meta, text };
 }
