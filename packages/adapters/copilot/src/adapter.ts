@@ -11,10 +11,14 @@ const copilot = defineCliAdapter({
   parseOutput: parseCopilotOutput,
   launch: copilotLaunch,
   safety: {
-    toolsOff: "--available-tools none, --deny-tool shell write url, --disable-builtin-mcps",
-    readOnly: "--available-tools view glob grep, run in the workspace",
-    isolated: "a private COPILOT_HOME, --no-custom-instructions: no AGENTS.md, MCP config, skills or agents",
-    passedThrough: "GH_TOKEN / COPILOT_GITHUB_TOKEN, COPILOT_PROVIDER_* variables",
+    toolsOff:
+      "--available-tools none (no tool offered), --deny-tool shell write url, --disable-builtin-mcps, COPILOT_ALLOW_ALL removed",
+    readOnly:
+      "--available-tools view glob rg in the workspace (copilot refuses paths outside its working directory), --disallow-temp-dir",
+    isolated:
+      "a private COPILOT_HOME, --no-custom-instructions, --no-auto-update, --disable-client-telemetry: no AGENTS.md or copilot instructions, MCP config, hooks, skills, agents, plugins or trusted folders",
+    passedThrough:
+      "COPILOT_GITHUB_TOKEN / GH_TOKEN / GITHUB_TOKEN, COPILOT_PROVIDER_* and COPILOT_MODEL variables, the login entries of config.json (written into the private folder for the call)",
   },
   installHint: "install the Copilot CLI: npm install -g @github/copilot, then `copilot` and /login",
   loginHint:

@@ -5,9 +5,10 @@ export type CopilotArgsInput = CliArgsInput;
 
 /**
  * argv for non-interactive copilot with JSONL output; the prompt is piped on stdin (copilot reads
- * piped stdin as the prompt when `-p` is absent). `--allow-all-tools` is required for a
- * non-interactive run: without it copilot would wait for a permission answer nobody gives. A
- * session is resumed with `--resume <id>`.
+ * piped stdin as the prompt when `-p` is absent). No `--allow-all-tools`: the tool switches come
+ * from the launch plan (`extra`), and copilot 1.0.102 runs piped prompts without it, refusing
+ * whatever would need an approval ("no interactive user response was available"). A session is
+ * resumed with `--resume <id>`.
  */
 export function buildCopilotArgs(input: CopilotArgsInput): string[] {
   return [

@@ -47,19 +47,53 @@ test("the not-logged-in text on stderr is an unusable failure quoting copilot's 
   });
 });
 
+describe("parseCopilotOutput: tools the model asked for", () => {
+  // Shapes recorded from copilot 1.0.102 with --available-tools none (the tool does not exist).
+  const asked = {
+    type: "assistant.message",
+    data: { content: "", toolRequests: [{ name: "bash" }, { name: "web_fetch" }] },
+  };
+  const refused = {
+    type: "tool.execution_complete",
+    data: { success: false, error: { message: "Tool 'bash' does not exist.", code: "failure" } },
+  };
+
+  test("an answer after refused tools is the answer, with the tools named", () => {
+    const out = jsonl(
+      asked,
+      { type: "tool.execution_start", data: { toolName: "bash" } },
+      refused,
+      { type: "assistant.message", data: { content: "my answer", model: "gpt-5.5" } },
+      { type: "result", sessionId: "s", exitCode: 0 },
+    );
+    expect(parseCopilotOutput(out)).toEqual({
+      text: "my answer",
+      sessionId: "s",
+      model: "gpt-5.5",
+      toolCalls: ["bash", "web_fetch"],
+    });
+  });
+
+  test("no answer after a refused tool fails saying so (not copilot's 'No response was returned')", () => {
+    const out = jsonl(
+      asked,
+      refused,
+      { type: "session.error", data: { errorType: "query", message: "No response was returned" } },
+      { type: "result", sessionId: "s", exitCode: 1 },
+    );
+    expect(parseCopilotOutput(out)).toEqual({
+      sessionId: "s",
+      toolCalls: ["bash", "web_fetch"],
+      failed: true,
+      parseError: "the model asked for tools the seat refused (bash, web_fetch) and gave no answer",
+    });
+  });
+});
+
 describe("buildCopilotArgs", () => {
-  test("JSONL output, non-interactive tools, model and resume; no -p (the prompt is piped)", () => {
+  test("JSONL output, model and resume; no -p (the prompt is piped), no --allow-all-tools", () => {
     const args = buildCopilotArgs({ model: "gpt-5.5", sessionId: "s-1" });
-    expect(args).toEqual([
-      "--output-format",
-      "json",
-      "--allow-all-tools",
-      "--no-color",
-      "--model",
-      "gpt-5.5",
-      "--resume",
-      "s-1",
-    ]);
+    expect(args).toEqual(["--output-format", "json", "--no-color", "--model", "gpt-5.5", "--resume", "s-1"]);
     expect(args).not.toContain("-p");
   });
 });

@@ -11,12 +11,24 @@ interface CopilotEvent {
   type?: string;
   sessionId?: string;
   exitCode?: number;
-  data?: { content?: string; model?: string; message?: string; errorType?: string; statusCode?: number };
+  data?: {
+    content?: string;
+    model?: string;
+    message?: string;
+    errorType?: string;
+    statusCode?: number;
+    toolRequests?: Array<{ name?: unknown }>;
+    toolName?: unknown;
+    success?: boolean;
+  };
 }
 
 /**
  * Reads copilot's JSONL: `assistant.message` (the last non-empty one is the answer; deltas are
- * ignored), `result` (session id, exit code), `session.error` (errorType, statusCode, message).
+ * ignored), `result` (session id, exit code), `session.error` (errorType, statusCode, message),
+ * the tools the model asked for (`assistant.message` `toolRequests`, `tool.execution_start`) and
+ * those that did not run (`tool.execution_complete` with `success: false`). A call whose model
+ * asked only for tools and never answered is a failure that names them, not an empty answer.
  * Copilot reports no token counts, so there is no usage.
  */
 export function parseCopilotOutput(stdout: string, stderr = ""): ParsedCopilotOutput {
@@ -39,11 +51,21 @@ export function parseCopilotOutput(stdout: string, stderr = ""): ParsedCopilotOu
   let sessionId: string | undefined;
   let exitCode: number | undefined;
   let failure: string | undefined;
+  const toolCalls: string[] = [];
+  let refused = 0;
+  const noteTool = (name: unknown) => {
+    if (typeof name === "string" && name && !toolCalls.includes(name)) toolCalls.push(name);
+  };
   for (const event of events) {
-    if (event.type === "assistant.message" && event.data?.content) {
-      text = event.data.content;
-      model = event.data.model ?? model;
-    } else if (event.type === "result") {
+    if (event.type === "assistant.message") {
+      for (const request of event.data?.toolRequests ?? []) noteTool(request?.name);
+      if (event.data?.content) {
+        text = event.data.content;
+        model = event.data.model ?? model;
+      }
+    } else if (event.type === "tool.execution_start") noteTool(event.data?.toolName);
+    else if (event.type === "tool.execution_complete" && event.data?.success === false) refused += 1;
+    else if (event.type === "result") {
       sessionId = event.sessionId ?? sessionId;
       exitCode = event.exitCode;
     } else if (event.type === "session.error" && !failure) {
@@ -51,7 +73,21 @@ export function parseCopilotOutput(stdout: string, stderr = ""): ParsedCopilotOu
       failure = `${event.data?.errorType ?? "error"}${status}: ${event.data?.message ?? ""}`;
     }
   }
-  const meta = { ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) };
+  const meta = {
+    ...(sessionId ? { sessionId } : {}),
+    ...(model ? { model } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
+  };
+  if (!text?.trim() && toolCalls.length > 0) {
+    const names = sanitizeError(toolCalls.join(", "), [], 80);
+    return {
+      ...meta,
+      failed: true,
+      parseError: refused
+        ? `the model asked for tools the seat refused (${names}) and gave no answer`
+        : `the model used tools (${names}) and gave no answer`,
+    };
+  }
   if ((failure || (exitCode !== undefined && exitCode !== 0)) && !text) {
     return {
       ...meta,
