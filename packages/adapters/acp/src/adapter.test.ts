@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,9 +92,26 @@ describe("acp adapter against a scripted agent", () => {
     });
   });
 
-  it("rejects execute permission, allows a read once, and refuses fs requests it never offered", async () => {
+  it("refuses every permission request by default (tools: none), and fs requests it never offered", async () => {
     const result = await adapter("permission").call({ prompt: "x", timeoutMs: 10_000, cwd: dir });
     expect(result.status).toBe("ok");
+    expect(JSON.parse(result.text)).toEqual({
+      exec: { outcome: { outcome: "selected", optionId: "no" } },
+      read: { outcome: { outcome: "selected", optionId: "no" } },
+      fs: -32601,
+    });
+    // The tools the model asked for are in the envelope.
+    expect(result.toolCalls).toEqual(["rm -rf /", "read README"]);
+  });
+
+  it("with tools: read, allows a read inside the workspace once and still refuses the command", async () => {
+    const workspace = join(dir, "ws");
+    await mkdir(workspace);
+    const result = await adapter("permission", {}, { tools: "read", workspace }).call({
+      prompt: "x",
+      timeoutMs: 10_000,
+      cwd: dir,
+    });
     expect(JSON.parse(result.text)).toEqual({
       exec: { outcome: { outcome: "selected", optionId: "no" } },
       read: { outcome: { outcome: "selected", optionId: "yes" } },

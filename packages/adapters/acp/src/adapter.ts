@@ -1,14 +1,20 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import {
+  applyEnvChanges,
   findEffortOverrides,
+  type LaunchPlan,
   loadEffortMap,
+  materializePlan,
   openSeatSandbox,
   redactSecrets,
-  SandboxError,
   resolveEffort,
+  resolveSeatEnv,
+  SandboxError,
+  type SeatSandbox,
   sanitizeError,
+  seatEndpoint,
   secretsFromEnv,
 } from "@debatekit/adapter-kit";
 import type { SeatConfig, Usage } from "@debatekit/schema";
@@ -31,8 +37,11 @@ import {
 const clientVersion = "0.1.0";
 const maxRawBytes = 8 * 1024 * 1024;
 
-/** The policy for permission requests (see README): reads allowed, edits and commands denied. */
-export const defaultPermissionPolicy: PermissionPolicy = "read-only";
+/**
+ * The policy for permission requests when the seat says nothing else (see README): every request
+ * refused. A seat with `tools: read` gets `read-only` (reads inside its workspace allowed).
+ */
+export const defaultPermissionPolicy: PermissionPolicy = "deny-all";
 
 /** A finished turn: the answer and what came with it. */
 interface Turn {
@@ -52,6 +61,7 @@ type Outcome =
 
 /** Options of {@link createAdapter} beyond the contract's (tests, embedding). */
 export interface AcpAdapterOptions {
+  /** Overrides the policy the seat's `tools` gives (`deny-all`, or `read-only` with `tools: read`). */
   permissionPolicy?: PermissionPolicy;
   /** Time between SIGTERM and SIGKILL to the agent's process group (default 2000 ms). */
   killGraceMs?: number;
@@ -67,7 +77,6 @@ export function createAdapter(
   const command = seat.command ?? defaultCommand;
   const known = knownAgentOf(command);
   const secrets = secretsFromEnv(env);
-  const policy = options.permissionPolicy ?? defaultPermissionPolicy;
   const program = command[0]!;
   // Messages name the program as people call it ("opencode"), not by its install path.
   const programName = basename(program);
@@ -85,21 +94,38 @@ export function createAdapter(
         effort: request.effort ?? seat.effort,
       },
     );
-    let cwd: string;
+    let sandbox: SeatSandbox;
+    let seatEnv: Record<string, string>;
     try {
+      seatEnv = resolveSeatEnv(seat.env, env);
       // The agent runs in a folder of its own (or the seat's workspace), never the caller's.
-      cwd = (
-        await openSeatSandbox(seat, { debateDir: context.debateDir, key: request.step?.role ?? "acp", env })
-      ).cwd;
+      sandbox = await openSeatSandbox(seat, {
+        debateDir: context.debateDir,
+        key: request.step?.role ?? "acp",
+        env,
+      });
     } catch (error) {
       if (!(error instanceof SandboxError)) throw error;
       const message = sanitizeError(`${programName}: ${error.message}`, secrets);
       return { status: "unavailable", text: "", durationMs: 0, transport: "acp", error: message };
     }
-    const agent = new AgentProcess(program, [...command.slice(1), ...effort.args], {
+    const cwd = known?.privateCwd ? join(sandbox.dir, "work") : sandbox.cwd;
+    const policy: PermissionPolicy =
+      options.permissionPolicy ?? (sandbox.tools === "read" ? "read-only" : defaultPermissionPolicy);
+    // Known-agent defaults first, so anything the user set wins; the effort map wins over both;
+    // the agent's safety switches (tools, isolation, endpoint) win over everything.
+    const callerEnv = { ...known?.env, ...env, ...seatEnv, ...effort.env };
+    const plan: LaunchPlan =
+      known?.launch?.({
+        sandbox,
+        env: callerEnv,
+        endpoint: seatEndpoint(seat, { ...env, ...seatEnv }),
+        ...(effort.model ? { model: effort.model } : {}),
+      }) ?? {};
+    const cleanup = await materializePlan(sandbox, plan);
+    const agent = new AgentProcess(program, [...command.slice(1), ...(plan.args ?? []), ...effort.args], {
       cwd,
-      // Known-agent defaults first, so anything the user set wins; the effort map wins over both.
-      env: { ...known?.env, ...env, ...effort.env },
+      env: applyEnvChanges(callerEnv, plan.env),
     });
     const lines: string[] = [];
     let rawSize = 0;
@@ -118,7 +144,16 @@ export function createAdapter(
         if (method === "session/update") collector.update(params);
       },
       onRequest: (method, params) => {
-        if (method === "session/request_permission") return permissionOutcome(params, policy);
+        if (method === "session/request_permission") {
+          const answer = permissionOutcome(params, policy, sandbox.workspace);
+          const chosen = (answer.outcome as { optionId?: unknown }).optionId;
+          const options = (params as { options?: Array<{ optionId?: unknown; kind?: unknown }> } | null)
+            ?.options;
+          const allowed =
+            Array.isArray(options) && options.some((o) => o.optionId === chosen && o.kind === "allow_once");
+          collector.noteTool((params as { toolCall?: unknown } | null)?.toolCall, !allowed);
+          return answer;
+        }
         // We offered no fs and no terminal in `initialize`; anything else is not ours to do.
         throw Object.assign(new Error(`debatekit does not offer ${method}`), { code: -32601 });
       },
@@ -231,6 +266,7 @@ export function createAdapter(
     }
     const exit = await agent.terminate(options.killGraceMs);
     connection.close(new Error("the call is over"));
+    await cleanup();
 
     const stderr = agent.stderr();
     const base = {
@@ -243,6 +279,13 @@ export function createAdapter(
         truncated: rawTruncated,
       },
       ...(sessionId ? { sessionId } : {}),
+      ...(collector.toolCalls.length
+        ? {
+            toolCalls: collector.toolCalls
+              .slice(0, 20)
+              .map((name) => redactSecrets(name, secrets).slice(0, 200)),
+          }
+        : {}),
     };
     const fail = (status: SeatCall["status"], error: string): SeatCall => ({
       ...base,
@@ -298,6 +341,20 @@ export function createAdapter(
           return { ...meta, status: "cancelled", text: "", error: "the agent cancelled the turn" };
         }
         const text = redactSecrets(turn.text, secrets);
+        if (text.trim() === "" && collector.toolCalls.length > 0) {
+          const names = sanitizeError(collector.toolCalls.join(", "), secrets, 80);
+          return {
+            ...meta,
+            status: "exit",
+            text: "",
+            error: sanitizeError(
+              collector.refusedTools > 0
+                ? `${programName}: the model asked for tools the seat refused (${names}) and gave no answer`
+                : `${programName}: the model used tools (${names}) and gave no answer`,
+              secrets,
+            ),
+          };
+        }
         if (text.trim() === "") {
           return {
             ...meta,

@@ -1,4 +1,6 @@
 import { basename } from "node:path";
+import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
+import { opencodeAcpLaunch } from "./opencode.js";
 
 /** The agent an `acp` seat starts when it names no `command`: Kiro, which is reached only over ACP. */
 export const defaultCommand: readonly string[] = ["kiro-cli", "acp"];
@@ -9,6 +11,16 @@ export interface KnownAgent {
   command: readonly string[];
   /** Child environment defaults; a variable the user already set wins. */
   env?: Record<string, string>;
+  /**
+   * The agent's own switches for one session (DESIGN §6): tools off or read-only, the user's
+   * setup kept away (isolation), the seat's endpoint. Its `args` follow the seat's command.
+   */
+  launch?: (input: LaunchInput) => LaunchPlan;
+  /**
+   * Run in the seat's private folder even with `tools: read` (the plan links the workspace in):
+   * for an agent that would load the workspace's own configuration whatever its switches.
+   */
+  privateCwd?: boolean;
   /** How to make it usable when it is not (for `debate doctor`). */
   setupHint: string;
 }
@@ -18,9 +30,12 @@ export const knownAgents: Record<string, KnownAgent> = {
   "kiro-cli": { command: ["kiro-cli", "acp"], setupHint: "install Kiro CLI and run `kiro-cli login`" },
   opencode: {
     command: ["opencode", "acp"],
-    // opencode runs edits and shell commands without asking by default; "ask" routes them to
-    // session/request_permission, where the adapter's policy answers.
-    env: { OPENCODE_PERMISSION: JSON.stringify({ edit: "ask", bash: "ask", webfetch: "ask" }) },
+    // opencode runs edits and shell commands without asking by default: its tools are turned
+    // off in its config (and the adapter's policy refuses any permission request that still comes).
+    launch: opencodeAcpLaunch,
+    // opencode 1.18.33 runs the `.opencode/plugin/*.js` of its folder and the folders up to the
+    // git root whatever the switches: it never runs in the workspace (linked in as `workspace/`).
+    privateCwd: true,
     setupHint: "`npm i -g opencode-ai` and `opencode auth login`",
   },
   gemini: {

@@ -11,10 +11,12 @@ export type { AgentInfo, ConfigOption, PermissionPolicy } from "./protocol.js";
 export {
   findConfigOption,
   initializeParams,
+  insideWorkspace,
   permissionOutcome,
   protocolVersion,
   readConfigOptions,
   readInitializeResult,
   readPromptResult,
   TurnCollector,
+  toolNameOf,
 } from "./protocol.js";

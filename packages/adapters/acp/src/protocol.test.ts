@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   findConfigOption,
   permissionOutcome,
@@ -6,6 +9,7 @@ import {
   readInitializeResult,
   readPromptResult,
   TurnCollector,
+  toolNameOf,
 } from "./protocol.js";
 
 // The option list opencode 1.18.33 sends with session/request_permission (recorded).
@@ -21,32 +25,78 @@ const request = (kind?: string) => ({
 });
 
 describe("permissionOutcome", () => {
-  it("rejects edits, commands, fetches and unknown kinds; allows reads once under read-only", () => {
-    for (const kind of ["edit", "delete", "move", "execute", "fetch", "other", undefined]) {
-      expect(permissionOutcome(request(kind), "read-only"), String(kind)).toEqual({
-        outcome: { outcome: "selected", optionId: "reject" },
-      });
+  let workspace: string;
+  let outside: string;
+  beforeAll(() => {
+    const root = mkdtempSync(join(tmpdir(), "acp-perm-"));
+    workspace = join(root, "ws");
+    outside = join(root, "outside");
+    mkdirSync(workspace);
+    mkdirSync(outside);
+    writeFileSync(join(outside, "secret.txt"), "x");
+    // A symlink inside the workspace that leads out of it.
+    symlinkSync(join(outside, "secret.txt"), join(workspace, "link.txt"));
+  });
+  const at = (kind: string | undefined, ...paths: string[]) => ({
+    ...request(kind),
+    toolCall: { ...request(kind).toolCall, locations: paths.map((path) => ({ path })) },
+  });
+  const reject = { outcome: { outcome: "selected", optionId: "reject" } };
+  const once = { outcome: { outcome: "selected", optionId: "once" } };
+
+  it("deny-all (tools: none) refuses every request, reads included", () => {
+    for (const kind of ["read", "search", "think", "edit", "execute", "fetch", undefined])
+      expect(permissionOutcome(at(kind, join(workspace, "a.md")), "deny-all", workspace)).toEqual(reject);
+  });
+
+  it("read-only allows a read or search whose every location is inside the workspace", () => {
+    for (const kind of ["read", "search"]) {
+      expect(permissionOutcome(at(kind, join(workspace, "a.md")), "read-only", workspace)).toEqual(once);
+      expect(permissionOutcome(at(kind, workspace), "read-only", workspace)).toEqual(once);
     }
-    for (const kind of ["read", "search", "think"]) {
-      expect(permissionOutcome(request(kind), "read-only")).toEqual({
-        outcome: { outcome: "selected", optionId: "once" },
-      });
-    }
-    expect(permissionOutcome(request("read"), "deny-all")).toEqual({
-      outcome: { outcome: "selected", optionId: "reject" },
-    });
+  });
+
+  it("read-only refuses other kinds, reads outside, through a symlink out, without locations or workspace", () => {
+    for (const kind of ["edit", "delete", "move", "execute", "fetch", "think", "other", undefined])
+      expect(
+        permissionOutcome(at(kind, join(workspace, "a.md")), "read-only", workspace),
+        String(kind),
+      ).toEqual(reject);
+    const refused = [
+      at("read", join(outside, "secret.txt")),
+      at("read", join(workspace, "..", "outside", "secret.txt")),
+      at("read", join(workspace, "link.txt")),
+      at("read", join(workspace, "a.md"), join(outside, "secret.txt")),
+      at("read", "relative/path.md"),
+      request("read"),
+    ];
+    for (const params of refused) expect(permissionOutcome(params, "read-only", workspace)).toEqual(reject);
+    expect(permissionOutcome(at("read", join(workspace, "a.md")), "read-only")).toEqual(reject);
   });
 
   it("never picks an *_always option; answers cancelled when no once-option fits", () => {
     const onlyAlways = {
-      toolCall: { kind: "read" },
+      toolCall: { kind: "read", locations: [{ path: join(workspace, "a.md") }] },
       options: [
         { optionId: "a", kind: "allow_always" },
         { optionId: "r", kind: "reject_always" },
       ],
     };
-    expect(permissionOutcome(onlyAlways, "read-only")).toEqual({ outcome: { outcome: "cancelled" } });
-    expect(permissionOutcome(null, "read-only")).toEqual({ outcome: { outcome: "cancelled" } });
+    expect(permissionOutcome(onlyAlways, "read-only", workspace)).toEqual({
+      outcome: { outcome: "cancelled" },
+    });
+    expect(permissionOutcome(null, "read-only", workspace)).toEqual({ outcome: { outcome: "cancelled" } });
+  });
+});
+
+describe("toolNameOf", () => {
+  it("names opencode's stand-in for a tool the seat lacks by the tool the model asked for", () => {
+    expect(
+      toolNameOf({ title: "invalid", kind: "other", rawInput: { tool: "bash", error: "unavailable" } }),
+    ).toBe("bash");
+    expect(toolNameOf({ title: "read README", kind: "read" })).toBe("read README");
+    expect(toolNameOf({ kind: "execute" })).toBe("execute");
+    expect(toolNameOf(null)).toBeUndefined();
   });
 });
 
@@ -76,11 +126,16 @@ describe("TurnCollector", () => {
       sessionId: "s",
       update: { sessionUpdate: "agent_message_chunk", content: { type: "image", data: "" } },
     });
-    c.update({ sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "t" } });
+    c.update({ sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "t", title: "t" } });
     c.update(chunk("s", "lo"));
     c.update(cost("s", 0.75));
     expect(c.text()).toBe("Hello");
-    expect(c.toolCalls).toBe(1);
+    c.update({
+      sessionId: "s",
+      update: { sessionUpdate: "tool_call", toolCallId: "u", title: "invalid", rawInput: { tool: "bash" } },
+    });
+    expect(c.toolCalls).toEqual(["t", "bash"]);
+    expect(c.refusedTools).toBe(1);
     expect(c.costUsd).toBe(0.25);
   });
 

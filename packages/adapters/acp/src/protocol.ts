@@ -1,5 +1,9 @@
 // The parts of the Agent Client Protocol (v1) this adapter speaks, as pure functions over
-// plain JSON: no process, no stream. https://agentclientprotocol.com/protocol
+// plain JSON: no process, no stream (the permission check resolves paths on disk).
+// https://agentclientprotocol.com/protocol
+
+import { realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 /** The protocol version we speak (ACP versions are one integer, bumped on breaking changes). */
 export const protocolVersion = 1;
@@ -40,27 +44,84 @@ export function readInitializeResult(result: unknown): AgentInfo {
   };
 }
 
-/** The permission decision for one tool call (see README: reads allowed, writes and commands denied). */
+/**
+ * How permission requests are answered (DESIGN §6): `deny-all` (the default, a seat with
+ * `tools: none`) refuses every one; `read-only` (a seat with `tools: read`) allows a read or a
+ * search whose every location lies inside `workspace`, and refuses everything else.
+ */
 export type PermissionPolicy = "read-only" | "deny-all";
 
-/** Tool kinds (ACP `ToolKind`) that only look: allowed under `read-only`. */
-const readKinds = new Set(["read", "search", "think"]);
+/** Tool kinds (ACP `ToolKind`) that only look: the only ones `read-only` may allow. */
+const readKinds = new Set(["read", "search"]);
+
+/** The real path of `path` (of its nearest existing parent for a missing file), or undefined. */
+function realPathOf(path: string): string | undefined {
+  let current = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return undefined;
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** True when `path` (symlinks resolved) is `workspace` or inside it; `workspace` is a real path. */
+export function insideWorkspace(path: string, workspace: string): boolean {
+  if (!isAbsolute(path)) return false;
+  const real = realPathOf(path);
+  if (!real) return false;
+  const rel = relative(workspace, real);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** The paths a tool call says it touches (`locations`), when it says any. */
+function locationsOf(toolCall: Json): string[] | undefined {
+  if (!Array.isArray(toolCall.locations) || toolCall.locations.length === 0) return undefined;
+  const paths = toolCall.locations.map((l) => (isObject(l) && typeof l.path === "string" ? l.path : ""));
+  return paths.every(Boolean) ? paths : undefined;
+}
 
 /**
- * The answer to a `session/request_permission`: the agent's own `allow_once` option for a
- * read-only tool kind under `read-only`, else its `reject_once` option, else `cancelled`.
- * Never an `*_always` option: those persist in the agent's settings beyond this debate.
+ * The answer to a `session/request_permission`: under `read-only`, the agent's own `allow_once`
+ * option for a `read`/`search` tool call whose every location is inside `workspace` (a call
+ * without locations cannot be checked: refused); else its `reject_once` option, else
+ * `cancelled`. Never an `*_always` option: those persist in the agent's settings beyond this debate.
  */
-export function permissionOutcome(params: unknown, policy: PermissionPolicy): Json {
+export function permissionOutcome(params: unknown, policy: PermissionPolicy, workspace?: string): Json {
   const p = isObject(params) ? params : {};
   const options = Array.isArray(p.options) ? p.options.filter(isObject) : [];
-  const kind = isObject(p.toolCall) && typeof p.toolCall.kind === "string" ? p.toolCall.kind : undefined;
-  const allow = policy === "read-only" && kind !== undefined && readKinds.has(kind);
+  const toolCall = isObject(p.toolCall) ? p.toolCall : {};
+  const kind = typeof toolCall.kind === "string" ? toolCall.kind : undefined;
+  const paths = locationsOf(toolCall);
+  const allow =
+    policy === "read-only" &&
+    workspace !== undefined &&
+    kind !== undefined &&
+    readKinds.has(kind) &&
+    paths?.every((path) => insideWorkspace(path, workspace)) === true;
   const pick = (wanted: string) => options.find((o) => o.kind === wanted && typeof o.optionId === "string");
   const chosen = allow ? pick("allow_once") : pick("reject_once");
   return chosen
     ? { outcome: { outcome: "selected", optionId: chosen.optionId } }
     : { outcome: { outcome: "cancelled" } };
+}
+
+/**
+ * The name of the tool an ACP tool call (a `tool_call` update or a permission request's
+ * `toolCall`) stands for: opencode reports a tool the seat does not have as `invalid`, with the
+ * one the model asked for in `rawInput.tool`; otherwise the title, else the kind.
+ */
+export function toolNameOf(toolCall: unknown): string | undefined {
+  if (!isObject(toolCall)) return undefined;
+  const raw = isObject(toolCall.rawInput) ? toolCall.rawInput : {};
+  const title = typeof toolCall.title === "string" ? toolCall.title : undefined;
+  if ((title === "invalid" || title === "Invalid Tool") && typeof raw.tool === "string") return raw.tool;
+  return title ?? (typeof toolCall.kind === "string" ? toolCall.kind : undefined);
 }
 
 /** The text of a content block (`{type:"text", text}`); other block types carry no answer text. */
@@ -79,7 +140,10 @@ export class TurnCollector {
   private collecting = false;
   private costBefore = 0;
   private costNow: number | undefined;
-  toolCalls = 0;
+  /** Names of the tools the model asked for this turn (tool_call updates, permission requests). */
+  toolCalls: string[] = [];
+  /** How many of those the seat refused (permission requests answered with a rejection). */
+  refusedTools = 0;
 
   constructor(private sessionId?: string) {}
 
@@ -93,6 +157,8 @@ export class TurnCollector {
     this.sessionId = sessionId;
     this.collecting = true;
     this.chunks = [];
+    this.toolCalls = [];
+    this.refusedTools = 0;
     this.costBefore = this.costNow ?? 0;
     this.costNow = undefined;
   }
@@ -110,7 +176,16 @@ export class TurnCollector {
     }
     if (!this.collecting) return;
     if (u.sessionUpdate === "agent_message_chunk") this.chunks.push(blockText(u.content));
-    else if (u.sessionUpdate === "tool_call") this.toolCalls += 1;
+    else if (u.sessionUpdate === "tool_call") this.noteTool(u);
+  }
+
+  /** Records a tool the model asked for (during the turn); `refused`: the seat said no. */
+  noteTool(toolCall: unknown, refused = false): void {
+    if (!this.collecting) return;
+    const name = toolNameOf(toolCall);
+    if (name && !this.toolCalls.includes(name)) this.toolCalls.push(name);
+    if (refused) this.refusedTools += 1;
+    else if (isObject(toolCall) && toolCall.title === "invalid") this.refusedTools += 1;
   }
 
   /** The cost of this turn in USD, when the agent reported one. */

@@ -92,7 +92,12 @@ async function handle(message) {
       });
       const read = await ask("session/request_permission", {
         sessionId: sid,
-        toolCall: { toolCallId: "t2", kind: "read", title: "read README" },
+        toolCall: {
+          toolCallId: "t2",
+          kind: "read",
+          title: "read README",
+          locations: [{ path: `${process.cwd()}/README.md` }],
+        },
         options,
       });
       const fsAnswer = await ask("fs/write_text_file", { sessionId: sid, path: "/tmp/x", content: "x" });
