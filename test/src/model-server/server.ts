@@ -354,7 +354,8 @@ function toolsOffered(api: ModelApi, body: unknown): string[] {
         if (key !== "functionDeclarations" && key !== "function_declarations") names.push(key);
       continue;
     }
-    const fn = tool.function as { name?: unknown } | undefined;
+    // Chat completions: `{type: "function", function: {name}}` or a freeform `{type: "custom", custom: {name}}`.
+    const fn = (tool.function ?? tool.custom) as { name?: unknown } | undefined;
     const name =
       typeof tool.name === "string" ? tool.name : typeof fn?.name === "string" ? fn.name : undefined;
     names.push(name ?? String(tool.type ?? "unknown"));
