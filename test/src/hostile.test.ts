@@ -250,6 +250,7 @@ const cases: RunCase[] = [
     setup: replaceWith("prompts", (at, outside) => symlink(outside, at)),
     code: "PATH_ESCAPE",
     file: "prompts",
+    field: "(file)",
     says: "leads outside the folder",
   },
   {
@@ -261,6 +262,7 @@ const cases: RunCase[] = [
     }),
     code: "PATH_ESCAPE",
     file: "inbox",
+    field: "(file)",
   },
   {
     name: "manual: prompts/ is a file",
@@ -279,6 +281,7 @@ const cases: RunCase[] = [
     }),
     code: "PATH_ESCAPE",
     file: PROMPT,
+    field: "(file)",
   },
   {
     name: "manual: the prompt file is a FIFO",
@@ -320,6 +323,7 @@ const cases: RunCase[] = [
     setup: async (dir) => symlink("/dev/zero", path(dir, INBOX)),
     code: "PATH_ESCAPE",
     file: INBOX,
+    field: "(file)",
   },
   {
     name: "manual: the answer is a symlink to a file outside",
@@ -330,6 +334,7 @@ const cases: RunCase[] = [
     },
     code: "PATH_ESCAPE",
     file: INBOX,
+    field: "(file)",
   },
   {
     name: "manual: the answer is larger than the cap",

@@ -25,9 +25,19 @@ async function readInside(debateDir: string, file: string): Promise<string | und
   throw new DebatekitError(first.code, first.message, { file, field: "(file)" });
 }
 
+/** `rel` inside the debate folder; a path that leads out is PATH_ESCAPE naming the file, field `(file)`. */
+function inside(debateDir: string, rel: string): string {
+  try {
+    return resolveInside(debateDir, rel);
+  } catch (error) {
+    if (!(error instanceof DebatekitError)) throw error;
+    throw new DebatekitError(error.code, error.message, { file: rel, field: "(file)", cause: error });
+  }
+}
+
 /** A folder of the debate (prompts/, inbox/), created when missing; never one that a symlink takes outside. */
 async function ensureFolder(debateDir: string, name: string): Promise<void> {
-  const target = resolveInside(debateDir, name);
+  const target = inside(debateDir, name);
   try {
     await mkdir(target, { recursive: true });
   } catch (error) {
@@ -44,7 +54,7 @@ async function ensureFolder(debateDir: string, name: string): Promise<void> {
 /** Writes the prompt unless the same text is already there (a watcher must not see a change). */
 async function writePrompt(debateDir: string, file: string, prompt: string): Promise<void> {
   // Checked before anything is written: the prompt must land inside the folder, whatever links it holds.
-  const target = resolveInside(debateDir, file);
+  const target = inside(debateDir, file);
   if ((await readInside(debateDir, file)) === prompt) return;
   const temp = `${target}.${process.pid}.tmp`;
   // Exclusive create: a planted symlink at the temp name is replaced, never followed out.
