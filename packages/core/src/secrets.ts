@@ -122,12 +122,13 @@ function findKeyShapesIn(text: string): SecretSpan[] {
 /** What clipText (and quote) put where they cut a text. */
 const CUT_MARKERS = ["…", "..."] as const;
 /** The shortest piece of a cut-short value that counts as that value. */
-export const MIN_CUT_PIECE_LENGTH = 4;
+export const MIN_CUT_PIECE_LENGTH = 6;
 
 /**
  * A value cut short by an earlier stage that did not know it (a CLI's parser cuts its message before
  * the envelope, which knows the environment's values, redacts it): the value's start right before a
- * cut marker, or its end right after one (a text cut from the start), at least 4 characters.
+ * cut marker, or its end right after one (a text cut from the start), at least 6 characters (fewer
+ * could be chance: prose writes "Hell..." too).
  */
 function findCutValue(text: string, value: string, kind: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
