@@ -91,8 +91,8 @@ describe("debate doctor with the pinned CLIs on PATH", () => {
         "current_phase: awaiting_arguments",
         "seats:",
         "  proposition: { adapter: claude, base_url: 'http://127.0.0.1:9/v1', api_key_env: SEAT_KEY }",
-        "  opposition: { adapter: codex, tools: read, workspace: repo, isolation: 'off' }",
-        "  judge: { adapter: replay, file: replay.jsonl }",
+        "  opposition: { adapter: gemini, tools: read, workspace: repo, isolation: 'off' }",
+        "  judge: { adapter: codex, tools: read, workspace: repo }",
         "---",
         "",
         "# Motion",
@@ -140,12 +140,16 @@ describe("debate doctor with the pinned CLIs on PATH", () => {
       workspace: "repo",
       isolation: "off",
     });
-    expect(seats.find((r) => r.seat === "judge")?.safety).toBeUndefined();
+    expect(seats.find((r) => r.seat === "judge")).toMatchObject({ ready: false, safety: { tools: "read" } });
+    expect(seats.find((r) => r.seat === "judge")?.safety?.unavailable).toContain("no read-only file tools");
     expect(text.stdout).toContain(
       "proposition (claude)\n  tools      none (safe: cannot act on the machine)",
     );
     expect(text.stdout).toContain("  endpoint   http://127.0.0.1:9/v1");
-    expect(text.stdout).toContain("opposition (codex)\n  tools      read only, inside repo");
+    expect(text.stdout).toContain("opposition (gemini)\n  tools      read only, inside repo");
+    expect(text.stdout).toContain(
+      "judge (codex)\n  tools      read requested: unavailable (codex has no read-only file tools",
+    );
     expect(text.stdout).toContain("isolation  off — kept away: nothing");
   });
 });

@@ -130,7 +130,7 @@ export async function diagnoseSeat(
   return {
     ...detection,
     auth,
-    ready: detection.installed && detection.usable && auth.status !== "missing",
+    ready: detection.installed && detection.usable && auth.status !== "missing" && !safety?.unavailable,
     ...(safety ? { safety } : {}),
   };
 }
@@ -146,8 +146,9 @@ export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
       lines.push(`${name}: runs no program (answers come from files in the debate folder)`);
       continue;
     }
-    const tools =
-      s.tools === "read"
+    const tools = s.unavailable
+      ? `read requested: unavailable (${s.unavailable})`
+      : s.tools === "read"
         ? `read only, inside ${s.workspace ?? "(no workspace)"}`
         : "none (safe: cannot act on the machine)";
     lines.push(

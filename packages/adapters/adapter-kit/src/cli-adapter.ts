@@ -82,6 +82,8 @@ export interface CliAdapterSpec {
     toolsOff: string;
     /** How `tools: read` is confined to the workspace. */
     readOnly: string;
+    /** Set when the CLI cannot offer `tools: read` at all: why (such a seat is unavailable). */
+    readUnavailable?: string;
     /** What of the user's setup is kept away from the seat (isolation on). */
     isolated: string;
     /** What of the user's setup still reaches the seat (credentials, provider settings). */
@@ -282,6 +284,9 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
         endpoint:
           seat.base_url ?? spec.defaultEndpoint?.(callerEnv) ?? `${spec.name}'s default (its provider's API)`,
         toolsSwitches: tools === "read" ? spec.safety.readOnly : spec.safety.toolsOff,
+        ...(tools === "read" && spec.safety.readUnavailable
+          ? { unavailable: spec.safety.readUnavailable }
+          : {}),
         isolated:
           isolation === "on" ? spec.safety.isolated : "nothing: `isolation: off` loads the user's own setup",
         passedThrough:

@@ -56,6 +56,8 @@ export interface SeatSafetyReport {
   isolated: string;
   /** What of the user's setup still reaches the seat (credentials, provider settings). */
   passedThrough: string;
+  /** Set when the seat cannot run as configured (e.g. `tools: read` on a CLI without read-only tools): why. */
+  unavailable?: string;
 }
 
 /** One seat's way of answering a prompt. */

@@ -14,6 +14,7 @@ const codex = defineCliAdapter({
     toolsOff:
       "--disable shell_tool, unified_exec, view_image, goals, apps, plugins, tool_suggest, multi_agent; web_search disabled; a model catalog without apply_patch; --sandbox read-only",
     readOnly: "not available: codex has no read-only file tools (a `tools: read` seat is unavailable)",
+    readUnavailable: "codex has no read-only file tools (reading goes through its shell): use tools: none",
     isolated:
       "a private CODEX_HOME holding only the provider settings; project_doc_max_bytes=0, skills.include_instructions=false: no AGENTS.md, MCP servers, profiles, notify, hooks, skills or instructions",
     passedThrough:
