@@ -94,6 +94,12 @@ export function envelopeFromProcess(
   if (parsed.parseError) return fail("parse_error", parsed.parseError);
   const text = redactSecrets(parsed.text ?? "", secrets);
   if (text.trim() === "") {
+    // A model whose only move was a tool: say so (its tools are off), not a bare "answered nothing".
+    if (base.toolCalls)
+      return fail(
+        "exit",
+        `${program}: the model asked only for tools (${base.toolCalls.join(", ")}), which seats may not use`,
+      );
     const hint = lastLine(stderr);
     return fail("empty", hint ? `${program} answered nothing: ${hint}` : `${program} answered nothing`);
   }
