@@ -84,7 +84,7 @@ interface Target {
   create: Factory;
   seat(extra?: Partial<SeatConfig>): SeatConfig;
   env(fresh: FreshHome): NodeJS.ProcessEnv;
-  /** The model's three moves: a shell command, a file write, a URL fetch (this CLI's tool names). */
+  /** The model's moves: shell commands, a file write, a URL fetch (this CLI's tool names). */
   hostile(m: { relative: string; absolute: string; url: string }): ToolCall[];
   read(path: string): ToolCall;
   /** Names the seat offers with `tools: read` (at most). */
@@ -92,6 +92,8 @@ interface Target {
 }
 
 const opencodeHostile: Target["hostile"] = (m) => [
+  // Inside the working folder first: no path check of the CLI's own stands in the way.
+  { name: "bash", arguments: { command: `echo pwned > ${m.relative}-local`, description: "marker" } },
   {
     name: "bash",
     arguments: {
@@ -125,6 +127,7 @@ const targets: Target[] = [
       return env;
     },
     hostile: (m) => [
+      { name: "bash", arguments: { command: `echo pwned > ${m.relative}-local`, description: "marker" } },
       {
         name: "bash",
         arguments: {
@@ -216,24 +219,26 @@ for (const target of targets) {
       const dir = debateDir("hostile");
       const hitsBefore = other.hits.length;
       const calls = target.hostile({ relative: needle, absolute: join(dir, needle), url: other.url });
-      // The shell command also aims at the caller's folder and HOME.
-      const shell = calls[0]!.arguments as { command: string };
+      // The second shell command also aims at the caller's folder and HOME.
+      const shell = calls[1]!.arguments as { command: string };
       shell.command += `; echo pwned > ${join(process.cwd(), needle)}-cwd; echo pwned > ${join(fresh.home, needle)}-home`;
       server.setReply(script(mark, calls, "final answer after refused tools"));
       try {
         const { call, requests } = await ask("hostile", `Argue the motion. ${mark}`);
+        // Nothing ran: no marker in the seat's folder, the debate folder, HOME or the caller's
+        // folder; nothing reached the other host.
+        expect(findFiles(fresh.home, needle)).toEqual([]);
+        expect(findFiles(process.cwd(), needle)).toEqual([]);
+        expect(other.hits.slice(hitsBefore)).toEqual([]);
+        const ours = requests.filter((r) => r.allText.includes(mark));
+        // No tool at all was offered to the model.
+        for (const request of ours) expect(request.toolsOffered).toEqual([]);
+        // One request per move and the answer (opencode acp adds a title request).
+        expect(ours.length).toBeGreaterThanOrEqual(calls.length + 1);
         expect(call.error).toBeUndefined();
         expect(call).toMatchObject({ status: "ok", text: "final answer after refused tools" });
         // Every scripted move reached the CLI and was reported as a tool the model asked for.
         expect(call.toolCalls).toEqual(expect.arrayContaining(calls.map((c) => c.name)));
-        const ours = requests.filter((r) => r.allText.includes(mark));
-        // One request per move and the answer (opencode acp adds a title request).
-        expect(ours.length).toBeGreaterThanOrEqual(calls.length + 1);
-        // No tool at all was offered to the model.
-        for (const request of ours) expect(request.toolsOffered).toEqual([]);
-        expect(findFiles(fresh.home, needle)).toEqual([]);
-        expect(findFiles(process.cwd(), needle)).toEqual([]);
-        expect(other.hits.slice(hitsBefore)).toEqual([]);
       } finally {
         for (const file of [...findFiles(process.cwd(), needle)]) execFileSync("rm", ["-f", file]);
       }
@@ -271,16 +276,36 @@ for (const target of targets) {
       const { call, requests } = await ask("read", `Cite the evidence. ${mark}`, {
         seat: { tools: "read", workspace },
       });
-      expect(call.error).toBeUndefined();
-      expect(call).toMatchObject({ status: "ok", text: "read what I could" });
       const ours = requests.filter((r) => r.allText.includes(mark));
       const seen = ours.map((r) => JSON.stringify(r.body)).join("\n");
-      expect(seen).toContain("INSIDE-CANARY-7431");
       expect(seen).not.toContain("OUTSIDE-CANARY-9902");
       expect(seen).not.toContain("FAR-CANARY-5517");
+      expect(seen).toContain("INSIDE-CANARY-7431");
+      expect(call.error).toBeUndefined();
+      expect(call).toMatchObject({ status: "ok", text: "read what I could" });
       for (const request of ours)
         for (const tool of request.toolsOffered) expect(target.readTools).toContain(tool);
       expect(ours.some((r) => r.toolsOffered.includes(target.readTools[0]!))).toBe(true);
+    });
+
+    test("the seat's base_url and api_key_env (a variable name) reach the model server", async () => {
+      const mark = `MARK-ENDPOINT-${target.name}`;
+      const key = `seat-endpoint-key-${target.name}-5f2e8d1c9b`;
+      const env: NodeJS.ProcessEnv = { ...target.env(fresh), DK_SEAT_KEY: key };
+      // Nothing else points the CLI anywhere: the seat's settings must.
+      delete env.OPENCODE_CONFIG_CONTENT;
+      delete env.COPILOT_PROVIDER_BASE_URL;
+      delete env.COPILOT_PROVIDER_API_KEY;
+      server.setReply((req) => (req.allText.includes(mark) ? "endpoint answer" : "side call"));
+      const { call, requests } = await ask("endpoint", `Argue. ${mark}`, {
+        env,
+        seat: { base_url: `${server.url}/v1`, api_key_env: "DK_SEAT_KEY" },
+      });
+      expect(call.error).toBeUndefined();
+      expect(call).toMatchObject({ status: "ok", text: "endpoint answer" });
+      const ours = requests.filter((r) => r.allText.includes(mark));
+      expect(ours.length).toBeGreaterThan(0);
+      for (const request of ours) expect(JSON.stringify(request.headers)).toContain(key);
     });
 
     /**
