@@ -58,7 +58,8 @@ async function readRegularFile(
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.alloc(Math.min(Math.max(stats.size - total, 0) + 1, 1024 * 1024));
+      // What fstat announced plus a little: a file that grows while it is read is read in 4 KiB steps, not 1 byte.
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stats.size - total, 0) + 4096, 1024 * 1024));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
