@@ -159,3 +159,16 @@ describe("error mapping", () => {
     });
   });
 });
+
+describe("error quotes of a body are redacted before they are cut", () => {
+  it("a key cut at the quote's edge leaves no piece of itself", () => {
+    const key = ["sk", "proj", "Q8wErTy1UiOp2AsDfGh3JkLzXcVbNm4"].join("-");
+    for (let pad = 90; pad < 125; pad++) {
+      const body = `${"x".repeat(pad)} ${key} trailing`;
+      const message = parseCompletionJson(body).parseError ?? "";
+      expect(message).toContain("did not answer JSON");
+      for (let i = 0; i + 8 <= key.length; i++)
+        expect(message, `pad ${pad}`).not.toContain(key.slice(i, i + 8));
+    }
+  });
+});

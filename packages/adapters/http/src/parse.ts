@@ -1,3 +1,4 @@
+import { sanitizeError } from "@debatekit/adapter-kit";
 import type { AdapterResult, Usage } from "@debatekit/schema";
 
 /** What was read from a chat-completions response body. */
@@ -18,9 +19,9 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** One line of a body for a message: secrets removed first, then cut (never the other way round). */
 function cut(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return sanitizeError(text, [], max);
 }
 
 function readUsage(raw: unknown): Usage | undefined {
