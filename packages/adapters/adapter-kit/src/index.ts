@@ -20,6 +20,7 @@ export {
 } from "./effort.js";
 export type { EnvelopeOptions, ParsedOutput } from "./envelope.js";
 export { envelopeFromProcess } from "./envelope.js";
+export { loopbackAddress, refusesConnections } from "./probe.js";
 export type { ProcessOutcome, RunProcessOptions } from "./process.js";
 export { runProcess } from "./process.js";
 export { REDACTED, redactSecrets, sanitizeError, secretsFromEnv } from "./redact.js";
