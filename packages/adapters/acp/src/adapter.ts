@@ -115,13 +115,21 @@ export function createAdapter(
     // Known-agent defaults first, so anything the user set wins; the effort map wins over both;
     // the agent's safety switches (tools, isolation, endpoint) win over everything.
     const callerEnv = { ...known?.env, ...env, ...seatEnv, ...effort.env };
-    const plan: LaunchPlan =
-      known?.launch?.({
-        sandbox,
-        env: callerEnv,
-        endpoint: seatEndpoint(seat, { ...env, ...seatEnv }),
-        ...(effort.model ? { model: effort.model } : {}),
-      }) ?? {};
+    let plan: LaunchPlan;
+    try {
+      plan =
+        (await known?.launch?.({
+          sandbox,
+          env: callerEnv,
+          endpoint: seatEndpoint(seat, { ...env, ...seatEnv }),
+          ...(effort.model ? { model: effort.model } : {}),
+        })) ?? {};
+    } catch (error) {
+      // A seat the agent cannot run (e.g. its model server refuses connections).
+      if (!(error instanceof SandboxError)) throw error;
+      const message = sanitizeError(`${programName}: ${error.message}`, secrets);
+      return { status: "unavailable", text: "", durationMs: 0, transport: "acp", error: message };
+    }
     const cleanup = await materializePlan(sandbox, plan);
     const agent = new AgentProcess(program, [...command.slice(1), ...(plan.args ?? []), ...effort.args], {
       cwd,

@@ -15,7 +15,7 @@ export interface KnownAgent {
    * The agent's own switches for one session (DESIGN §6): tools off or read-only, the user's
    * setup kept away (isolation), the seat's endpoint. Its `args` follow the seat's command.
    */
-  launch?: (input: LaunchInput) => LaunchPlan;
+  launch?: (input: LaunchInput) => LaunchPlan | Promise<LaunchPlan>;
   /**
    * Run in the seat's private folder even with `tools: read` (the plan links the workspace in):
    * for an agent that would load the workspace's own configuration whatever its switches.

@@ -4,7 +4,7 @@ import { delimiter, join } from "node:path";
 // The isolation and tool switches of `opencode acp`: the same as the opencode CLI adapter's
 // (packages/adapters/opencode/src/launch.ts), duplicated because one adapter package does not
 // import another. Keep the two in step; both are checked by the real-CLI safety suite.
-import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
+import { type LaunchInput, type LaunchPlan, refusesConnections, SandboxError } from "@debatekit/adapter-kit";
 import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 
 /**
@@ -239,6 +239,27 @@ export function opencodeSeatConfig(
   };
 }
 
+/** The base URL the seat's config sends the model's provider to, if it names one. */
+export function opencodeBaseUrl(config: Json, model: string | undefined): string | undefined {
+  const name = model ?? (typeof config.model === "string" ? config.model : "");
+  const providerId = name.includes("/") ? name.slice(0, name.indexOf("/")) : "anthropic";
+  const provider = isObject(config.provider) ? config.provider[providerId] : undefined;
+  const options = isObject(provider) && isObject(provider.options) ? provider.options : {};
+  return typeof options.baseURL === "string" ? options.baseURL : undefined;
+}
+
+/**
+ * Refuses to start a seat whose model server (a loopback address) refuses connections:
+ * opencode 1.18.33 retries a connection error 5 times with backoff (about 70 s, no setting).
+ */
+export async function checkOpencodeServer(config: Json, model: string | undefined): Promise<void> {
+  const url = opencodeBaseUrl(config, model);
+  if (url && (await refusesConnections(url)))
+    throw new SandboxError(
+      `the model server at ${url} refuses connections (nothing listens there); opencode would retry it for about 70 s`,
+    );
+}
+
 /**
  * The switches of one `opencode acp` session (DESIGN §6), verified with opencode-ai 1.18.33:
  * - tools: the config above in `OPENCODE_CONFIG_CONTENT` (merged last by opencode) and the same
@@ -254,7 +275,7 @@ export function opencodeSeatConfig(
  *   update check, no sharing. The login (`auth.json`) is linked in for the call; the provider keys
  *   of the user's config are kept.
  */
-export function opencodeAcpLaunch(input: LaunchInput): LaunchPlan {
+export async function opencodeAcpLaunch(input: LaunchInput): Promise<LaunchPlan> {
   const { sandbox, env } = input;
   const isolated = sandbox.isolation === "on";
   const access =
@@ -262,6 +283,7 @@ export function opencodeAcpLaunch(input: LaunchInput): LaunchPlan {
   // Isolation off: the user's own OPENCODE_CONFIG_CONTENT stays whole (their config files load anyway).
   const base = isolated ? userProviderConfig(env) : readOpencodeConfigText(env.OPENCODE_CONFIG_CONTENT);
   const config = opencodeSeatConfig(base, input, access);
+  await checkOpencodeServer(config, input.model);
   if (isolated) makeProjectRoot(join(sandbox.dir, "work"));
   const links: Record<string, string> = {};
   if (access) links[`work/${opencodeWorkspaceLink}`] = access.workspace;

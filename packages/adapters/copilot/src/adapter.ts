@@ -10,6 +10,7 @@ const copilot = defineCliAdapter({
   buildArgs: buildCopilotArgs,
   parseOutput: parseCopilotOutput,
   launch: copilotLaunch,
+  defaultEndpoint: (env) => env.COPILOT_PROVIDER_BASE_URL,
   safety: {
     toolsOff:
       "--available-tools none (no tool offered), --deny-tool shell write url, --disable-builtin-mcps, COPILOT_ALLOW_ALL removed",

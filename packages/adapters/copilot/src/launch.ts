@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
+import { type LaunchInput, type LaunchPlan, refusesConnections, SandboxError } from "@debatekit/adapter-kit";
 import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 
 /** Copilot CLI 1.0.102's tools that only read (offered with `tools: read`): file view, glob, ripgrep. */
@@ -64,10 +64,17 @@ export function userCopilotHome(env: NodeJS.ProcessEnv): string {
  *   in the folder, the git root or HOME), no update download, no client telemetry; the login
  *   (user list and plain-text tokens of `config.json`) is written into the private folder for
  *   the call; token and `COPILOT_PROVIDER_*` variables pass through;
- * - `COPILOT_ALLOW_ALL` is always removed: "true" trusts the folder (its hooks and MCP servers run).
+ * - `COPILOT_ALLOW_ALL` is always removed: "true" trusts the folder (its hooks and MCP servers run);
+ * - a loopback model server that refuses connections makes the seat unavailable at once.
  */
-export function copilotLaunch(input: LaunchInput): LaunchPlan {
+export async function copilotLaunch(input: LaunchInput): Promise<LaunchPlan> {
   const { sandbox, endpoint, env } = input;
+  // copilot 1.0.102 retries a refused connection for about 23 s (no setting): ask first.
+  const url = endpoint.baseUrl ?? env.COPILOT_PROVIDER_BASE_URL;
+  if (url && (await refusesConnections(url)))
+    throw new SandboxError(
+      `the model server at ${url} refuses connections (nothing listens there); copilot would retry it for about 23 s`,
+    );
   const isolated = sandbox.isolation === "on";
   const read = sandbox.tools === "read";
   const files: Record<string, string> = {};

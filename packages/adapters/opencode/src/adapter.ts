@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { defineCliAdapter } from "@debatekit/adapter-kit";
 import { buildOpencodeArgs } from "./args.js";
-import { opencodeLaunch } from "./launch.js";
+import { opencodeBaseUrl, opencodeLaunch, userProviderConfig } from "./launch.js";
 import { parseOpencodeOutput } from "./parse.js";
 
 const opencode = defineCliAdapter({
@@ -10,6 +10,7 @@ const opencode = defineCliAdapter({
   buildArgs: buildOpencodeArgs,
   parseOutput: parseOpencodeOutput,
   launch: opencodeLaunch,
+  defaultEndpoint: (env) => opencodeBaseUrl(userProviderConfig(env), undefined),
   safety: {
     toolsOff:
       'OPENCODE_CONFIG_CONTENT tools {"*": false} + every permission "deny" (top level and the build agent), the same in OPENCODE_PERMISSION: no tool offered',

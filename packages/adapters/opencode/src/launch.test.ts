@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SeatSandbox } from "@debatekit/adapter-kit";
+import { SandboxError } from "@debatekit/adapter-kit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
   opencodeLaunch,
@@ -32,7 +34,7 @@ const configOf = (env: Record<string, string | undefined> | undefined) =>
   JSON.parse(env?.OPENCODE_CONFIG_CONTENT ?? "{}") as Record<string, unknown>;
 
 describe("readOpencodeConfigText", () => {
-  test("reads JSON with comments and trailing commas; anything unreadable is {}", () => {
+  test("reads JSON with comments and trailing commas; anything unreadable is {}", async () => {
     expect(readOpencodeConfigText('// mine\n{ "model": "a/b", /* c */ }\n')).toEqual({ model: "a/b" });
     expect(readOpencodeConfigText("{ not json")).toEqual({});
     expect(readOpencodeConfigText("[1]")).toEqual({});
@@ -41,7 +43,7 @@ describe("readOpencodeConfigText", () => {
 });
 
 describe("userProviderConfig", () => {
-  test("keeps only provider settings, merged in opencode's order (later wins, providers one level deep)", () => {
+  test("keeps only provider settings, merged in opencode's order (later wins, providers one level deep)", async () => {
     write(
       join(home, ".config", "opencode", "opencode.jsonc"),
       `// user config
@@ -68,7 +70,7 @@ describe("userProviderConfig", () => {
     });
   });
 
-  test("XDG_CONFIG_HOME moves the folder; nothing there is {}", () => {
+  test("XDG_CONFIG_HOME moves the folder; nothing there is {}", async () => {
     write(join(root, "xdg", "opencode", "opencode.json"), JSON.stringify({ model: "p/m" }));
     expect(userProviderConfig({ HOME: home, XDG_CONFIG_HOME: join(root, "xdg") })).toEqual({ model: "p/m" });
     expect(userProviderConfig({ HOME: home })).toEqual({});
@@ -76,8 +78,8 @@ describe("userProviderConfig", () => {
 });
 
 describe("opencodeLaunch", () => {
-  test("tools: none turns every tool off and denies every permission, at the top and on the build agent", () => {
-    const plan = opencodeLaunch({ sandbox, env: { HOME: home }, endpoint: {} });
+  test("tools: none turns every tool off and denies every permission, at the top and on the build agent", async () => {
+    const plan = await opencodeLaunch({ sandbox, env: { HOME: home }, endpoint: {} });
     const config = configOf(plan.env);
     expect(config.tools).toEqual({ "*": false });
     const permission = config.permission as Record<string, string>;
@@ -93,10 +95,10 @@ describe("opencodeLaunch", () => {
     expect(config).toMatchObject({ autoupdate: false, share: "disabled" });
   });
 
-  test("isolation: private XDG folders and home, project config and plugins off, the login and model cache linked", () => {
+  test("isolation: private XDG folders and home, project config and plugins off, the login and model cache linked", async () => {
     write(join(home, ".local", "share", "opencode", "auth.json"), "{}");
     write(join(home, ".cache", "opencode", "models.json"), "{}");
-    const plan = opencodeLaunch({
+    const plan = await opencodeLaunch({
       sandbox,
       env: { HOME: home, OPENCODE_CONFIG: "/x.json", OPENCODE_CONFIG_DIR: "/d" },
       endpoint: {},
@@ -126,13 +128,13 @@ describe("opencodeLaunch", () => {
     expect(existsSync(join(sandbox.cwd, ".git", "HEAD"))).toBe(true);
   });
 
-  test("isolation off keeps the user's OPENCODE_CONFIG_CONTENT whole, still with every tool off", () => {
+  test("isolation off keeps the user's OPENCODE_CONFIG_CONTENT whole, still with every tool off", async () => {
     const user = {
       model: "a/b",
       mcp: { m: { type: "local", command: ["m"] } },
       permission: { bash: "allow" },
     };
-    const plan = opencodeLaunch({
+    const plan = await opencodeLaunch({
       sandbox: { ...sandbox, isolation: "off" },
       env: { HOME: home, OPENCODE_CONFIG_CONTENT: JSON.stringify(user) },
       endpoint: {},
@@ -145,16 +147,16 @@ describe("opencodeLaunch", () => {
     expect(plan.links).toEqual({});
   });
 
-  test("tools: read offers read (and grep/glob with an rg on PATH), from the private folder, the workspace linked in", () => {
+  test("tools: read offers read (and grep/glob with an rg on PATH), from the private folder, the workspace linked in", async () => {
     const workspace = join(root, "ws");
     mkdirSync(workspace);
     const read = { ...sandbox, tools: "read" as const, workspace, cwd: workspace };
-    const without = opencodeLaunch({ sandbox: read, env: { HOME: home, PATH: "" }, endpoint: {} });
+    const without = await opencodeLaunch({ sandbox: read, env: { HOME: home, PATH: "" }, endpoint: {} });
     expect(configOf(without.env).tools).toEqual({ "*": false, read: true });
     const bin = join(root, "bin");
     write(join(bin, "rg"), "#!/bin/sh\n");
     chmodSync(join(bin, "rg"), 0o755);
-    const plan = opencodeLaunch({ sandbox: read, env: { HOME: home, PATH: bin }, endpoint: {} });
+    const plan = await opencodeLaunch({ sandbox: read, env: { HOME: home, PATH: bin }, endpoint: {} });
     const config = configOf(plan.env);
     expect(config.tools).toEqual({ "*": false, read: true, grep: true, glob: true });
     const permission = config.permission as Record<string, unknown>;
@@ -174,19 +176,37 @@ describe("opencodeLaunch", () => {
     expect(plan.links).toMatchObject({ "work/workspace": workspace });
   });
 
-  test("the seat's endpoint goes to the model's provider; the key by variable name, never its value", () => {
-    const plan = opencodeLaunch({
+  test("the seat's endpoint goes to the model's provider; the key by variable name, never its value", async () => {
+    const plan = await opencodeLaunch({
       sandbox,
       env: { HOME: home, MY_KEY: "sk-secret-value-123456" },
       endpoint: {
-        baseUrl: "http://127.0.0.1:9/v1",
+        baseUrl: "https://models.example.test/v1",
         apiKey: { name: "MY_KEY", value: "sk-secret-value-123456" },
       },
       model: "openai/gpt-x",
     });
     expect(configOf(plan.env).provider).toEqual({
-      openai: { options: { baseURL: "http://127.0.0.1:9/v1", apiKey: "{env:MY_KEY}" } },
+      openai: { options: { baseURL: "https://models.example.test/v1", apiKey: "{env:MY_KEY}" } },
     });
     expect(plan.env!.OPENCODE_CONFIG_CONTENT).not.toContain("sk-secret-value");
+  });
+});
+
+describe("a model server that refuses connections", () => {
+  test("a loopback base URL nobody listens on makes the seat unavailable before opencode starts", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const input = { sandbox, env: { HOME: home }, endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } };
+    await expect(opencodeLaunch(input)).rejects.toThrow(/refuses connections/);
+    // The user's own provider config is checked too.
+    const config = JSON.stringify({
+      provider: { anthropic: { options: { baseURL: `http://127.0.0.1:${port}` } } },
+    });
+    await expect(
+      opencodeLaunch({ sandbox, env: { HOME: home, OPENCODE_CONFIG_CONTENT: config }, endpoint: {} }),
+    ).rejects.toThrow(SandboxError);
   });
 });
