@@ -308,6 +308,25 @@ for (const target of targets) {
       for (const request of ours) expect(JSON.stringify(request.headers)).toContain(key);
     });
 
+    test("a seat whose model server refuses connections is unavailable within seconds", async () => {
+      // A port that was just free: nothing listens there.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const env: NodeJS.ProcessEnv = { ...target.env(fresh), DK_SEAT_KEY: "seat-key-refused-0123456789" };
+      delete env.OPENCODE_CONFIG_CONTENT;
+      delete env.COPILOT_PROVIDER_BASE_URL;
+      const started = Date.now();
+      const { call } = await ask("refused", "Argue.", {
+        env,
+        seat: { base_url: `http://127.0.0.1:${port}/v1`, api_key_env: "DK_SEAT_KEY" },
+      });
+      expect(call.status).toBe("unavailable");
+      expect(call.error).toMatch(/refuses connections/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
     /**
      * Plants a user's setup: memory files with a canary in HOME, in the caller's folder and in
      * its parent git root; MCP servers (user and project level) and plugins whose start writes
