@@ -62,4 +62,11 @@ describe("parseDebateFile refuses literal secrets in seats", () => {
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.errors[0]!.path).toBe("debate.md:seats.judge.base_url");
   });
+
+  test("tools: read without a workspace is refused, naming the field", () => {
+    const parsed = parseDebateFile(debate("{ adapter: claude, tools: read }"));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.errors[0]!.message).toContain("workspace");
+    expect(parseDebateFile(debate("{ adapter: claude, tools: read, workspace: ../repo }")).ok).toBe(true);
+  });
 });

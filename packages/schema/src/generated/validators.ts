@@ -2007,7 +2007,7 @@ export const validateDebateFrontmatterRaw = validate28;
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md: the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format. Only `formal` runs today.","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges.","type":"object","required":["proposition","opposition","judge"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
 const schema46 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]}};
+const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
 const schema45 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
 const pattern11 = new RegExp("^https?://[^@\\s]+$", "u");
 const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
@@ -2023,9 +2023,13 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.adapter === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapter"},message:"must have required property '"+"adapter"+"'"};
+let missing0;
+if((data.tools === undefined) && (missing0 = "tools")){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2034,9 +2038,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema44.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+else {
+if(data.tools !== undefined){
+if("read" !== data.tools){
+const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2046,10 +2051,23 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.adapter !== undefined){
-let data0 = data.adapter;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.workspace === undefined){
+const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "workspace"},message:"must have required property '"+"workspace"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2058,8 +2076,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!(((((((((data0 === "claude") || (data0 === "gemini")) || (data0 === "codex")) || (data0 === "opencode")) || (data0 === "copilot")) || (data0 === "acp")) || (data0 === "http")) || (data0 === "replay")) || (data0 === "manual"))){
-const err3 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/enum",keyword:"enum",params:{allowedValues: schema44.properties.adapter.enum},message:"must be equal to one of the allowed values"};
+if(data.workspace !== undefined){
+let data1 = data.workspace;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err3 = {instancePath:instancePath+"/workspace",schemaPath:"#/then/properties/workspace/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2069,11 +2090,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data1 = data.model;
-if(typeof data1 === "string"){
-if(func2(data1) > 200){
-const err4 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err4 = {instancePath:instancePath+"/workspace",schemaPath:"#/then/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2082,8 +2100,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data1) < 1){
-const err5 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = _valid0;
+if(valid0){
+var props0 = {};
+props0.workspace = true;
+props0.tools = true;
+}
+}
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2092,9 +2120,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.adapter === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapter"},message:"must have required property '"+"adapter"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2103,11 +2131,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.effort !== undefined){
-let data2 = data.effort;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key0 in data){
+if(!(func1.call(schema44.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2116,8 +2142,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!((((data2 === "low") || (data2 === "medium")) || (data2 === "high")) || (data2 === "max"))){
-const err8 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.adapter !== undefined){
+let data2 = data.adapter;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2126,11 +2155,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.timeout_ms !== undefined){
-let data3 = data.timeout_ms;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(((((((((data2 === "claude") || (data2 === "gemini")) || (data2 === "codex")) || (data2 === "opencode")) || (data2 === "copilot")) || (data2 === "acp")) || (data2 === "http")) || (data2 === "replay")) || (data2 === "manual"))){
+const err9 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/enum",keyword:"enum",params:{allowedValues: schema44.properties.adapter.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2139,9 +2165,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 86400000 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400000},message:"must be <= 86400000"};
+}
+if(data.model !== undefined){
+let data3 = data.model;
+if(typeof data3 === "string"){
+if(func2(data3) > 200){
+const err10 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2150,8 +2179,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data3 < 1000 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
+if(func2(data3) < 1){
+const err11 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2161,12 +2190,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.command !== undefined){
-let data4 = data.command;
-if(Array.isArray(data4)){
-if(data4.length < 1){
-const err12 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err12 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2175,12 +2200,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 === "string"){
-if(func2(data5) < 1){
-const err13 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.effort !== undefined){
+let data4 = data.effort;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2189,9 +2213,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data4 === "low") || (data4 === "medium")) || (data4 === "high")) || (data4 === "max"))){
+const err14 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2201,9 +2224,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.timeout_ms !== undefined){
+let data5 = data.timeout_ms;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err15 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2212,12 +2236,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.base_url !== undefined){
-let data6 = data.base_url;
-if(typeof data6 === "string"){
-if(!pattern11.test(data6)){
-const err16 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://[^@\\s]+$"},message:"must match pattern \""+"^https?://[^@\\s]+$"+"\""};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 86400000 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400000},message:"must be <= 86400000"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2226,9 +2247,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data5 < 1000 || isNaN(data5)){
+const err17 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2238,11 +2258,12 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.api_key_env !== undefined){
-let data7 = data.api_key_env;
-if(typeof data7 === "string"){
-if(!pattern12.test(data7)){
-const err18 = {instancePath:instancePath+"/api_key_env",schemaPath:"#/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+}
+if(data.command !== undefined){
+let data6 = data.command;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err18 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2251,9 +2272,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/api_key_env",schemaPath:"#/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func2(data7) < 1){
+const err19 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2263,11 +2287,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.file !== undefined){
-let data8 = data.file;
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err20 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err20 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2277,8 +2298,9 @@ vErrors.push(err20);
 errors++;
 }
 }
+}
 else {
-const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2288,10 +2310,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.skill_budget_tokens !== undefined){
-let data9 = data.skill_budget_tokens;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err22 = {instancePath:instancePath+"/skill_budget_tokens",schemaPath:"#/properties/skill_budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.base_url !== undefined){
+let data8 = data.base_url;
+if(typeof data8 === "string"){
+if(!pattern11.test(data8)){
+const err22 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://[^@\\s]+$"},message:"must match pattern \""+"^https?://[^@\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2300,9 +2323,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 200000 || isNaN(data9)){
-const err23 = {instancePath:instancePath+"/skill_budget_tokens",schemaPath:"#/properties/skill_budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
+}
+else {
+const err23 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2311,8 +2334,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data9 < 0 || isNaN(data9)){
-const err24 = {instancePath:instancePath+"/skill_budget_tokens",schemaPath:"#/properties/skill_budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.api_key_env !== undefined){
+let data9 = data.api_key_env;
+if(typeof data9 === "string"){
+if(!pattern12.test(data9)){
+const err24 = {instancePath:instancePath+"/api_key_env",schemaPath:"#/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2322,15 +2349,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-if(data.env !== undefined){
-let data10 = data.env;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key1 in data10){
-const _errs25 = errors;
-if(typeof key1 === "string"){
-if(!pattern12.test(key1)){
-const err25 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
+else {
+const err25 = {instancePath:instancePath+"/api_key_env",schemaPath:"#/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2340,9 +2360,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-var valid4 = _errs25 === errors;
-if(!valid4){
-const err26 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(data.file !== undefined){
+let data10 = data.file;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err26 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2352,11 +2374,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-for(const key2 in data10){
-let data11 = data10[key2];
-if(typeof data11 === "string"){
-if(func2(data11) > 4096){
-const err27 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+else {
+const err27 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2366,8 +2385,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.skill_budget_tokens !== undefined){
+let data11 = data.skill_budget_tokens;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err28 = {instancePath:instancePath+"/skill_budget_tokens",schemaPath:"#/properties/skill_budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2376,10 +2397,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 200000 || isNaN(data11)){
+const err29 = {instancePath:instancePath+"/skill_budget_tokens",schemaPath:"#/properties/skill_budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2388,11 +2408,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.tools !== undefined){
-let data12 = data.tools;
-if(typeof data12 !== "string"){
-const err30 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/skill_budget_tokens",schemaPath:"#/properties/skill_budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2401,8 +2418,16 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!((data12 === "none") || (data12 === "read"))){
-const err31 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema44.properties.tools.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data.env !== undefined){
+let data12 = data.env;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key1 in data12){
+const _errs31 = errors;
+if(typeof key1 === "string"){
+if(!pattern12.test(key1)){
+const err31 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2412,11 +2437,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.workspace !== undefined){
-let data13 = data.workspace;
-if(typeof data13 === "string"){
-if(func2(data13) < 1){
-const err32 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var valid7 = _errs31 === errors;
+if(!valid7){
+const err32 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2426,8 +2449,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data12){
+let data13 = data12[key2];
+if(typeof data13 === "string"){
+if(func2(data13) > 4096){
+const err33 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2437,10 +2463,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.isolation !== undefined){
-let data14 = data.isolation;
-if(typeof data14 !== "string"){
-const err34 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err34 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2449,8 +2473,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!((data14 === "on") || (data14 === "off"))){
-const err35 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema44.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2460,12 +2486,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.workspace !== undefined){
-if(data.tools === undefined){
-const err36 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "workspace",
-    missingProperty: "tools",
-    depsCount: 1,
-    deps: "tools"},message:"must have property tools when property workspace is present"};
+if(data.tools !== undefined){
+let data14 = data.tools;
+if(typeof data14 !== "string"){
+const err36 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2474,15 +2498,88 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data14 === "none") || (data14 === "read"))){
+const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema44.properties.tools.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
 else {
 vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.workspace !== undefined){
+let data15 = data.workspace;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err38 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.isolation !== undefined){
+let data16 = data.isolation;
+if(typeof data16 !== "string"){
+const err40 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!((data16 === "on") || (data16 === "off"))){
+const err41 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema44.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.workspace !== undefined){
+if(data.tools === undefined){
+const err42 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "workspace",
+    missingProperty: "tools",
+    depsCount: 1,
+    deps: "tools"},message:"must have property tools when property workspace is present"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
