@@ -329,8 +329,8 @@ for (const target of targets) {
 
     /**
      * Plants a user's setup: memory files with a canary in HOME, in the caller's folder and in
-     * its parent git root; MCP servers (user and project level) and plugins whose start writes
-     * a marker; the planted credentials and endpoint. Returns the seat's env and workspace.
+     * its parent git root; MCP servers (user and project level), plugins and hooks whose start
+     * writes a marker; the planted credentials and endpoint. Returns the seat's env and workspace.
      */
     function plantUserSetup(): {
       env: NodeJS.ProcessEnv;
@@ -400,6 +400,17 @@ for (const target of targets) {
       });
       write(join(home, ".copilot", "mcp-config.json"), JSON.stringify(copilotMcp("copilot-mcp-user")));
       write(join(caller, ".mcp.json"), JSON.stringify(copilotMcp("copilot-mcp-project")));
+      // copilot hooks (user level in COPILOT_HOME/hooks, repository level in .github/hooks).
+      const hook = (what: string) =>
+        JSON.stringify({
+          version: 1,
+          hooks: {
+            sessionStart: [{ type: "command", bash: `touch ${join(markers, `${what}-start`)}` }],
+            userPromptSubmitted: [{ type: "command", bash: `touch ${join(markers, `${what}-prompt`)}` }],
+          },
+        });
+      write(join(home, ".copilot", "hooks", "planted.json"), hook("copilot-hook-user"));
+      write(join(gitRoot, ".github", "hooks", "planted.json"), hook("copilot-hook-repo"));
       write(join(caller, ".github", "mcp.json"), JSON.stringify(copilotMcp("copilot-mcp-github")));
 
       const env: NodeJS.ProcessEnv = target.env(fresh);
@@ -409,7 +420,7 @@ for (const target of targets) {
     }
 
     for (const isolation of ["on", "off"] as const) {
-      test(`isolation ${isolation}: the user's memory files, MCP servers and plugins ${isolation === "on" ? "do not reach" : "reach"} the seat`, async () => {
+      test(`isolation ${isolation}: the user's memory files, MCP servers, plugins and hooks ${isolation === "on" ? "do not reach" : "reach"} the seat`, async () => {
         const mark = `MARK-ISO-${isolation}-${target.name}`;
         const planted = plantUserSetup();
         for (const file of readdirSync(planted.markers))
@@ -438,7 +449,10 @@ for (const target of targets) {
           expect(ours.length).toBeGreaterThan(0);
           for (const request of ours) expect(JSON.stringify(request.headers)).toContain(planted.key);
         } else {
-          expect(leaked || markers.length > 0).toBe(true);
+          // Measured: the canary reaches the model, and the user's MCP server and plugins
+          // (opencode) or hooks (copilot) run.
+          expect(leaked).toBe(true);
+          expect(markers.length).toBeGreaterThan(0);
           // Tools stay off even then: no planted MCP tool is offered.
           expect(mcpOffered).toEqual([]);
         }
