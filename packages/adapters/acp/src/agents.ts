@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
-import { opencodeAcpLaunch } from "./opencode.js";
+import { opencodeSessionPlan } from "@debatekit/adapter-opencode";
 
 /** The agent an `acp` seat starts when it names no `command`: Kiro, which is reached only over ACP. */
 export const defaultCommand: readonly string[] = ["kiro-cli", "acp"];
@@ -32,7 +32,7 @@ export const knownAgents: Record<string, KnownAgent> = {
     command: ["opencode", "acp"],
     // opencode runs edits and shell commands without asking by default: its tools are turned
     // off in its config (and the adapter's policy refuses any permission request that still comes).
-    launch: opencodeAcpLaunch,
+    launch: opencodeSessionPlan,
     // opencode 1.18.33 runs the `.opencode/plugin/*.js` of its folder and the folders up to the
     // git root whatever the switches: it never runs in the workspace (linked in as `workspace/`).
     privateCwd: true,

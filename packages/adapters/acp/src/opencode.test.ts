@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SeatSandbox } from "@debatekit/adapter-kit";
+import { opencodeSessionPlan as opencodeAcpLaunch } from "@debatekit/adapter-opencode";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { knownAgentOf } from "./agents.js";
-import { opencodeAcpLaunch } from "./opencode.js";
 
-// The switches of `opencode acp` (a copy of the opencode adapter's launch, tested in full there
-// and against the real agent in test/src/cli/safety-opencode-copilot-acp.cli.test.ts).
+// The switches of `opencode acp`: the opencode adapter's own (tested in full there), without its
+// `--dir` flag, and against the real agent in test/src/cli/safety-opencode-copilot-acp.cli.test.ts.
 let root: string;
 let sandbox: SeatSandbox;
 beforeEach(() => {

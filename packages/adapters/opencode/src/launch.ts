@@ -273,6 +273,21 @@ export async function checkOpencodeServer(config: Json, model: string | undefine
  *   of the user's config are kept.
  */
 export async function opencodeLaunch(input: LaunchInput): Promise<LaunchPlan> {
+  const plan = await opencodeSessionPlan(input);
+  // `opencode run` starts in its own folder; with `tools: read` the workspace is linked in there.
+  const dir =
+    input.sandbox.tools === "read" && input.sandbox.workspace
+      ? ["--dir", join(input.sandbox.dir, "work")]
+      : [];
+  return { ...plan, args: [...(plan.args ?? []), ...dir] };
+}
+
+/**
+ * The switches every opencode process of a seat needs, `opencode run` and `opencode acp` alike:
+ * the config, permissions, private folders and links of {@link opencodeLaunch}, with `--pure` as
+ * the only flag (the ACP adapter gives the working folder in its session instead of `--dir`).
+ */
+export async function opencodeSessionPlan(input: LaunchInput): Promise<LaunchPlan> {
   const { sandbox, env } = input;
   const isolated = sandbox.isolation === "on";
   const access =
@@ -291,7 +306,7 @@ export async function opencodeLaunch(input: LaunchInput): Promise<LaunchPlan> {
     if (existsSync(models)) links["xdg/cache/opencode/models.json"] = models;
   }
   return {
-    args: [...(isolated ? ["--pure"] : []), ...(access ? ["--dir", join(sandbox.dir, "work")] : [])],
+    args: isolated ? ["--pure"] : [],
     env: {
       OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
       OPENCODE_PERMISSION: JSON.stringify(config.permission),
