@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { sanitizeError } from "@debatekit/adapter-kit";
 
 /** A JSON-RPC 2.0 message as read from the wire, sorted by what it is. */
 export type IncomingMessage =
@@ -26,8 +27,9 @@ export class RpcError extends Error {
   }
 }
 
+/** A line quoted in a message: secrets removed first, then cut (never the other way round). */
 function cut(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return sanitizeError(text, [], max);
 }
 
 function isId(value: unknown): value is number | string {
