@@ -2,6 +2,9 @@ import type { RunEvent, RunSummary } from "@debatekit/runner";
 import { type CliIO, isInteractive, useColor } from "./output.js";
 import { formatSkillProblem } from "./skill-problems.js";
 
+/** A phase as a word: `awaiting_arguments` -> `arguments`, `awaiting_challenger` -> `challenger`. */
+export const phaseWord = (phase: string): string => phase.replace(/^awaiting_/, "");
+
 const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /** Colours that vanish without a colour terminal (NO_COLOR, pipes, TERM=dumb). */
@@ -78,11 +81,7 @@ export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void;
         );
         break;
       case "step_committed":
-        print(
-          c.dim(
-            `committed exchange ${event.from.exchange} ${event.from.phase === "awaiting_arguments" ? "arguments" : "judgment"}`,
-          ),
-        );
+        print(c.dim(`committed exchange ${event.from.exchange} ${phaseWord(event.from.phase)}`));
         break;
       case "waiting":
         print(c.yellow(event.message));
@@ -125,6 +124,14 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
       break;
     default:
       lines.push(`${c.red(summary.status)}: ${summary.error?.message ?? summary.reason ?? ""} (${where})`);
+  }
+  if (summary.outcome) lines.push(c.red(`outcome: ${summary.outcome}`));
+  // A format that does not score (crossfire) shows its own standing instead of scores.
+  if (summary.standing && !summary.standing.scores) {
+    const sides = summary.standing.sides;
+    if (sides) lines.push(`${sides.proposition} · ${sides.opposition}`);
+    lines.push(`files: ${dir}`);
+    return `${lines.join("\n")}\n`;
   }
   lines.push(`proposition ${formatSideScore(proposition)}`);
   lines.push(`opposition  ${formatSideScore(opposition)}`);

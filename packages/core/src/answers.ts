@@ -1,7 +1,7 @@
 import { type Judgment, type SideOutput, validateJudgment, validateSideOutput } from "@debatekit/schema";
 import { fail, ok } from "./errors.js";
 import { extractJson } from "./extract-json.js";
-import { checkPhase } from "./formats/formal.js";
+import { checkPhase } from "./formats/formal/machine.js";
 import { argumentId } from "./ids.js";
 import { renderArgument } from "./render/argument.js";
 import { checkSideArguments, countError } from "./rules/argument.js";

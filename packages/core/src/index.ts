@@ -6,7 +6,21 @@ export { clipText, clipTextEnd } from "./clip.js";
 export type { DebatekitErrorOptions } from "./errors.js";
 export { DebatekitError, fail, formatRuleErrors, ok, quote, ruleError } from "./errors.js";
 export { extractJson, jsonNestingDepth } from "./extract-json.js";
-export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal.js";
+export { formalFormat } from "./formats/formal/format.js";
+export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal/machine.js";
+export type {
+  Format,
+  FormatRecord,
+  FormatStep,
+  NewDebateInit,
+  NewDebateOptions,
+  RecordKind,
+  SeatAsk,
+  SeatFailure,
+  Standing,
+} from "./formats/format.js";
+export { defineFormat } from "./formats/format.js";
+export { formatOf, formatOfState, formats, journalStepKey } from "./formats/registry.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
 export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
 export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";

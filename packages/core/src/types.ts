@@ -1,4 +1,5 @@
 import type { AgentDefinition, ArgumentFrontmatter, DebateFrontmatter, ScoresFile } from "@debatekit/schema";
+import type { FormatRecord } from "./formats/format.js";
 
 /** A debating seat. */
 export type DebaterRole = "proposition" | "opposition";
@@ -46,6 +47,8 @@ export interface DebateState {
   arguments: ArgumentRecord[];
   /** scores.json ({} when absent). */
   scores: ScoresFile;
+  /** The format's own record files (crossfire's turns/, verdict.md), sorted by file; absent = none. */
+  records?: FormatRecord[];
 }
 
 /** What must happen next for a debate. */

@@ -1,29 +1,32 @@
 import { mkdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import type { ArgumentRecord, DebateState, RuleError } from "@debatekit/core";
-import { DebatekitError, formatRuleErrors, renderArgumentGraph } from "@debatekit/core";
-import {
-  validateArgumentFrontmatter,
-  validateDebateFrontmatter,
-  validateScoresFile,
-} from "@debatekit/schema";
+import type { ArgumentRecord, DebateState, Format, FormatRecord, RuleError } from "@debatekit/core";
+import { DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
+import { validateArgumentFrontmatter, validateScoresFile } from "@debatekit/schema";
 import type { BeforeWrite } from "./atomic.js";
 import { syncDirectory, writeFileAtomic } from "./atomic.js";
-import { parseDebateFile, schemaErrors, serializeArgumentFile, updateDebateFile } from "./documents.js";
+import {
+  parseDebateFile,
+  schemaErrors,
+  serializeArgumentFile,
+  updateDebateFile,
+  validateDebateData,
+} from "./documents.js";
+import { joinFrontmatter } from "./frontmatter.js";
 import { stringifyJson } from "./json-text.js";
 import { parseMotion } from "./motion.js";
 import { ARGUMENT_ID, resolveInside } from "./paths.js";
 import { PENDING_STEP_FILE, serializePendingStep } from "./pending-step.js";
 import type { DebateFolder } from "./read.js";
-import { readDebateMarkdown } from "./read.js";
+import { readDebateMarkdown, recordKindOf } from "./read.js";
 import { MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";
 
 /** Options of commitStep. */
 export interface CommitOptions {
   /** Called before each write, in order (tests throw here to simulate a crash between writes). */
   beforeWrite?: BeforeWrite;
-  /** Renders argument-graph.mmd from the next state (default: core's renderArgumentGraph). */
+  /** Renders argument-graph.mmd from the next state (default: the format's derived files; formal's is core's renderArgumentGraph). */
   renderGraph?: (state: DebateState) => string;
 }
 
@@ -42,11 +45,51 @@ function invalid(errors: RuleError[], file: string): DebatekitError {
   );
 }
 
+/** A record file's text: YAML frontmatter and the body, ending with a newline. */
+export function serializeRecord(record: FormatRecord): string {
+  return joinFrontmatter({ data: record.frontmatter, body: record.body, style: "yaml" });
+}
+
+/** The records a step adds; a record the format does not name, or a change to a committed one, is refused. */
+function addedRecords(format: Format, folder: DebateFolder, next: DebateState): FormatRecord[] {
+  const committed = new Map((folder.state.records ?? []).map((r) => [r.file, r]));
+  const added: FormatRecord[] = [];
+  for (const record of next.records ?? []) {
+    const before = committed.get(record.file);
+    if (before === record) continue;
+    const kind = recordKindOf(format, record.file);
+    if (!kind) {
+      throw new DebatekitError(
+        "RECORD_PATH_INVALID",
+        `refusing to write ${JSON.stringify(record.file)}: the ${format.name} format names no such record file`,
+        { file: record.file, field: "(file)" },
+      );
+    }
+    if (before !== undefined) {
+      if (serializeRecord(before) === serializeRecord(record)) continue;
+      // Like arguments: a step only adds files, so an interrupted step is invisible.
+      throw new DebatekitError(
+        "RECORD_REWRITE",
+        `${record.file}: a committed record cannot be changed by a step`,
+        {
+          file: record.file,
+          field: "(file)",
+        },
+      );
+    }
+    const checked = kind.validate(record.frontmatter);
+    if (!checked.ok)
+      throw invalid(schemaErrors(record.file, "RECORD_FIELD_INVALID", checked.errors), record.file);
+    added.push(record);
+  }
+  return added.sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
 function checkNextState(
   folder: DebateFolder,
   next: DebateState,
 ): { added: ArgumentRecord[]; scoresChanged: boolean } {
-  const debate = validateDebateFrontmatter(next.frontmatter);
+  const debate = validateDebateData(next.frontmatter);
   if (!debate.ok)
     throw invalid(schemaErrors("debate.md", "DEBATE_FIELD_INVALID", debate.errors), "debate.md");
   const scoresChanged =
@@ -117,6 +160,8 @@ export async function commitStep(
 ): Promise<DebateFolder> {
   const { dir } = folder;
   const { added, scoresChanged } = checkNextState(folder, next);
+  const format = formatOfState(next);
+  const records = addedRecords(format, folder, next);
 
   const onDisk = await readDebateMarkdown(dir);
   if (!onDisk.ok || !onDisk.value.doc.ok) {
@@ -160,11 +205,14 @@ export async function commitStep(
       content: serializeArgumentFile({ ...argument, style: folder.styles.arguments }),
     });
   }
+  for (const record of records) writes.push({ file: record.file, content: serializeRecord(record) });
   if (scoresChanged) writes.push({ file: "scores.json", content: serializeScores(next.scores) });
-  const graph = (options.renderGraph ?? renderArgumentGraph)(next);
-  const graphText = graph.endsWith("\n") ? graph : `${graph}\n`;
-  if ((await readIfExists(dir, "argument-graph.mmd")) !== graphText) {
-    writes.push({ file: "argument-graph.mmd", content: graphText });
+  const derived = options.renderGraph
+    ? [{ file: "argument-graph.mmd", content: options.renderGraph(next) }]
+    : (format.derivedFiles?.(next) ?? []);
+  for (const { file, content } of derived) {
+    const text = content.endsWith("\n") ? content : `${content}\n`;
+    if ((await readIfExists(dir, file)) !== text) writes.push({ file, content: text });
   }
   // Edit the text on disk rather than write the state out: only what the step changed (the marker, the
   // cumulative scores) moves. A person's comments, quoting and layout stay, and so does anything they

@@ -1,13 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { DebatekitError, formatRuleErrors, quote } from "@debatekit/core";
+import { DebatekitError, formatOfState, formatRuleErrors, quote } from "@debatekit/core";
 import type { DebateFrontmatter } from "@debatekit/schema";
-import { validateDebateFrontmatter } from "@debatekit/schema";
 import { writeFileAtomic } from "./atomic.js";
-import { schemaErrors, serializeDebateFile } from "./documents.js";
+import { schemaErrors, serializeDebateFile, validateDebateData } from "./documents.js";
 import { SLUG } from "./paths.js";
 
-/** Creates `<parentDir>/<slug>/` with debate.md (YAML frontmatter, `# Motion` body) and arguments/; never overwrites. */
+/** Creates `<parentDir>/<slug>/` with debate.md (YAML frontmatter, `# Motion` body) and the format's folders (formal: arguments/); never overwrites. */
 export async function createDebateFolder(
   parentDir: string,
   init: { slug: string; motion: string; frontmatter: DebateFrontmatter },
@@ -26,7 +25,7 @@ export async function createDebateFolder(
       { file: "debate.md", field: "debate_id" },
     );
   }
-  const checked = validateDebateFrontmatter(init.frontmatter);
+  const checked = validateDebateData(init.frontmatter);
   if (!checked.ok) {
     const errors = schemaErrors("debate.md", "DEBATE_FIELD_INVALID", checked.errors);
     throw new DebatekitError("DEBATE_FIELD_INVALID", formatRuleErrors(errors).join("\n"), {
@@ -60,7 +59,8 @@ export async function createDebateFolder(
     }
     throw error;
   }
-  await mkdir(path.join(dir, "arguments"));
+  for (const folder of formatOfState({ frontmatter: checked.value }).folders)
+    await mkdir(path.join(dir, folder));
   const text = serializeDebateFile({
     frontmatter: checked.value,
     body: `\n# Motion\n\n${motion}\n`,

@@ -1,7 +1,7 @@
 import type { Result, RuleError } from "@debatekit/core";
-import { removeSecrets } from "@debatekit/core";
+import { formatOf, removeSecrets } from "@debatekit/core";
 import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@debatekit/schema";
-import { validateArgumentFrontmatter, validateDebateFrontmatter } from "@debatekit/schema";
+import { validateArgumentFrontmatter } from "@debatekit/schema";
 import type { FrontmatterStyle } from "./frontmatter.js";
 import { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
 import { findLiteralSeatSecrets } from "./secrets.js";
@@ -18,6 +18,21 @@ export interface ArgumentDocument {
   frontmatter: ArgumentFrontmatter;
   body: string;
   style: FrontmatterStyle;
+}
+
+/**
+ * Validates debate.md's frontmatter against the schema of the format it names (`format`, default
+ * formal); an unknown format is an error on `format`.
+ */
+export function validateDebateData(data: unknown): ValidationResult<DebateFrontmatter> {
+  const format = formatOf(data);
+  if (!format.ok) {
+    return {
+      ok: false,
+      errors: format.errors.map((e) => ({ path: e.path, message: e.message, keyword: "enum" })),
+    };
+  }
+  return format.value.validateFrontmatter(data);
 }
 
 /** Turns schema errors into RuleErrors whose path is `<file>:<field>`. */
@@ -55,7 +70,7 @@ function parseWith<T>(
 
 /** Parses debate.md text (YAML or dialectic JSON frontmatter) and validates the frontmatter. */
 export function parseDebateFile(text: string, file = "debate.md"): Result<DebateDocument> {
-  const parsed = parseWith(text, file, "DEBATE_FIELD_INVALID", validateDebateFrontmatter);
+  const parsed = parseWith(text, file, "DEBATE_FIELD_INVALID", validateDebateData);
   if (!parsed.ok) return parsed;
   // A key in debate.md would end up in every copy, commit and report of the debate: seats name
   // the variable that holds it instead (`api_key_env`, `env: {X: "${NAME}"}`).

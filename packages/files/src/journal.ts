@@ -1,6 +1,5 @@
 import { mkdir, readdir } from "node:fs/promises";
-import type { SeatRole } from "@debatekit/core";
-import { DebatekitError, formatRuleErrors, quote } from "@debatekit/core";
+import { DebatekitError, formatRuleErrors, journalStepKey, quote } from "@debatekit/core";
 import type { JournalEntry } from "@debatekit/schema";
 import { validateJournalEntry } from "@debatekit/schema";
 import { writeFileAtomic } from "./atomic.js";
@@ -11,16 +10,32 @@ import { findSecret, journalSecrets } from "./secrets.js";
 import { MAX_JSON_BYTES, readTextInside } from "./text-file.js";
 
 const JOURNAL_DIR = ".debate/journal";
-const PHASE_ORDER = { awaiting_arguments: "1-arguments", awaiting_judgment: "2-judgment" } as const;
-const NAME = /^x\d{4}-[12]-(arguments|judgment)-(proposition|opposition|judge)-a\d{3}\.json$/;
+// x<exchange>-<the format's step key, e.g. 1-arguments, 2-challenger>-<role>-a<attempt>.json
+const NAME = /^x\d{4}-\d-[a-z]+-[a-z]+-a\d{3}\.json$/;
 
-/** The journal file name of an entry: sorts by exchange, then phase, then role, then attempt. */
+/** The step key of a phase (the format's `phases`), or JOURNAL_PHASE_UNKNOWN. */
+function stepKey(phase: string): string {
+  const key = journalStepKey(phase);
+  if (key === undefined) {
+    throw new DebatekitError(
+      "JOURNAL_PHASE_UNKNOWN",
+      `a journal entry's \`phase\` must be a phase in which a format asks seats, got ${quote(phase)}`,
+      { field: "phase" },
+    );
+  }
+  return key;
+}
+
+/**
+ * The journal file name of an entry: sorts by exchange, then the format's step (its key in the
+ * format's `phases`), then role, then attempt.
+ */
 export function journalFileName(
   entry: Pick<JournalEntry, "exchange" | "phase" | "role" | "attempt">,
 ): string {
   const exchange = String(entry.exchange).padStart(4, "0");
   const attempt = String(entry.attempt).padStart(3, "0");
-  return `x${exchange}-${PHASE_ORDER[entry.phase]}-${entry.role}-a${attempt}.json`;
+  return `x${exchange}-${stepKey(entry.phase)}-${entry.role}-a${attempt}.json`;
 }
 
 /** Options of writeJournalEntry. */
@@ -65,10 +80,9 @@ export async function writeJournalEntry(
 }
 
 /** The file-name prefix of a step's entries (and role's, when given); a NUL, which no name holds, for an unknown step. */
-function stepPrefix(step: { exchange: number; phase: string; role?: SeatRole }): string {
-  if (!Object.hasOwn(PHASE_ORDER, step.phase) || !Number.isInteger(step.exchange) || step.exchange < 0)
-    return "\0";
-  const phase = PHASE_ORDER[step.phase as keyof typeof PHASE_ORDER];
+function stepPrefix(step: { exchange: number; phase: string; role?: string }): string {
+  const phase = journalStepKey(step.phase);
+  if (phase === undefined || !Number.isInteger(step.exchange) || step.exchange < 0) return "\0";
   const exchange = String(step.exchange).padStart(4, "0");
   return `x${exchange}-${phase}-${step.role === undefined ? "" : `${step.role}-`}`;
 }
@@ -76,7 +90,7 @@ function stepPrefix(step: { exchange: number; phase: string; role?: SeatRole }):
 /** Reads the journal in file-name order, optionally only one step (and role); throws JOURNAL_ENTRY_INVALID on a bad file. */
 export async function readJournal(
   dir: string,
-  step?: { exchange: number; phase: string; role?: SeatRole },
+  step?: { exchange: number; phase: string; role?: string },
 ): Promise<JournalEntry[]> {
   let names: string[];
   try {

@@ -37,11 +37,7 @@ export function parsePendingStep(text: string): Result<PendingStep> {
   } catch (error) {
     return bad(`expected JSON (${(error as Error).message}), got ${quote(text)}`);
   }
-  if (
-    data?.version !== 1 ||
-    !Number.isInteger(data.exchange) ||
-    (data.phase !== "awaiting_arguments" && data.phase !== "awaiting_judgment")
-  ) {
+  if (data?.version !== 1 || !Number.isInteger(data.exchange) || typeof data.phase !== "string") {
     return bad(`expected {version: 1, exchange, phase, scores}, got ${quote(data)}`);
   }
   const scores = validateScoresFile(data.scores);

@@ -1,10 +1,11 @@
 import { readdir } from "node:fs/promises";
-import type { ArgumentRecord, DebateState, Result, RuleError } from "@debatekit/core";
-import { checkCommittedState, DebatekitError, quote } from "@debatekit/core";
+import type { ArgumentRecord, DebateState, Format, FormatRecord, Result, RuleError } from "@debatekit/core";
+import { checkCommittedState, DebatekitError, formatOfState, quote } from "@debatekit/core";
 import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
 import { validateScoresFile } from "@debatekit/schema";
 import { parseArgumentFile, parseDebateFile, schemaErrors } from "./documents.js";
 import type { FrontmatterStyle } from "./frontmatter.js";
+import { splitFrontmatter } from "./frontmatter.js";
 import { parseJson } from "./json-text.js";
 import { parseMotion } from "./motion.js";
 import { ARGUMENT_ID, resolveInside } from "./paths.js";
@@ -161,6 +162,63 @@ async function readScores(dir: string, frontmatter: DebateFrontmatter): Promise<
   return { ok: true, value: checked.value };
 }
 
+/** The folder (relative, `/`-separated) of a record kind: "" is the debate folder itself. */
+function recordPath(dir: string, name: string): string {
+  return dir === "" ? name : `${dir}/${name}`;
+}
+
+/** The record kind a relative file belongs to, if any (files writes and reads only these). */
+export function recordKindOf(format: Format, file: string): Format["records"][number] | undefined {
+  const slash = file.lastIndexOf("/");
+  const dir = slash < 0 ? "" : file.slice(0, slash);
+  const name = file.slice(slash + 1);
+  return format.records.find((kind) => kind.dir === dir && kind.name.test(name));
+}
+
+/** Reads the format's committed record files (debate.md's marker says which); errors name the file and field. */
+async function readRecords(
+  dir: string,
+  format: Format,
+  frontmatter: DebateFrontmatter,
+): Promise<Result<FormatRecord[]>> {
+  const errors: RuleError[] = [];
+  const records: FormatRecord[] = [];
+  for (const kind of format.records) {
+    let names: string[];
+    try {
+      names = await readdir(kind.dir === "" ? dir : `${dir}/${kind.dir}`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
+    const files = names
+      .filter((name) => kind.name.test(name))
+      .map((name) => recordPath(kind.dir, name))
+      .filter((file) => format.isRecordCommitted(frontmatter, file));
+    for (const file of files) {
+      const read = await readTextInside(dir, file, MAX_MARKDOWN_BYTES);
+      if (!read.ok) {
+        errors.push(...read.errors);
+        continue;
+      }
+      if (read.value === undefined) continue;
+      const split = splitFrontmatter(read.value, file);
+      if (!split.ok) {
+        errors.push(...split.errors);
+        continue;
+      }
+      const checked = kind.validate(split.value.data);
+      if (!checked.ok) {
+        errors.push(...schemaErrors(file, "RECORD_FIELD_INVALID", checked.errors));
+        continue;
+      }
+      records.push({ file, frontmatter: checked.value, body: split.value.body });
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, value: records.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+}
+
 /** Files read at once: enough to overlap I/O, far below the usual 1024 open-file limit of a process. */
 const READ_CONCURRENCY = 32;
 
@@ -228,6 +286,10 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
       }
     }
   }
+  // Formats with records of their own (crossfire's turns/, verdict.md); formal has none.
+  const format = formatOfState({ frontmatter });
+  const formatRecords = format.records.length > 0 ? await readRecords(dir, format, frontmatter) : undefined;
+  if (formatRecords && !formatRecords.ok) errors.push(...formatRecords.errors);
   if (errors.length > 0 || !motion.ok || !scores.ok) return { ok: false, errors };
   records.sort(compareArguments);
   const state: DebateState = {
@@ -236,6 +298,7 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
     motion: motion.value,
     arguments: records,
     scores: scores.value,
+    ...(formatRecords?.ok ? { records: formatRecords.value } : {}),
   };
   // What is committed is re-checked with the rules an answer had to pass (core's, not a copy):
   // a hand edit cannot smuggle in a link, a score or an exchange that a model answer could not.

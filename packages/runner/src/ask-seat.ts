@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Adapter, SeatCall } from "@debatekit/adapter-kit";
 import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
-import type { DebateState, Result, SeatRole } from "@debatekit/core";
-import { clipText, formatRuleErrors } from "@debatekit/core";
+import type { DebateState, Result } from "@debatekit/core";
+import { clipText, DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import { journalFileName } from "@debatekit/files";
 import type { AdapterResult, JournalEntry } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
@@ -26,7 +26,7 @@ export interface SeatContext {
   /** Skills folders to use instead of the default ones. */
   skillRoots?: string[];
   /** Receives what loadSkills found wrong (runDebate emits each once per run as `skill_problem`). */
-  reportSkillProblems?: (role: SeatRole, problems: readonly SkillProblem[]) => void;
+  reportSkillProblems?: (role: string, problems: readonly SkillProblem[]) => void;
 }
 
 /** A seat's usable answer, or why there is none. */
@@ -78,7 +78,7 @@ function sanitizeCall(
 export async function askSeat<T>(
   context: SeatContext,
   state: DebateState,
-  role: SeatRole,
+  role: string,
   parseAnswer: (text: string) => Result<T>,
 ): Promise<SeatOutcome<T>> {
   const { dir, adapter, emit } = context;
@@ -105,7 +105,13 @@ export async function askSeat<T>(
   const fm = state.frontmatter;
   const exchange = fm.current_exchange;
   const phase: Phase = fm.current_phase;
-  const seat = fm.seats![role];
+  const seat = formatOfState(state).seat(state, role);
+  if (!seat) {
+    throw new DebatekitError("SEAT_MISSING", `debate.md has no seat \`${role}\` for this step`, {
+      file: "debate.md",
+      field: `seats.${role}`,
+    });
+  }
   const retries = fm.retries ?? 2;
   const ref = { dir, exchange, phase, role };
   const journalPath = (attempt: number) =>

@@ -1,4 +1,3 @@
-import type { SeatRole } from "@debatekit/core";
 import { readJournal, writeJournalEntry } from "@debatekit/files";
 import type { JournalEntry } from "@debatekit/schema";
 import type { Phase } from "./types.js";
@@ -6,7 +5,7 @@ import type { Phase } from "./types.js";
 /** The journal of one debate as one run sees it: read from disk once, then kept in step with our writes. */
 export interface JournalStore {
   /** The entries of one step and role, in attempt order. */
-  forStep(exchange: number, phase: Phase, role: SeatRole): Promise<JournalEntry[]>;
+  forStep(exchange: number, phase: Phase, role: string): Promise<JournalEntry[]>;
   /** Writes (or rewrites) an entry on disk first, then in memory; returns the file's path. */
   write(entry: JournalEntry): Promise<string>;
 }

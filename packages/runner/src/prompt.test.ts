@@ -19,7 +19,7 @@ const roles: SeatRole[] = ["proposition", "opposition", "judge"];
 let base: string;
 let dir: string;
 let state: DebateState;
-const prompts: { role: SeatRole; exchange: number; prompt: string }[] = [];
+const prompts: { role: string; exchange: number; prompt: string }[] = [];
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "runner-skills-"));

@@ -1,5 +1,6 @@
-import type { DebateState, SeatRole } from "@debatekit/core";
-import { buildPrompt } from "@debatekit/core";
+import type { DebateState } from "@debatekit/core";
+import { formatOfState } from "@debatekit/core";
+import type { Role } from "@debatekit/schema";
 import {
   DEFAULT_SKILL_BUDGET_TOKENS,
   defaultSkillRoots,
@@ -18,17 +19,16 @@ export interface PromptInput {
 }
 
 /** The prompt for one seat at the debate's current step (the one place prompts are assembled). */
-export function assemblePrompt(state: DebateState, role: SeatRole, input: PromptInput = {}): string {
-  return buildPrompt(state, role, {
+export function assemblePrompt(state: DebateState, role: string, input: PromptInput = {}): string {
+  return formatOfState(state).prompt(state, role, {
     ...(input.feedback && input.feedback.length > 0 ? { feedback: input.feedback } : {}),
     ...(input.skills ? { skills: input.skills } : {}),
   });
 }
 
 /** The text a seat's skills are matched against: motion, definitions, scope and the seat's task. */
-export function skillMatchText(state: DebateState, role: SeatRole): string {
-  const task =
-    role === "judge" ? "judgment" : state.frontmatter.current_exchange === 0 ? "opening" : "rebuttal";
+export function skillMatchText(state: DebateState, role: string): string {
+  const task = formatOfState(state).skillTask(state, role);
   const { text, definitions, scope } = state.motion;
   return [text, definitions, scope, task].filter((part) => part && part.trim() !== "").join("\n\n");
 }
@@ -50,7 +50,7 @@ export interface SkillChoice {
  */
 export async function chooseSkills(
   state: DebateState,
-  role: SeatRole,
+  role: string,
   options: { dir: string; cwd: string; env?: NodeJS.ProcessEnv; skillRoots?: string[] },
 ): Promise<SkillChoice> {
   const settings = state.frontmatter.skills;
@@ -60,12 +60,13 @@ export async function chooseSkills(
     (await defaultSkillRoots({ cwd: options.cwd, env: options.env ?? process.env, debateDir: options.dir }));
   const { skills, problems } = await loadSkills(roots);
   const budgetTokens =
-    state.frontmatter.seats?.[role]?.skill_budget_tokens ??
+    formatOfState(state).seat(state, role)?.skill_budget_tokens ??
     settings?.budget_tokens ??
     DEFAULT_SKILL_BUDGET_TOKENS;
   const selection = selectSkills(skills, {
     text: skillMatchText(state, role),
-    role,
+    // Skills name the roles they apply to; a format's own roles are matched by name.
+    role: role as Role,
     budgetTokens,
     exclude: settings?.exclude ?? [],
   });

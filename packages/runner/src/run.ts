@@ -2,18 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Adapter } from "@debatekit/adapter-kit";
 import { secretsFromEnv } from "@debatekit/adapter-kit";
-import type { ArgumentRecord, DebateState, SeatRole } from "@debatekit/core";
-import {
-  applyArguments,
-  applyJudgment,
-  cumulativeScores,
-  DebatekitError,
-  formatRuleErrors,
-  nextAction,
-  parseJudgeAnswer,
-  parseSideAnswer,
-  renderArgumentGraph,
-} from "@debatekit/core";
+import type { DebateState, Format, FormatStep, Result } from "@debatekit/core";
+import { cumulativeScores, DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import type { DebateFolder } from "@debatekit/files";
 import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
@@ -44,13 +34,45 @@ function summarize(
   committed: number,
   rest: Pick<RunSummary, "status"> & Partial<RunSummary>,
 ): RunSummary {
+  const format = formatOfState(state);
+  const standing = format.standing(state);
   return {
     exchange: state.frontmatter.current_exchange,
     phase: state.frontmatter.current_phase,
     cumulative: cumulativeScores(state.scores),
     committed,
+    format: format.name,
+    standing,
+    ...(standing.outcome ? { outcome: standing.outcome } : {}),
     ...rest,
   };
+}
+
+type Ask = Extract<FormatStep, { kind: "ask" }>;
+
+/** Asks every seat of a step, all at once or one after another (stopping at the first that fails). */
+async function askAll(
+  step: Ask,
+  ask: (role: string) => Promise<SeatOutcome<unknown>>,
+): Promise<Array<{ role: string; outcome: SeatOutcome<unknown> }>> {
+  if (step.mode === "parallel") {
+    // allSettled, not all: when one seat throws (a broken folder), the others' calls must finish
+    // (and be journaled) before the run ends and releases the lock, never after.
+    const settled = await Promise.allSettled(step.asks.map((a) => ask(a.role)));
+    const thrown = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (thrown) throw thrown.reason;
+    return step.asks.map((a, i) => ({
+      role: a.role,
+      outcome: (settled[i] as PromiseFulfilledResult<SeatOutcome<unknown>>).value,
+    }));
+  }
+  const results: Array<{ role: string; outcome: SeatOutcome<unknown> }> = [];
+  for (const a of step.asks) {
+    const outcome = await ask(a.role);
+    results.push({ role: a.role, outcome });
+    if (!outcome.ok) break;
+  }
+  return results;
 }
 
 /** The worst of several failed seat outcomes decides the run's status: cancelled, then failed, then waiting. */
@@ -91,8 +113,14 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     throw error;
   }
   const adapters = new Map<string, Adapter>();
-  const seatAdapter = async (state: DebateState, role: SeatRole): Promise<Adapter> => {
-    const seat = state.frontmatter.seats![role];
+  const seatAdapter = async (format: Format, state: DebateState, role: string): Promise<Adapter> => {
+    const seat = format.seat(state, role);
+    if (!seat) {
+      throw new DebatekitError("SEAT_MISSING", `debate.md has no seat \`${role}\` for this step`, {
+        file: "debate.md",
+        field: `seats.${role}`,
+      });
+    }
     const key = JSON.stringify(seat);
     let adapter = adapters.get(key);
     if (!adapter) {
@@ -128,33 +156,22 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         return summary;
       };
       if (options.signal?.aborted) return finish({ status: "cancelled", reason: "stopped by a signal" });
-      const action = nextAction(state);
-      if (action.kind === "done") {
-        return finish({
-          status: "done",
-          reason:
-            action.reason === "complete"
-              ? `complete after ${fm.current_exchange} exchange(s)`
-              : "debate.md has no `exchanges`: nothing to run (add `exchanges: N` to continue)",
-        });
-      }
-      if (action.kind === "blocked") {
-        return action.reason === "paused"
-          ? finish({ status: "paused", reason: action.message })
+      const format = formatOfState(state);
+      const step = format.next(state);
+      if (step.kind === "done") return finish({ status: "done", reason: step.message });
+      if (step.kind === "blocked") {
+        return step.reason === "paused"
+          ? finish({ status: "paused", reason: step.message })
           : finish({
               status: "failed",
               error: {
-                code: `DEBATE_${action.reason.toUpperCase()}`,
-                message: action.message,
+                code: `DEBATE_${step.reason.toUpperCase()}`,
+                message: step.message,
                 file: "debate.md",
               },
             });
       }
-      if (
-        options.exchanges !== undefined &&
-        action.kind === "arguments" &&
-        action.exchange >= options.exchanges
-      ) {
+      if (options.exchanges !== undefined && step.opens && step.completed >= options.exchanges) {
         return finish({
           status: "done",
           reason: `stopped after ${options.exchanges} exchange(s) as requested`,
@@ -174,38 +191,29 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
       });
       const current = state;
-      let next: ReturnType<typeof applyJudgment>;
+      let next: Result<DebateState>;
       try {
-        if (action.kind === "arguments") {
-          // allSettled, not all: when one seat throws (a broken folder), the other's call must finish
-          // (and be journaled) before the run ends and releases the lock, never after.
-          const settled = await Promise.allSettled(
-            (["proposition", "opposition"] as const).map(async (role) =>
-              askSeat(context(await seatAdapter(current, role)), current, role, (text) =>
-                parseSideAnswer(current, role, text),
-              ),
-            ),
-          );
-          const thrown = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-          if (thrown) throw thrown.reason;
-          const [prop, opp] = settled.map(
-            (s) => (s as PromiseFulfilledResult<SeatOutcome<ArgumentRecord[]>>).value,
-          );
-          const bad = worst([prop!, opp!]);
-          if (bad || !prop!.ok || !opp!.ok) return finish({ status: bad!.status, error: bad!.error });
-          next = applyArguments(current, action.exchange, {
-            proposition: prop!.value,
-            opposition: opp!.value,
-          });
+        const results = await askAll(step, async (role) =>
+          askSeat(context(await seatAdapter(format, current, role)), current, role, (text) =>
+            format.parseAnswer(current, role, text),
+          ),
+        );
+        const bad = worst(results.map((r) => r.outcome));
+        if (bad) {
+          // The format's failure policy may record the failure and go on (crossfire); else the run fails
+          // and a re-run asks again. Waiting and cancelled seats are never failures.
+          const failedRole = results.find((r) => r.outcome === bad)!.role;
+          const recorded =
+            bad.status === "failed"
+              ? format.onSeatFailure?.(current, failedRole, bad.error, now().toISOString())
+              : undefined;
+          if (!recorded) return finish({ status: bad.status, error: bad.error });
+          next = recorded;
         } else {
-          const judged = await askSeat(
-            context(await seatAdapter(current, "judge")),
-            current,
-            "judge",
-            (text) => parseJudgeAnswer(current, text),
+          const answers = Object.fromEntries(
+            results.map((r) => [r.role, (r.outcome as { ok: true; value: unknown }).value]),
           );
-          if (!judged.ok) return finish({ status: judged.status, error: judged.error });
-          next = applyJudgment(current, action.exchange, judged.value, now().toISOString());
+          next = format.apply(current, answers, now().toISOString());
         }
       } catch (error) {
         if (!(error instanceof DebatekitError)) throw error;
@@ -229,11 +237,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
           },
         });
       }
-      const written = await commitStep(
-        folder,
-        next.value,
-        action.kind === "judgment" ? { renderGraph: renderArgumentGraph } : {},
-      );
+      const written = await commitStep(folder, next.value);
       cached = { folder: written, debateText: await readDebateText(dir) };
       committed++;
       emit({

@@ -1,5 +1,4 @@
 import { redactSecrets } from "@debatekit/adapter-kit";
-import type { SeatRole } from "@debatekit/core";
 import type { SkillProblem } from "@debatekit/skills";
 import type { RunEvent, SkillProblemReport } from "./types.js";
 
@@ -27,7 +26,7 @@ export function createSkillProblemReporter(options: {
   dir: string;
   secrets: readonly string[];
   emit: (event: RunEvent) => void;
-}): (role: SeatRole, problems: readonly SkillProblem[]) => void {
+}): (role: string, problems: readonly SkillProblem[]) => void {
   const seen = new Set<string>();
   return (role, problems) => {
     for (const problem of problems) {

@@ -1,10 +1,10 @@
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
-import type { SeatRole } from "@debatekit/core";
-import type { CumulativeScores, DebateFrontmatter, SeatConfig } from "@debatekit/schema";
+import type { Standing } from "@debatekit/core";
+import type { CumulativeScores, SeatConfig } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
 
 /** The phase a debate waits in (debate.md's `current_phase`). */
-export type Phase = DebateFrontmatter["current_phase"];
+export type Phase = string;
 
 /** Where a debate stands: the folder and its commit marker. */
 export interface StepRef {
@@ -15,10 +15,10 @@ export interface StepRef {
 
 /** Progress of a run, for the CLI and watch mode. */
 export type RunEvent =
-  | (StepRef & { type: "seat_started"; role: SeatRole; attempt: number; adapter: string })
+  | (StepRef & { type: "seat_started"; role: string; attempt: number; adapter: string })
   | (StepRef & {
       type: "seat_finished";
-      role: SeatRole;
+      role: string;
       attempt: number;
       adapter: string;
       status: string;
@@ -29,10 +29,10 @@ export type RunEvent =
       /** Tools the seat's model asked for (all refused: seats cannot act on the machine). */
       toolCalls?: string[];
     })
-  | (StepRef & { type: "retry"; role: SeatRole; attempt: number; errors: string[] })
+  | (StepRef & { type: "retry"; role: string; attempt: number; errors: string[] })
   | (StepRef & { type: "step_committed"; from: { exchange: number; phase: Phase } })
   | { type: "waiting"; dir: string; reason: "lock" | "seat"; message: string }
-  | ({ type: "skill_problem"; dir: string; role: SeatRole } & SkillProblemReport)
+  | ({ type: "skill_problem"; dir: string; role: string } & SkillProblemReport)
   | { type: "done"; dir: string; summary: RunSummary }
   | { type: "error"; dir: string; code: string; message: string };
 
@@ -55,6 +55,12 @@ export interface RunSummary {
   cumulative: CumulativeScores;
   /** How many steps this run committed. */
   committed: number;
+  /** The debate's format (`formal`, `crossfire`). */
+  format?: string;
+  /** Where the debate stands, as its format says (phase, progress, sides). */
+  standing?: Standing;
+  /** Set when the result rests on less than configured: `aborted`, `uncontested`, `partial (rounds 1-2 of 3)`. */
+  outcome?: string;
   /** Why it stopped, in one line (for done/waiting/paused). */
   reason?: string;
   error?: { code: string; message: string; file?: string; field?: string };

@@ -1,7 +1,10 @@
 import { relative, resolve } from "node:path";
+import type { Format } from "@debatekit/core";
+import { formatRuleErrors, formats } from "@debatekit/core";
 import { createDebateFolder } from "@debatekit/files";
-import type { DebateFrontmatter, SeatConfig } from "@debatekit/schema";
+import type { SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
+import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 
@@ -23,19 +26,43 @@ export function slugFromMotion(motion: string): string {
   return slug || "debate";
 }
 
-type SeatName = SeatConfig["adapter"];
+/** Every seat flag and length flag any format offers, each once (commander needs them up front). */
+function formatFlags(all: readonly Format[]) {
+  const seats = new Map<string, string[]>();
+  const lengths = new Map<string, string[]>();
+  for (const format of all) {
+    for (const seat of format.newOptions.seats) {
+      const text = `${format.name}: ${seat.description}${seat.default ? ` (default ${seat.default})` : ""}`;
+      seats.set(seat.role, [...(seats.get(seat.role) ?? []), text]);
+    }
+    const { length } = format.newOptions;
+    lengths.set(length.flag, [
+      ...(lengths.get(length.flag) ?? []),
+      `${format.name}: ${length.description} (${length.min}-${length.max}, default ${length.default})`,
+    ]);
+  }
+  return { seats, lengths };
+}
 
-/** `debate new "<motion>"`: creates a debate folder ready to run. */
+/** `debate new "<motion>"`: creates a debate folder ready to run, in any registered format. */
 export function registerNew(program: Command, io: CliIO): void {
-  program
+  const all = Object.values(formats);
+  const { seats, lengths } = formatFlags(all);
+  const command = program
     .command("new")
-    .description("create a debate folder for a motion")
+    .description("create a debate folder for a motion (or a crossfire topic)")
     .argument("<motion>", 'the motion, e.g. "This house would require a second review of AI-written code"')
-    .option("--slug <slug>", "folder name and debate_id (default: from the motion)")
-    .option("--proposition <adapter>", "who argues for the motion", "claude")
-    .option("--opposition <adapter>", "who argues against it", "gemini")
-    .option("--judge <adapter>", "who scores every argument", "codex")
-    .option("--exchanges <n>", "how many exchanges, the opening included", parsePositiveInt, 5)
+    .addOption(
+      new Option("--format <name>", "the debate format").choices(Object.keys(formats)).default("formal"),
+    )
+    .option("--slug <slug>", "folder name and debate_id (default: from the motion)");
+  for (const [role, texts] of seats)
+    command.option(`--${role} <adapter>`, `who sits as ${role}; ${texts.join("; ")}`);
+  for (const [flag, texts] of lengths) command.option(`--${flag} <n>`, texts.join("; "), parsePositiveInt);
+  command
+    .addOption(
+      new Option("--effort <level>", "how hard every seat thinks").choices(["low", "medium", "high", "max"]),
+    )
     .option("--dir <parent>", "where the folder is created", "debates")
     .addOption(
       new Option(
@@ -46,48 +73,59 @@ export function registerNew(program: Command, io: CliIO): void {
         .default("on"),
     )
     .option("--json", "print {dir, debate_id} as JSON")
-    .action(
-      async (
-        motion: string,
-        opts: {
-          slug?: string;
-          proposition: string;
-          opposition: string;
-          judge: string;
-          exchanges: number;
-          dir: string;
-          isolation: "on" | "off";
-          json?: boolean;
-        },
-      ) => {
-        const slug = opts.slug ?? slugFromMotion(motion);
-        // `isolation: on` is the default and not written; `off` is the user's explicit opt-in, per seat.
-        const seat = (adapter: string): SeatConfig => ({
-          adapter: adapter as SeatName,
-          ...(opts.isolation === "off" ? { isolation: "off" as const } : {}),
-        });
-        const frontmatter: DebateFrontmatter = {
-          debate_id: slug,
-          format: "formal",
-          exchanges: opts.exchanges,
-          current_exchange: 0,
-          current_phase: "awaiting_arguments",
-          seats: {
-            // Checked against the seat schema by createDebateFolder, which names the bad field.
-            proposition: seat(opts.proposition),
-            opposition: seat(opts.opposition),
-            judge: seat(opts.judge),
-          },
-          created_at: new Date().toISOString(),
-          cumulative_scores: { proposition: { total: 0, count: 0 }, opposition: { total: 0, count: 0 } },
-        };
-        const dir = await createDebateFolder(resolve(io.cwd, opts.dir), { slug, motion, frontmatter });
-        const shown = relative(io.cwd, dir) || ".";
-        if (opts.json) {
-          io.stdout.write(`${JSON.stringify({ dir, debate_id: slug })}\n`);
-          return;
-        }
-        io.stdout.write(`created ${shown}/debate.md\nnext: debate run ${shown}\n`);
-      },
-    );
+    .action(async (motion: string, opts: Record<string, string | number | boolean | undefined>) => {
+      const format = formats[String(opts.format)]!;
+      const own = new Set([...format.newOptions.seats.map((s) => s.role), format.newOptions.length.flag]);
+      const foreign = [...seats.keys(), ...lengths.keys()].filter(
+        (flag) => opts[flag] !== undefined && !own.has(flag),
+      );
+      if (foreign.length > 0) {
+        const offered = [...own].map((f) => `--${f}`).join(", ");
+        throw new ExitError(
+          `${foreign.map((f) => `--${f}`).join(", ")} is not an option of the ${format.name} format (it takes ${offered})`,
+        );
+      }
+      const length = opts[format.newOptions.length.flag] as number | undefined;
+      const { min, max, flag } = format.newOptions.length;
+      if (length !== undefined && (length < min || length > max)) {
+        throw new ExitError(
+          `--${flag} must be from ${min} to ${max} for the ${format.name} format, got ${length}`,
+        );
+      }
+      const missing = format.newOptions.seats.filter((s) => s.required && opts[s.role] === undefined);
+      if (missing.length > 0) {
+        throw new ExitError(
+          `the ${format.name} format needs ${missing.map((s) => `--${s.role} <adapter>`).join(" and ")}`,
+        );
+      }
+      const slug = String(opts.slug ?? slugFromMotion(motion));
+      // `isolation: on` is the default and not written; `off` is the user's explicit opt-in, per seat.
+      const seatDefaults: Omit<SeatConfig, "adapter"> = {
+        ...(opts.effort ? { effort: opts.effort as SeatConfig["effort"] & string } : {}),
+        ...(opts.isolation === "off" ? { isolation: "off" as const } : {}),
+      };
+      const made = format.newDebate({
+        slug,
+        seats: Object.fromEntries(
+          format.newOptions.seats.map((s) => [s.role, opts[s.role] as string | undefined]),
+        ),
+        ...(length !== undefined ? { length } : {}),
+        seatDefaults,
+        now: new Date().toISOString(),
+      });
+      if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"));
+      // Checked against the format's schema by createDebateFolder, which names the bad field.
+      const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
+        slug,
+        motion,
+        frontmatter: made.value.frontmatter,
+      });
+      for (const warning of made.value.warnings) io.stderr.write(`warning: ${warning}\n`);
+      const shown = relative(io.cwd, dir) || ".";
+      if (opts.json) {
+        io.stdout.write(`${JSON.stringify({ dir, debate_id: slug })}\n`);
+        return;
+      }
+      io.stdout.write(`created ${shown}/debate.md\nnext: debate run ${shown}\n`);
+    });
 }

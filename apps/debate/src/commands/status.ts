@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { clipText, cumulativeScores } from "@debatekit/core";
+import { clipText, formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal } from "@debatekit/files";
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
@@ -10,10 +10,15 @@ import { palette } from "../progress.js";
 export interface StatusRow {
   dir: string;
   debate_id?: string;
+  format?: string;
   phase?: string;
   exchange?: number;
   exchanges?: number;
   scores?: { proposition: number; opposition: number };
+  /** The two sides' standing as the format shows it (formal: signed totals; crossfire: the verdict). */
+  sides?: { proposition: string; opposition: string };
+  /** Set when the result rests on less than configured: `aborted`, `uncontested`, `partial (rounds 1-2 of 3)`. */
+  outcome?: string;
   last_error?: string;
 }
 
@@ -37,23 +42,22 @@ async function findDebates(path: string): Promise<string[]> {
 export async function debateStatus(dir: string): Promise<StatusRow> {
   const read = await readDebateFolder(dir);
   if (!read.ok) return { dir, last_error: read.errors[0]?.message ?? "unreadable" };
-  const { frontmatter: fm, scores } = read.value.state;
-  const cumulative = cumulativeScores(scores);
+  const state = read.value.state;
+  const fm = state.frontmatter;
+  const format = formatOfState(state);
+  const standing = format.standing(state);
   const row: StatusRow = {
     dir,
     debate_id: fm.debate_id,
-    phase: fm.current_phase,
-    exchange: fm.current_exchange,
-    scores: { proposition: cumulative.proposition.total, opposition: cumulative.opposition.total },
+    format: format.name,
+    // An aborted, uncontested or partial debate says so where the phase is shown, never as plain success.
+    phase: standing.outcome ?? standing.phase,
+    exchange: standing.progress.done,
   };
-  if (fm.exchanges !== undefined) row.exchanges = fm.exchanges;
-  if (
-    fm.exchanges !== undefined &&
-    fm.current_phase === "awaiting_arguments" &&
-    fm.current_exchange >= fm.exchanges
-  ) {
-    row.phase = "complete";
-  }
+  if (standing.scores) row.scores = standing.scores;
+  if (standing.sides) row.sides = standing.sides;
+  if (standing.outcome) row.outcome = standing.outcome;
+  if (standing.progress.total !== undefined) row.exchanges = standing.progress.total;
   // Only a failure of the step the debate is still at matters: older ones were overcome.
   const journal = await readJournal(dir, { exchange: fm.current_exchange, phase: fm.current_phase }).catch(
     () => [],
@@ -106,8 +110,8 @@ export function registerStatus(program: Command, io: CliIO): void {
         relative(io.cwd, r.dir) || ".",
         r.phase ?? "-",
         r.exchange === undefined ? "-" : `${r.exchange}/${r.exchanges ?? "-"}`,
-        r.scores ? signed(r.scores.proposition) : "-",
-        r.scores ? signed(r.scores.opposition) : "-",
+        r.scores ? signed(r.scores.proposition) : (r.sides?.proposition ?? "-"),
+        r.scores ? signed(r.scores.opposition) : (r.sides?.opposition ?? "-"),
         r.last_error ? clipText(r.last_error.replace(/\s+/g, " "), 80) : "",
       ]);
       const text = table([["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "LAST ERROR"], ...body]);

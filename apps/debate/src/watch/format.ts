@@ -1,12 +1,10 @@
 import { relative } from "node:path";
 import type { CliIO } from "../output.js";
 import { isInteractive } from "../output.js";
-import { palette } from "../progress.js";
+import { palette, phaseWord } from "../progress.js";
 import { formatSkillProblem } from "../skill-problems.js";
 import type { WatchEvent } from "./events.js";
 import type { WatchedDebate } from "./watcher.js";
-
-const phaseWord = (phase: string) => (phase === "awaiting_arguments" ? "arguments" : "judgment");
 
 /** The line a human sees for an event, or undefined for events that are no change of phase or status. */
 export function formatWatchLine(event: WatchEvent, name: (dir: string) => string): string | undefined {

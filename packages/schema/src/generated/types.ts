@@ -398,8 +398,14 @@ export interface JournalEntry {
   version: 1
   debate_id: string
   exchange: number
-  phase: ("awaiting_arguments" | "awaiting_judgment")
-  role: ("proposition" | "opposition" | "judge")
+  /**
+   * The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).
+   */
+  phase: string
+  /**
+   * The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).
+   */
+  role: string
   /**
    * 1 for the first call of this step and role; retries after a validation failure count up.
    */

@@ -3558,8 +3558,9 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJournalEntryRaw = validate34;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"role":{"type":"string","enum":["proposition","opposition","judge"]},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
-const pattern15 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const pattern15 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern17 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
@@ -3736,8 +3737,9 @@ errors++;
 }
 if(data.phase !== undefined){
 let data3 = data.phase;
-if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data3 === "string"){
+if(!pattern15.test(data3)){
+const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3746,8 +3748,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!((data3 === "awaiting_arguments") || (data3 === "awaiting_judgment"))){
-const err16 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema50.properties.phase.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err16 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3759,8 +3762,9 @@ errors++;
 }
 if(data.role !== undefined){
 let data4 = data.role;
-if(typeof data4 !== "string"){
-const err17 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data4 === "string"){
+if(!pattern15.test(data4)){
+const err17 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3769,8 +3773,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(((data4 === "proposition") || (data4 === "opposition")) || (data4 === "judge"))){
-const err18 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema50.properties.role.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err18 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3832,7 +3837,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern15.test(data8)){
+if(!pattern17.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -5511,7 +5516,7 @@ validate38.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamic
 
 export const validateSkillManifestRaw = validate40;
 const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern18 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+const pattern20 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5636,7 +5641,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern18.test(data1)){
+if(!pattern20.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];

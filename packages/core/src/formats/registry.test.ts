@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { freshState } from "../test-helpers/states.js";
+import { formalFormat } from "./formal/format.js";
+import { formatOf, formats, journalStepKey } from "./registry.js";
+
+describe("the format registry", () => {
+  it("finds a format by debate.md's `format`, formal when absent", () => {
+    expect(formatOf({ format: "formal" })).toEqual({ ok: true, value: formalFormat });
+    expect(formatOf({ debate_id: "x" })).toEqual({ ok: true, value: formalFormat });
+    expect(Object.keys(formats)).toContain("formal");
+  });
+
+  it("names the field and the known formats for an unknown one", () => {
+    const found = formatOf({ format: "toString" });
+    expect(found.ok).toBe(false);
+    expect(!found.ok && found.errors[0]).toMatchObject({ code: "FORMAT_UNKNOWN", path: "format" });
+    expect(!found.ok && found.errors[0]!.message).toContain("expected one of formal");
+  });
+
+  it("gives every phase that asks seats a journal step key, and none to others", () => {
+    expect(journalStepKey("awaiting_arguments")).toBe("1-arguments");
+    expect(journalStepKey("awaiting_judgment")).toBe("2-judgment");
+    expect(journalStepKey("complete")).toBeUndefined();
+    expect(journalStepKey("__proto__")).toBeUndefined();
+  });
+});
+
+describe("formal as a registered format", () => {
+  it("asks both debaters in parallel, then the judge, as nextAction says", () => {
+    const state = freshState();
+    expect(formalFormat.next(state)).toEqual({
+      kind: "ask",
+      exchange: 0,
+      phase: "awaiting_arguments",
+      mode: "parallel",
+      asks: [
+        { role: "proposition", task: "opening" },
+        { role: "opposition", task: "opening" },
+      ],
+      opens: true,
+      completed: 0,
+    });
+    const judging = freshState({ current_phase: "awaiting_judgment", current_exchange: 1 });
+    expect(formalFormat.next(judging)).toMatchObject({
+      kind: "ask",
+      asks: [{ role: "judge", task: "judgment" }],
+      opens: false,
+      completed: 1,
+    });
+  });
+
+  it("is done at the configured exchanges, and standing says complete", () => {
+    const done = freshState({ current_exchange: 3 });
+    expect(formalFormat.next(done)).toEqual({
+      kind: "done",
+      reason: "complete",
+      message: "complete after 3 exchange(s)",
+    });
+    expect(formalFormat.standing(done)).toMatchObject({
+      phase: "complete",
+      progress: { done: 3, total: 3, unit: "exchange" },
+      sides: { proposition: "0.00", opposition: "0.00" },
+      complete: true,
+    });
+  });
+
+  it("refuses an answer from a seat that does not act in the phase", () => {
+    const parsed = formalFormat.parseAnswer(freshState(), "judge", "{}");
+    expect(!parsed.ok && parsed.errors[0]!.code).toBe("DEBATE_PHASE_MISMATCH");
+  });
+
+  it("makes the frontmatter of a new debate with its defaults and the seat settings given", () => {
+    const made = formalFormat.newDebate({
+      slug: "x",
+      seats: { opposition: "codex" },
+      seatDefaults: { effort: "low" },
+      now: "2026-01-01T00:00:00Z",
+    });
+    expect(made.ok && made.value.frontmatter).toMatchObject({
+      format: "formal",
+      exchanges: 5,
+      seats: {
+        proposition: { adapter: "claude", effort: "low" },
+        opposition: { adapter: "codex", effort: "low" },
+        judge: { adapter: "codex", effort: "low" },
+      },
+    });
+  });
+});
