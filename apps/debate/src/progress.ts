@@ -128,8 +128,7 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
   if (summary.outcome) lines.push(c.red(`outcome: ${summary.outcome}`));
   // A format that does not score (crossfire) shows its own standing instead of scores.
   if (summary.standing && !summary.standing.scores) {
-    const sides = summary.standing.sides;
-    if (sides) lines.push(`${sides.proposition} · ${sides.opposition}`);
+    if (summary.standing.headline) lines.push(c.bold(summary.standing.headline));
     lines.push(`files: ${dir}`);
     return `${lines.join("\n")}\n`;
   }

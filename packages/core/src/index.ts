@@ -6,6 +6,9 @@ export { clipText, clipTextEnd } from "./clip.js";
 export type { DebatekitErrorOptions } from "./errors.js";
 export { DebatekitError, fail, formatRuleErrors, ok, quote, ruleError } from "./errors.js";
 export { extractJson, jsonNestingDepth } from "./extract-json.js";
+export { crossfireFormat } from "./formats/crossfire/format.js";
+export { POINT_ID, REQUIRED_CATEGORIES } from "./formats/crossfire/rules.js";
+export { SUMMARY_MAX_TOKENS, SUMMARY_MIN_TOKENS, summaryTokens } from "./formats/crossfire/summary.js";
 export { formalFormat } from "./formats/formal/format.js";
 export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal/machine.js";
 export type {

@@ -53,9 +53,15 @@ function judgeState(): DebateState {
 describe("the shipped agent templates", () => {
   it("are valid AgentDefinitions, one per task", () => {
     expect(defaultAgentTemplates.map((t) => `${t.definition.role}/${t.definition.task}`).sort()).toEqual([
+      "challenger/challenge",
+      "challenger/follow-up",
       "debater/opening",
       "debater/rebuttal",
       "judge/judgment",
+      "judge/verdict",
+      "proposer/defense",
+      "proposer/opening",
+      "summarizer/summary",
     ]);
     for (const t of defaultAgentTemplates) expect(validateAgentDefinition(t.definition).ok).toBe(true);
   });

@@ -95,7 +95,8 @@ function standing(state: DebateState): string {
   return `proposition ${c.proposition.total} (${c.proposition.count} scored), opposition ${c.opposition.total} (${c.opposition.count} scored)`;
 }
 
-function feedbackBlock(feedback: string[] | undefined): string {
+/** The retry block of a prompt: the errors of the previous answer, or nothing. */
+export function feedbackBlock(feedback: string[] | undefined): string {
   if (!feedback || feedback.length === 0) return "";
   return [
     "# Your previous answer was rejected",

@@ -1,5 +1,6 @@
+import type { Role } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { matchSkills, RANK_THRESHOLD, scoreSkills } from "./match.js";
+import { appliesToRole, matchSkills, RANK_THRESHOLD, scoreSkills } from "./match.js";
 import { normalizeText } from "./normalize.js";
 import { skillOf } from "./test-helpers/skill.js";
 
@@ -136,5 +137,17 @@ describe("matchSkills", () => {
       rankedOk: false,
       hits: [],
     });
+  });
+});
+
+describe("crossfire's seats", () => {
+  it("get the skills written for debaters, and only those of their own role otherwise", () => {
+    const skill = (applicable_agents: Role[]) =>
+      ({ manifest: { applicable_agents } }) as unknown as Parameters<typeof appliesToRole>[0];
+    expect(appliesToRole(skill(["debater"]), "proposer")).toBe(true);
+    expect(appliesToRole(skill(["debater"]), "challenger")).toBe(true);
+    expect(appliesToRole(skill(["debater"]), "summarizer")).toBe(false);
+    expect(appliesToRole(skill(["judge"]), "challenger")).toBe(false);
+    expect(appliesToRole(skill(["summarizer"]), "summarizer")).toBe(true);
   });
 });

@@ -91,8 +91,16 @@ export function isAlwaysOn(skill: LoadedSkill): boolean {
 export function appliesToRole(skill: LoadedSkill, role: Role): boolean {
   const agents = skill.manifest.applicable_agents;
   if (agents.includes(role)) return true;
-  if (role === "proposition" || role === "opposition") return agents.includes("debater");
-  if (role === "debater") return agents.includes("proposition") || agents.includes("opposition");
+  // `debater` stands for every arguing seat: formal's proposition and opposition, crossfire's proposer and challenger.
+  if (role === "proposition" || role === "opposition" || role === "proposer" || role === "challenger")
+    return agents.includes("debater");
+  if (role === "debater")
+    return (
+      agents.includes("proposition") ||
+      agents.includes("opposition") ||
+      agents.includes("proposer") ||
+      agents.includes("challenger")
+    );
   return false;
 }
 

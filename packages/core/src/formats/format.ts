@@ -39,6 +39,8 @@ export interface Standing {
   sides?: { proposition: string; opposition: string };
   /** Numbers behind `sides`, when the format scores (formal). */
   scores?: { proposition: number; opposition: number };
+  /** One line for people, when the format has one (crossfire: `the challenger wins`). */
+  headline?: string;
   /** True when nothing is left to run. */
   complete: boolean;
   /** Set when the result rests on less than was configured (failed seats, missing rounds): say so prominently. */

@@ -1,11 +1,13 @@
 import { fail, ok, quote, ruleError } from "../errors.js";
 import type { Result } from "../types.js";
+import { crossfireFormat } from "./crossfire/format.js";
 import { formalFormat } from "./formal/format.js";
 import type { Format } from "./format.js";
 
 /** Every format, by the name debate.md's `format` key gives (absent = formal). The one table. */
 export const formats: Readonly<Record<string, Format>> = {
   formal: formalFormat,
+  crossfire: crossfireFormat,
 };
 
 /** The format a debate.md frontmatter names (`format`, default `formal`), or FORMAT_UNKNOWN naming the field. */

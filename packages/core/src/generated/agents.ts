@@ -5,6 +5,130 @@ import type { AgentTemplate } from "../types.js";
 export const defaultAgentTemplates: AgentTemplate[] = [
   {
     "definition": {
+      "name": "crossfire-challenge",
+      "role": "challenger",
+      "task": "challenge",
+      "description": "Crossfire round 1, challenger: name the flaws of the proposer's opening, covering correctness, security and developer experience.",
+      "version": "1.0.0",
+      "placeholders": [
+        "round",
+        "rounds",
+        "topic",
+        "context",
+        "targets",
+        "id_prefix",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/crossfire-turn.schema.json"
+    },
+    "body": "You are the **challenger** in a crossfire debate. The proposer has just opened; your job is to find\nwhat is wrong with their position, with evidence, not to agree politely. A judge will pick a\nwinner from the evidence. This is round {{round}} of {{rounds}}: your **challenge**.\n\n# Topic\n\n{{topic}}\n\n# The debate so far\n\n{{context}}\n\n# Your task\n\nAnswer the proposer's points ({{targets}}) with 1 to 8 points of your own. The engine checks these\nrules and rejects an answer that breaks one, asking you again with the errors:\n\n- **Name at least one flaw**: a point with `\"stance\": \"flaw\"` and `targets` listing the proposer's\n  point ids it attacks. If a concern is genuinely settled, you may instead certify it with\n  `\"stance\": \"resolved\"`, which **requires evidence**.\n- **Cover correctness, security and developer experience**: at least one of your points has each of\n  `\"category\": \"correctness\"`, `\"category\": \"security\"`, `\"category\": \"developer_experience\"`.\n- **Every point carries evidence** (`{kind: file | code | benchmark | doc | data, ref, detail}`)\n  **or is marked `\"unsupported\": true`**. Never invent a reference.\n- `targets` may only name ids listed above. What you grant goes in `concessions` (`{text, target}`):\n  a concession stands for the rest of the debate.\n- Your points get the ids {{id_prefix}}.1, {{id_prefix}}.2, ...\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"position\": \"Your position after this turn.\",\n  \"points\": [\n    {\n      \"claim\": \"The flaw, stated precisely.\",\n      \"stance\": \"flaw\",\n      \"targets\": [\"P1.1\"],\n      \"category\": \"security\",\n      \"evidence\": [{ \"kind\": \"doc\", \"ref\": \"where\", \"detail\": \"what it shows\" }]\n    }\n  ],\n  \"concessions\": [{ \"text\": \"What you grant, in one sentence.\", \"target\": \"P1.2\" }]\n}\n```\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "crossfire-defense",
+      "role": "proposer",
+      "task": "defense",
+      "description": "Crossfire round 2+, proposer: defend the position against the challenger's flaws, concede what landed, with evidence.",
+      "version": "1.0.0",
+      "placeholders": [
+        "round",
+        "rounds",
+        "topic",
+        "context",
+        "own_concessions",
+        "targets",
+        "id_prefix",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/crossfire-turn.schema.json"
+    },
+    "body": "You are the **proposer** in a crossfire debate. This is round {{round}} of {{rounds}}: your\n**defense** against what the challenger said.\n\n# Topic\n\n{{topic}}\n\n# The debate so far\n\n{{context}}\n\n# Your concessions so far (they stand)\n\n{{own_concessions}}\n\n# Your task\n\nAnswer the challenger's points ({{targets}}): repair what can be repaired, with new evidence; grant\nwhat landed (`concessions`). The engine checks, and asks again with the errors when a rule is broken:\n\n- **Every point carries evidence** (`{kind: file | code | benchmark | doc | data, ref, detail}`)\n  **or is marked `\"unsupported\": true`**.\n- `targets` may only name ids that exist (listed above). A point answering a flaw uses\n  `\"stance\": \"flaw\"` when it shows the challenger's point is itself wrong.\n- **A concession stands.** To take one back, add it to `withdrawals` (`{concession, reason,\n  evidence}`) with evidence **not cited before** in the debate; it is shown as a walk-back. Attacking\n  a point you conceded without withdrawing the concession is rejected.\n- Your points get the ids {{id_prefix}}.1, {{id_prefix}}.2, ...\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"position\": \"Your position now.\",\n  \"points\": [\n    { \"claim\": \"...\", \"targets\": [\"C1.1\"], \"category\": \"correctness\", \"evidence\": [{ \"kind\": \"code\", \"ref\": \"src/x.ts:42\", \"detail\": \"...\" }] }\n  ],\n  \"concessions\": [{ \"text\": \"...\", \"target\": \"C1.2\" }],\n  \"withdrawals\": []\n}\n```\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "crossfire-follow-up",
+      "role": "challenger",
+      "task": "follow-up",
+      "description": "Crossfire round 2+, challenger: press the flaws that still stand, or certify a concern resolved with evidence.",
+      "version": "1.0.0",
+      "placeholders": [
+        "round",
+        "rounds",
+        "topic",
+        "context",
+        "own_concessions",
+        "targets",
+        "id_prefix",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/crossfire-turn.schema.json"
+    },
+    "body": "You are the **challenger** in a crossfire debate. This is round {{round}} of {{rounds}}: your\n**follow-up** on the proposer's defense.\n\n# Topic\n\n{{topic}}\n\n# The debate so far\n\n{{context}}\n\n# Your concessions so far (they stand)\n\n{{own_concessions}}\n\n# Your task\n\nAnswer the proposer's points ({{targets}}): press the flaws that still stand, with evidence; grant\nwhat landed (`concessions`). The engine checks, and asks again with the errors when a rule is broken:\n\n- **Every point carries evidence** (`{kind: file | code | benchmark | doc | data, ref, detail}`)\n  **or is marked `\"unsupported\": true`**.\n- **Name at least one flaw** (`\"stance\": \"flaw\"` with `targets`), or certify a concern resolved\n  (`\"stance\": \"resolved\"` with `targets`), which **requires evidence**.\n- `targets` may only name ids that exist (listed above).\n- **A concession stands.** To take one back, add it to `withdrawals` (`{concession, reason,\n  evidence}`) with evidence **not cited before** in the debate; it is shown as a walk-back. Attacking\n  a point you conceded without withdrawing the concession is rejected.\n- Your points get the ids {{id_prefix}}.1, {{id_prefix}}.2, ...\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"position\": \"Your position now.\",\n  \"points\": [\n    { \"claim\": \"...\", \"stance\": \"flaw\", \"targets\": [\"P2.1\"], \"category\": \"correctness\", \"evidence\": [{ \"kind\": \"code\", \"ref\": \"src/x.ts:42\", \"detail\": \"...\" }] }\n  ],\n  \"concessions\": [{ \"text\": \"...\", \"target\": \"P2.2\" }],\n  \"withdrawals\": []\n}\n```\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "crossfire-opening",
+      "role": "proposer",
+      "task": "opening",
+      "description": "Crossfire round 1, proposer: the opening position on the topic, every point backed by evidence or marked unsupported.",
+      "version": "1.0.0",
+      "placeholders": [
+        "round",
+        "rounds",
+        "topic",
+        "id_prefix",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/crossfire-turn.schema.json"
+    },
+    "body": "You are the **proposer** in a crossfire debate: you take a position on the topic below and defend\nit; a challenger will look for its flaws; a judge will pick a winner from the evidence. This is\nround {{round}} of {{rounds}}: your **opening**.\n\n# Topic\n\n{{topic}}\n\n# Your task\n\nState your position and the points that carry it (1 to 8). The engine checks these rules and\nrejects an answer that breaks one, asking you again with the errors:\n\n- **Every point carries evidence** (`evidence`: 1 or more `{kind, ref, detail}`, `kind` one of\n  `file`, `code`, `benchmark`, `doc`, `data`; `ref` says where, `detail` what it shows), **or is\n  marked `\"unsupported\": true`**. An unsupported point is allowed, and the judge will weigh it as\n  such: never invent a reference.\n- Give each point a `category` (`correctness`, `security`, `developer_experience`, `performance`,\n  `cost`, `operations`, `other`).\n- Your points get the ids {{id_prefix}}.1, {{id_prefix}}.2, ... in order; later turns cite them.\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nAnswer with one JSON object and nothing else:\n\n```json\n{\n  \"position\": \"Your position in two or three sentences.\",\n  \"points\": [\n    {\n      \"claim\": \"One specific claim.\",\n      \"category\": \"performance\",\n      \"evidence\": [{ \"kind\": \"benchmark\", \"ref\": \"bench/results.md#orders\", \"detail\": \"What the measurement shows.\" }]\n    },\n    { \"claim\": \"A claim you believe but cannot back.\", \"category\": \"other\", \"unsupported\": true }\n  ]\n}\n```\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "crossfire-summary",
+      "role": "summarizer",
+      "task": "summary",
+      "description": "Crossfire, from round 3: a 500-800 token summary of the earlier rounds that keeps every concession verbatim, both positions and the open disagreements.",
+      "version": "1.0.0",
+      "placeholders": [
+        "round",
+        "covers",
+        "topic",
+        "context",
+        "concessions_to_keep",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/crossfire-summary.schema.json"
+    },
+    "body": "You summarize a crossfire debate between a proposer and a challenger. From round {{round}} on,\nthe debaters will see your summary instead of rounds 1 to {{covers}}, so nothing that matters may\nbe lost. You take no side.\n\n# Topic\n\n{{topic}}\n\n# Rounds 1 to {{covers}}\n\n{{context}}\n\n# Concessions that must be quoted verbatim\n\n{{concessions_to_keep}}\n\n# Your task\n\nThe engine checks, and asks again with the errors when a rule is broken:\n\n- `concessions`: **every concession listed above, copied exactly** (character for character, without\n  the id). A concession that is missing or reworded is rejected.\n- `positions`: each side's current position (`proposer`, `challenger`), non-empty.\n- `open_disagreements`: at least one thing the sides still dispute.\n- Length: **500 to 800 tokens** over all fields together (about 2,000 to 3,200 characters). Put the\n  detail in `summary`: the main points by id (P1.2, C2.1), their evidence, what was conceded.\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"summary\": \"What happened in rounds 1 to {{covers}}, point by point, with ids and evidence.\",\n  \"positions\": { \"proposer\": \"...\", \"challenger\": \"...\" },\n  \"concessions\": [\"<each concession above, verbatim>\"],\n  \"open_disagreements\": [\"...\"]\n}\n```\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "crossfire-verdict",
+      "role": "judge",
+      "task": "verdict",
+      "description": "Crossfire verdict: pick a winner (no tie), cite point ids that exist, rate the debate, list agreements with evidence, disagreements, unresolved questions and a recommendation.",
+      "version": "1.0.0",
+      "placeholders": [
+        "rounds",
+        "outcome_note",
+        "topic",
+        "context",
+        "point_ids",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/crossfire-verdict.schema.json"
+    },
+    "body": "You are the judge of a crossfire debate between a proposer and a challenger ({{rounds}} round(s)\nconfigured). Decide from the evidence, not from confidence or length: a point with evidence\noutweighs an unsupported one; a conceded point is settled.\n\n{{outcome_note}}\n\n# Topic\n\n{{topic}}\n\n# The debate\n\n{{context}}\n\n# Your task\n\nThe engine checks, and asks again with the errors when a rule is broken:\n\n- `winner`: `\"proposer\"` or `\"challenger\"`. **A tie is not a verdict**: pick the side the\n  evidence favours, and say in the reasoning how close it was.\n- `reasoning` and `cited_points`: cite only point ids that exist: {{point_ids}}.\n- `ratings`: `genuine_disagreement`, `evidence_quality`, `challenge_depth`, each `high`, `medium`\n  or `low`.\n- `agreements`: what both sides accept, each with the `points` (ids) whose **evidence** supports\n  it; an unsupported point cannot carry an agreement.\n- `disagreements`, `unresolved`: lists of short sentences (may be empty).\n- `recommendation`: what to do, concretely (at least a sentence).\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"winner\": \"challenger\",\n  \"reasoning\": \"Why, citing P1.1 and C1.2 ...\",\n  \"cited_points\": [\"P1.1\", \"C1.2\"],\n  \"ratings\": { \"genuine_disagreement\": \"high\", \"evidence_quality\": \"medium\", \"challenge_depth\": \"high\" },\n  \"agreements\": [{ \"text\": \"...\", \"points\": [\"P1.2\"] }],\n  \"disagreements\": [\"...\"],\n  \"unresolved\": [\"...\"],\n  \"recommendation\": \"Do X first, then measure Y before deciding Z.\"\n}\n```\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
       "name": "debater-opening",
       "role": "debater",
       "task": "opening",

@@ -69,7 +69,7 @@ export const formalFormat = defineFormat({
         return action;
     }
   },
-  prompt: (state, role, options) => buildPrompt(state, role as SeatRole, options),
+  prompt: (state, role, options = {}) => buildPrompt(state, role as SeatRole, options),
   skillTask: (state, role) =>
     role === "judge" ? "judgment" : state.frontmatter.current_exchange === 0 ? "opening" : "rebuttal",
   parseAnswer(state, role, text) {

@@ -1,0 +1,117 @@
+import type {
+  CrossfireFrontmatter,
+  CrossfireSummary,
+  CrossfireTurn,
+  CrossfireVerdict,
+  DebateFrontmatter,
+} from "@debatekit/schema";
+import type { DebateState } from "../../types.js";
+import type { FormatRecord } from "../format.js";
+
+/** A debating seat of crossfire. */
+export type CrossfireSide = "proposer" | "challenger";
+
+/** debate.md's frontmatter of a crossfire debate (the state carries it typed as formal's; this is the one cast). */
+export function crossfireFrontmatter(state: { frontmatter: unknown }): CrossfireFrontmatter {
+  return state.frontmatter as CrossfireFrontmatter;
+}
+
+/** The frontmatter of a crossfire state, typed as DebateState holds it. */
+export function asDebateFrontmatter(fm: CrossfireFrontmatter): DebateFrontmatter {
+  return fm as unknown as DebateFrontmatter;
+}
+
+const pad = (round: number) => String(round).padStart(2, "0");
+
+/** turns/r01-proposer.md, turns/r03-summary.md, verdict.md */
+export const turnFile = (round: number, role: CrossfireSide) => `turns/r${pad(round)}-${role}.md`;
+export const summaryFile = (round: number) => `turns/r${pad(round)}-summary.md`;
+export const VERDICT_FILE = "verdict.md";
+
+export const TURN_NAME = /^r0[1-5]-(proposer|challenger)\.md$/;
+export const SUMMARY_NAME = /^r0[3-5]-summary\.md$/;
+export const VERDICT_NAME = /^verdict\.md$/;
+
+/** A committed turn: its round, its side and the checked answer with the engine's ids. */
+export interface Turn {
+  round: number;
+  role: CrossfireSide;
+  data: CrossfireTurn;
+}
+
+const TURN_FILE = /^turns\/r0([1-5])-(proposer|challenger)\.md$/;
+const SUMMARY_FILE = /^turns\/r0([3-5])-summary\.md$/;
+
+/** Every committed turn, by round, proposer first. */
+export function turnsOf(state: DebateState): Turn[] {
+  const turns: Turn[] = [];
+  for (const record of state.records ?? []) {
+    const m = TURN_FILE.exec(record.file);
+    if (m)
+      turns.push({
+        round: Number(m[1]),
+        role: m[2] as CrossfireSide,
+        data: record.frontmatter as unknown as CrossfireTurn,
+      });
+  }
+  return turns.sort((a, b) => a.round - b.round || (a.role === "proposer" ? -1 : 1));
+}
+
+/** The committed summary read in `round`, if any. */
+export function summaryOf(state: DebateState, round: number): CrossfireSummary | undefined {
+  const record = (state.records ?? []).find((r) => r.file === summaryFile(round));
+  return record?.frontmatter as unknown as CrossfireSummary | undefined;
+}
+
+/** The latest committed summary read at or before `round`. */
+export function latestSummary(state: DebateState, round: number): CrossfireSummary | undefined {
+  for (let r = round; r >= 3; r--) {
+    const found = summaryOf(state, r);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The verdict, once committed. */
+export function verdictOf(state: DebateState): CrossfireVerdict | undefined {
+  return (state.records ?? []).find((r) => r.file === VERDICT_FILE)?.frontmatter as unknown as
+    | CrossfireVerdict
+    | undefined;
+}
+
+/** Where a step sits in the debate's order: rounds, and within a round summary < proposer < challenger < verdict. */
+const PHASE_POSITION: Record<CrossfireFrontmatter["current_phase"], number> = {
+  awaiting_summary: 0,
+  awaiting_proposer: 1,
+  awaiting_challenger: 2,
+  awaiting_verdict: 3,
+  complete: 4,
+  aborted: 4,
+};
+
+/** Whether a record file is committed under debate.md's marker (a file of a later step is a leftover of a crash). */
+export function isCommitted(fm: CrossfireFrontmatter, file: string): boolean {
+  if (file === VERDICT_FILE) return fm.current_phase === "complete";
+  const marker = fm.current_exchange * 10 + PHASE_POSITION[fm.current_phase];
+  const turn = TURN_FILE.exec(file);
+  if (turn) {
+    const round = Number(turn[1]);
+    const role = turn[2] as CrossfireSide;
+    if (fm.failures?.some((f) => f.role === role && f.round === round)) return false;
+    return round * 10 + (role === "proposer" ? 1 : 2) < marker;
+  }
+  const summary = SUMMARY_FILE.exec(file);
+  if (summary) {
+    const round = Number(summary[1]);
+    if (fm.failures?.some((f) => f.role === "summarizer" && f.round === round)) return false;
+    return round * 10 < marker;
+  }
+  return false;
+}
+
+/** Adds records to a state (sorted by file, like files reads them). */
+export function withRecords(state: DebateState, added: FormatRecord[]): FormatRecord[] {
+  return [...(state.records ?? []), ...added].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
+  );
+}

@@ -1,0 +1,72 @@
+import type { CrossfireVerdict } from "@debatekit/schema";
+import { quote, ruleError } from "../../errors.js";
+import type { RuleError } from "../../types.js";
+import { POINT_ID_IN_TEXT } from "./rules.js";
+import type { Turn } from "./state.js";
+
+/** A recommendation shorter than this says nothing a reader can act on. */
+export const MIN_RECOMMENDATION_CHARS = 20;
+
+/**
+ * The verdict's rules: every cited point id (in `cited_points`, in the reasoning's prose, in the
+ * agreements) exists among the turns the verdict rests on; an agreement rests on points with
+ * evidence; the recommendation says what to do. (A winner is required by the schema: no tie.)
+ */
+export function checkVerdict(verdict: CrossfireVerdict, turns: readonly Turn[]): RuleError[] {
+  const errors: RuleError[] = [];
+  const points = new Map(turns.flatMap((t) => t.data.points.map((p) => [p.id ?? "", p] as const)));
+  const known = () => [...points.keys()].join(", ") || "none";
+  verdict.cited_points.forEach((id, i) => {
+    if (!points.has(id))
+      errors.push(
+        ruleError(
+          "VERDICT_POINT_UNKNOWN",
+          `cited_points[${i}]`,
+          `expected a point id of the debate (${known()}), found ${quote(id)}`,
+        ),
+      );
+  });
+  const inProse = new Set(verdict.reasoning.match(POINT_ID_IN_TEXT) ?? []);
+  for (const id of inProse) {
+    if (!points.has(id))
+      errors.push(
+        ruleError(
+          "VERDICT_POINT_UNKNOWN",
+          "reasoning",
+          `the reasoning cites ${id}, which is not a point of the debate (${known()})`,
+        ),
+      );
+  }
+  verdict.agreements.forEach((agreement, i) => {
+    agreement.points.forEach((id, j) => {
+      const point = points.get(id);
+      if (!point) {
+        errors.push(
+          ruleError(
+            "VERDICT_POINT_UNKNOWN",
+            `agreements[${i}].points[${j}]`,
+            `expected a point id of the debate (${known()}), found ${quote(id)}`,
+          ),
+        );
+      } else if ((point.evidence ?? []).length === 0) {
+        errors.push(
+          ruleError(
+            "VERDICT_AGREEMENT_UNSUPPORTED",
+            `agreements[${i}].points[${j}]`,
+            `an agreement must rest on evidence; ${id} has none (it is marked unsupported)`,
+          ),
+        );
+      }
+    });
+  });
+  if (verdict.recommendation.trim().length < MIN_RECOMMENDATION_CHARS) {
+    errors.push(
+      ruleError(
+        "VERDICT_RECOMMENDATION_VAGUE",
+        "recommendation",
+        `expected an actionable recommendation (what to do, at least ${MIN_RECOMMENDATION_CHARS} characters), found ${quote(verdict.recommendation)}`,
+      ),
+    );
+  }
+  return errors;
+}
