@@ -109,3 +109,13 @@ describe("acquireLock", () => {
     }
   });
 });
+
+describe("temp files of every format's folders", () => {
+  it("removes a dead process's temp file from crossfire's turns/ too", async () => {
+    const name = `.r01-proposer.md.${deadPid()}.0123456789ab.tmp`;
+    await mkdir(path.join(dir, "turns"));
+    await writeFile(path.join(dir, "turns", name), "x");
+    expect(await removeStaleTempFiles(dir)).toEqual([`turns/${name}`]);
+    expect(await readdir(path.join(dir, "turns"))).toEqual([]);
+  });
+});

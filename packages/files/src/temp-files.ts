@@ -1,11 +1,22 @@
 import { readdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { formats } from "@debatekit/core";
 import { ATOMIC_TEMP_NAME } from "./atomic.js";
 import { resolveInside } from "./paths.js";
 import { isProcessAlive } from "./pid.js";
 
-/** The folders writeFileAtomic writes into, relative to the debate folder. */
-const TEMP_FOLDERS = [".", "arguments", ".debate", ".debate/journal"];
+/**
+ * The folders writeFileAtomic writes into, relative to the debate folder: the engine's own, and every
+ * registered format's folders and record folders (formal: arguments/; crossfire: turns/).
+ */
+const TEMP_FOLDERS = [
+  ...new Set([
+    ".",
+    ".debate",
+    ".debate/journal",
+    ...Object.values(formats).flatMap((f) => [...f.folders, ...f.records.map((r) => r.dir || ".")]),
+  ]),
+];
 /**
  * An atomic write keeps its temp file for milliseconds; one this old is not a write in progress even
  * when its pid is alive (the pid was reused, e.g. after a container restart, or it is another host's).

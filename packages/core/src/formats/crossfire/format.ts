@@ -366,6 +366,11 @@ export const crossfireFormat = defineFormat({
     seats: [
       { role: "proposer", description: "who proposes and defends (required)", required: true },
       { role: "challenger", description: "who challenges (required)", required: true },
+      {
+        role: "judge",
+        description:
+          "who gives the verdict (default: claude, codex or gemini, whichever debates in neither seat)",
+      },
       { role: "summarizer", description: "who summarizes rounds from round 3 (default: the judge)" },
     ],
     length: { flag: "rounds", description: "how many rounds", default: 2, min: 1, max: 5 },
