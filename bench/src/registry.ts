@@ -11,4 +11,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   files: () => import("./files.bench.js"),
   runner: () => import("./runner.bench.js"),
   watch: () => import("./watch.bench.js"),
+  formats: () => import("./formats.bench.js"),
 };
