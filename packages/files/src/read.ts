@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import type { ArgumentRecord, DebateState, Format, FormatRecord, Result, RuleError } from "@debatekit/core";
-import { checkCommittedState, DebatekitError, formatOfState, quote } from "@debatekit/core";
+import { DebatekitError, formatOfState, quote } from "@debatekit/core";
 import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
 import { validateScoresFile } from "@debatekit/schema";
 import { parseArgumentFile, parseDebateFile, schemaErrors } from "./documents.js";
@@ -302,7 +302,7 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
   };
   // What is committed is re-checked with the rules an answer had to pass (core's, not a copy):
   // a hand edit cannot smuggle in a link, a score or an exchange that a model answer could not.
-  const committed = checkCommittedState(state);
+  const committed = format.checkCommitted(state);
   if (committed.length > 0) return { ok: false, errors: committed };
   // New argument files follow the existing ones; a folder without any follows debate.md.
   const argumentStyle = styles.size > 0 ? [...styles][0]! : doc.value.style;

@@ -104,6 +104,19 @@ describe("records of a format", () => {
     });
   });
 
+  it("re-checks a committed record with the rules its answer had to pass (a hand edit cannot add what a model could not)", async () => {
+    const folder = await newCrossfire();
+    const after = await commitStep(folder, proposerStep(folder.state));
+    const file = join(after.dir, "turns/r01-proposer.md");
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace("id: P1.1", "id: P1.5"));
+    const read = await readDebateFolder(after.dir);
+    expect(!read.ok && read.errors[0]).toMatchObject({
+      code: "RECORD_IDS_MISMATCH",
+      path: "turns/r01-proposer.md:points",
+    });
+  });
+
   it("selects debate.md's schema by `format`: an unknown format is an error on `format`", () => {
     const parsed = parseDebateFile(
       "---\ndebate_id: x\nformat: review\ncurrent_exchange: 0\ncurrent_phase: awaiting_arguments\n---\n# Motion\n\nm\n",

@@ -1,6 +1,6 @@
 import type { DebateFrontmatter, SeatConfig, ValidationResult } from "@debatekit/schema";
 import type { BuildPromptOptions } from "../prompt.js";
-import type { DebateState, Result } from "../types.js";
+import type { DebateState, Result, RuleError } from "../types.js";
 
 /** One seat asked for an answer in a step. */
 export interface SeatAsk {
@@ -131,6 +131,11 @@ export interface Format {
     failure: SeatFailure,
     now: string,
   ): Result<DebateState> | undefined;
+  /**
+   * Re-checks a committed state as read from disk with the rules its answers had to pass (DESIGN §5);
+   * errors' paths are `file:field`. files refuses a folder for which it finds any.
+   */
+  checkCommitted(state: DebateState): RuleError[];
   /** Where the debate stands. */
   standing(state: DebateState): Standing;
   /** Options `debate new` offers for this format. */

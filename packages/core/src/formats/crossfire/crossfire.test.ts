@@ -427,3 +427,50 @@ describe("crossfire: a new debate", () => {
     ]);
   });
 });
+
+describe("crossfire: a committed state is re-checked when read", () => {
+  const done = () => {
+    let s = step(crossfireState({ rounds: 1 }), "proposer", proposerTurn());
+    s = step(s, "challenger", challengerTurn(1));
+    return step(s, "judge", verdictAnswer());
+  };
+  const edit = (
+    s: DebateState,
+    file: string,
+    change: (fm: Record<string, unknown>) => void,
+  ): DebateState => ({
+    ...s,
+    records: s.records!.map((r) => {
+      if (r.file !== file) return r;
+      const frontmatter = structuredClone(r.frontmatter);
+      change(frontmatter);
+      return { ...r, frontmatter };
+    }),
+  });
+
+  it("accepts what the engine committed", () => {
+    expect(crossfireFormat.checkCommitted(done())).toEqual([]);
+  });
+
+  it("refuses a hand-edited target, renumbered ids, and a verdict citing a point that is not there", () => {
+    const target = edit(done(), "turns/r01-challenger.md", (f) => {
+      (f.points as { targets?: string[] }[])[0]!.targets = ["P1.7"];
+    });
+    expect(crossfireFormat.checkCommitted(target)).toEqual([
+      expect.objectContaining({
+        code: "CROSSFIRE_REFERENCE_UNKNOWN",
+        path: "turns/r01-challenger.md:points[0].targets[0]",
+      }),
+    ]);
+    const ids = edit(done(), "turns/r01-proposer.md", (f) => {
+      (f.points as { id?: string }[])[0]!.id = "P1.9";
+    });
+    expect(crossfireFormat.checkCommitted(ids).map((e) => e.code)).toContain("RECORD_IDS_MISMATCH");
+    const verdict = edit(done(), "verdict.md", (f) => {
+      f.cited_points = ["C1.5"];
+    });
+    expect(crossfireFormat.checkCommitted(verdict)).toEqual([
+      expect.objectContaining({ code: "VERDICT_POINT_UNKNOWN", path: "verdict.md:cited_points[0]" }),
+    ]);
+  });
+});

@@ -15,6 +15,7 @@ import { extractJson } from "../../extract-json.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
 import { defineFormat, type FormatRecord, type FormatStep, type Standing } from "../format.js";
+import { checkCommittedCrossfire } from "./committed.js";
 import { buildCrossfirePrompt, summaryInput, verdictTurns } from "./prompt.js";
 import { renderSummary, renderTurn, renderVerdict } from "./render.js";
 import { assignIds, checkTurn, turnKind } from "./rules.js";
@@ -334,6 +335,7 @@ export const crossfireFormat = defineFormat({
     }
     return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
   },
+  checkCommitted: (state) => checkCommittedCrossfire(state),
   standing(state): Standing {
     const fm = crossfireFrontmatter(state);
     const verdict = verdictOf(state);

@@ -3,6 +3,7 @@ import { parseJudgeAnswer, parseSideAnswer } from "../../answers.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { renderArgumentGraph } from "../../graph.js";
 import { buildPrompt } from "../../prompt.js";
+import { checkCommittedState } from "../../rules/committed.js";
 import { cumulativeScores } from "../../scoring.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
@@ -95,6 +96,7 @@ export const formalFormat = defineFormat({
       opposition: (answers.opposition ?? []) as ArgumentRecord[],
     });
   },
+  checkCommitted: (state) => checkCommittedState(state),
   standing(state) {
     const fm = state.frontmatter;
     const cumulative = cumulativeScores(state.scores);
