@@ -47,3 +47,11 @@ describe("isIgnoredPath", () => {
     expect(isIgnoredPath(join(dir, "inbox/e000-proposition.md"), file)).toBe(false);
   });
 });
+
+describe("every format's record folders", () => {
+  it("are never entered (formal's arguments/, crossfire's turns/)", () => {
+    expect(isIgnoredPath("/d/debates/x/arguments")).toBe(true);
+    expect(isIgnoredPath("/d/debates/x/turns")).toBe(true);
+    expect(isIgnoredPath("/d/debates/x/inbox")).toBe(false);
+  });
+});

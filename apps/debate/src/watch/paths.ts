@@ -1,16 +1,23 @@
 import type { Stats } from "node:fs";
 import { basename, dirname } from "node:path";
+import { formats } from "@debatekit/core";
 
 /** The file that makes a folder a debate. */
 export const debateFile = "debate.md";
 
 /**
  * Folders the watcher never enters: the runner's own output (`.debate/` journal and lock,
- * `prompts/`, `arguments/`) and trees that are never debates. Ignoring the runner's output at the
+ * `prompts/`, every format's record folders: `arguments/`, `turns/`) and trees that are never debates. Ignoring the runner's output at the
  * source is the first half of "the watcher ignores its own writes"; the second is the comparison
  * of debate.md's fingerprint with the one the runner's commit left (see watcher.ts).
  */
-const skippedFolders = new Set([".debate", "prompts", "arguments", "node_modules", ".git"]);
+const skippedFolders = new Set([
+  ".debate",
+  "prompts",
+  ...Object.values(formats).flatMap((f) => f.folders),
+  "node_modules",
+  ".git",
+]);
 
 /** What a changed path means to the watcher. */
 export type WatchedPath =
