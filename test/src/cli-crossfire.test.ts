@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,5 +118,40 @@ describe("debate run / status on a crossfire debate", () => {
         sides: { proposition: "-", opposition: "winner" },
       },
     ]);
+  });
+});
+
+describe("debate import (agentsys's last-debate.json)", () => {
+  it("creates a crossfire folder that status lists and a run would start, and refuses a file that is not JSON in one line", async () => {
+    const file = join(work, "last-debate.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        topic: "Should we adopt Bazel?",
+        proposer: { tool: "codex", model: "gpt-5.5" },
+        challenger: { tool: "claude", model: "opus" },
+        max_rounds: 3,
+        exchanges: [{ round: 1, role: "proposer", tool: "codex", response: "Yes." }],
+      }),
+    );
+    const dir = join(work, "imported");
+    const made = await debate(["import", file, "--dir", dir]);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/created .*should-we-adopt-bazel\/debate\.md \(crossfire, from agentsys\)/);
+    const text = await readFile(join(dir, "should-we-adopt-bazel/debate.md"), "utf8");
+    expect(text).toMatch(/rounds: 3\n/);
+    expect(text).toContain("## Round 1: proposer (codex)\n\nYes.");
+    const status = JSON.parse((await debate(["status", dir, "--json"])).stdout);
+    expect(status[0]).toMatchObject({
+      format: "crossfire",
+      phase: "awaiting_proposer",
+      exchange: 0,
+      exchanges: 3,
+    });
+    await writeFile(file, "not json");
+    const bad = await debate(["import", file, "--dir", dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toMatch(/^debate: .*last-debate\.json: expected JSON/);
   });
 });

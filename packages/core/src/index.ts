@@ -15,6 +15,8 @@ export type {
   Format,
   FormatRecord,
   FormatStep,
+  ImportedDebate,
+  ImportInit,
   NewDebateInit,
   NewDebateOptions,
   RecordKind,

@@ -9,7 +9,13 @@ import { SLUG } from "./paths.js";
 /** Creates `<parentDir>/<slug>/` with debate.md (YAML frontmatter, `# Motion` body) and the format's folders (formal: arguments/); never overwrites. */
 export async function createDebateFolder(
   parentDir: string,
-  init: { slug: string; motion: string; frontmatter: DebateFrontmatter },
+  init: {
+    slug: string;
+    motion: string;
+    frontmatter: DebateFrontmatter;
+    /** Markdown appended to the body after the motion (e.g. an imported transcript); never a `# Motion` heading. */
+    notes?: string;
+  },
 ): Promise<string> {
   if (!SLUG.test(init.slug)) {
     throw new DebatekitError(
@@ -41,6 +47,15 @@ export async function createDebateFolder(
       { field: "motion" },
     );
   }
+  if (init.notes !== undefined && /^#[ \t]+motion[ \t#]*$/im.test(init.notes)) {
+    throw new DebatekitError(
+      "NOTES_INVALID",
+      "the notes of a new debate must not hold a `# Motion` heading",
+      {
+        field: "notes",
+      },
+    );
+  }
   await mkdir(parentDir, { recursive: true });
   const dir = path.join(parentDir, init.slug);
   try {
@@ -63,7 +78,7 @@ export async function createDebateFolder(
     await mkdir(path.join(dir, folder));
   const text = serializeDebateFile({
     frontmatter: checked.value,
-    body: `\n# Motion\n\n${motion}\n`,
+    body: `\n# Motion\n\n${motion}\n${init.notes ? `\n${init.notes.trimEnd()}\n` : ""}`,
     style: "yaml",
   });
   await writeFileAtomic(path.join(dir, "debate.md"), text);

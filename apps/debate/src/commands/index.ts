@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
 import { registerDoctor } from "./doctor.js";
+import { registerImport } from "./import.js";
 import { registerNew } from "./new.js";
 import { registerRun } from "./run.js";
 import { registerSkills } from "./skills.js";
@@ -13,6 +14,7 @@ export type RegisterCommand = (program: Command, io: CliIO) => void;
 /** Every subcommand of `debate`, in the order `--help` lists them. One line per command file. */
 export const commands: RegisterCommand[] = [
   registerNew,
+  registerImport,
   registerRun,
   registerStatus,
   registerWatch,

@@ -86,6 +86,23 @@ export interface NewDebateInit {
   now: string;
 }
 
+/** What `debate import` passes to a format's importer. */
+export interface ImportInit {
+  /** The slug for a motion (the CLI's rule, or the one the user gave). */
+  slugFor(motion: string): string;
+  /** ISO time. */
+  now: string;
+}
+
+/** A debate made from another tool's state: debate.md's frontmatter, the motion, notes for the body, warnings. */
+export interface ImportedDebate {
+  frontmatter: DebateFrontmatter;
+  motion: string;
+  /** Markdown appended to debate.md's body after the motion (no `# Motion` heading). */
+  notes: string;
+  warnings: string[];
+}
+
 /** The command-line shape of a format's `new`: its seats and its length option. */
 export interface NewDebateOptions {
   seats: ReadonlyArray<{ role: string; description: string; default?: string; required?: boolean }>;
@@ -140,6 +157,10 @@ export interface Format {
   standing(state: DebateState): Standing;
   /** Options `debate new` offers for this format. */
   readonly newOptions: NewDebateOptions;
+  /** Readers of other tools' state (`debate import --from <name>`), by source name. */
+  readonly importers?: Readonly<
+    Record<string, { description: string; import(data: unknown, init: ImportInit): Result<ImportedDebate> }>
+  >;
   /** debate.md's frontmatter for a new debate, and warnings for the user (e.g. a judge who also debates). */
   newDebate(init: NewDebateInit): Result<{ frontmatter: DebateFrontmatter; warnings: string[] }>;
 }

@@ -106,6 +106,53 @@ export interface AgentDefinition {
   output_schema?: string
 }
 /**
+ * The state file the agentsys /debate skill writes ({AI_STATE_DIR}/debate/last-debate.json), as `debate import` reads it. Only the fields debatekit uses are required; others are ignored.
+ */
+export interface AgentsysLastDebate {
+  id?: string
+  topic: string
+  proposer: AgentsysTool
+  challenger: AgentsysTool
+  effort?: string
+  rounds_completed?: number
+  max_rounds?: number
+  status?: string
+  /**
+   * @maxItems 40
+   */
+  exchanges?: AgentsysExchange[]
+  verdict?: AgentsysVerdict
+  timestamp?: string
+}
+/**
+ * This interface was referenced by `AgentsysLastDebate`'s JSON-Schema
+ * via the `definition` "AgentsysTool".
+ */
+export interface AgentsysTool {
+  tool: string
+  model?: string
+}
+export interface AgentsysExchange {
+  round: number
+  role: ("proposer" | "challenger")
+  tool?: string
+  response: string
+  duration_ms?: number
+}
+export interface AgentsysVerdict {
+  winner?: string
+  reasoning?: string
+  /**
+   * @maxItems 100
+   */
+  agreements?: string[]
+  /**
+   * @maxItems 100
+   */
+  disagreements?: string[]
+  recommendation?: string
+}
+/**
  * One argument as a debater returns it (Toulmin model). The engine assigns the id; an id in model output is ignored. Openings carry no attacks or defends.
  */
 export interface ArgumentDraft {

@@ -680,16 +680,849 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateArgumentDraftRaw = validate22;
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/argument-draft.schema.json","title":"ArgumentDraft","description":"One argument as a debater returns it (Toulmin model). The engine assigns the id; an id in model output is ignored. Openings carry no attacks or defends.","type":"object","required":["title","claim","grounds","warrant"],"properties":{"title":{"description":"A short headline.","type":"string","minLength":1,"maxLength":200},"claim":{"description":"The claim, in one sentence.","type":"string","minLength":1,"maxLength":2000},"grounds":{"description":"The evidence: one to three grounds.","type":"array","minItems":1,"maxItems":3,"items":{"$ref":"#/$defs/Ground"}},"warrant":{"description":"Why the grounds support the claim.","type":"string","minLength":1,"maxLength":8000},"backing":{"description":"Support for the warrant.","type":"string","maxLength":8000},"qualifier":{"description":"The limits of the claim.","type":"string","maxLength":2000},"attacks":{"description":"Rebuttals only: attacks on the other side's earlier arguments.","type":"array","maxItems":3,"items":{"$ref":"#/$defs/Attack"}},"defends":{"description":"Rebuttals only: defenses of the own side's earlier arguments.","type":"array","maxItems":2,"items":{"$ref":"#/$defs/Defense"}}},"$defs":{"Ground":{"title":"Ground","description":"One piece of evidence.","type":"object","required":["source","content","relevance"],"properties":{"source":{"description":"Where it comes from.","type":"string","minLength":1,"maxLength":1000},"content":{"description":"What it says.","type":"string","minLength":1,"maxLength":8000},"relevance":{"description":"Why it matters for the claim.","type":"string","minLength":1,"maxLength":4000}}},"AttackType":{"title":"AttackType","type":"string","enum":["claim_attack","grounds_attack","warrant_attack","backing_attack"]},"DefenseType":{"title":"DefenseType","type":"string","enum":["reinforce","clarify","concede_and_pivot"]},"Attack":{"title":"Attack","description":"An attack on an argument of the other side from an earlier exchange.","type":"object","required":["target_id","attack_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"attack_type":{"$ref":"#/$defs/AttackType"},"content":{"type":"string","minLength":1,"maxLength":8000}}},"Defense":{"title":"Defense","description":"A defense of the side's own earlier argument.","type":"object","required":["target_id","defense_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"defense_type":{"$ref":"#/$defs/DefenseType"},"content":{"type":"string","minLength":1,"maxLength":8000}}}},"examples":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Team incident log, 2026 Q2","content":"Of 41 production incidents traced to AI-written changes, 29 involved logic a reviewer flagged in later audits.","relevance":"Most escaped defects were visible to a reader, not to the test suite."}],"warrant":"Defects that a reader can see but tests do not exercise are caught only by reading.","qualifier":"For changes that touch production paths"},{"title":"The audit data is survivorship","claim":"The incident log counts only defects found, so it overstates what review would have caught.","grounds":[{"source":"Incident log methodology","content":"Audits were run only on incidents.","relevance":"No base rate of flagged-but-harmless code."}],"warrant":"A rate measured on failures alone says nothing of the rate on successes.","attacks":[{"target_id":"prop_000a","attack_type":"grounds_attack","content":"The 29 of 41 figure has no denominator of reviewed changes."}],"defends":[{"target_id":"opp_000b","defense_type":"reinforce","content":"Cost per review stays the dominant term."}]}]};
-const schema35 = {"title":"Ground","description":"One piece of evidence.","type":"object","required":["source","content","relevance"],"properties":{"source":{"description":"Where it comes from.","type":"string","minLength":1,"maxLength":1000},"content":{"description":"What it says.","type":"string","minLength":1,"maxLength":8000},"relevance":{"description":"Why it matters for the claim.","type":"string","minLength":1,"maxLength":4000}}};
-const schema36 = {"title":"Attack","description":"An attack on an argument of the other side from an earlier exchange.","type":"object","required":["target_id","attack_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"attack_type":{"$ref":"#/$defs/AttackType"},"content":{"type":"string","minLength":1,"maxLength":8000}}};
-const schema37 = {"title":"AttackType","type":"string","enum":["claim_attack","grounds_attack","warrant_attack","backing_attack"]};
+export const validateAgentsysLastDebateRaw = validate22;
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/agentsys-last-debate.schema.json","title":"AgentsysLastDebate","description":"The state file the agentsys /debate skill writes ({AI_STATE_DIR}/debate/last-debate.json), as `debate import` reads it. Only the fields debatekit uses are required; others are ignored.","type":"object","required":["topic","proposer","challenger"],"properties":{"id":{"type":"string","maxLength":200},"topic":{"type":"string","minLength":1,"maxLength":20000},"proposer":{"$ref":"#/$defs/AgentsysTool"},"challenger":{"$ref":"#/$defs/AgentsysTool"},"effort":{"type":"string","maxLength":20},"rounds_completed":{"type":"integer","minimum":0,"maximum":100},"max_rounds":{"type":"integer","minimum":1,"maximum":100},"status":{"type":"string","maxLength":100},"exchanges":{"type":"array","maxItems":40,"items":{"type":"object","required":["round","role","response"],"properties":{"round":{"type":"integer","minimum":1,"maximum":100},"role":{"type":"string","enum":["proposer","challenger"]},"tool":{"type":"string","maxLength":100},"response":{"type":"string","maxLength":200000},"duration_ms":{"type":"number","minimum":0}},"title":"AgentsysExchange"}},"verdict":{"type":"object","properties":{"winner":{"type":"string","maxLength":200},"reasoning":{"type":"string","maxLength":50000},"agreements":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":5000}},"disagreements":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":5000}},"recommendation":{"type":"string","maxLength":20000}},"title":"AgentsysVerdict"},"timestamp":{"type":"string","maxLength":100}},"$defs":{"AgentsysTool":{"title":"AgentsysTool","type":"object","required":["tool"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":100},"model":{"type":"string","maxLength":200}}}},"examples":[{"id":"debate-2026-03-01T10:00:00Z-a1b2","topic":"Should we move the API to gRPC?","proposer":{"tool":"claude","model":"opus"},"challenger":{"tool":"gemini","model":"gemini-3.1-pro-preview"},"effort":"high","rounds_completed":2,"max_rounds":2,"status":"completed","exchanges":[{"round":1,"role":"proposer","tool":"claude","response":"We should ...","duration_ms":8500},{"round":1,"role":"challenger","tool":"gemini","response":"The proposal ignores ...","duration_ms":12000}],"verdict":{"winner":"gemini","reasoning":"...","agreements":[],"disagreements":[],"recommendation":"Keep JSON."},"timestamp":"2026-03-01T10:05:00Z"}]};
+const schema35 = {"title":"AgentsysTool","type":"object","required":["tool"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":100},"model":{"type":"string","maxLength":200}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://debatekit.dev/schemas/agentsys-last-debate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.topic === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "topic"},message:"must have required property '"+"topic"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.proposer === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proposer"},message:"must have required property '"+"proposer"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.challenger === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "challenger"},message:"must have required property '"+"challenger"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.topic !== undefined){
+let data1 = data.topic;
+if(typeof data1 === "string"){
+if(func2(data1) > 20000){
+const err5 = {instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.proposer !== undefined){
+let data2 = data.proposer;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.tool === undefined){
+const err8 = {instancePath:instancePath+"/proposer",schemaPath:"#/$defs/AgentsysTool/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.tool !== undefined){
+let data3 = data2.tool;
+if(typeof data3 === "string"){
+if(func2(data3) > 100){
+const err9 = {instancePath:instancePath+"/proposer/tool",schemaPath:"#/$defs/AgentsysTool/properties/tool/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(func2(data3) < 1){
+const err10 = {instancePath:instancePath+"/proposer/tool",schemaPath:"#/$defs/AgentsysTool/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/proposer/tool",schemaPath:"#/$defs/AgentsysTool/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.model !== undefined){
+let data4 = data2.model;
+if(typeof data4 === "string"){
+if(func2(data4) > 200){
+const err12 = {instancePath:instancePath+"/proposer/model",schemaPath:"#/$defs/AgentsysTool/properties/model/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/proposer/model",schemaPath:"#/$defs/AgentsysTool/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/proposer",schemaPath:"#/$defs/AgentsysTool/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.challenger !== undefined){
+let data5 = data.challenger;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.tool === undefined){
+const err15 = {instancePath:instancePath+"/challenger",schemaPath:"#/$defs/AgentsysTool/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5.tool !== undefined){
+let data6 = data5.tool;
+if(typeof data6 === "string"){
+if(func2(data6) > 100){
+const err16 = {instancePath:instancePath+"/challenger/tool",schemaPath:"#/$defs/AgentsysTool/properties/tool/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(func2(data6) < 1){
+const err17 = {instancePath:instancePath+"/challenger/tool",schemaPath:"#/$defs/AgentsysTool/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/challenger/tool",schemaPath:"#/$defs/AgentsysTool/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data5.model !== undefined){
+let data7 = data5.model;
+if(typeof data7 === "string"){
+if(func2(data7) > 200){
+const err19 = {instancePath:instancePath+"/challenger/model",schemaPath:"#/$defs/AgentsysTool/properties/model/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/challenger/model",schemaPath:"#/$defs/AgentsysTool/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/challenger",schemaPath:"#/$defs/AgentsysTool/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.effort !== undefined){
+let data8 = data.effort;
+if(typeof data8 === "string"){
+if(func2(data8) > 20){
+const err22 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.rounds_completed !== undefined){
+let data9 = data.rounds_completed;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err24 = {instancePath:instancePath+"/rounds_completed",schemaPath:"#/properties/rounds_completed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 100 || isNaN(data9)){
+const err25 = {instancePath:instancePath+"/rounds_completed",schemaPath:"#/properties/rounds_completed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/rounds_completed",schemaPath:"#/properties/rounds_completed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.max_rounds !== undefined){
+let data10 = data.max_rounds;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/max_rounds",schemaPath:"#/properties/max_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 100 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/max_rounds",schemaPath:"#/properties/max_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data10 < 1 || isNaN(data10)){
+const err29 = {instancePath:instancePath+"/max_rounds",schemaPath:"#/properties/max_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data11 = data.status;
+if(typeof data11 === "string"){
+if(func2(data11) > 100){
+const err30 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.exchanges !== undefined){
+let data12 = data.exchanges;
+if(Array.isArray(data12)){
+if(data12.length > 40){
+const err32 = {instancePath:instancePath+"/exchanges",schemaPath:"#/properties/exchanges/maxItems",keyword:"maxItems",params:{limit: 40},message:"must NOT have more than 40 items"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.round === undefined){
+const err33 = {instancePath:instancePath+"/exchanges/" + i0,schemaPath:"#/properties/exchanges/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data13.role === undefined){
+const err34 = {instancePath:instancePath+"/exchanges/" + i0,schemaPath:"#/properties/exchanges/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data13.response === undefined){
+const err35 = {instancePath:instancePath+"/exchanges/" + i0,schemaPath:"#/properties/exchanges/items/required",keyword:"required",params:{missingProperty: "response"},message:"must have required property '"+"response"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data13.round !== undefined){
+let data14 = data13.round;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err36 = {instancePath:instancePath+"/exchanges/" + i0+"/round",schemaPath:"#/properties/exchanges/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 100 || isNaN(data14)){
+const err37 = {instancePath:instancePath+"/exchanges/" + i0+"/round",schemaPath:"#/properties/exchanges/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data14 < 1 || isNaN(data14)){
+const err38 = {instancePath:instancePath+"/exchanges/" + i0+"/round",schemaPath:"#/properties/exchanges/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data13.role !== undefined){
+let data15 = data13.role;
+if(typeof data15 !== "string"){
+const err39 = {instancePath:instancePath+"/exchanges/" + i0+"/role",schemaPath:"#/properties/exchanges/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!((data15 === "proposer") || (data15 === "challenger"))){
+const err40 = {instancePath:instancePath+"/exchanges/" + i0+"/role",schemaPath:"#/properties/exchanges/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema34.properties.exchanges.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data13.tool !== undefined){
+let data16 = data13.tool;
+if(typeof data16 === "string"){
+if(func2(data16) > 100){
+const err41 = {instancePath:instancePath+"/exchanges/" + i0+"/tool",schemaPath:"#/properties/exchanges/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/exchanges/" + i0+"/tool",schemaPath:"#/properties/exchanges/items/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data13.response !== undefined){
+let data17 = data13.response;
+if(typeof data17 === "string"){
+if(func2(data17) > 200000){
+const err43 = {instancePath:instancePath+"/exchanges/" + i0+"/response",schemaPath:"#/properties/exchanges/items/properties/response/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/exchanges/" + i0+"/response",schemaPath:"#/properties/exchanges/items/properties/response/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data13.duration_ms !== undefined){
+let data18 = data13.duration_ms;
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err45 = {instancePath:instancePath+"/exchanges/" + i0+"/duration_ms",schemaPath:"#/properties/exchanges/items/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/exchanges/" + i0+"/duration_ms",schemaPath:"#/properties/exchanges/items/properties/duration_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/exchanges/" + i0,schemaPath:"#/properties/exchanges/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/exchanges",schemaPath:"#/properties/exchanges/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.verdict !== undefined){
+let data19 = data.verdict;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.winner !== undefined){
+let data20 = data19.winner;
+if(typeof data20 === "string"){
+if(func2(data20) > 200){
+const err49 = {instancePath:instancePath+"/verdict/winner",schemaPath:"#/properties/verdict/properties/winner/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/verdict/winner",schemaPath:"#/properties/verdict/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data19.reasoning !== undefined){
+let data21 = data19.reasoning;
+if(typeof data21 === "string"){
+if(func2(data21) > 50000){
+const err51 = {instancePath:instancePath+"/verdict/reasoning",schemaPath:"#/properties/verdict/properties/reasoning/maxLength",keyword:"maxLength",params:{limit: 50000},message:"must NOT have more than 50000 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/verdict/reasoning",schemaPath:"#/properties/verdict/properties/reasoning/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data19.agreements !== undefined){
+let data22 = data19.agreements;
+if(Array.isArray(data22)){
+if(data22.length > 100){
+const err53 = {instancePath:instancePath+"/verdict/agreements",schemaPath:"#/properties/verdict/properties/agreements/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+if(typeof data23 === "string"){
+if(func2(data23) > 5000){
+const err54 = {instancePath:instancePath+"/verdict/agreements/" + i1,schemaPath:"#/properties/verdict/properties/agreements/items/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/verdict/agreements/" + i1,schemaPath:"#/properties/verdict/properties/agreements/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/verdict/agreements",schemaPath:"#/properties/verdict/properties/agreements/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data19.disagreements !== undefined){
+let data24 = data19.disagreements;
+if(Array.isArray(data24)){
+if(data24.length > 100){
+const err57 = {instancePath:instancePath+"/verdict/disagreements",schemaPath:"#/properties/verdict/properties/disagreements/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+const len2 = data24.length;
+for(let i2=0; i2<len2; i2++){
+let data25 = data24[i2];
+if(typeof data25 === "string"){
+if(func2(data25) > 5000){
+const err58 = {instancePath:instancePath+"/verdict/disagreements/" + i2,schemaPath:"#/properties/verdict/properties/disagreements/items/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/verdict/disagreements/" + i2,schemaPath:"#/properties/verdict/properties/disagreements/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/verdict/disagreements",schemaPath:"#/properties/verdict/properties/disagreements/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data19.recommendation !== undefined){
+let data26 = data19.recommendation;
+if(typeof data26 === "string"){
+if(func2(data26) > 20000){
+const err61 = {instancePath:instancePath+"/verdict/recommendation",schemaPath:"#/properties/verdict/properties/recommendation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/verdict/recommendation",schemaPath:"#/properties/verdict/properties/recommendation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data27 = data.timestamp;
+if(typeof data27 === "string"){
+if(func2(data27) > 100){
+const err64 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":{"id":true,"topic":true,"proposer":true,"challenger":true,"effort":true,"rounds_completed":true,"max_rounds":true,"status":true,"exchanges":true,"verdict":true,"timestamp":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateArgumentDraftRaw = validate23;
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/argument-draft.schema.json","title":"ArgumentDraft","description":"One argument as a debater returns it (Toulmin model). The engine assigns the id; an id in model output is ignored. Openings carry no attacks or defends.","type":"object","required":["title","claim","grounds","warrant"],"properties":{"title":{"description":"A short headline.","type":"string","minLength":1,"maxLength":200},"claim":{"description":"The claim, in one sentence.","type":"string","minLength":1,"maxLength":2000},"grounds":{"description":"The evidence: one to three grounds.","type":"array","minItems":1,"maxItems":3,"items":{"$ref":"#/$defs/Ground"}},"warrant":{"description":"Why the grounds support the claim.","type":"string","minLength":1,"maxLength":8000},"backing":{"description":"Support for the warrant.","type":"string","maxLength":8000},"qualifier":{"description":"The limits of the claim.","type":"string","maxLength":2000},"attacks":{"description":"Rebuttals only: attacks on the other side's earlier arguments.","type":"array","maxItems":3,"items":{"$ref":"#/$defs/Attack"}},"defends":{"description":"Rebuttals only: defenses of the own side's earlier arguments.","type":"array","maxItems":2,"items":{"$ref":"#/$defs/Defense"}}},"$defs":{"Ground":{"title":"Ground","description":"One piece of evidence.","type":"object","required":["source","content","relevance"],"properties":{"source":{"description":"Where it comes from.","type":"string","minLength":1,"maxLength":1000},"content":{"description":"What it says.","type":"string","minLength":1,"maxLength":8000},"relevance":{"description":"Why it matters for the claim.","type":"string","minLength":1,"maxLength":4000}}},"AttackType":{"title":"AttackType","type":"string","enum":["claim_attack","grounds_attack","warrant_attack","backing_attack"]},"DefenseType":{"title":"DefenseType","type":"string","enum":["reinforce","clarify","concede_and_pivot"]},"Attack":{"title":"Attack","description":"An attack on an argument of the other side from an earlier exchange.","type":"object","required":["target_id","attack_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"attack_type":{"$ref":"#/$defs/AttackType"},"content":{"type":"string","minLength":1,"maxLength":8000}}},"Defense":{"title":"Defense","description":"A defense of the side's own earlier argument.","type":"object","required":["target_id","defense_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"defense_type":{"$ref":"#/$defs/DefenseType"},"content":{"type":"string","minLength":1,"maxLength":8000}}}},"examples":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Team incident log, 2026 Q2","content":"Of 41 production incidents traced to AI-written changes, 29 involved logic a reviewer flagged in later audits.","relevance":"Most escaped defects were visible to a reader, not to the test suite."}],"warrant":"Defects that a reader can see but tests do not exercise are caught only by reading.","qualifier":"For changes that touch production paths"},{"title":"The audit data is survivorship","claim":"The incident log counts only defects found, so it overstates what review would have caught.","grounds":[{"source":"Incident log methodology","content":"Audits were run only on incidents.","relevance":"No base rate of flagged-but-harmless code."}],"warrant":"A rate measured on failures alone says nothing of the rate on successes.","attacks":[{"target_id":"prop_000a","attack_type":"grounds_attack","content":"The 29 of 41 figure has no denominator of reviewed changes."}],"defends":[{"target_id":"opp_000b","defense_type":"reinforce","content":"Cost per review stays the dominant term."}]}]};
+const schema38 = {"title":"Ground","description":"One piece of evidence.","type":"object","required":["source","content","relevance"],"properties":{"source":{"description":"Where it comes from.","type":"string","minLength":1,"maxLength":1000},"content":{"description":"What it says.","type":"string","minLength":1,"maxLength":8000},"relevance":{"description":"Why it matters for the claim.","type":"string","minLength":1,"maxLength":4000}}};
+const schema39 = {"title":"Attack","description":"An attack on an argument of the other side from an earlier exchange.","type":"object","required":["target_id","attack_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"attack_type":{"$ref":"#/$defs/AttackType"},"content":{"type":"string","minLength":1,"maxLength":8000}}};
+const schema40 = {"title":"AttackType","type":"string","enum":["claim_attack","grounds_attack","warrant_attack","backing_attack"]};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -775,7 +1608,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((((data1 === "claim_attack") || (data1 === "grounds_attack")) || (data1 === "warrant_attack")) || (data1 === "backing_attack"))){
-const err7 = {instancePath:instancePath+"/attack_type",schemaPath:"#/$defs/AttackType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/attack_type",schemaPath:"#/$defs/AttackType/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -831,18 +1664,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"target_id":true,"attack_type":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":{"target_id":true,"attack_type":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"title":"Defense","description":"A defense of the side's own earlier argument.","type":"object","required":["target_id","defense_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"defense_type":{"$ref":"#/$defs/DefenseType"},"content":{"type":"string","minLength":1,"maxLength":8000}}};
-const schema39 = {"title":"DefenseType","type":"string","enum":["reinforce","clarify","concede_and_pivot"]};
+const schema41 = {"title":"Defense","description":"A defense of the side's own earlier argument.","type":"object","required":["target_id","defense_type","content"],"properties":{"target_id":{"type":"string","minLength":1,"maxLength":100},"defense_type":{"$ref":"#/$defs/DefenseType"},"content":{"type":"string","minLength":1,"maxLength":8000}}};
+const schema42 = {"title":"DefenseType","type":"string","enum":["reinforce","clarify","concede_and_pivot"]};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -928,7 +1761,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "reinforce") || (data1 === "clarify")) || (data1 === "concede_and_pivot"))){
-const err7 = {instancePath:instancePath+"/defense_type",schemaPath:"#/$defs/DefenseType/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/defense_type",schemaPath:"#/$defs/DefenseType/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -984,17 +1817,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"target_id":true,"defense_type":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":{"target_id":true,"defense_type":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/argument-draft.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1398,8 +2231,8 @@ errors++;
 }
 const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate23(data10[i1], {instancePath:instancePath+"/attacks/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+if(!(validate24(data10[i1], {instancePath:instancePath+"/attacks/" + i1,parentData:data10,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
@@ -1430,8 +2263,8 @@ errors++;
 }
 const len2 = data12.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate25(data12[i2], {instancePath:instancePath+"/defends/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate26(data12[i2], {instancePath:instancePath+"/defends/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 errors = vErrors.length;
 }
 }
@@ -1458,20 +2291,20 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"title":true,"claim":true,"grounds":true,"warrant":true,"backing":true,"qualifier":true,"attacks":true,"defends":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":{"title":true,"claim":true,"grounds":true,"warrant":true,"backing":true,"qualifier":true,"attacks":true,"defends":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateArgumentFrontmatterRaw = validate27;
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/argument.schema.json","title":"ArgumentFrontmatter","description":"Frontmatter of arguments/<id>.md. The body holds the Toulmin sections (Claim, Grounds, Warrant, Backing, Qualifier, Attacks, Defends) as markdown. Attack and defense entries keep the dialectic field name `type`.","type":"object","required":["id","side","exchange","title","claim"],"additionalProperties":false,"properties":{"id":{"description":"`prop_000a`..`prop_000c` for openings, `prop_001` for the rebuttal of exchange 1; `opp_` likewise. Equals the file name without `.md`.","type":"string","pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"side":{"description":"Which side made it.","type":"string","enum":["prop","opp"]},"exchange":{"description":"The exchange it belongs to.","type":"integer","minimum":0,"maximum":1000},"title":{"type":"string","minLength":1,"maxLength":200},"claim":{"type":"string","minLength":1,"maxLength":2000},"attacks":{"type":"array","maxItems":3,"items":{"type":"object","required":["target_id","type"],"additionalProperties":false,"properties":{"target_id":{"type":"string","pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"type":{"$ref":"argument-draft.schema.json#/$defs/AttackType"}},"title":"ArgumentFileAttack"}},"defends":{"type":"array","maxItems":2,"items":{"type":"object","required":["target_id","type"],"additionalProperties":false,"properties":{"target_id":{"type":"string","pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"type":{"$ref":"argument-draft.schema.json#/$defs/DefenseType"}},"title":"ArgumentFileDefense"}},"author":{"description":"Which adapter and model wrote it (debatekit only; dialectic files have none).","type":"object","additionalProperties":false,"properties":{"adapter":{"type":"string"},"model":{"type":"string"}},"title":"ArgumentAuthor"}},"examples":[{"id":"opp_001","side":"opp","exchange":1,"title":"Safety Research Requires Continued Capability Development","claim":"Pausing AGI development would halt the empirical safety research that produces the very frameworks the motion demands.","attacks":[{"target_id":"prop_000c","type":"warrant_attack"}],"defends":[{"target_id":"opp_000a","type":"reinforce"}]}]};
+export const validateArgumentFrontmatterRaw = validate28;
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/argument.schema.json","title":"ArgumentFrontmatter","description":"Frontmatter of arguments/<id>.md. The body holds the Toulmin sections (Claim, Grounds, Warrant, Backing, Qualifier, Attacks, Defends) as markdown. Attack and defense entries keep the dialectic field name `type`.","type":"object","required":["id","side","exchange","title","claim"],"additionalProperties":false,"properties":{"id":{"description":"`prop_000a`..`prop_000c` for openings, `prop_001` for the rebuttal of exchange 1; `opp_` likewise. Equals the file name without `.md`.","type":"string","pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"side":{"description":"Which side made it.","type":"string","enum":["prop","opp"]},"exchange":{"description":"The exchange it belongs to.","type":"integer","minimum":0,"maximum":1000},"title":{"type":"string","minLength":1,"maxLength":200},"claim":{"type":"string","minLength":1,"maxLength":2000},"attacks":{"type":"array","maxItems":3,"items":{"type":"object","required":["target_id","type"],"additionalProperties":false,"properties":{"target_id":{"type":"string","pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"type":{"$ref":"argument-draft.schema.json#/$defs/AttackType"}},"title":"ArgumentFileAttack"}},"defends":{"type":"array","maxItems":2,"items":{"type":"object","required":["target_id","type"],"additionalProperties":false,"properties":{"target_id":{"type":"string","pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"type":{"$ref":"argument-draft.schema.json#/$defs/DefenseType"}},"title":"ArgumentFileDefense"}},"author":{"description":"Which adapter and model wrote it (debatekit only; dialectic files have none).","type":"object","additionalProperties":false,"properties":{"adapter":{"type":"string"},"model":{"type":"string"}},"title":"ArgumentAuthor"}},"examples":[{"id":"opp_001","side":"opp","exchange":1,"title":"Safety Research Requires Continued Capability Development","claim":"Pausing AGI development would halt the empirical safety research that produces the very frameworks the motion demands.","attacks":[{"target_id":"prop_000c","type":"warrant_attack"}],"defends":[{"target_id":"opp_000a","type":"reinforce"}]}]};
 const pattern7 = new RegExp("^(prop|opp)_[0-9]{3}[a-c]?$", "u");
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/argument.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1579,7 +2412,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data1 === "prop") || (data1 === "opp"))){
-const err9 = {instancePath:instancePath+"/side",schemaPath:"#/properties/side/enum",keyword:"enum",params:{allowedValues: schema40.properties.side.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/side",schemaPath:"#/properties/side/enum",keyword:"enum",params:{allowedValues: schema43.properties.side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1781,7 +2614,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((((data8 === "claim_attack") || (data8 === "grounds_attack")) || (data8 === "warrant_attack")) || (data8 === "backing_attack"))){
-const err26 = {instancePath:instancePath+"/attacks/" + i0+"/type",schemaPath:"argument-draft.schema.json#/$defs/AttackType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/attacks/" + i0+"/type",schemaPath:"argument-draft.schema.json#/$defs/AttackType/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1902,7 +2735,7 @@ vErrors.push(err35);
 errors++;
 }
 if(!(((data12 === "reinforce") || (data12 === "clarify")) || (data12 === "concede_and_pivot"))){
-const err36 = {instancePath:instancePath+"/defends/" + i1+"/type",schemaPath:"argument-draft.schema.json#/$defs/DefenseType/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/defends/" + i1+"/type",schemaPath:"argument-draft.schema.json#/$defs/DefenseType/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1998,19 +2831,19 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireSummaryRaw = validate28;
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-summary.schema.json","title":"CrossfireSummary","description":"The summary of a crossfire debate's earlier rounds that replaces them in the prompts from round 3 (written by the summarizer seat; frontmatter of turns/rNN-summary.md). The engine checks that every standing concession is quoted verbatim, both positions and the open disagreements are there, and the length is 500-800 tokens.","type":"object","required":["summary","positions","concessions","open_disagreements"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine: the round this summary is read in.","type":"integer","minimum":3,"maximum":5},"covers":{"description":"Set by the engine: the last round it replaces (rounds 1..covers).","type":"integer","minimum":1,"maximum":3},"summary":{"description":"What happened in those rounds.","type":"string","minLength":1,"maxLength":8000},"positions":{"type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"type":"string","minLength":1,"maxLength":2000},"challenger":{"type":"string","minLength":1,"maxLength":2000}},"title":"CrossfirePositions"},"concessions":{"description":"Every concession still standing, quoted verbatim.","type":"array","maxItems":40,"items":{"type":"string","maxLength":600}},"open_disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}}},"examples":[{"summary":"Round 1 and 2 argued payload size and client generation.","positions":{"proposer":"Migrate the internal API first.","challenger":"Keep JSON for the public API."},"concessions":["Browsers cannot call gRPC directly without a proxy."],"open_disagreements":["Whether the proxy's latency matters."]}]};
+export const validateCrossfireSummaryRaw = validate29;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-summary.schema.json","title":"CrossfireSummary","description":"The summary of a crossfire debate's earlier rounds that replaces them in the prompts from round 3 (written by the summarizer seat; frontmatter of turns/rNN-summary.md). The engine checks that every standing concession is quoted verbatim, both positions and the open disagreements are there, and the length is 500-800 tokens.","type":"object","required":["summary","positions","concessions","open_disagreements"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine: the round this summary is read in.","type":"integer","minimum":3,"maximum":5},"covers":{"description":"Set by the engine: the last round it replaces (rounds 1..covers).","type":"integer","minimum":1,"maximum":3},"summary":{"description":"What happened in those rounds.","type":"string","minLength":1,"maxLength":8000},"positions":{"type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"type":"string","minLength":1,"maxLength":2000},"challenger":{"type":"string","minLength":1,"maxLength":2000}},"title":"CrossfirePositions"},"concessions":{"description":"Every concession still standing, quoted verbatim.","type":"array","maxItems":40,"items":{"type":"string","maxLength":600}},"open_disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}}},"examples":[{"summary":"Round 1 and 2 argued payload size and client generation.","positions":{"proposer":"Migrate the internal API first.","challenger":"Keep JSON for the public API."},"concessions":["Browsers cannot call gRPC directly without a proxy."],"open_disagreements":["Whether the proxy's latency matters."]}]};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/crossfire-summary.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2415,21 +3248,21 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireTurnRaw = validate29;
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-turn.schema.json","title":"CrossfireTurn","description":"A crossfire turn: the JSON a proposer or challenger answers with, and (with the ids and round the engine assigns) the frontmatter of turns/rNN-<role>.md. Every point carries evidence or says it is unsupported; the engine checks the rules of DESIGN §3.3 in code.","type":"object","required":["position","points"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine.","type":"integer","minimum":1,"maximum":5},"role":{"description":"Set by the engine.","type":"string","enum":["proposer","challenger"]},"kind":{"description":"Set by the engine: the turn kind.","type":"string","enum":["opening","challenge","defense","follow-up"]},"position":{"description":"The side's position after this turn, in a few sentences.","type":"string","minLength":1,"maxLength":2000},"points":{"type":"array","minItems":1,"maxItems":8,"items":{"$ref":"#/$defs/CrossfirePoint"}},"concessions":{"description":"What the side grants. A concession stands for the rest of the debate; taking it back needs a withdrawal with new evidence.","type":"array","maxItems":8,"items":{"$ref":"#/$defs/CrossfireConcession"}},"withdrawals":{"description":"Concessions of this side taken back, each with evidence not cited before in the debate.","type":"array","maxItems":4,"items":{"$ref":"#/$defs/CrossfireWithdrawal"}}},"$defs":{"CrossfireEvidence":{"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}},"CrossfirePoint":{"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}},"CrossfireConcession":{"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}},"CrossfireWithdrawal":{"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}}},"examples":[{"position":"Moving the public API to gRPC cuts payload size and gives us typed clients.","points":[{"claim":"Protobuf payloads are smaller than our JSON responses.","category":"performance","evidence":[{"kind":"benchmark","ref":"bench/payload.md","detail":"orders endpoint: 41 KB JSON vs 12 KB protobuf"}]},{"claim":"Typed clients catch contract drift at compile time.","unsupported":true}]}]};
-const schema47 = {"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}};
-const schema45 = {"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}};
-const schema46 = {"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}};
+export const validateCrossfireTurnRaw = validate30;
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-turn.schema.json","title":"CrossfireTurn","description":"A crossfire turn: the JSON a proposer or challenger answers with, and (with the ids and round the engine assigns) the frontmatter of turns/rNN-<role>.md. Every point carries evidence or says it is unsupported; the engine checks the rules of DESIGN §3.3 in code.","type":"object","required":["position","points"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine.","type":"integer","minimum":1,"maximum":5},"role":{"description":"Set by the engine.","type":"string","enum":["proposer","challenger"]},"kind":{"description":"Set by the engine: the turn kind.","type":"string","enum":["opening","challenge","defense","follow-up"]},"position":{"description":"The side's position after this turn, in a few sentences.","type":"string","minLength":1,"maxLength":2000},"points":{"type":"array","minItems":1,"maxItems":8,"items":{"$ref":"#/$defs/CrossfirePoint"}},"concessions":{"description":"What the side grants. A concession stands for the rest of the debate; taking it back needs a withdrawal with new evidence.","type":"array","maxItems":8,"items":{"$ref":"#/$defs/CrossfireConcession"}},"withdrawals":{"description":"Concessions of this side taken back, each with evidence not cited before in the debate.","type":"array","maxItems":4,"items":{"$ref":"#/$defs/CrossfireWithdrawal"}}},"$defs":{"CrossfireEvidence":{"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}},"CrossfirePoint":{"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}},"CrossfireConcession":{"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}},"CrossfireWithdrawal":{"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}}},"examples":[{"position":"Moving the public API to gRPC cuts payload size and gives us typed clients.","points":[{"claim":"Protobuf payloads are smaller than our JSON responses.","category":"performance","evidence":[{"kind":"benchmark","ref":"bench/payload.md","detail":"orders endpoint: 41 KB JSON vs 12 KB protobuf"}]},{"claim":"Typed clients catch contract drift at compile time.","unsupported":true}]}]};
+const schema50 = {"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}};
+const schema48 = {"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}};
+const schema49 = {"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2519,7 +3352,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "claim") || (data2 === "flaw")) || (data2 === "resolved"))){
-const err7 = {instancePath:instancePath+"/stance",schemaPath:"#/properties/stance/enum",keyword:"enum",params:{allowedValues: schema45.properties.stance.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/stance",schemaPath:"#/properties/stance/enum",keyword:"enum",params:{allowedValues: schema48.properties.stance.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2542,7 +3375,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((((data3 === "correctness") || (data3 === "security")) || (data3 === "developer_experience")) || (data3 === "performance")) || (data3 === "cost")) || (data3 === "operations")) || (data3 === "other"))){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema45.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema48.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2675,7 +3508,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!(((((data8 === "file") || (data8 === "code")) || (data8 === "benchmark")) || (data8 === "doc")) || (data8 === "data"))){
-const err20 = {instancePath:instancePath+"/evidence/" + i1+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema46.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/evidence/" + i1+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema49.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2802,17 +3635,17 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema48 = {"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}};
+const schema51 = {"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3004,7 +3837,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(((((data4 === "file") || (data4 === "code")) || (data4 === "benchmark")) || (data4 === "doc")) || (data4 === "data"))){
-const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema46.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema49.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3119,17 +3952,17 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/crossfire-turn.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3217,7 +4050,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data1 === "proposer") || (data1 === "challenger"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema44.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema47.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3240,7 +4073,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data2 === "opening") || (data2 === "challenge")) || (data2 === "defense")) || (data2 === "follow-up"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema47.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3310,8 +4143,8 @@ errors++;
 }
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate30(data4[i0], {instancePath:instancePath+"/points/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate31(data4[i0], {instancePath:instancePath+"/points/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 }
@@ -3477,8 +4310,8 @@ errors++;
 }
 const len2 = data11.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate32(data11[i2], {instancePath:instancePath+"/withdrawals/" + i2,parentData:data11,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+if(!(validate33(data11[i2], {instancePath:instancePath+"/withdrawals/" + i2,parentData:data11,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -3505,20 +4338,20 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireVerdictRaw = validate34;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-verdict.schema.json","title":"CrossfireVerdict","description":"The judge's verdict on a crossfire debate (and the frontmatter of verdict.md): a winner (no tie), reasoning that cites point ids that exist, quality ratings, agreements with their evidence, disagreements, unresolved questions and an actionable recommendation.","type":"object","required":["winner","reasoning","cited_points","ratings","agreements","disagreements","unresolved","recommendation"],"additionalProperties":false,"properties":{"winner":{"description":"One side; a tie is not a verdict.","type":"string","enum":["proposer","challenger"]},"reasoning":{"type":"string","minLength":1,"maxLength":6000},"cited_points":{"description":"Ids of the points the reasoning rests on (P1.2, C2.1).","type":"array","minItems":1,"maxItems":30,"items":{"type":"string","maxLength":20}},"ratings":{"type":"object","required":["genuine_disagreement","evidence_quality","challenge_depth"],"additionalProperties":false,"properties":{"genuine_disagreement":{"$ref":"#/$defs/CrossfireRating"},"evidence_quality":{"$ref":"#/$defs/CrossfireRating"},"challenge_depth":{"$ref":"#/$defs/CrossfireRating"}},"title":"CrossfireRatings"},"agreements":{"type":"array","maxItems":20,"items":{"type":"object","required":["text","points"],"additionalProperties":false,"properties":{"text":{"type":"string","minLength":1,"maxLength":1000},"points":{"description":"The points whose evidence supports the agreement.","type":"array","minItems":1,"maxItems":10,"items":{"type":"string","maxLength":20}}},"title":"CrossfireAgreement"}},"disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"unresolved":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"recommendation":{"description":"What to do, concretely.","type":"string","minLength":1,"maxLength":3000},"rounds_considered":{"description":"Set by the engine: the completed rounds the verdict rests on.","type":"integer","minimum":0,"maximum":5},"outcome":{"description":"Set by the engine when the debate is degraded.","type":"string","enum":["uncontested","partial"]}},"$defs":{"CrossfireRating":{"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]}},"examples":[{"winner":"challenger","reasoning":"C1.1 showed with the proxy benchmark that P1.1's size win is eaten by transcoding.","cited_points":["C1.1","P1.1"],"ratings":{"genuine_disagreement":"high","evidence_quality":"medium","challenge_depth":"high"},"agreements":[{"text":"Internal services benefit from typed clients.","points":["P1.2"]}],"disagreements":["Whether the public API should move."],"unresolved":["The cost of running the proxy."],"recommendation":"Move internal service-to-service calls to gRPC; keep the public API on JSON."}]};
-const schema51 = {"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]};
+export const validateCrossfireVerdictRaw = validate35;
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-verdict.schema.json","title":"CrossfireVerdict","description":"The judge's verdict on a crossfire debate (and the frontmatter of verdict.md): a winner (no tie), reasoning that cites point ids that exist, quality ratings, agreements with their evidence, disagreements, unresolved questions and an actionable recommendation.","type":"object","required":["winner","reasoning","cited_points","ratings","agreements","disagreements","unresolved","recommendation"],"additionalProperties":false,"properties":{"winner":{"description":"One side; a tie is not a verdict.","type":"string","enum":["proposer","challenger"]},"reasoning":{"type":"string","minLength":1,"maxLength":6000},"cited_points":{"description":"Ids of the points the reasoning rests on (P1.2, C2.1).","type":"array","minItems":1,"maxItems":30,"items":{"type":"string","maxLength":20}},"ratings":{"type":"object","required":["genuine_disagreement","evidence_quality","challenge_depth"],"additionalProperties":false,"properties":{"genuine_disagreement":{"$ref":"#/$defs/CrossfireRating"},"evidence_quality":{"$ref":"#/$defs/CrossfireRating"},"challenge_depth":{"$ref":"#/$defs/CrossfireRating"}},"title":"CrossfireRatings"},"agreements":{"type":"array","maxItems":20,"items":{"type":"object","required":["text","points"],"additionalProperties":false,"properties":{"text":{"type":"string","minLength":1,"maxLength":1000},"points":{"description":"The points whose evidence supports the agreement.","type":"array","minItems":1,"maxItems":10,"items":{"type":"string","maxLength":20}}},"title":"CrossfireAgreement"}},"disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"unresolved":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"recommendation":{"description":"What to do, concretely.","type":"string","minLength":1,"maxLength":3000},"rounds_considered":{"description":"Set by the engine: the completed rounds the verdict rests on.","type":"integer","minimum":0,"maximum":5},"outcome":{"description":"Set by the engine when the debate is degraded.","type":"string","enum":["uncontested","partial"]}},"$defs":{"CrossfireRating":{"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]}},"examples":[{"winner":"challenger","reasoning":"C1.1 showed with the proxy benchmark that P1.1's size win is eaten by transcoding.","cited_points":["C1.1","P1.1"],"ratings":{"genuine_disagreement":"high","evidence_quality":"medium","challenge_depth":"high"},"agreements":[{"text":"Internal services benefit from typed clients.","points":["P1.2"]}],"disagreements":["Whether the public API should move."],"unresolved":["The cost of running the proxy."],"recommendation":"Move internal service-to-service calls to gRPC; keep the public API on JSON."}]};
+const schema54 = {"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/crossfire-verdict.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3607,7 +4440,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema50.properties, key0))){
+if(!(func1.call(schema53.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -3631,7 +4464,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((data0 === "proposer") || (data0 === "challenger"))){
-const err10 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema50.properties.winner.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema53.properties.winner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3795,7 +4628,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(((data5 === "high") || (data5 === "medium")) || (data5 === "low"))){
-const err24 = {instancePath:instancePath+"/ratings/genuine_disagreement",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/ratings/genuine_disagreement",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3818,7 +4651,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "high") || (data6 === "medium")) || (data6 === "low"))){
-const err26 = {instancePath:instancePath+"/ratings/evidence_quality",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/ratings/evidence_quality",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3841,7 +4674,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((data7 === "high") || (data7 === "medium")) || (data7 === "low"))){
-const err28 = {instancePath:instancePath+"/ratings/challenge_depth",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/ratings/challenge_depth",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4237,7 +5070,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!((data19 === "uncontested") || (data19 === "partial"))){
-const err61 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema50.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema53.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4258,26 +5091,26 @@ vErrors.push(err62);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireFrontmatterRaw = validate35;
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
-const schema56 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
-const schema59 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
+export const validateCrossfireFrontmatterRaw = validate36;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
+const schema59 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
+const schema62 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
-const schema58 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
+const schema61 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
 const pattern11 = new RegExp("^https?://[^@\\s]+$", "u");
 const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4393,7 +5226,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema57.properties, key0))){
+if(!(func1.call(schema60.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -4417,7 +5250,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((((((data2 === "claude") || (data2 === "gemini")) || (data2 === "codex")) || (data2 === "opencode")) || (data2 === "copilot")) || (data2 === "acp")) || (data2 === "http")) || (data2 === "replay")) || (data2 === "manual"))){
-const err9 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/enum",keyword:"enum",params:{allowedValues: schema57.properties.adapter.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/enum",keyword:"enum",params:{allowedValues: schema60.properties.adapter.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4475,7 +5308,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!((((data4 === "low") || (data4 === "medium")) || (data4 === "high")) || (data4 === "max"))){
-const err14 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4760,7 +5593,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data14 === "none") || (data14 === "read"))){
-const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema57.properties.tools.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema60.properties.tools.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4808,7 +5641,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data16 === "on") || (data16 === "off"))){
-const err41 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema57.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema60.properties.isolation.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4844,18 +5677,18 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate-crossfire.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4914,7 +5747,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema54.properties, key0))){
+if(!(func1.call(schema57.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5045,7 +5878,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((((data4 === "awaiting_summary") || (data4 === "awaiting_proposer")) || (data4 === "awaiting_challenger")) || (data4 === "awaiting_verdict")) || (data4 === "complete")) || (data4 === "aborted"))){
-const err16 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema54.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema57.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5113,26 +5946,26 @@ errors++;
 }
 }
 if(data6.proposer !== undefined){
-if(!(validate37(data6.proposer, {instancePath:instancePath+"/seats/proposer",parentData:data6,parentDataProperty:"proposer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.proposer, {instancePath:instancePath+"/seats/proposer",parentData:data6,parentDataProperty:"proposer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data6.challenger !== undefined){
-if(!(validate37(data6.challenger, {instancePath:instancePath+"/seats/challenger",parentData:data6,parentDataProperty:"challenger",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.challenger, {instancePath:instancePath+"/seats/challenger",parentData:data6,parentDataProperty:"challenger",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data6.judge !== undefined){
-if(!(validate37(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data6.summarizer !== undefined){
-if(!(validate37(data6.summarizer, {instancePath:instancePath+"/seats/summarizer",parentData:data6,parentDataProperty:"summarizer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.summarizer, {instancePath:instancePath+"/seats/summarizer",parentData:data6,parentDataProperty:"summarizer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
@@ -5323,7 +6156,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data18 === "aborted") || (data18 === "uncontested")) || (data18 === "partial"))){
-const err37 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema54.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5450,7 +6283,7 @@ vErrors.push(err47);
 errors++;
 }
 if(!(((data22 === "proposer") || (data22 === "challenger")) || (data22 === "summarizer"))){
-const err48 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema54.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err48 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5582,7 +6415,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((data26 === "proposer") || (data26 === "challenger"))){
-const err59 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema54.properties.winner.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5603,20 +6436,20 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDebateFrontmatterRaw = validate36;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges.","type":"object","required":["proposition","opposition","judge"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
-const schema60 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
+export const validateDebateFrontmatterRaw = validate37;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges.","type":"object","required":["proposition","opposition","judge"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
+const schema63 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5655,7 +6488,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema55.properties, key0))){
+if(!(func1.call(schema58.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5704,7 +6537,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "formal") || (data1 === "crossfire")) || (data1 === "review"))){
-const err7 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema55.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema58.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5797,7 +6630,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data4 === "awaiting_arguments") || (data4 === "awaiting_judgment"))){
-const err15 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema55.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema58.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5865,20 +6698,20 @@ errors++;
 }
 }
 if(data6.proposition !== undefined){
-if(!(validate37(data6.proposition, {instancePath:instancePath+"/seats/proposition",parentData:data6,parentDataProperty:"proposition",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.proposition, {instancePath:instancePath+"/seats/proposition",parentData:data6,parentDataProperty:"proposition",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data6.opposition !== undefined){
-if(!(validate37(data6.opposition, {instancePath:instancePath+"/seats/opposition",parentData:data6,parentDataProperty:"opposition",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.opposition, {instancePath:instancePath+"/seats/opposition",parentData:data6,parentDataProperty:"opposition",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data6.judge !== undefined){
-if(!(validate37(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate38(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
@@ -6284,20 +7117,20 @@ vErrors.push(err53);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateEffortMapRaw = validate45;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
+export const validateEffortMapRaw = validate46;
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
 const pattern15 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/effort-map.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6396,7 +7229,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((((data3 === "low") || (data3 === "medium")) || (data3 === "high")) || (data3 === "max"))){
-const err7 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/default_effort",schemaPath:"seat.schema.json#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/default_effort",schemaPath:"seat.schema.json#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6412,7 +7245,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key4 in data4){
 const _errs16 = errors;
 if(!((((key4 === "low") || (key4 === "medium")) || (key4 === "high")) || (key4 === "max"))){
-const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema64.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
+const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema67.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6574,21 +7407,21 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJournalEntryRaw = validate46;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+export const validateJournalEntryRaw = validate47;
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
 const pattern16 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
 const pattern18 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6697,7 +7530,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema66.properties, key0))){
+if(!(func1.call(schema69.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -7447,19 +8280,19 @@ vErrors.push(err70);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJudgmentRaw = validate47;
-const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+export const validateJudgmentRaw = validate48;
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7875,19 +8708,19 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateReplayEntryRaw = validate48;
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer).","type":"string","enum":["proposition","opposition","judge","proposer","challenger","summarizer"]},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+export const validateReplayEntryRaw = validate49;
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer).","type":"string","enum":["proposition","opposition","judge","proposer","challenger","summarizer"]},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7975,7 +8808,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((((((data1 === "proposition") || (data1 === "opposition")) || (data1 === "judge")) || (data1 === "proposer")) || (data1 === "challenger")) || (data1 === "summarizer"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema69.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema72.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8070,19 +8903,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateScoresFileRaw = validate49;
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+export const validateScoresFileRaw = validate50;
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8446,21 +9279,21 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSeatConfigRaw = validate37;
+export const validateSeatConfigRaw = validate38;
 
-export const validateSideOutputRaw = validate50;
-const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+export const validateSideOutputRaw = validate51;
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8503,8 +9336,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data0[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate23(data0[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 }
@@ -8531,21 +9364,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSkillManifestRaw = validate52;
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+export const validateSkillManifestRaw = validate53;
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
 const pattern21 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8965,7 +9798,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -3,6 +3,7 @@ import {
   type CrossfireSummary,
   type CrossfireTurn,
   type CrossfireVerdict,
+  type DebateFrontmatter,
   type SeatConfig,
   validateCrossfireFrontmatter,
   validateCrossfireSummary,
@@ -14,8 +15,15 @@ import { fail, ok, quote, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
-import { defineFormat, type FormatRecord, type FormatStep, type Standing } from "../format.js";
+import {
+  defineFormat,
+  type FormatRecord,
+  type FormatStep,
+  type NewDebateInit,
+  type Standing,
+} from "../format.js";
 import { checkCommittedCrossfire } from "./committed.js";
+import { importAgentsysDebate } from "./import.js";
 import { buildCrossfirePrompt, summaryInput, verdictTurns } from "./prompt.js";
 import { renderSummary, renderTurn, renderVerdict } from "./render.js";
 import { assignIds, checkTurn, turnKind } from "./rules.js";
@@ -99,6 +107,53 @@ function outcomeLabel(fm: CrossfireFrontmatter): string | undefined {
   if (!fm.outcome) return undefined;
   if (fm.outcome === "partial") return `partial (rounds 1-${fm.completed_rounds ?? 0} of ${fm.rounds})`;
   return fm.outcome;
+}
+
+/** debate.md of a new crossfire debate, and a warning when the judge is a debater's adapter and model. */
+function newCrossfireDebate(
+  init: NewDebateInit,
+): Result<{ frontmatter: DebateFrontmatter; warnings: string[] }> {
+  type Adapter = SeatConfig["adapter"];
+  const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
+  const proposer = init.seats.proposer;
+  const challenger = init.seats.challenger;
+  if (!proposer || !challenger) {
+    return fail(
+      ruleError(
+        "SEAT_MISSING",
+        proposer ? "challenger" : "proposer",
+        "crossfire needs --proposer <adapter> and --challenger <adapter>",
+      ),
+    );
+  }
+  // Default judge: a CLI that debates in neither seat.
+  const judge =
+    init.seats.judge ?? ["claude", "codex", "gemini"].find((a) => a !== proposer && a !== challenger)!;
+  const seats: NonNullable<CrossfireFrontmatter["seats"]> = {
+    proposer: seat(proposer),
+    challenger: seat(challenger),
+    judge: seat(judge),
+    ...(init.seats.summarizer ? { summarizer: seat(init.seats.summarizer) } : {}),
+  };
+  const warnings: string[] = [];
+  for (const side of ["proposer", "challenger"] as const) {
+    const debater = seats[side];
+    if (debater.adapter === seats.judge.adapter && debater.model === seats.judge.model) {
+      warnings.push(
+        `the judge (${seats.judge.adapter}${seats.judge.model ? ` ${seats.judge.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
+      );
+    }
+  }
+  const frontmatter: CrossfireFrontmatter = {
+    debate_id: init.slug,
+    format: "crossfire",
+    rounds: init.length ?? 2,
+    current_exchange: 1,
+    current_phase: "awaiting_proposer",
+    seats,
+    created_at: init.now,
+  };
+  return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
 }
 
 /** The crossfire format (DESIGN §3.3, agentsys /debate): proposer vs challenger in rounds, a verdict that picks a side. */
@@ -377,47 +432,12 @@ export const crossfireFormat = defineFormat({
     ],
     length: { flag: "rounds", description: "how many rounds", default: 2, min: 1, max: 5 },
   },
-  newDebate(init) {
-    type Adapter = SeatConfig["adapter"];
-    const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
-    const proposer = init.seats.proposer;
-    const challenger = init.seats.challenger;
-    if (!proposer || !challenger) {
-      return fail(
-        ruleError(
-          "SEAT_MISSING",
-          proposer ? "challenger" : "proposer",
-          "crossfire needs --proposer <adapter> and --challenger <adapter>",
-        ),
-      );
-    }
-    // Default judge: a CLI that debates in neither seat.
-    const judge =
-      init.seats.judge ?? ["claude", "codex", "gemini"].find((a) => a !== proposer && a !== challenger)!;
-    const seats: NonNullable<CrossfireFrontmatter["seats"]> = {
-      proposer: seat(proposer),
-      challenger: seat(challenger),
-      judge: seat(judge),
-      ...(init.seats.summarizer ? { summarizer: seat(init.seats.summarizer) } : {}),
-    };
-    const warnings: string[] = [];
-    for (const side of ["proposer", "challenger"] as const) {
-      const debater = seats[side];
-      if (debater.adapter === seats.judge.adapter && debater.model === seats.judge.model) {
-        warnings.push(
-          `the judge (${seats.judge.adapter}${seats.judge.model ? ` ${seats.judge.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
-        );
-      }
-    }
-    const frontmatter: CrossfireFrontmatter = {
-      debate_id: init.slug,
-      format: "crossfire",
-      rounds: init.length ?? 2,
-      current_exchange: 1,
-      current_phase: "awaiting_proposer",
-      seats,
-      created_at: init.now,
-    };
-    return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
+  importers: {
+    agentsys: {
+      description:
+        "agentsys /debate's last-debate.json: topic, seats, effort and rounds; its transcript kept in debate.md",
+      import: (data, init) => importAgentsysDebate(data, init, newCrossfireDebate),
+    },
   },
+  newDebate: (init) => newCrossfireDebate(init),
 });
