@@ -28,6 +28,7 @@ export type { LaunchInput, LaunchPlan, SeatEndpoint, SeatSandbox, SeatTools } fr
 export {
   materializePlan,
   openSeatSandbox,
+  readUserJsonObject,
   resolveSeatEnv,
   SandboxError,
   seatEndpoint,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { chmod, lstat, mkdir, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
@@ -188,4 +189,19 @@ export function seatEndpoint(seat: SeatConfig, env: NodeJS.ProcessEnv): SeatEndp
     ...(seat.base_url ? { baseUrl: seat.base_url } : {}),
     ...(seat.api_key_env ? { apiKey: { name: seat.api_key_env, value: env[seat.api_key_env] } } : {}),
   };
+}
+
+/**
+ * A user's JSON config file as an object, or `{}` when it is missing, unreadable or not an object:
+ * a launch keeps only a few known keys of it, and a broken user file must not stop the seat.
+ */
+export function readUserJsonObject(path: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
+import { type LaunchInput, type LaunchPlan, readUserJsonObject } from "@debatekit/adapter-kit";
 
 /** Claude Code's read-only tools, offered with `tools: read` (confined to the working directory). */
 export const claudeReadTools = ["Read", "Grep", "Glob"];
@@ -42,17 +42,6 @@ export function userClaudeDir(env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), ".claude");
 }
 
-function readJsonObject(path: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
 /**
  * What of the user's settings.json a seat keeps when isolated: the credential helpers and the
  * provider variables of its `env` block (Claude Code applies that block over the process's
@@ -87,7 +76,9 @@ export function claudeLaunch(input: LaunchInput): LaunchPlan {
   // The user's settings files are not read when isolated, nor with `--restricted` (tools: read):
   // then their provider part travels in the flag settings file.
   const settings: Record<string, unknown> =
-    isolated || read ? claudeProviderSettings(readJsonObject(join(userClaudeDir(env), "settings.json"))) : {};
+    isolated || read
+      ? claudeProviderSettings(readUserJsonObject(join(userClaudeDir(env), "settings.json")))
+      : {};
   const endpointEnv: Record<string, string> = {
     ...(endpoint.baseUrl ? { ANTHROPIC_BASE_URL: endpoint.baseUrl } : {}),
     ...(endpoint.apiKey?.value ? { ANTHROPIC_API_KEY: endpoint.apiKey.value } : {}),

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
+import { type LaunchInput, type LaunchPlan, readUserJsonObject } from "@debatekit/adapter-kit";
 
 /** Gemini CLI's built-in tools that only read (offered with `tools: read`, inside the workspace). */
 export const geminiReadTools = ["read_file", "read_many_files", "list_directory", "glob", "grep_search"];
@@ -37,17 +37,6 @@ export const geminiPolicyFile = "gemini-policy.toml";
 /** The user's `.gemini` folder: under `$GEMINI_CLI_HOME`, else HOME. */
 export function userGeminiDir(env: NodeJS.ProcessEnv): string {
   return join(env.GEMINI_CLI_HOME ?? env.HOME ?? homedir(), ".gemini");
-}
-
-function readJson(path: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -106,7 +95,7 @@ export function geminiLaunch(input: LaunchInput): LaunchPlan {
   const links: Record<string, string> = {};
   if (isolated) {
     const userDir = userGeminiDir(env);
-    const settings = geminiSeatSettings(readJson(join(userDir, "settings.json")), {
+    const settings = geminiSeatSettings(readUserJsonObject(join(userDir, "settings.json")), {
       read,
       apiKey: Boolean(endpoint.apiKey?.value),
     });
