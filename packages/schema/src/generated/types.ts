@@ -37,6 +37,20 @@ export type DebateId = string
  * via the `definition` "Effort".
  */
 export type Effort = ("low" | "medium" | "high" | "max")
+/**
+ * P1 must fix, P2 should fix, P3 nice to have.
+ * 
+ * This interface was referenced by `ReviewCritique`'s JSON-Schema
+ * via the `definition` "ReviewSeverity".
+ */
+export type ReviewSeverity = ("P1" | "P2" | "P3")
+/**
+ * A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.
+ * 
+ * This interface was referenced by `ReviewCritique`'s JSON-Schema
+ * via the `definition` "ReviewChoice".
+ */
+export type ReviewChoice = ("A" | "B" | "C" | "D" | "E")
 
 /**
  * The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.
@@ -817,6 +831,120 @@ export interface ReplayEntry {
    * The answer exactly as the model would have written it.
    */
   text: string
+}
+/**
+ * The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.
+ */
+export interface ReviewCritique {
+  /**
+   * What is wrong, most severe first.
+   * 
+   * @maxItems 50
+   */
+  findings: ReviewFinding[]
+  /**
+   * Approaches the artifact did not consider.
+   * 
+   * @maxItems 10
+   */
+  missing_alternatives?: string[]
+  recommendation?: ReviewChoice
+  /**
+   * True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).
+   */
+  agree: boolean
+}
+/**
+ * One finding of the critic.
+ * 
+ * This interface was referenced by `ReviewCritique`'s JSON-Schema
+ * via the `definition` "ReviewFinding".
+ */
+export interface ReviewFinding {
+  /**
+   * Set by the engine (`r01-f1`).
+   */
+  id?: string
+  severity: ReviewSeverity
+  title: string
+  detail: string
+  evidence?: ReviewEvidence
+  suggestion?: string
+  /**
+   * Set by the engine: the same finding reworded gets the same one.
+   */
+  fingerprint?: string
+  /**
+   * Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).
+   */
+  evidence_status?: ("verified" | "unverified" | "needs_evidence")
+}
+/**
+ * Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.
+ * 
+ * This interface was referenced by `ReviewCritique`'s JSON-Schema
+ * via the `definition` "ReviewEvidence".
+ */
+export interface ReviewEvidence {
+  file?: string
+  line?: number
+  quote?: string
+}
+/**
+ * decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.
+ */
+export interface ReviewDecision {
+  debate_id: string
+  decision: ReviewChoice
+  decided_by?: ("auto" | "manual")
+  stop_reason: ("decision" | "converged" | "agreed" | "max_rounds" | "budget")
+  rounds: number
+  final_artifact: string
+  findings: {
+    P1: number
+    P2: number
+    P3: number
+    /**
+     * Findings whose evidence the engine found.
+     */
+    verified?: number
+  }
+  /**
+   * Titles of valid P1/P2 findings the final artifact did not address.
+   */
+  unresolved?: string[]
+  history: ReviewHistoryEntry[]
+}
+export interface ReviewHistoryEntry {
+  round: number
+  recommendation: ReviewChoice
+  applied?: ReviewChoice
+}
+/**
+ * The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.
+ */
+export interface ReviewJudgment {
+  /**
+   * @maxItems 60
+   */
+  classifications: ReviewClassification[]
+  /**
+   * Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).
+   * 
+   * @maxItems 10
+   */
+  added_findings?: ReviewFinding[]
+  recommendation: ReviewChoice
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  reasons: string[]
+}
+export interface ReviewClassification {
+  finding_id: string
+  verdict: ("valid" | "invalid" | "needs_evidence")
+  reasoning: string
 }
 /**
  * scores.json: per argument id, the current score and the full history of scores and rescores.
