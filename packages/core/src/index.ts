@@ -26,6 +26,34 @@ export type {
 } from "./formats/format.js";
 export { defineFormat } from "./formats/format.js";
 export { formatOf, formatOfState, formats, journalStepKey } from "./formats/registry.js";
+export type { DecisionOutcome } from "./formats/review/decision.js";
+export { choiceEffect, decide, parseDecision } from "./formats/review/decision.js";
+export type { EvidenceSources, VerifiedFindings } from "./formats/review/evidence.js";
+export { artifactFileLines, evidenceHolds, verifyFindings } from "./formats/review/evidence.js";
+export {
+  agreed,
+  converged,
+  fingerprintFindings,
+  newSevereFindings,
+  sameFinding,
+} from "./formats/review/fingerprint.js";
+export type { Intensity } from "./formats/review/guards.js";
+export { budgetForCall, INTENSITY_PRESETS, resolveGuards } from "./formats/review/guards.js";
+export type { ClassifiedFinding } from "./formats/review/judgment.js";
+export { checkRecommendation, checkReviewJudgment, classify } from "./formats/review/judgment.js";
+export type { CritiqueForm } from "./formats/review/parse.js";
+export { parseCritique, parseMarkdownCritique, parseNativeCritique } from "./formats/review/parse.js";
+export type { AuthorWork, ReviewRound, RoundEnd, StopReason } from "./formats/review/round.js";
+export {
+  acceptCritique,
+  acceptJudgment,
+  buildDecision,
+  critiqueContext,
+  endRound,
+  renderReviewSummary,
+} from "./formats/review/round.js";
+export type { ReviewTarget } from "./formats/review/target.js";
+export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
 export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
 export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";

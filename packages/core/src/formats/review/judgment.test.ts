@@ -1,6 +1,6 @@
 import type { ReviewFinding, ReviewJudgment } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { checkJudgment, checkRecommendation, classify } from "./judgment.js";
+import { checkRecommendation, checkReviewJudgment, classify } from "./judgment.js";
 
 const findings: ReviewFinding[] = [
   { id: "r01-f1", severity: "P1", title: "Off-by-one", detail: "", evidence_status: "verified" },
@@ -23,10 +23,10 @@ const all = (v: "valid" | "invalid"): Array<[string, "valid" | "invalid" | "need
 
 describe("the judge's classification", () => {
   it("accepts every finding classified once with a recommendation that follows the rules", () => {
-    expect(checkJudgment(judgment(all("valid"), "B"), findings)).toEqual([]);
+    expect(checkReviewJudgment(judgment(all("valid"), "B"), findings)).toEqual([]);
   });
   it("refuses a missing, a doubled and an unknown classification", () => {
-    const codes = (j: ReviewJudgment) => checkJudgment(j, findings).map((e) => e.code);
+    const codes = (j: ReviewJudgment) => checkReviewJudgment(j, findings).map((e) => e.code);
     expect(
       codes(
         judgment(
@@ -42,7 +42,7 @@ describe("the judge's classification", () => {
     expect(codes(judgment([...all("valid"), ["r01-f9", "valid"]], "B"))).toEqual(["JUDGE_FINDING_UNKNOWN"]);
   });
   it("never B without a valid P1/P2", () => {
-    const errors = checkJudgment(judgment(all("invalid"), "B"), findings);
+    const errors = checkReviewJudgment(judgment(all("invalid"), "B"), findings);
     expect(errors.map((e) => [e.code, e.path])).toEqual([["JUDGE_RECOMMENDATION_RULE", "recommendation"]]);
   });
   it("an unverified finding the judge calls valid does not count as valid (no B on it alone)", () => {
@@ -55,7 +55,7 @@ describe("the judge's classification", () => {
       "B",
     );
     expect(classify(j, findings)[2]!.verdict).toBe("needs_evidence");
-    expect(checkJudgment(j, findings).map((e) => e.code)).toEqual(["JUDGE_RECOMMENDATION_RULE"]);
+    expect(checkReviewJudgment(j, findings).map((e) => e.code)).toEqual(["JUDGE_RECOMMENDATION_RULE"]);
   });
   it("A refused while a valid P1 stands; C needs a valid finding; D needs something to rebut; E always", () => {
     const c = (v: "valid" | "invalid") => classify(judgment(all(v), "A"), findings);

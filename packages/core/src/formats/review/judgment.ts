@@ -12,7 +12,10 @@ export type ClassifiedFinding = ReviewFinding & {
  * Checks the judge's answer (DESIGN §3.4): every finding of the round classified exactly once, no
  * unknown ids, added findings with evidence, and the recommendation following the rubric's hard rules.
  */
-export function checkJudgment(judgment: ReviewJudgment, findings: readonly ReviewFinding[]): RuleError[] {
+export function checkReviewJudgment(
+  judgment: ReviewJudgment,
+  findings: readonly ReviewFinding[],
+): RuleError[] {
   const errors: RuleError[] = [];
   const ids = new Set(findings.map((f) => f.id));
   const count = new Map<string, number>();

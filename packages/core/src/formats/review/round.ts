@@ -15,7 +15,7 @@ import { choiceEffect, decide } from "./decision.js";
 import { type EvidenceSources, verifyFindings } from "./evidence.js";
 import { agreed, converged, fingerprintFindings } from "./fingerprint.js";
 import { budgetForCall } from "./guards.js";
-import { type ClassifiedFinding, checkJudgment, classify } from "./judgment.js";
+import { type ClassifiedFinding, checkReviewJudgment, classify } from "./judgment.js";
 import { type CritiqueForm, parseCritique } from "./parse.js";
 
 /** What the author wrote after a decision: the accepted version (B), a compromise v-next (C), a rebuttal (D). */
@@ -98,7 +98,7 @@ export function acceptJudgment(
       })),
     ],
   };
-  const errors = checkJudgment(judgment, all);
+  const errors = checkReviewJudgment(judgment, all);
   if (errors.length > 0) return fail(...errors);
   return ok({ judgment, classified: classify(judgment, all) });
 }

@@ -1,0 +1,172 @@
+import { execFile } from "node:child_process";
+import { lstat, readFile, realpath } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { promisify } from "node:util";
+import { DebatekitError } from "@debatekit/core";
+
+const run = promisify(execFile);
+
+/** A review's git scope, as `--scope` names it (DESIGN §3.4). */
+export type ReviewScope =
+  | { kind: "uncommitted" }
+  | { kind: "commit"; sha: string }
+  | { kind: "base"; branch: string }
+  | { kind: "range"; from: string; to: string }
+  | { kind: "file"; path: string };
+
+/** The artifact of a scope and how to read the repository at the scope's revision (for evidence checks). */
+export interface ScopeSnapshot {
+  /** Markdown for artifact/v1.md. */
+  artifact: string;
+  /** The revision evidence is checked against (`WORKTREE` for uncommitted changes and files). */
+  revision: string;
+  /** Repository-relative paths the scope touches. */
+  files: string[];
+  /** A file's text at the revision, or undefined when it does not exist there. */
+  readFile(path: string): Promise<string | undefined>;
+}
+
+const MAX_FILE = 1_000_000;
+// A ref never starts with `-` (it would be read as an option) and has no whitespace or control characters.
+const REF = /^(?!-)[A-Za-z0-9._/@^~{}-]{1,200}$/;
+
+function scopeError(message: string): DebatekitError {
+  return new DebatekitError("REVIEW_SCOPE_INVALID", message, { field: "--scope", exitCode: 2 });
+}
+
+/** Parses `uncommitted | commit:SHA | base:BRANCH | range:A..B | file:PATH`; REVIEW_SCOPE_INVALID names what is wrong. */
+export function parseScope(text: string): ReviewScope {
+  const example = "uncommitted, commit:abc123, base:main, range:v1..v2 or file:src/a.ts";
+  if (text === "uncommitted") return { kind: "uncommitted" };
+  const m = /^(commit|base|range|file):(.+)$/.exec(text);
+  if (!m)
+    throw scopeError(`expected --scope to be one of ${example}, found ${JSON.stringify(text.slice(0, 100))}`);
+  const value = m[2]!;
+  const ref = (r: string) => {
+    if (!REF.test(r))
+      throw scopeError(
+        `--scope ${m[1]}: ${JSON.stringify(r.slice(0, 100))} is not a git ref (e.g. ${example})`,
+      );
+    return r;
+  };
+  switch (m[1]) {
+    case "commit":
+      return { kind: "commit", sha: ref(value) };
+    case "base":
+      return { kind: "base", branch: ref(value) };
+    case "range": {
+      const parts = value.split("..");
+      if (parts.length !== 2 || !parts[0] || !parts[1])
+        throw scopeError(`--scope range: expected A..B, found ${JSON.stringify(value.slice(0, 100))}`);
+      return { kind: "range", from: ref(parts[0]), to: ref(parts[1]) };
+    }
+    default:
+      if (isAbsolute(value) || value.split(/[\\/]/).includes(".."))
+        throw scopeError(
+          `--scope file: expected a path inside the repository, found ${JSON.stringify(value.slice(0, 100))}`,
+        );
+      return { kind: "file", path: value };
+  }
+}
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run("git", args, { cwd, maxBuffer: 20 * MAX_FILE, encoding: "utf8" });
+    return stdout;
+  } catch (error) {
+    const stderr =
+      String((error as { stderr?: unknown }).stderr ?? "")
+        .trim()
+        .split("\n")[0] ?? "";
+    throw new DebatekitError("REVIEW_GIT_FAILED", `git ${args[0]} failed: ${stderr.slice(0, 200)}`, {
+      field: "--scope",
+      cause: error,
+    });
+  }
+}
+
+const diffFiles = (diff: string) => [...diff.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((m) => m[1]!);
+
+/** Reads the scope through real git (no shell): the diff or file as artifact/v1.md's text, and the repository at its revision. */
+export async function snapshotScope(cwd: string, scope: ReviewScope): Promise<ScopeSnapshot> {
+  const root = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
+  const atWorktree = async (path: string): Promise<string | undefined> => {
+    const full = join(root, path);
+    try {
+      const real = await realpath(full);
+      const inside = relative(await realpath(root), real);
+      if (inside.startsWith(`..${sep}`) || inside === ".." || isAbsolute(inside)) return undefined;
+      const info = await lstat(real);
+      if (!info.isFile() || info.size > MAX_FILE) return undefined;
+      return await readFile(real, "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+  const atRevision = (revision: string) => async (path: string) => {
+    if (path.split("/").includes("..")) return undefined;
+    try {
+      const { stdout } = await run("git", ["show", `${revision}:${path}`], {
+        cwd: root,
+        maxBuffer: MAX_FILE,
+        encoding: "utf8",
+      });
+      return stdout;
+    } catch {
+      return undefined;
+    }
+  };
+  const fenced = (title: string, lang: string, body: string) =>
+    `# ${title}\n\n\`\`\`${lang}\n${body.replace(/\n?$/, "\n")}\`\`\`\n`;
+  if (scope.kind === "file") {
+    const text = await atWorktree(scope.path);
+    if (text === undefined)
+      throw scopeError(`--scope file: ${scope.path} is not a readable file of the repository`);
+    return {
+      artifact: fenced(`File ${scope.path}`, scope.path.split(".").pop() ?? "", text),
+      revision: "WORKTREE",
+      files: [scope.path],
+      readFile: atWorktree,
+    };
+  }
+  let diff: string;
+  let revision: string;
+  let title: string;
+  if (scope.kind === "uncommitted") {
+    diff = await git(root, ["diff", "--no-color", "--no-ext-diff", "HEAD", "--"]);
+    revision = "WORKTREE";
+    title = "Uncommitted changes";
+  } else if (scope.kind === "commit") {
+    revision = (
+      await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.sha}^{commit}`])
+    ).trim();
+    diff = await git(root, [
+      "show",
+      "--no-color",
+      "--no-ext-diff",
+      "--format=commit %H%n%n%B",
+      revision,
+      "--",
+    ]);
+    title = `Commit ${revision.slice(0, 12)}`;
+  } else if (scope.kind === "base") {
+    await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.branch}^{commit}`]);
+    revision = (await git(root, ["rev-parse", "HEAD"])).trim();
+    diff = await git(root, ["diff", "--no-color", "--no-ext-diff", `${scope.branch}...HEAD`, "--"]);
+    title = `Changes since ${scope.branch}`;
+  } else {
+    await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.from}^{commit}`]);
+    revision = (
+      await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.to}^{commit}`])
+    ).trim();
+    diff = await git(root, ["diff", "--no-color", "--no-ext-diff", `${scope.from}..${scope.to}`, "--"]);
+    title = `Range ${scope.from}..${scope.to}`;
+  }
+  if (!diff.trim()) throw scopeError(`the scope has no changes to review (${title.toLowerCase()})`);
+  return {
+    artifact: fenced(title, "diff", diff),
+    revision,
+    files: diffFiles(diff),
+    readFile: revision === "WORKTREE" ? atWorktree : atRevision(revision),
+  };
+}
