@@ -25,13 +25,16 @@ export interface SeatContext {
   journal: JournalStore;
   /** Skills folders to use instead of the default ones. */
   skillRoots?: string[];
+  /** A cap on each call's timeout the format sets (review: the budget left), below the seat's own. */
+  timeoutCapMs?: number;
   /** Receives what loadSkills found wrong (runDebate emits each once per run as `skill_problem`). */
   reportSkillProblems?: (role: string, problems: readonly SkillProblem[]) => void;
 }
 
 /** A seat's usable answer, or why there is none. */
 export type SeatOutcome<T> =
-  | { ok: true; value: T }
+  /** `spentMs`: what the step's calls for this seat took, journaled ones included (a resume counts them once). */
+  | { ok: true; value: T; spentMs: number }
   | {
       ok: false;
       status: Exclude<RunSummary["status"], "done" | "paused">;
@@ -118,6 +121,10 @@ export async function askSeat<T>(
     `.debate/journal/${journalFileName({ exchange, phase, role, attempt })}`;
 
   const journal = await context.journal.forStep(exchange, phase, role);
+  const answered = async (value: T): Promise<SeatOutcome<T>> => {
+    const entries = await context.journal.forStep(exchange, phase, role);
+    return { ok: true, value, spentMs: entries.reduce((sum, e) => sum + (e.result.durationMs ?? 0), 0) };
+  };
   // Journal attempts number every call; the seat's attempt counts answers that failed validation
   // (so a replay recording keyed by attempt lines up with the retries).
   let callNo = journal.reduce((max, e) => Math.max(max, e.attempt), 0);
@@ -144,7 +151,7 @@ export async function askSeat<T>(
         validation: parsed.ok ? { ok: true } : { ok: false, errors },
       });
     }
-    if (parsed.ok) return parsed;
+    if (parsed.ok) return answered(parsed.value);
     // The rules reject an answer they once accepted (e.g. debate.md was edited): ask again.
     feedback = errors;
     seatAttempt++;
@@ -167,7 +174,7 @@ export async function askSeat<T>(
     const startedAt = context.now().toISOString();
     const answer = await adapter.call({
       prompt,
-      timeoutMs: seat.timeout_ms ?? defaultTimeoutMs,
+      timeoutMs: Math.max(1, Math.min(seat.timeout_ms ?? defaultTimeoutMs, context.timeoutCapMs ?? Infinity)),
       ...(seat.model ? { model: seat.model } : {}),
       ...(seat.effort ? { effort: seat.effort } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
@@ -231,7 +238,7 @@ export async function askSeat<T>(
     const parsed = parse(result.text);
     const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
     await context.journal.write({ ...entry, validation: parsed.ok ? { ok: true } : { ok: false, errors } });
-    if (parsed.ok) return parsed;
+    if (parsed.ok) return answered(parsed.value);
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: callNo };
     feedback = errors;
     seatAttempt++;

@@ -159,6 +159,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       const format = formatOfState(state);
       const step = format.next(state);
       if (step.kind === "done") return finish({ status: "done", reason: step.message });
+      if (step.kind === "blocked" && step.waiting) return finish({ status: "waiting", reason: step.message });
       if (step.kind === "blocked") {
         return step.reason === "paused"
           ? finish({ status: "paused", reason: step.message })
@@ -171,7 +172,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
               },
             });
       }
-      if (options.exchanges !== undefined && step.opens && step.completed >= options.exchanges) {
+      if (
+        options.exchanges !== undefined &&
+        step.kind === "ask" &&
+        step.opens &&
+        step.completed >= options.exchanges
+      ) {
         return finish({
           status: "done",
           reason: `stopped after ${options.exchanges} exchange(s) as requested`,
@@ -189,44 +195,61 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         reportSkillProblems,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
+        ...(step.kind === "ask" && step.timeoutMs !== undefined ? { timeoutCapMs: step.timeoutMs } : {}),
       });
       const current = state;
       let next: Result<DebateState>;
-      try {
-        const results = await askAll(step, async (role) =>
-          askSeat(context(await seatAdapter(format, current, role)), current, role, (text) =>
-            format.parseAnswer(current, role, text),
-          ),
-        );
-        const bad = worst(results.map((r) => r.outcome));
-        if (bad) {
-          // The format's failure policy may record the failure and go on (crossfire); else the run fails
-          // and a re-run asks again. Waiting and cancelled seats are never failures.
-          const failedRole = results.find((r) => r.outcome === bad)!.role;
-          const recorded =
-            bad.status === "failed"
-              ? format.onSeatFailure?.(current, failedRole, bad.error, now().toISOString())
-              : undefined;
-          if (!recorded) return finish({ status: bad.status, error: bad.error });
-          next = recorded;
-        } else {
-          const answers = Object.fromEntries(
-            results.map((r) => [r.role, (r.outcome as { ok: true; value: unknown }).value]),
-          );
-          next = format.apply(current, answers, now().toISOString());
+      if (step.kind === "advance") {
+        // A move that asks nobody (a person's decision, a spent budget): committed like any step.
+        const advanced = format.advance?.(current, now().toISOString());
+        if (!advanced) {
+          return finish({
+            status: "failed",
+            error: {
+              code: "FORMAT_NO_ADVANCE",
+              message: `${format.name} asked to advance but has no advance()`,
+              file: "debate.md",
+            },
+          });
         }
-      } catch (error) {
-        if (!(error instanceof DebatekitError)) throw error;
-        return finish({
-          status: "failed",
-          error: {
-            code: error.code,
-            message: error.message,
-            ...(error.file ? { file: error.file } : {}),
-            ...(error.field ? { field: error.field } : {}),
-          },
-        });
-      }
+        next = advanced;
+      } else
+        try {
+          const results = await askAll(step, async (role) =>
+            askSeat(context(await seatAdapter(format, current, role)), current, role, (text) =>
+              format.parseAnswer(current, role, text),
+            ),
+          );
+          const bad = worst(results.map((r) => r.outcome));
+          if (bad) {
+            // The format's failure policy may record the failure and go on (crossfire); else the run fails
+            // and a re-run asks again. Waiting and cancelled seats are never failures.
+            const failedRole = results.find((r) => r.outcome === bad)!.role;
+            const recorded =
+              bad.status === "failed"
+                ? format.onSeatFailure?.(current, failedRole, bad.error, now().toISOString())
+                : undefined;
+            if (!recorded) return finish({ status: bad.status, error: bad.error });
+            next = recorded;
+          } else {
+            const answers = Object.fromEntries(
+              results.map((r) => [r.role, (r.outcome as { ok: true; value: unknown }).value]),
+            );
+            const spentMs = results.reduce((sum, r) => sum + (r.outcome.ok ? r.outcome.spentMs : 0), 0);
+            next = format.apply(current, answers, now().toISOString(), { spentMs });
+          }
+        } catch (error) {
+          if (!(error instanceof DebatekitError)) throw error;
+          return finish({
+            status: "failed",
+            error: {
+              code: error.code,
+              message: error.message,
+              ...(error.file ? { file: error.file } : {}),
+              ...(error.field ? { field: error.field } : {}),
+            },
+          });
+        }
       if (!next.ok) {
         return finish({
           status: "failed",

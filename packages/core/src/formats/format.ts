@@ -25,9 +25,20 @@ export type FormatStep =
       opens: boolean;
       /** Exchanges/rounds already complete before this step. */
       completed: number;
+      /** A cap on each call's timeout (review: the budget left); the seat's own timeout applies below it. */
+      timeoutMs?: number;
     }
+  /** A move that asks nobody (a person's decision, a spent budget): the runner commits `advance(state)`. */
+  | { kind: "advance"; reason: string; message: string }
   | { kind: "done"; reason: string; message: string }
-  | { kind: "blocked"; reason: string; message: string };
+  /** `waiting`: blocked on a person (a decision), not broken: a run ends `waiting` and watch mode retries on a change. */
+  | { kind: "blocked"; reason: string; message: string; waiting?: boolean };
+
+/** What the runner measured of a step's calls, passed to `apply`. */
+export interface StepMeta {
+  /** What the step's calls took, journaled ones included (review's budget meter). */
+  spentMs?: number;
+}
 
 /** Where a debate stands, for status, run summaries and reports. */
 export interface Standing {
@@ -140,7 +151,14 @@ export interface Format {
   /** Parses and checks one seat's answer at the current step (every rule, stable codes). */
   parseAnswer(state: DebateState, role: string, text: string): Result<unknown>;
   /** The state after the step's checked answers (by role); refuses unless the state is at the step's marker. */
-  apply(state: DebateState, answers: Readonly<Record<string, unknown>>, now: string): Result<DebateState>;
+  apply(
+    state: DebateState,
+    answers: Readonly<Record<string, unknown>>,
+    now: string,
+    meta?: StepMeta,
+  ): Result<DebateState>;
+  /** The state after an `advance` step (no seat asked); refuses unless `next` says advance. */
+  advance?(state: DebateState, now: string): Result<DebateState>;
   /** The failure policy: a state that records a failed seat and moves on, or undefined (the run fails; re-run retries). */
   onSeatFailure?(
     state: DebateState,
