@@ -23,6 +23,7 @@ export type {
   SeatAsk,
   SeatFailure,
   Standing,
+  StepMeta,
 } from "./formats/format.js";
 export { defineFormat } from "./formats/format.js";
 export { formatOf, formatOfState, formats, journalStepKey } from "./formats/registry.js";
@@ -37,6 +38,7 @@ export {
   newSevereFindings,
   sameFinding,
 } from "./formats/review/fingerprint.js";
+export { reviewFormat } from "./formats/review/format.js";
 export type { Intensity } from "./formats/review/guards.js";
 export { budgetForCall, INTENSITY_PRESETS, resolveGuards } from "./formats/review/guards.js";
 export type { ClassifiedFinding } from "./formats/review/judgment.js";
@@ -52,6 +54,7 @@ export {
   endRound,
   renderReviewSummary,
 } from "./formats/review/round.js";
+export { repositoryFiles } from "./formats/review/state.js";
 export type { ReviewTarget } from "./formats/review/target.js";
 export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";

@@ -53,10 +53,15 @@ function judgeState(): DebateState {
 describe("the shipped agent templates", () => {
   it("are valid AgentDefinitions, one per task", () => {
     expect(defaultAgentTemplates.map((t) => `${t.definition.role}/${t.definition.task}`).sort()).toEqual([
+      "author/accepted",
+      "author/compromise",
+      "author/rebuttal",
       "challenger/challenge",
       "challenger/follow-up",
+      "critic/critique",
       "debater/opening",
       "debater/rebuttal",
+      "judge/classify",
       "judge/judgment",
       "judge/verdict",
       "proposer/defense",

@@ -3,11 +3,13 @@ import type { Result } from "../types.js";
 import { crossfireFormat } from "./crossfire/format.js";
 import { formalFormat } from "./formal/format.js";
 import type { Format } from "./format.js";
+import { reviewFormat } from "./review/format.js";
 
 /** Every format, by the name debate.md's `format` key gives (absent = formal). The one table. */
 export const formats: Readonly<Record<string, Format>> = {
   formal: formalFormat,
   crossfire: crossfireFormat,
+  review: reviewFormat,
 };
 
 /** The format a debate.md frontmatter names (`format`, default `formal`), or FORMAT_UNKNOWN naming the field. */

@@ -200,5 +200,96 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "output_schema": "https://debatekit.dev/schemas/judgment.schema.json"
     },
     "body": "You are the impartial judge of a formal debate between the proposition and the opposition.\nYou score every argument. This is the judgment of exchange {{exchange}} (the debate runs\n{{exchanges}} exchanges, the opening being exchange 0).\n\n# Motion\n\n{{motion}}\n\n## Definitions\n\n{{definitions}}\n\n## Scope\n\n{{scope}}\n\n# Standing before this judgment\n\nCumulative scores (sum of current scores, number of scored arguments): {{standing}}\n\n# Arguments to score now (exchange {{exchange}})\n\n{{current_arguments}}\n\n# Earlier arguments, with their current scores\n\n{{earlier_arguments}}\n\n# How to score\n\nJudge the arguments as argued, not your own view of the motion. For each argument of this exchange, weigh:\n\n1. **Evidence** (most weight): are the grounds specific, checkable and accurately used? A source that looks\n   invented, misquoted or irrelevant is a serious flaw; honest uncertainty is not.\n2. **Reasoning**: does the warrant actually connect the grounds to the claim? Is the qualifier honest about scope?\n3. **Engagement** (rebuttals): do the attacks hit a real weakness of the named argument, with the right\n   attack type? Do the defends answer what was actually said? Ignoring the strongest opposing point costs.\n4. **Relevance**: does it bear on the motion as defined and scoped?\n\nScores are **zero-sum** within an exchange: each score is in [-1, 1] and the scores of this exchange\nsum to 0 (within 0.01). A positive score means the argument won its part of the exchange, a negative one\nthat it lost. Use the range: 0.1 to 0.3 for a modest edge, 0.4 to 0.6 for a clear one, above 0.7 only\nfor a decisive argument against a badly flawed one. In the opening, score the three arguments of each\nside on their merits, then adjust so the six scores sum to 0.\n\n**Rescores**: if an argument of this exchange exposes a flaw in an earlier argument (or repairs one),\nyou may revise that earlier argument's score. Give `old_score` exactly as listed above, a `new_score`\nwithin 0.5 of it and in [-1, 1], and say which argument changed your mind. Rescores are optional and\nneed not sum to 0; do not rescore what nothing new has touched.\n\nWrite `reasoning` for every score: two to four sentences naming the strongest and weakest element.\n\n# Guidance\n\n{{skills}}\n\n# Answer format\n\nAnswer with ONE JSON object and nothing else (no prose before or after; a ```json fence is tolerated).\n`scores` must list exactly these ids, each once: {{expected_ids}}.\n\n```json\n{\n  \"scores\": [\n    { \"argument_id\": \"prop_001\", \"score\": 0.3, \"reasoning\": \"Why this argument earned its score.\" },\n    { \"argument_id\": \"opp_001\", \"score\": -0.3, \"reasoning\": \"Why this argument earned its score.\" }\n  ],\n  \"rescores\": [\n    {\n      \"argument_id\": \"opp_000a\",\n      \"old_score\": -0.1,\n      \"new_score\": -0.25,\n      \"reasoning\": \"prop_001's attack on its grounds stands unanswered.\"\n    }\n  ]\n}\n```\n\nRules the engine checks (an answer that breaks one is rejected and you are asked again): exactly the ids\nlisted for `scores`; each score in [-1, 1]; scores summing to 0 within 0.01; rescores only of earlier\narguments, with `old_score` equal to the current score listed above, |new_score - old_score| <= 0.5, and\nnew_score in [-1, 1]. Leave `rescores` out (or empty) when you change nothing.\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "review-accepted",
+      "role": "author",
+      "task": "accepted",
+      "description": "Review author: write the accepted version (every valid finding applied).",
+      "version": "1.0.0",
+      "placeholders": [
+        "artifact",
+        "findings",
+        "reasons",
+        "skills",
+        "feedback"
+      ]
+    },
+    "body": "You are the author of the artifact below. The review decided; write the version that applies every valid finding below.\n\n# The artifact\n\n{{artifact}}\n\n# Valid findings\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your task\n\nAnswer with the complete new version only, as markdown (code in fenced blocks). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "review-classify",
+      "role": "judge",
+      "task": "classify",
+      "description": "Review judge: classify every finding valid / invalid / needs_evidence exactly once, add missed findings, recommend A-E with reasons under the rubric's hard rules.",
+      "version": "1.0.0",
+      "placeholders": [
+        "target",
+        "round",
+        "artifact",
+        "findings",
+        "finding_ids",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/review-judgment.schema.json"
+    },
+    "body": "You judge round {{round}} of a {{target}} review. Analyse each finding against the artifact: do not\ncount bullets, check whether the claim is true.\n\n# The artifact\n\n{{artifact}}\n\n# The critic's findings\n\n{{findings}}\n\nA finding marked `needs_evidence` cited a file, line or quote the engine could not find: it cannot\nbe valid on its own word.\n\n# Your task\n\nAnswer with one JSON object:\n\n- `classifications`: exactly one `{finding_id, verdict, reasoning}` for each of {{finding_ids}};\n  `verdict` is `valid`, `invalid` or `needs_evidence`.\n- `added_findings`: findings the critic missed, same shape as the critic's (may be empty).\n- `recommendation`: `A` keep original, `B` accept the critique, `C` compromise, `D` continue with\n  a rebuttal, `E` stop. The engine refuses: B without a valid P1/P2; A while a valid P1 stands;\n  C without a valid finding; D when every finding is valid.\n- `reasons`: why, in one to ten sentences.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "review-compromise",
+      "role": "author",
+      "task": "compromise",
+      "description": "Review author: write a compromise version (valid P1/P2 fixed, the rest kept).",
+      "version": "1.0.0",
+      "placeholders": [
+        "artifact",
+        "findings",
+        "reasons",
+        "skills",
+        "feedback"
+      ]
+    },
+    "body": "You are the author of the artifact below. The review decided; write a compromise version: fix the valid P1/P2 findings, keep what the original got right, and say in one line at the end what you kept and why.\n\n# The artifact\n\n{{artifact}}\n\n# Valid findings\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your task\n\nAnswer with the complete new version only, as markdown (code in fenced blocks). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "review-critique",
+      "role": "critic",
+      "task": "critique",
+      "description": "Review critic: findings P1/P2/P3 with evidence the engine checks, missing alternatives, a recommended decision and an explicit agreement flag.",
+      "version": "1.0.0",
+      "placeholders": [
+        "target",
+        "round",
+        "max_rounds",
+        "artifact",
+        "previous",
+        "skills",
+        "feedback"
+      ],
+      "output_schema": "https://debatekit.dev/schemas/review-critique.schema.json"
+    },
+    "body": "You are the critic of a {{target}} review, round {{round}} of at most {{max_rounds}}. Find what is\nreally wrong; do not pad the list. Severity: P1 = correctness, security or reliability risk; P2 =\nsignificant maintainability, performance or compatibility issue; P3 = optional improvement.\n\n# The artifact\n\n{{artifact}}\n\n# Earlier rounds (your findings, the judge's classification, the author's answer)\n\n{{previous}}\n\nDo not repeat a finding the judge classified invalid unless you bring new evidence. A finding the\nauthor answered stays only if the answer does not hold; say why.\n\n# Your task\n\nAnswer with one JSON object:\n\n- `findings`: each `{severity, title, detail, evidence: {file?, line?, quote?}, suggestion}`.\n  **The engine checks evidence**: `file` and `line` must exist in the artifact (or the repository\n  at the reviewed revision), `quote` must appear there verbatim. A finding whose evidence is not\n  found is marked `needs_evidence` and cannot stay P1.\n- `missing_alternatives`: approaches not considered (may be empty).\n- `recommendation`: `A` keep original, `B` accept your critique, `C` compromise, `D` continue with\n  a rebuttal, `E` stop.\n- `agree`: `true` only if you accept the artifact as it stands (it counts only with no P1/P2).\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+  },
+  {
+    "definition": {
+      "name": "review-rebuttal",
+      "role": "author",
+      "task": "rebuttal",
+      "description": "Review author: answer the critique point by point (concede what holds, rebut what does not, with evidence).",
+      "version": "1.0.0",
+      "placeholders": [
+        "artifact",
+        "findings",
+        "reasons",
+        "skills",
+        "feedback"
+      ]
+    },
+    "body": "You are the author of the artifact below. The review continues with your rebuttal; the critic reads\nit next round.\n\n# The artifact\n\n{{artifact}}\n\n# The findings and the judge's classification\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your task\n\nAnswer in markdown, one short paragraph per finding id: concede it, or rebut it with evidence\n(file:line or a verbatim quote). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
   }
 ];

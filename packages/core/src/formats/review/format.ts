@@ -1,0 +1,485 @@
+import {
+  type DebateFrontmatter,
+  type ReviewArtifact,
+  type ReviewChoice,
+  type ReviewFrontmatter,
+  type ReviewJudgment,
+  type SeatConfig,
+  validateReviewArtifact,
+  validateReviewCritique,
+  validateReviewFrontmatter,
+  validateReviewJudgment,
+} from "@debatekit/schema";
+import { fail, ok, ruleError } from "../../errors.js";
+import type { DebateState, Result, RuleError } from "../../types.js";
+import {
+  defineFormat,
+  type FormatRecord,
+  type FormatStep,
+  type NewDebateInit,
+  type Standing,
+} from "../format.js";
+import { budgetForCall, INTENSITY_PRESETS } from "./guards.js";
+import type { ClassifiedFinding } from "./judgment.js";
+import { checkReviewJudgment } from "./judgment.js";
+import { buildReviewPrompt, reviewTask } from "./prompt.js";
+import {
+  acceptCritique,
+  acceptJudgment,
+  buildDecision,
+  endRound,
+  type ReviewRound,
+  type RoundEnd,
+  renderReviewSummary,
+} from "./round.js";
+import {
+  ARTIFACT_NAME,
+  artifactFile,
+  asDebateFrontmatter,
+  type CritiqueRecord,
+  critiqueFile,
+  DECISION_FILE,
+  evidenceSources,
+  isCommitted,
+  judgmentFile,
+  ROUND_NAME,
+  rebuttalFile,
+  reviewFrontmatter,
+  roundsOf,
+  SUMMARY_FILE,
+  withRecords,
+} from "./state.js";
+
+type Phase = ReviewFrontmatter["current_phase"];
+
+const ROLE_OF_PHASE: Partial<Record<Phase, string>> = {
+  awaiting_critic: "critic",
+  awaiting_judge: "judge",
+  awaiting_author: "author",
+};
+
+const SEATS_EXAMPLE =
+  "seats:\n  author: { adapter: claude }\n  critic: { adapter: codex }\n  judge: { adapter: claude }";
+
+/** A checked judge's answer, as parseAnswer hands it to apply. */
+interface JudgeAnswer {
+  judgment: ReviewJudgment;
+  classified: ClassifiedFinding[];
+}
+
+function phaseError(fm: ReviewFrontmatter, role: string): RuleError | undefined {
+  const wanted = ROLE_OF_PHASE[fm.current_phase];
+  if (wanted === role) return undefined;
+  return ruleError(
+    "DEBATE_PHASE_MISMATCH",
+    "current_phase",
+    `expected the ${wanted ?? "nobody"} to answer in ${fm.current_phase} at round ${fm.current_exchange}, not the ${role} (was this step already applied?)`,
+  );
+}
+
+function budgetLeft(fm: ReviewFrontmatter) {
+  return budgetForCall(fm.budget_minutes, fm.spent_ms ?? 0, Number.MAX_SAFE_INTEGER);
+}
+
+function record(file: string, frontmatter: object, body: string): FormatRecord {
+  return { file, frontmatter: frontmatter as Record<string, unknown>, body };
+}
+
+/** The frontmatter once the loop has stopped (the decision and why); the derived files follow from it. */
+function stopped(
+  fm: ReviewFrontmatter,
+  reason: NonNullable<ReviewFrontmatter["stop_reason"]>,
+  choice: ReviewChoice,
+  by?: "auto" | "manual",
+): ReviewFrontmatter {
+  const { pending: _p, decision: _d, ...rest } = fm;
+  return {
+    ...rest,
+    current_phase: "complete",
+    stop_reason: reason,
+    final_decision: choice,
+    ...(by ? { decided_by: by } : {}),
+  };
+}
+
+/** The frontmatter after a round's end is known: the author's task, a stop, or a wait for a person. */
+function afterRoundEnd(fm: ReviewFrontmatter, end: RoundEnd): ReviewFrontmatter {
+  const round = fm.current_exchange;
+  const history = (fm.history ?? []).map((h) =>
+    h.round === round && end.kind !== "wait" ? { ...h, applied: end.choice } : h,
+  );
+  const base = { ...fm, history };
+  if (end.kind === "wait") return { ...base, current_phase: "awaiting_decision" };
+  if (end.kind === "stop") return stopped(base, end.reason, end.choice, end.by);
+  const { decision: _d, ...rest } = base;
+  return {
+    ...rest,
+    current_phase: "awaiting_author",
+    pending: {
+      choice: end.choice as "B" | "C" | "D",
+      task: end.task,
+      by: end.by,
+      afterwards: end.afterwards,
+    },
+  };
+}
+
+function endOf(fm: ReviewFrontmatter, rounds: ReviewRound[]): RoundEnd {
+  return endRound({
+    rounds,
+    mode: fm.mode,
+    ...(fm.decision ? { manual: fm.decision } : {}),
+    maxRounds: fm.max_rounds,
+    budgetMinutes: fm.budget_minutes,
+    spentMs: fm.spent_ms ?? 0,
+    ...(fm.skip_materialize ? { skipMaterialize: true } : {}),
+  });
+}
+
+/** summary.md and decision.json of a finished review (derived: rewritten with the commit that finishes it). */
+function finalFiles(state: DebateState): Array<{ file: string; content: string }> {
+  const fm = reviewFrontmatter(state);
+  if (fm.current_phase !== "complete" || !fm.stop_reason || !fm.final_decision) return [];
+  const rounds = roundsOf(state);
+  const decision = buildDecision({
+    debateId: fm.debate_id,
+    rounds,
+    stop: fm.stop_reason,
+    choice: fm.final_decision,
+    ...(fm.decided_by ? { by: fm.decided_by } : {}),
+    finalVersion: fm.artifact_version ?? 1,
+  });
+  if (!decision.ok) return [];
+  return [
+    { file: DECISION_FILE, content: `${JSON.stringify(decision.value, null, 2)}\n` },
+    { file: SUMMARY_FILE, content: renderReviewSummary(decision.value, rounds) },
+  ];
+}
+
+function newReviewDebate(
+  init: NewDebateInit,
+): Result<{ frontmatter: DebateFrontmatter; warnings: string[] }> {
+  type Adapter = SeatConfig["adapter"];
+  const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
+  const critic = init.seats.critic;
+  if (!critic)
+    return fail(ruleError("SEAT_MISSING", "critic", "review needs --critic <adapter> (the other model)"));
+  const author = init.seats.author ?? (critic === "claude" ? "codex" : "claude");
+  const judge = init.seats.judge ?? author;
+  const preset = INTENSITY_PRESETS.standard;
+  const warnings =
+    judge === critic
+      ? [
+          `the judge (${judge}) is the critic's adapter: it may favour its own findings; pass --judge with another CLI`,
+        ]
+      : [];
+  const frontmatter: ReviewFrontmatter = {
+    debate_id: init.slug,
+    format: "review",
+    target: "code",
+    mode: "auto",
+    intensity: "standard",
+    max_rounds: init.length ?? preset.max_rounds,
+    budget_minutes: preset.budget_minutes,
+    current_exchange: 1,
+    current_phase: "awaiting_critic",
+    artifact_version: 1,
+    seats: { author: seat(author), critic: seat(critic), judge: seat(judge) },
+    created_at: init.now,
+  };
+  return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
+}
+
+/** The review format (DESIGN §3.4, fancive `debate`): a critic reviews an artifact, a judge classifies and recommends, the author answers. */
+export const reviewFormat = defineFormat({
+  name: "review",
+  seats: ["critic", "judge", "author"],
+  phases: {
+    awaiting_critic: "1-critic",
+    awaiting_judge: "2-judge",
+    awaiting_author: "3-author",
+  },
+  folders: ["artifact", "rounds"],
+  records: [
+    {
+      dir: "artifact",
+      name: ARTIFACT_NAME,
+      validate: (data: unknown) => validateReviewArtifact(data) as never,
+    },
+    {
+      dir: "rounds",
+      name: ROUND_NAME,
+      // A critique, a judgment or a rebuttal: told apart by their keys.
+      validate: (data: unknown) => {
+        const d = data as Record<string, unknown> | null;
+        if (d && typeof d === "object" && "findings" in d) return validateReviewCritique(data) as never;
+        if (d && typeof d === "object" && "classifications" in d)
+          return validateReviewJudgment(data) as never;
+        return validateReviewArtifact(data) as never;
+      },
+    },
+  ],
+  derivedFiles: (state) => finalFiles(state),
+  validateFrontmatter: (data: unknown) => validateReviewFrontmatter(data) as never,
+  isRecordCommitted: (frontmatter, file) => isCommitted(frontmatter as unknown as ReviewFrontmatter, file),
+  seat(state, role) {
+    const seats = reviewFrontmatter(state).seats;
+    return seats ? (seats as unknown as Record<string, SeatConfig | undefined>)[role] : undefined;
+  },
+  next(state): FormatStep {
+    const fm = reviewFrontmatter(state);
+    const round = fm.current_exchange;
+    if (fm.current_phase === "complete") {
+      return {
+        kind: "done",
+        reason: "complete",
+        message: `decision ${fm.final_decision ?? "?"} (${fm.stop_reason ?? "?"}) after ${round} round(s)`,
+      };
+    }
+    if (fm.paused)
+      return {
+        kind: "blocked",
+        reason: "paused",
+        message: "debate.md: `paused: true`; set it to false to continue",
+      };
+    if (!fm.seats) {
+      return {
+        kind: "blocked",
+        reason: "no_seats",
+        message: `debate.md has no \`seats\`, so nobody can review; add them to the frontmatter, e.g.\n${SEATS_EXAMPLE}`,
+      };
+    }
+    const budget = budgetLeft(fm);
+    if (fm.current_phase === "awaiting_decision") {
+      if (!fm.decision && !budget.exhausted) {
+        return {
+          kind: "blocked",
+          reason: "decision",
+          waiting: true,
+          message: `round ${round}: the judge recommends ${fm.history?.find((h) => h.round === round)?.recommendation ?? "?"}; set \`decision: A|B|C|D|E\` in debate.md to go on`,
+        };
+      }
+      return { kind: "advance", reason: "decision", message: `applying decision ${fm.decision ?? "E"}` };
+    }
+    // The budget is checked before every call: once spent, the loop stops without calling anyone.
+    if (budget.exhausted) return { kind: "advance", reason: "budget", message: "the budget is spent" };
+    const role = ROLE_OF_PHASE[fm.current_phase]!;
+    return {
+      kind: "ask",
+      exchange: round,
+      phase: fm.current_phase,
+      mode: "sequential",
+      asks: [{ role, task: reviewTask(state, role) }],
+      opens: fm.current_phase === "awaiting_critic",
+      completed: round - 1,
+      timeoutMs: budget.timeoutMs,
+    };
+  },
+  advance(state) {
+    const fm = reviewFrontmatter(state);
+    if (fm.current_phase === "complete")
+      return fail(
+        ruleError(
+          "DEBATE_PHASE_MISMATCH",
+          "current_phase",
+          "expected a review in progress, found it complete",
+        ),
+      );
+    let next: ReviewFrontmatter;
+    if (budgetLeft(fm).exhausted) {
+      next = stopped(fm, "budget", fm.pending?.choice ?? fm.decision ?? "E", fm.pending?.by);
+    } else if (fm.current_phase === "awaiting_decision" && fm.decision) {
+      next = afterRoundEnd(fm, endOf(fm, roundsOf(state)));
+    } else {
+      return fail(
+        ruleError(
+          "DEBATE_PHASE_MISMATCH",
+          "current_phase",
+          `expected a decision or a spent budget to advance, found ${fm.current_phase}`,
+        ),
+      );
+    }
+    return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
+  },
+  prompt: (state, role, options = {}) => buildReviewPrompt(state, role, options),
+  skillTask: (state, role) => reviewTask(state, role),
+  parseAnswer(state, role, text): Result<unknown> {
+    const fm = reviewFrontmatter(state);
+    const wrong = phaseError(fm, role);
+    if (wrong) return fail(wrong);
+    const round = fm.current_exchange;
+    const rounds = roundsOf(state);
+    if (role === "critic") {
+      const critique = acceptCritique(
+        text,
+        round,
+        rounds.filter((r) => r.round < round),
+        evidenceSources(state),
+      );
+      if (!critique.ok) return critique;
+      return ok({
+        ...critique.value.critique,
+        round,
+        form: critique.value.form,
+        verified: critique.value.verified,
+      } satisfies CritiqueRecord);
+    }
+    if (role === "judge") {
+      const current = rounds.find((r) => r.round === round);
+      if (!current)
+        return fail(
+          ruleError(
+            "REVIEW_NO_CRITIQUE",
+            critiqueFile(round),
+            "expected the round's critique before its judgment",
+          ),
+        );
+      return acceptJudgment(text, current, evidenceSources(state));
+    }
+    const body = text.trim();
+    if (!body)
+      return fail(
+        ruleError(
+          "REVIEW_AUTHOR_EMPTY",
+          "(answer)",
+          `expected the author's ${reviewTask(state, role)} as markdown, found nothing`,
+        ),
+      );
+    return ok({ kind: fm.pending?.task ?? "rebuttal", text: `${body}\n` });
+  },
+  apply(state, answers, _now, meta = {}) {
+    const fm = reviewFrontmatter(state);
+    const round = fm.current_exchange;
+    const role = ROLE_OF_PHASE[fm.current_phase];
+    if (!role || !(role in answers)) {
+      return fail(
+        ruleError(
+          "DEBATE_PHASE_MISMATCH",
+          "current_phase",
+          `expected an answer of the ${role ?? "nobody"} for ${fm.current_phase} at round ${round}`,
+        ),
+      );
+    }
+    const spent = { ...fm, spent_ms: (fm.spent_ms ?? 0) + Math.max(0, Math.round(meta.spentMs ?? 0)) };
+    const added: FormatRecord[] = [];
+    let next: ReviewFrontmatter;
+    if (role === "critic") {
+      const critique = answers.critic as CritiqueRecord;
+      if (critique.round !== round)
+        return fail(
+          ruleError(
+            "DEBATE_PHASE_MISMATCH",
+            "round",
+            `expected the critique of round ${round}, found round ${critique.round}`,
+          ),
+        );
+      added.push(record(critiqueFile(round), critique, renderCritiqueBody(critique)));
+      next = { ...spent, current_phase: "awaiting_judge" };
+    } else if (role === "judge") {
+      const { judgment } = answers.judge as JudgeAnswer;
+      const stored = { ...judgment, round };
+      added.push(
+        record(
+          judgmentFile(round),
+          stored,
+          `# Judgment, round ${round}\n\nRecommendation: ${judgment.recommendation}\n\n${judgment.reasons.map((r) => `- ${r}`).join("\n")}\n`,
+        ),
+      );
+      const withJudgment: DebateState = { ...state, records: withRecords(state, added) };
+      const history = [
+        ...(spent.history ?? []).filter((h) => h.round !== round),
+        { round, recommendation: judgment.recommendation },
+      ];
+      const base = { ...spent, history };
+      next = afterRoundEnd(
+        base,
+        endOf(base, roundsOf({ ...withJudgment, frontmatter: asDebateFrontmatter(base) })),
+      );
+    } else {
+      const work = answers.author as { kind: "accepted" | "compromise" | "rebuttal"; text: string };
+      const pending = fm.pending;
+      if (!pending || pending.task !== work.kind)
+        return fail(
+          ruleError(
+            "DEBATE_PHASE_MISMATCH",
+            "pending",
+            `expected the author's ${pending?.task ?? "nothing"}, found ${work.kind}`,
+          ),
+        );
+      let version = fm.artifact_version ?? 1;
+      if (work.kind === "rebuttal") {
+        added.push(
+          record(rebuttalFile(round), { kind: "rebuttal", round } satisfies ReviewArtifact, work.text),
+        );
+      } else {
+        version++;
+        added.push(
+          record(
+            artifactFile(version),
+            { kind: work.kind, version, round } satisfies ReviewArtifact,
+            work.text,
+          ),
+        );
+      }
+      const { pending: _p, ...rest } = { ...spent, artifact_version: version };
+      next =
+        pending.afterwards === "continue"
+          ? { ...rest, current_exchange: round + 1, current_phase: "awaiting_critic" }
+          : stopped(rest, pending.afterwards, pending.choice, pending.by);
+    }
+    for (const r of added) {
+      if ((state.records ?? []).some((x) => x.file === r.file))
+        return fail(
+          ruleError(
+            "RECORD_EXISTS",
+            r.file,
+            `expected a new ${r.file}, found it already committed (was this step already applied?)`,
+          ),
+        );
+    }
+    return ok({ ...state, frontmatter: asDebateFrontmatter(next), records: withRecords(state, added) });
+  },
+  checkCommitted(state) {
+    const errors: RuleError[] = [];
+    for (const r of roundsOf(state)) {
+      if (!r.judgment) continue;
+      const all = [...r.critique.findings, ...(r.judgment.added_findings ?? [])];
+      for (const e of checkReviewJudgment(r.judgment, all))
+        errors.push({ ...e, path: `${judgmentFile(r.round)}:${e.path}` });
+    }
+    return errors;
+  },
+  standing(state): Standing {
+    const fm = reviewFrontmatter(state);
+    const complete = fm.current_phase === "complete";
+    const judged = roundsOf(state).filter((r) => r.judgment).length;
+    return {
+      phase: fm.current_phase,
+      progress: { done: judged, total: fm.max_rounds, unit: "round" },
+      ...(complete && fm.final_decision
+        ? { headline: `decision ${fm.final_decision} (${fm.stop_reason})` }
+        : fm.current_phase === "awaiting_decision"
+          ? { headline: "waiting for a decision" }
+          : {}),
+      complete,
+      ...(fm.stop_reason === "budget" ? { outcome: "stopped: budget spent" } : {}),
+    };
+  },
+  newOptions: {
+    seats: [
+      { role: "critic", description: "who critiques (required; the other model)", required: true },
+      {
+        role: "author",
+        description: "who answers and revises (default: claude, or codex when claude critiques)",
+      },
+      { role: "judge", description: "who classifies the findings and recommends (default: the author)" },
+    ],
+    length: { flag: "max-rounds", description: "at most this many rounds", default: 3, min: 1, max: 10 },
+  },
+  newDebate: (init) => newReviewDebate(init),
+});
+
+function renderCritiqueBody(c: CritiqueRecord): string {
+  const lines = c.findings.map((f) => `- ${f.id} [${f.severity}] ${f.title} (evidence ${f.evidence_status})`);
+  return `# Critique, round ${c.round}\n\nRead as ${c.form}; ${c.verified} of ${c.findings.length} finding(s) verified. Agree: ${c.agree ? "yes" : "no"}.\n\n${lines.join("\n") || "- (no findings)"}\n`;
+}

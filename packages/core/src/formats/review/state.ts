@@ -1,0 +1,126 @@
+import type {
+  DebateFrontmatter,
+  ReviewArtifact,
+  ReviewCritique,
+  ReviewFrontmatter,
+  ReviewJudgment,
+} from "@debatekit/schema";
+import type { DebateState } from "../../types.js";
+import type { FormatRecord } from "../format.js";
+import type { EvidenceSources } from "./evidence.js";
+import { classify } from "./judgment.js";
+import type { CritiqueForm } from "./parse.js";
+import type { ReviewRound } from "./round.js";
+
+/** debate.md's frontmatter of a review (the state carries it typed as formal's; this is the one cast). */
+export function reviewFrontmatter(state: { frontmatter: unknown }): ReviewFrontmatter {
+  return state.frontmatter as ReviewFrontmatter;
+}
+
+/** The frontmatter of a review state, typed as DebateState holds it. */
+export function asDebateFrontmatter(fm: ReviewFrontmatter): DebateFrontmatter {
+  return fm as unknown as DebateFrontmatter;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+export const artifactFile = (version: number) => `artifact/v${version}.md`;
+export const critiqueFile = (round: number) => `rounds/r${pad(round)}-critique.md`;
+export const judgmentFile = (round: number) => `rounds/r${pad(round)}-judgment.md`;
+export const rebuttalFile = (round: number) => `rounds/r${pad(round)}-rebuttal.md`;
+export const SUMMARY_FILE = "summary.md";
+export const DECISION_FILE = "decision.json";
+
+export const ARTIFACT_NAME = /^v([1-9]|1[0-9])\.md$/;
+export const ROUND_NAME = /^r(0[1-9]|10)-(critique|judgment|rebuttal)\.md$/;
+const ARTIFACT_PATH = /^artifact\/v([0-9]+)\.md$/;
+const ROUND_PATH = /^rounds\/r([0-9]{2})-(critique|judgment|rebuttal)\.md$/;
+
+/** Where a step sits: rounds, and within a round critic < judge < decision/author. */
+const PHASE_POSITION: Record<ReviewFrontmatter["current_phase"], number> = {
+  awaiting_critic: 1,
+  awaiting_judge: 2,
+  awaiting_decision: 3,
+  awaiting_author: 3,
+  complete: 9,
+};
+const KIND_POSITION = { critique: 1, judgment: 2, rebuttal: 3 } as const;
+
+/** Whether a record file is committed under debate.md's marker (a later step's file is a crash's leftover). */
+export function isCommitted(fm: ReviewFrontmatter, file: string): boolean {
+  const artifact = ARTIFACT_PATH.exec(file);
+  if (artifact) return Number(artifact[1]) <= (fm.artifact_version ?? 1);
+  const round = ROUND_PATH.exec(file);
+  if (!round) return false;
+  const marker = fm.current_exchange * 10 + PHASE_POSITION[fm.current_phase];
+  return Number(round[1]) * 10 + KIND_POSITION[round[2] as keyof typeof KIND_POSITION] < marker;
+}
+
+function recordOf(state: DebateState, file: string): FormatRecord | undefined {
+  return (state.records ?? []).find((r) => r.file === file);
+}
+
+/** The latest artifact version's text (its body). */
+export function currentArtifact(state: DebateState): { version: number; text: string } {
+  const version = reviewFrontmatter(state).artifact_version ?? 1;
+  return { version, text: recordOf(state, artifactFile(version))?.body ?? "" };
+}
+
+// The repository's files at the scope's revision, as `debate review` snapshots them into artifact/v1.md.
+const REPO_FILE = /^### File `([^`\n]+)` at \S+\n````[^\n]*\n([\s\S]*?)\n````$/gm;
+
+/** Files the original artifact carries from the repository (path -> text), for evidence checks. */
+export function repositoryFiles(original: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const m of original.matchAll(REPO_FILE)) files.set(m[1]!, `${m[2]!}\n`);
+  return files;
+}
+
+/** What evidence is checked against: the current artifact and the repository files snapshotted with v1. */
+export function evidenceSources(state: DebateState): EvidenceSources {
+  const original = recordOf(state, artifactFile(1))?.body ?? "";
+  const files = repositoryFiles(original);
+  const current = currentArtifact(state).text;
+  return {
+    artifact: current === original ? current : `${current}\n${original}`,
+    file: (path) => files.get(path),
+  };
+}
+
+/** A committed critique record's frontmatter. */
+export type CritiqueRecord = ReviewCritique & { round: number; form: CritiqueForm; verified: number };
+
+/** Every round as committed: critique, judgment (classified), the choice applied, the author's work. */
+export function roundsOf(state: DebateState): ReviewRound[] {
+  const fm = reviewFrontmatter(state);
+  const rounds: ReviewRound[] = [];
+  for (let r = 1; r <= fm.current_exchange; r++) {
+    const critique = recordOf(state, critiqueFile(r))?.frontmatter as CritiqueRecord | undefined;
+    if (!critique) break;
+    const round: ReviewRound = { round: r, critique, form: critique.form, verified: critique.verified };
+    const judgment = recordOf(state, judgmentFile(r))?.frontmatter as
+      | (ReviewJudgment & { round?: number })
+      | undefined;
+    if (judgment) {
+      round.judgment = judgment;
+      round.classified = classify(judgment, [...critique.findings, ...(judgment.added_findings ?? [])]);
+    }
+    const applied = fm.history?.find((h) => h.round === r)?.applied;
+    if (applied) round.applied = applied;
+    const rebuttal = recordOf(state, rebuttalFile(r));
+    if (rebuttal) round.author = { kind: "rebuttal", text: rebuttal.body };
+    for (const rec of state.records ?? []) {
+      const a = rec.frontmatter as unknown as ReviewArtifact;
+      if (ARTIFACT_PATH.test(rec.file) && a.round === r && (a.kind === "accepted" || a.kind === "compromise"))
+        round.author = { kind: a.kind, text: rec.body };
+    }
+    rounds.push(round);
+  }
+  return rounds;
+}
+
+/** Adds records to a state (sorted by file, like files reads them). */
+export function withRecords(state: DebateState, added: FormatRecord[]): FormatRecord[] {
+  return [...(state.records ?? []), ...added].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
+  );
+}
