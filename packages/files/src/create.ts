@@ -1,10 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { DebatekitError, formatOfState, formatRuleErrors, quote } from "@debatekit/core";
+import { DebatekitError, type FormatRecord, formatOfState, formatRuleErrors, quote } from "@debatekit/core";
 import type { DebateFrontmatter } from "@debatekit/schema";
 import { writeFileAtomic } from "./atomic.js";
+import { serializeRecord } from "./commit.js";
 import { schemaErrors, serializeDebateFile, validateDebateData } from "./documents.js";
 import { SLUG } from "./paths.js";
+import { recordKindOf } from "./read.js";
 
 /** Creates `<parentDir>/<slug>/` with debate.md (YAML frontmatter, `# Motion` body) and the format's folders (formal: arguments/); never overwrites. */
 export async function createDebateFolder(
@@ -15,6 +17,8 @@ export async function createDebateFolder(
     frontmatter: DebateFrontmatter;
     /** Markdown appended to the body after the motion (e.g. an imported transcript); never a `# Motion` heading. */
     notes?: string;
+    /** The format's record files the debate starts with (review: artifact/v1.md), checked like a step's. */
+    records?: FormatRecord[];
   },
 ): Promise<string> {
   if (!SLUG.test(init.slug)) {
@@ -56,6 +60,25 @@ export async function createDebateFolder(
       },
     );
   }
+  const format = formatOfState({ frontmatter: checked.value });
+  for (const record of init.records ?? []) {
+    const kind = recordKindOf(format, record.file);
+    if (!kind || !format.isRecordCommitted(checked.value, record.file)) {
+      throw new DebatekitError(
+        "RECORD_UNKNOWN",
+        `refusing to write ${quote(record.file)}: the ${format.name} format names no such record file at the start`,
+        { file: record.file, field: "(file)" },
+      );
+    }
+    const valid = kind.validate(record.frontmatter);
+    if (!valid.ok) {
+      const errors = schemaErrors(record.file, "RECORD_FIELD_INVALID", valid.errors);
+      throw new DebatekitError("RECORD_FIELD_INVALID", formatRuleErrors(errors).join("\n"), {
+        file: record.file,
+        field: errors[0]!.path.slice(record.file.length + 1),
+      });
+    }
+  }
   await mkdir(parentDir, { recursive: true });
   const dir = path.join(parentDir, init.slug);
   try {
@@ -74,8 +97,10 @@ export async function createDebateFolder(
     }
     throw error;
   }
-  for (const folder of formatOfState({ frontmatter: checked.value }).folders)
-    await mkdir(path.join(dir, folder));
+  for (const folder of format.folders) await mkdir(path.join(dir, folder));
+  // Records first, debate.md last: a folder without debate.md is no debate.
+  for (const record of init.records ?? [])
+    await writeFileAtomic(path.join(dir, record.file), serializeRecord(record));
   const text = serializeDebateFile({
     frontmatter: checked.value,
     body: `\n# Motion\n\n${motion}\n${init.notes ? `\n${init.notes.trimEnd()}\n` : ""}`,

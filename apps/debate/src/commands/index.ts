@@ -3,6 +3,7 @@ import type { CliIO } from "../output.js";
 import { registerDoctor } from "./doctor.js";
 import { registerImport } from "./import.js";
 import { registerNew } from "./new.js";
+import { registerReview } from "./review.js";
 import { registerRun } from "./run.js";
 import { registerSkills } from "./skills.js";
 import { registerStatus } from "./status.js";
@@ -15,6 +16,7 @@ export type RegisterCommand = (program: Command, io: CliIO) => void;
 export const commands: RegisterCommand[] = [
   registerNew,
   registerImport,
+  registerReview,
   registerRun,
   registerStatus,
   registerWatch,

@@ -48,49 +48,58 @@ export function registerRun(program: Command, io: CliIO): void {
           dir = await freshCopy(dir);
           if (!opts.json) io.stderr.write(`running a fresh copy in ${dir}\n`);
         }
-        const controller = new AbortController();
-        let interrupts = 0;
-        const onSignal = (signal: NodeJS.Signals) => {
-          interrupts++;
-          if (interrupts > 1) process.exit(cancelledExitCode);
-          io.stderr.write(
-            `\n${signal}: stopping the seats; the folder resumes with \`debate run\` (again to force)\n`,
-          );
-          controller.abort();
-        };
-        process.on("SIGINT", onSignal);
-        process.on("SIGTERM", onSignal);
-        const progress = opts.json ? undefined : createProgress(io);
-        // With --json stdout holds only the summary; skill problems still go to stderr, as warnings.
-        const onEvent: RunOptions["onEvent"] =
-          progress?.onEvent ??
-          ((event) => {
-            if (event.type === "skill_problem") io.stderr.write(`${formatSkillProblemLine(event)}\n`);
-          });
-        try {
-          const summary = await runDebate(dir, {
-            signal: controller.signal,
-            ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
-            ...(opts.wait ? { wait: true } : {}),
-            onEvent,
-            env: io.env,
-            command: `debate run ${dirArg}`,
-          });
-          progress?.stop();
-          if (opts.json) io.stdout.write(`${JSON.stringify({ dir, ...summary }, null, 2)}\n`);
-          else io.stdout.write(formatSummary(io, summary, dir));
-          if (summary.status === "cancelled")
-            throw new ExitError("stopped; run again to resume", cancelledExitCode);
-          if (summary.status === "failed") {
-            const e = summary.error;
-            const where = e?.file ? ` (${e.file}${e.field ? `, field ${e.field}` : ""})` : "";
-            throw new ExitError(`${e?.message ?? "the run failed"}${where}`, 1);
-          }
-        } finally {
-          progress?.stop();
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
-        }
+        await runAndReport(io, dir, { ...opts, command: `debate run ${dirArg}` });
       },
     );
+}
+
+/** Runs a debate folder with progress on stderr and the summary on stdout (or JSON); throws ExitError when it failed or was stopped. */
+export async function runAndReport(
+  io: CliIO,
+  dir: string,
+  opts: { exchanges?: number; wait?: boolean; json?: boolean; command: string },
+): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts > 1) process.exit(cancelledExitCode);
+    io.stderr.write(
+      `\n${signal}: stopping the seats; the folder resumes with \`debate run\` (again to force)\n`,
+    );
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const progress = opts.json ? undefined : createProgress(io);
+  // With --json stdout holds only the summary; skill problems still go to stderr, as warnings.
+  const onEvent: RunOptions["onEvent"] =
+    progress?.onEvent ??
+    ((event) => {
+      if (event.type === "skill_problem") io.stderr.write(`${formatSkillProblemLine(event)}\n`);
+    });
+  try {
+    const summary = await runDebate(dir, {
+      signal: controller.signal,
+      ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
+      ...(opts.wait ? { wait: true } : {}),
+      onEvent,
+      env: io.env,
+      command: opts.command,
+    });
+    progress?.stop();
+    if (opts.json) io.stdout.write(`${JSON.stringify({ dir, ...summary }, null, 2)}\n`);
+    else io.stdout.write(formatSummary(io, summary, dir));
+    if (summary.status === "cancelled")
+      throw new ExitError("stopped; run again to resume", cancelledExitCode);
+    if (summary.status === "failed") {
+      const e = summary.error;
+      const where = e?.file ? ` (${e.file}${e.field ? `, field ${e.field}` : ""})` : "";
+      throw new ExitError(`${e?.message ?? "the run failed"}${where}`, 1);
+    }
+  } finally {
+    progress?.stop();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
 }

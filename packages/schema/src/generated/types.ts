@@ -891,9 +891,9 @@ export interface Rescore {
 export interface ReplayEntry {
   exchange: number
   /**
-   * The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer).
+   * The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author).
    */
-  role: ("proposition" | "opposition" | "judge" | "proposer" | "challenger" | "summarizer")
+  role: ("proposition" | "opposition" | "judge" | "proposer" | "challenger" | "summarizer" | "author" | "critic")
   attempt?: number
   /**
    * Pretend the answer took this long (demos, benchmarks).

@@ -9778,7 +9778,7 @@ return errors === 0;
 validate58.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateReplayEntryRaw = validate59;
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer).","type":"string","enum":["proposition","opposition","judge","proposer","challenger","summarizer"]},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author).","type":"string","enum":["proposition","opposition","judge","proposer","challenger","summarizer","author","critic"]},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
@@ -9871,7 +9871,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!((((((data1 === "proposition") || (data1 === "opposition")) || (data1 === "judge")) || (data1 === "proposer")) || (data1 === "challenger")) || (data1 === "summarizer"))){
+if(!((((((((data1 === "proposition") || (data1 === "opposition")) || (data1 === "judge")) || (data1 === "proposer")) || (data1 === "challenger")) || (data1 === "summarizer")) || (data1 === "author")) || (data1 === "critic"))){
 const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];

@@ -161,10 +161,9 @@ function newReviewDebate(
 ): Result<{ frontmatter: DebateFrontmatter; warnings: string[] }> {
   type Adapter = SeatConfig["adapter"];
   const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
-  const critic = init.seats.critic;
-  if (!critic)
-    return fail(ruleError("SEAT_MISSING", "critic", "review needs --critic <adapter> (the other model)"));
-  const author = init.seats.author ?? (critic === "claude" ? "codex" : "claude");
+  // The critic is "the other model": codex against a claude author, claude against a codex one.
+  const author = init.seats.author ?? (init.seats.critic === "claude" ? "codex" : "claude");
+  const critic = init.seats.critic ?? (author === "codex" ? "claude" : "codex");
   const judge = init.seats.judge ?? author;
   const preset = INTENSITY_PRESETS.standard;
   const warnings =
@@ -247,6 +246,14 @@ export const reviewFormat = defineFormat({
         kind: "blocked",
         reason: "no_seats",
         message: `debate.md has no \`seats\`, so nobody can review; add them to the frontmatter, e.g.\n${SEATS_EXAMPLE}`,
+      };
+    }
+    if (!(state.records ?? []).some((r) => r.file === artifactFile(1))) {
+      return {
+        kind: "blocked",
+        reason: "no_artifact",
+        message:
+          "artifact/v1.md is missing: create a review with `debate review <path | --scope ... | --text ->`",
       };
     }
     const budget = budgetLeft(fm);
@@ -467,7 +474,10 @@ export const reviewFormat = defineFormat({
   },
   newOptions: {
     seats: [
-      { role: "critic", description: "who critiques (required; the other model)", required: true },
+      {
+        role: "critic",
+        description: "who critiques (default: the other model: codex, or claude when codex authors)",
+      },
       {
         role: "author",
         description: "who answers and revises (default: claude, or codex when claude critiques)",

@@ -1,0 +1,181 @@
+import { lstat, readFile } from "node:fs/promises";
+import { basename, extname, relative, resolve } from "node:path";
+import type { FormatRecord } from "@debatekit/core";
+import { detectTarget, formatRuleErrors, resolveGuards, reviewFormat } from "@debatekit/core";
+import { createDebateFolder } from "@debatekit/files";
+import type { ReviewArtifact, ReviewFrontmatter } from "@debatekit/schema";
+import { type Command, Option } from "commander";
+import { ExitError } from "../exit-error.js";
+import { parsePositiveInt } from "../options.js";
+import type { CliIO } from "../output.js";
+import { parseScope, type ScopeSnapshot, snapshotScope } from "../review/scope.js";
+import { slugFromMotion } from "./new.js";
+import { runAndReport } from "./run.js";
+
+const MAX_ARTIFACT = 1_000_000;
+const MAX_REPO_FILES = 20;
+const PROSE = new Set([".md", ".markdown", ".txt", ""]);
+
+/** The files a git scope touches, as artifact/v1.md carries them for evidence checks (core reads them back). */
+async function repositorySection(snap: ScopeSnapshot): Promise<string> {
+  const parts: string[] = [];
+  for (const file of snap.files.slice(0, MAX_REPO_FILES)) {
+    const text = await snap.readFile(file);
+    if (text === undefined || text.length > MAX_ARTIFACT / 4 || text.includes("\n````")) continue;
+    parts.push(
+      `### File \`${file}\` at ${snap.revision}\n\`\`\`\`${extname(file).slice(1)}\n${text.replace(/\n$/, "")}\n\`\`\`\``,
+    );
+  }
+  return parts.length > 0 ? `\n## Repository at ${snap.revision}\n\n${parts.join("\n\n")}\n` : "";
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** `debate review <path | --scope ... | --text ->`: snapshots the artifact into a review folder and runs it. */
+export function registerReview(program: Command, io: CliIO): void {
+  program
+    .command("review")
+    .description(
+      "review code or a proposal: a critic, a judge that classifies every finding, a loop that converges",
+    )
+    .argument("[path]", "a file to review (a proposal, or code)")
+    .option("--scope <scope>", "a git scope: uncommitted, commit:SHA, base:BRANCH, range:A..B or file:PATH")
+    .option("--text <text>", "the artifact as text (`-` reads stdin)")
+    .addOption(
+      new Option("--target <target>", "what it is")
+        .choices(["auto", "code", "proposal", "mixed"])
+        .default("auto"),
+    )
+    .option("--critic <adapter>", "who critiques (default: codex, or claude when codex is the author)")
+    .option("--author <adapter>", "who answers and revises (default: claude)")
+    .option("--judge <adapter>", "who classifies and recommends (default: the author)")
+    .addOption(
+      new Option("--intensity <preset>", "quick 1 round/10 min, standard 3/20, extensive 5/40")
+        .choices(["quick", "standard", "extensive"])
+        .default("standard"),
+    )
+    .option("--max-rounds <n>", "at most this many rounds (overrides the preset)", parsePositiveInt)
+    .option(
+      "--budget-minutes <m>",
+      "the time budget of the seats' calls (overrides the preset)",
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option("--mode <mode>", "auto applies the judge's recommendation; manual waits for `decision:`")
+        .choices(["auto", "manual"])
+        .default("auto"),
+    )
+    .option("--no-materialize", "B ends without the author writing the accepted version")
+    .option("--slug <slug>", "folder name and debate_id")
+    .option("--dir <parent>", "where the folder is created", "debates")
+    .option("--no-run", "create the folder only")
+    .option("--json", "print the run's summary as JSON")
+    .action(
+      async (pathArg: string | undefined, opts: Record<string, string | number | boolean | undefined>) => {
+        const sources = [pathArg, opts.scope, opts.text].filter((s) => s !== undefined);
+        if (sources.length !== 1)
+          throw new ExitError(
+            "debate review needs exactly one of <path>, --scope <scope> or --text <text|->",
+            2,
+          );
+        let text: string;
+        let origin: string;
+        let revision: string | undefined;
+        if (opts.scope !== undefined) {
+          const snap = await snapshotScope(io.cwd, parseScope(String(opts.scope)));
+          text = `${snap.artifact}${await repositorySection(snap)}`;
+          origin = String(opts.scope);
+          revision = snap.revision;
+        } else if (opts.text !== undefined) {
+          text = opts.text === "-" ? await readStdin() : String(opts.text);
+          origin = "text";
+        } else {
+          const file = resolve(io.cwd, pathArg!);
+          const info = await lstat(file).catch(() => undefined);
+          if (!info?.isFile() || info.size > MAX_ARTIFACT)
+            throw new ExitError(`${pathArg}: expected a regular file of at most 1 MB`, 2);
+          const raw = await readFile(file, "utf8");
+          const ext = extname(file).toLowerCase();
+          text = PROSE.has(ext)
+            ? raw
+            : `# File ${pathArg}\n\n\`\`\`\`${ext.slice(1)}\n${raw.replace(/\n$/, "")}\n\`\`\`\`\n`;
+          origin = pathArg!;
+        }
+        if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
+        if (text.length > MAX_ARTIFACT) throw new ExitError("the artifact is over 1 MB", 2);
+        const guards = resolveGuards({
+          intensity: String(opts.intensity),
+          ...(opts.maxRounds !== undefined ? { max_rounds: Number(opts.maxRounds) } : {}),
+          ...(opts.budgetMinutes !== undefined ? { budget_minutes: Number(opts.budgetMinutes) } : {}),
+        });
+        if (!guards.ok) throw new ExitError(formatRuleErrors(guards.errors).join("\n"), 2);
+        const name =
+          opts.scope !== undefined
+            ? origin.replace(/[:.]+/g, " ")
+            : opts.text !== undefined
+              ? "text"
+              : basename(origin);
+        const slug = String(opts.slug ?? `review-${slugFromMotion(name)}`);
+        const made = reviewFormat.newDebate({
+          slug,
+          seats: {
+            critic: opts.critic as string | undefined,
+            author: opts.author as string | undefined,
+            judge: opts.judge as string | undefined,
+          },
+          now: new Date().toISOString(),
+        });
+        if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"), 2);
+        const fm: ReviewFrontmatter = {
+          ...(made.value.frontmatter as unknown as ReviewFrontmatter),
+          target: opts.target === "auto" ? detectTarget(text) : (opts.target as ReviewFrontmatter["target"]),
+          mode: opts.mode as ReviewFrontmatter["mode"],
+          intensity: guards.value.intensity,
+          max_rounds: guards.value.max_rounds,
+          budget_minutes: guards.value.budget_minutes,
+          ...(opts.materialize === false ? { skip_materialize: true } : {}),
+        };
+        const artifact: ReviewArtifact = {
+          kind: "original",
+          version: 1,
+          scope: origin,
+          ...(revision ? { revision } : {}),
+        };
+        const records: FormatRecord[] = [
+          {
+            file: "artifact/v1.md",
+            frontmatter: artifact as unknown as Record<string, unknown>,
+            body: text.endsWith("\n") ? text : `${text}\n`,
+          },
+        ];
+        const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
+          slug,
+          motion: `Review of ${origin.replace(/\s+/g, " ").slice(0, 200)} (${fm.target})`,
+          frontmatter: fm as unknown as Parameters<typeof createDebateFolder>[1]["frontmatter"],
+          records,
+        });
+        for (const warning of made.value.warnings) io.stderr.write(`warning: ${warning}\n`);
+        const shown = relative(io.cwd, dir) || ".";
+        if (opts.run === false) {
+          io.stdout.write(
+            opts.json
+              ? `${JSON.stringify({ dir, debate_id: slug, target: fm.target })}\n`
+              : `created ${shown}/debate.md (${fm.target})\nnext: debate run ${shown}\n`,
+          );
+          return;
+        }
+        if (!opts.json)
+          io.stderr.write(
+            `created ${shown}/debate.md (${fm.target}, ${fm.max_rounds} round(s), ${fm.budget_minutes} min)\n`,
+          );
+        await runAndReport(io, dir, {
+          ...(opts.json ? { json: true } : {}),
+          command: `debate review ${origin}`,
+        });
+      },
+    );
+}

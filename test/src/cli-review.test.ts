@@ -1,0 +1,173 @@
+import { execFileSync, spawn } from "node:child_process";
+import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { validateReviewDecision } from "@debatekit/schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "./workspace.js";
+
+// `debate review` end to end through the built CLI: a real git repository, the recorded answers of
+// examples/review-sum (a code change with a real bug, a proposal), manual decisions.
+const bin = join(repoRoot, "apps/debate/dist/bin.js");
+const example = join(repoRoot, "examples/review-sum");
+const good =
+  "export function sum(xs: number[]): number {\n  let total = 0;\n  for (let i = 0; i < xs.length; i++) total += xs[i];\n  return total;\n}\n";
+
+let work: string;
+let repo: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "cli-review-"));
+  repo = join(work, "repo");
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: repo,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t",
+      },
+    });
+  execFileSync("git", ["init", "-q", "-b", "main", repo]);
+  await writeFile(join(repo, "sum.ts"), good);
+  git("add", "sum.ts");
+  git("commit", "-q", "-m", "sum");
+  await writeFile(join(repo, "sum.ts"), good.replace("i < xs.length;", "i < xs.length - 1;"));
+  git("commit", "-q", "-am", "faster sum");
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+function debate(
+  args: string[],
+  cwd = work,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", CI: "1" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+}
+
+const replaySeats = ["--critic", "replay", "--author", "replay", "--judge", "replay", "--no-run"];
+
+async function reviewCommit(slug: string, extra: string[] = []): Promise<string> {
+  const made = await debate(
+    [
+      "review",
+      "--scope",
+      "commit:HEAD",
+      ...replaySeats,
+      "--slug",
+      slug,
+      "--dir",
+      join(work, "debates"),
+      ...extra,
+    ],
+    repo,
+  );
+  expect(made.stderr).toContain("warning: the judge (replay) is the critic's adapter");
+  expect(made.code).toBe(0);
+  const dir = join(work, "debates", slug);
+  await copyFile(join(example, "code.jsonl"), join(dir, "replay.jsonl"));
+  return dir;
+}
+
+describe("debate review", () => {
+  it("a commit with a real bug: the [P1] answer is read, evidence checked against the repository, B materialized", async () => {
+    const dir = await reviewCommit("sum");
+    const v1 = await readFile(join(dir, "artifact/v1.md"), "utf8");
+    expect(v1).toMatch(/^---\nkind: original\nversion: 1\nscope: commit:HEAD\nrevision: [0-9a-f]{40}\n---\n/);
+    expect(v1).toContain("+  for (let i = 0; i < xs.length - 1; i++) total += xs[i];");
+    expect(v1).toContain("### File `sum.ts` at ");
+    expect(await readFile(join(dir, "debate.md"), "utf8")).toMatch(
+      /target: code\nmode: auto\nintensity: standard\nmax_rounds: 3\nbudget_minutes: 20\n/,
+    );
+    const run = await debate(["run", dir]);
+    expect(run.code).toBe(0);
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
+    expect(validateReviewDecision(decision).ok).toBe(true);
+    expect(decision).toMatchObject({
+      decision: "B",
+      decided_by: "auto",
+      stop_reason: "decision",
+      rounds: 1,
+      final_artifact: "artifact/v2.md",
+      findings: { P1: 1, P2: 1, P3: 0, verified: 1 },
+    });
+    const critique = await readFile(join(dir, "rounds/r01-critique.md"), "utf8");
+    expect(critique).toContain("form: bullets");
+    expect(critique).toContain("- r01-f2 [P2] Integer overflow on large arrays (evidence needs_evidence)"); // the invented P1 (no line 40) was demoted
+    expect(await readFile(join(dir, "artifact/v2.md"), "utf8")).toContain("i < xs.length; i++");
+    const summary = await readFile(join(dir, "summary.md"), "utf8");
+    expect(summary).toContain("B — Accept the critique (auto)");
+    expect(summary).toContain("Verified by evidence: 1");
+  });
+
+  it("a proposal: markdown, JSON and [P1] rewordings of one concern converge after three rounds", async () => {
+    const made = await debate([
+      "review",
+      join(example, "proposal.md"),
+      ...replaySeats,
+      "--slug",
+      "redis",
+      "--dir",
+      join(work, "debates"),
+    ]);
+    expect(made.code).toBe(0);
+    const dir = join(work, "debates", "redis");
+    await copyFile(join(example, "proposal.jsonl"), join(dir, "replay.jsonl"));
+    expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: proposal");
+    const run = await debate(["run", dir]);
+    expect(run.code).toBe(0);
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
+    expect(decision).toMatchObject({
+      stop_reason: "converged",
+      rounds: 3,
+      decision: "D",
+      final_artifact: "artifact/v1.md",
+    });
+    expect(decision.history.map((h: { recommendation: string }) => h.recommendation)).toEqual([
+      "D",
+      "D",
+      "D",
+    ]);
+    expect(await readFile(join(dir, "rounds/r01-rebuttal.md"), "utf8")).toContain("a restart logs users out");
+  });
+
+  it("manual: the run ends waiting for `decision:`; once written in debate.md the next run applies it", async () => {
+    const dir = await reviewCommit("sum-manual", ["--mode", "manual"]);
+    const first = await debate(["run", dir]);
+    expect(first.code).toBe(0);
+    const md = await readFile(join(dir, "debate.md"), "utf8");
+    expect(md).toContain("current_phase: awaiting_decision");
+    await expect(readFile(join(dir, "decision.json"), "utf8")).rejects.toThrow();
+    await writeFile(
+      join(dir, "debate.md"),
+      md.replace("current_phase: awaiting_decision\n", "current_phase: awaiting_decision\ndecision: A\n"),
+    );
+    const second = await debate(["run", dir]);
+    expect(second.code).toBe(0);
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
+    expect(decision).toMatchObject({
+      decision: "A",
+      decided_by: "manual",
+      final_artifact: "artifact/v1.md",
+      unresolved: ["Off-by-one drops the last element"],
+    });
+  });
+
+  it("refuses two sources, a bad scope and a bad intensity, naming them", async () => {
+    const two = await debate(["review", "x.md", "--text", "y"]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain("exactly one of <path>, --scope <scope> or --text");
+    const scope = await debate(["review", "--scope", "commit:--output=/tmp/x", "--no-run"], repo);
+    expect(scope.stderr).toContain("is not a git ref");
+    const budget = await debate(["review", "--text", "# Design\nx", "--budget-minutes", "0", "--no-run"]);
+    expect(budget.code).not.toBe(0);
+  });
+});
