@@ -120,7 +120,7 @@ describe("debate review", () => {
     ]);
     expect(made.code).toBe(0);
     const dir = join(work, "debates", "redis");
-    await copyFile(join(example, "proposal.jsonl"), join(dir, "replay.jsonl"));
+    await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
     expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: proposal");
     const run = await debate(["run", dir]);
     expect(run.code).toBe(0);

@@ -9,6 +9,7 @@ import { repoRoot } from "./workspace.js";
 const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const formalExample = join(repoRoot, "examples/ai-review-gate");
 const crossfireExample = join(repoRoot, "examples/crossfire-grpc");
+const reviewExample = join(repoRoot, "examples/review-sum/redis");
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 // Temp files of @debatekit/files' atomic writes (`.<name>.<pid>.<hex>.tmp`). A kill -9 between
 // creating one and renaming it leaves it behind; the next run removes them once it holds the lock,
@@ -61,7 +62,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       if (entry.isDirectory()) {
         if (entry.name !== ".debate") await walk(path);
       } else {
-        out[relative(dir, path)] = (await readFile(path, "utf8")).replace(ISO, "<time>");
+        // review's budget meter sums measured call times: blanked like timestamps.
+        out[relative(dir, path)] = (await readFile(path, "utf8"))
+          .replace(ISO, "<time>")
+          .replace(/^spent_ms: \d+$/m, "spent_ms: <ms>");
       }
     }
   };
@@ -111,7 +115,8 @@ async function firstRequest(log: string, child: ChildProcess): Promise<boolean> 
 }
 
 // formal: both debaters in parallel, then the judge; crossfire: one seat after another, a retry, a
-// summary, a verdict (fewer kills: its example is half as long).
+// summary, a verdict (fewer kills: its example is half as long); review: critic, judge and author
+// over three rounds to convergence, summary.md and decision.json derived at the end.
 const cases = [
   {
     format: "formal",
@@ -125,6 +130,14 @@ const cases = [
     format: "crossfire",
     example: crossfireExample,
     file: "verdict.md",
+    kills: 12,
+    minKills: 10,
+    minAfterCall: 5,
+  },
+  {
+    format: "review",
+    example: reviewExample,
+    file: "decision.json",
     kills: 12,
     minKills: 10,
     minAfterCall: 5,
