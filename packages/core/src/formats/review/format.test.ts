@@ -2,6 +2,7 @@ import type { ReviewFrontmatter } from "@debatekit/schema";
 import { validateReviewDecision } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
 import type { DebateState } from "../../types.js";
+import type { RecordKind } from "../format.js";
 import { formatOf } from "../registry.js";
 import { reviewFormat } from "./format.js";
 import { reviewFrontmatter } from "./state.js";
@@ -139,6 +140,31 @@ describe("the review format", () => {
       history: [{ round: 1, recommendation: "B", applied: "A" }],
     });
     expect(done.ok && "decision" in (done.value.frontmatter as object)).toBe(false);
+  });
+
+  it("manual: a decision in inbox/decision-rNN.md counts for its round only, and a bad one names the field", () => {
+    let s = step(step(reviewState({ mode: "manual" }), bug), judgeB);
+    const inbox = (round: string, decision: string) => ({
+      file: `inbox/decision-r${round}.md`,
+      frontmatter: { decision },
+      body: "",
+    });
+    const later = { ...s, records: [...s.records!, inbox("02", "A")] };
+    expect(reviewFormat.next(later)).toMatchObject({ kind: "blocked", waiting: true });
+    s = { ...s, records: [...s.records!, inbox("01", "C")] };
+    expect(reviewFormat.next(s)).toMatchObject({ kind: "advance", message: "applying decision C" });
+    const applied = reviewFormat.advance!(s, "2026-01-01T00:00:00Z");
+    expect(applied.ok && reviewFrontmatter(applied.value)).toMatchObject({
+      current_phase: "awaiting_author",
+      pending: { choice: "C", task: "compromise", by: "manual" },
+    });
+    const fm = reviewFrontmatter(s) as never;
+    expect(reviewFormat.isRecordCommitted(fm, "inbox/decision-r01.md")).toBe(true);
+    expect(reviewFormat.isRecordCommitted(fm, "inbox/decision-r02.md")).toBe(false);
+    const kind = reviewFormat.records.find((k) => k.dir === "inbox")! as RecordKind;
+    expect(kind.validate({ decision: "b" })).toEqual({ ok: true, value: { decision: "B" } });
+    const bad = kind.validate({ decision: "maybe" });
+    expect(!bad.ok && bad.errors[0]!.path).toBe("decision");
   });
 
   it("the budget bounds each call's timeout and, once spent, stops the loop before any call", () => {

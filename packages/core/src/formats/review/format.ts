@@ -19,6 +19,7 @@ import {
   type NewDebateInit,
   type Standing,
 } from "../format.js";
+import { parseDecision } from "./decision.js";
 import { budgetForCall, INTENSITY_PRESETS } from "./guards.js";
 import type { ClassifiedFinding } from "./judgment.js";
 import { checkReviewJudgment } from "./judgment.js";
@@ -40,8 +41,10 @@ import {
   critiqueFile,
   DECISION_FILE,
   evidenceSources,
+  INBOX_NAME,
   isCommitted,
   judgmentFile,
+  manualDecision,
   ROUND_NAME,
   rebuttalFile,
   reviewFrontmatter,
@@ -124,11 +127,15 @@ function afterRoundEnd(fm: ReviewFrontmatter, end: RoundEnd): ReviewFrontmatter 
   };
 }
 
-function endOf(fm: ReviewFrontmatter, rounds: ReviewRound[]): RoundEnd {
+function endOf(
+  fm: ReviewFrontmatter,
+  rounds: ReviewRound[],
+  manual: ReviewFrontmatter["decision"],
+): RoundEnd {
   return endRound({
     rounds,
     mode: fm.mode,
-    ...(fm.decision ? { manual: fm.decision } : {}),
+    ...(manual ? { manual } : {}),
     maxRounds: fm.max_rounds,
     budgetMinutes: fm.budget_minutes,
     spentMs: fm.spent_ms ?? 0,
@@ -217,6 +224,20 @@ export const reviewFormat = defineFormat({
         return validateReviewArtifact(data) as never;
       },
     },
+    {
+      dir: "inbox",
+      name: INBOX_NAME,
+      // A person's `decision: B`; anything else names the field.
+      validate: (data: unknown) => {
+        const value = (data as { decision?: unknown } | null)?.decision;
+        const checked = parseDecision(value, "decision");
+        if (checked.ok) return { ok: true, value: { decision: checked.value } } as never;
+        return {
+          ok: false,
+          errors: [{ path: "decision", keyword: "enum", message: checked.errors[0]!.message }],
+        } as never;
+      },
+    },
   ],
   derivedFiles: (state) => finalFiles(state),
   validateFrontmatter: (data: unknown) => validateReviewFrontmatter(data) as never,
@@ -258,15 +279,19 @@ export const reviewFormat = defineFormat({
     }
     const budget = budgetLeft(fm);
     if (fm.current_phase === "awaiting_decision") {
-      if (!fm.decision && !budget.exhausted) {
+      if (!manualDecision(state) && !budget.exhausted) {
         return {
           kind: "blocked",
           reason: "decision",
           waiting: true,
-          message: `round ${round}: the judge recommends ${fm.history?.find((h) => h.round === round)?.recommendation ?? "?"}; set \`decision: A|B|C|D|E\` in debate.md to go on`,
+          message: `round ${round}: the judge recommends ${fm.history?.find((h) => h.round === round)?.recommendation ?? "?"}; set \`decision: A|B|C|D|E\` in debate.md, or write it as the frontmatter of inbox/decision-r${String(round).padStart(2, "0")}.md, to go on`,
         };
       }
-      return { kind: "advance", reason: "decision", message: `applying decision ${fm.decision ?? "E"}` };
+      return {
+        kind: "advance",
+        reason: "decision",
+        message: `applying decision ${manualDecision(state) ?? "E"}`,
+      };
     }
     // The budget is checked before every call: once spent, the loop stops without calling anyone.
     if (budget.exhausted) return { kind: "advance", reason: "budget", message: "the budget is spent" };
@@ -282,7 +307,7 @@ export const reviewFormat = defineFormat({
       timeoutMs: budget.timeoutMs,
     };
   },
-  advance(state) {
+  advance(state, _now) {
     const fm = reviewFrontmatter(state);
     if (fm.current_phase === "complete")
       return fail(
@@ -295,8 +320,8 @@ export const reviewFormat = defineFormat({
     let next: ReviewFrontmatter;
     if (budgetLeft(fm).exhausted) {
       next = stopped(fm, "budget", fm.pending?.choice ?? fm.decision ?? "E", fm.pending?.by);
-    } else if (fm.current_phase === "awaiting_decision" && fm.decision) {
-      next = afterRoundEnd(fm, endOf(fm, roundsOf(state)));
+    } else if (fm.current_phase === "awaiting_decision" && manualDecision(state)) {
+      next = afterRoundEnd(fm, endOf(fm, roundsOf(state), manualDecision(state)));
     } else {
       return fail(
         ruleError(
@@ -400,7 +425,11 @@ export const reviewFormat = defineFormat({
       const base = { ...spent, history };
       next = afterRoundEnd(
         base,
-        endOf(base, roundsOf({ ...withJudgment, frontmatter: asDebateFrontmatter(base) })),
+        endOf(
+          base,
+          roundsOf({ ...withJudgment, frontmatter: asDebateFrontmatter(base) }),
+          manualDecision(state),
+        ),
       );
     } else {
       const work = answers.author as { kind: "accepted" | "compromise" | "rebuttal"; text: string };

@@ -30,6 +30,10 @@ export const rebuttalFile = (round: number) => `rounds/r${pad(round)}-rebuttal.m
 export const SUMMARY_FILE = "summary.md";
 export const DECISION_FILE = "decision.json";
 
+export const inboxDecisionFile = (round: number) => `inbox/decision-r${pad(round)}.md`;
+/** A person's decision for a round, dropped in inbox/ (watch mode sees it): `decision: B` as frontmatter. */
+export const INBOX_NAME = /^decision-r(0[1-9]|10)\.md$/;
+const INBOX_PATH = /^inbox\/decision-r([0-9]{2})\.md$/;
 export const ARTIFACT_NAME = /^v([1-9]|1[0-9])\.md$/;
 export const ROUND_NAME = /^r(0[1-9]|10)-(critique|judgment|rebuttal)\.md$/;
 const ARTIFACT_PATH = /^artifact\/v([0-9]+)\.md$/;
@@ -49,6 +53,9 @@ const KIND_POSITION = { critique: 1, judgment: 2, rebuttal: 3 } as const;
 export function isCommitted(fm: ReviewFrontmatter, file: string): boolean {
   const artifact = ARTIFACT_PATH.exec(file);
   if (artifact) return Number(artifact[1]) <= (fm.artifact_version ?? 1);
+  // A person's decision counts from its round on (one for a later round waits until then).
+  const inbox = INBOX_PATH.exec(file);
+  if (inbox) return Number(inbox[1]) <= fm.current_exchange;
   const round = ROUND_PATH.exec(file);
   if (!round) return false;
   const marker = fm.current_exchange * 10 + PHASE_POSITION[fm.current_phase];
@@ -123,4 +130,14 @@ export function withRecords(state: DebateState, added: FormatRecord[]): FormatRe
   return [...(state.records ?? []), ...added].sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
   );
+}
+
+/** The person's decision for the current round: debate.md's `decision:` key, else inbox/decision-rNN.md. */
+export function manualDecision(state: DebateState): ReviewFrontmatter["decision"] {
+  const fm = reviewFrontmatter(state);
+  if (fm.decision) return fm.decision;
+  const inbox = recordOf(state, inboxDecisionFile(fm.current_exchange))?.frontmatter as
+    | { decision?: unknown }
+    | undefined;
+  return inbox?.decision as ReviewFrontmatter["decision"];
 }
