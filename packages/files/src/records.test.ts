@@ -119,7 +119,7 @@ describe("records of a format", () => {
 
   it("selects debate.md's schema by `format`: an unknown format is an error on `format`", () => {
     const parsed = parseDebateFile(
-      "---\ndebate_id: x\nformat: review\ncurrent_exchange: 0\ncurrent_phase: awaiting_arguments\n---\n# Motion\n\nm\n",
+      "---\ndebate_id: x\nformat: quiz\ncurrent_exchange: 0\ncurrent_phase: awaiting_arguments\n---\n# Motion\n\nm\n",
     );
     expect(!parsed.ok && parsed.errors[0]).toMatchObject({
       code: "DEBATE_FIELD_INVALID",

@@ -43,7 +43,9 @@ export async function removeStaleTempFiles(dir: string): Promise<string[]> {
       names = await readdir(resolveInside(dir, folder));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      // A folder that leads outside (a symlink) holds no temp file of ours: never tidied, and the
+      // reader that needs it reports the escape (e.g. a review's inbox/, which only people write).
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "PATH_ESCAPE") continue;
       throw error;
     }
     for (const name of names) {
