@@ -1,7 +1,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { basename, extname, relative, resolve } from "node:path";
 import type { FormatRecord } from "@debatekit/core";
-import { detectTarget, formatRuleErrors, resolveGuards, reviewFormat } from "@debatekit/core";
+import { detectTarget, formatRuleErrors, removeSecrets, resolveGuards, reviewFormat } from "@debatekit/core";
 import { createDebateFolder } from "@debatekit/files";
 import type { ReviewArtifact, ReviewFrontmatter } from "@debatekit/schema";
 import { type Command, Option } from "commander";
@@ -105,7 +105,9 @@ export function registerReview(program: Command, io: CliIO): void {
             : `# File ${pathArg}\n\n\`\`\`\`${ext.slice(1)}\n${raw.replace(/\n$/, "")}\n\`\`\`\`\n`;
           origin = pathArg!;
         }
-        if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
+        // Secrets never reach a file (DESIGN §5): a diff or file holding a key is kept with it redacted.
+      text = removeSecrets(text);
+      if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
         if (text.length > MAX_ARTIFACT) throw new ExitError("the artifact is over 1 MB", 2);
         const guards = resolveGuards({
           intensity: String(opts.intensity),

@@ -211,6 +211,22 @@ describe("the review format", () => {
     expect(reviewFrontmatter(s)).toMatchObject({ current_phase: "complete", stop_reason: "converged" });
   });
 
+  it("keeps no secret of a critique, a judgment or the author's text", () => {
+    const token = `ghp_${"a1".repeat(18)}`;
+    let s = step(
+      reviewState(),
+      JSON.stringify({
+        findings: [{ ...JSON.parse(bug).findings[0], detail: `leaks ${token}` }],
+        agree: false,
+      }),
+    );
+    s = step(s, judgeB.replace("A verified P1.", `A verified P1 (${token}).`));
+    s = step(s, `fixed; token was ${token}`);
+    const all = JSON.stringify(s.records);
+    expect(all).not.toContain(token);
+    expect(all).toContain("leaks ");
+  });
+
   it("refuses an answer at the wrong phase and a step applied twice", () => {
     const s = reviewState();
     const wrong = reviewFormat.parseAnswer(s, "judge", judgeB);

@@ -11,6 +11,7 @@ import {
   validateReviewJudgment,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
+import { removeSecrets } from "../../secrets.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
 import {
   defineFormat,
@@ -368,7 +369,8 @@ export const reviewFormat = defineFormat({
         );
       return acceptJudgment(text, current, evidenceSources(state));
     }
-    const body = text.trim();
+    // Secrets never reach a file (DESIGN §5): the author's text is redacted before it is kept.
+    const body = removeSecrets(text).trim();
     if (!body)
       return fail(
         ruleError(

@@ -10,6 +10,7 @@ import {
 import { fail, ok } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
+import { removeSecrets } from "../../secrets.js";
 import type { Result } from "../../types.js";
 import { choiceEffect, decide } from "./decision.js";
 import { type EvidenceSources, verifyFindings } from "./evidence.js";
@@ -50,7 +51,18 @@ export function acceptCritique(
 ): Result<Omit<ReviewRound, "judgment" | "classified" | "applied" | "author">> {
   const parsed = parseCritique(text);
   if (!parsed.ok) return parsed;
-  const withIds = parsed.value.critique.findings.map((f, i) => ({ ...f, id: `r${pad(round)}-f${i + 1}` }));
+  // Secrets never reach a file (DESIGN §5): every text of a finding is redacted before it is kept.
+  const clean = (t: string) => removeSecrets(t);
+  const withIds = parsed.value.critique.findings.map((f, i) => ({
+    ...f,
+    title: clean(f.title),
+    detail: clean(f.detail),
+    ...(f.suggestion !== undefined ? { suggestion: clean(f.suggestion) } : {}),
+    ...(f.evidence
+      ? { evidence: { ...f.evidence, ...(f.evidence.quote ? { quote: clean(f.evidence.quote) } : {}) } }
+      : {}),
+    id: `r${pad(round)}-f${i + 1}`,
+  }));
   const { findings, verified } = verifyFindings(withIds, sources);
   const fingerprinted = fingerprintFindings(
     findings,
@@ -75,7 +87,11 @@ export function acceptJudgment(
 ): Result<{ judgment: ReviewJudgment; classified: ClassifiedFinding[] }> {
   const json = extractJson(text);
   if (!json.ok) return json;
-  const checked = validateReviewJudgment(json.value);
+  // Secrets never reach a file (DESIGN §5): every string of the judgment is redacted first.
+  const redacted: unknown = JSON.parse(
+    JSON.stringify(json.value, (_key, v: unknown) => (typeof v === "string" ? removeSecrets(v) : v)),
+  );
+  const checked = validateReviewJudgment(redacted);
   if (!checked.ok)
     return fail(
       ...schemaRuleErrors("ANSWER_SCHEMA", "the judgment does not match the expected shape", checked.errors),
