@@ -106,8 +106,8 @@ export function registerReview(program: Command, io: CliIO): void {
           origin = pathArg!;
         }
         // Secrets never reach a file (DESIGN §5): a diff or file holding a key is kept with it redacted.
-      text = removeSecrets(text);
-      if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
+        text = removeSecrets(text);
+        if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
         if (text.length > MAX_ARTIFACT) throw new ExitError("the artifact is over 1 MB", 2);
         const guards = resolveGuards({
           intensity: String(opts.intensity),
