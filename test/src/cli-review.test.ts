@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateReviewDecision } from "@debatekit/schema";
@@ -41,11 +41,13 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 function debate(
   args: string[],
   cwd = work,
+  stdin?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd,
     env: { ...process.env, NO_COLOR: "1", CI: "1" },
   });
+  child.stdin.end(stdin ?? "");
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -159,6 +161,48 @@ describe("debate review", () => {
       final_artifact: "artifact/v1.md",
       unresolved: ["Off-by-one drops the last element"],
     });
+  });
+
+  it("manual: an answer in inbox/decision-r01.md is applied by the next `debate run`", async () => {
+    const dir = await reviewCommit("sum-inbox", ["--mode", "manual"]);
+    const first = await debate(["run", dir]);
+    expect(first.code).toBe(0);
+    expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("current_phase: awaiting_decision");
+    await mkdir(join(dir, "inbox"), { recursive: true });
+    await writeFile(join(dir, "inbox/decision-r01.md"), "---\ndecision: E\n---\n");
+    const second = await debate(["run", dir]);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, "decision.json"), "utf8"))).toMatchObject({
+      decision: "E",
+      decided_by: "manual",
+    });
+  });
+
+  it("--text - reads the artifact from stdin; --target mixed is kept", async () => {
+    const text =
+      "# Proposal: cache sessions in Redis\n\nWe would move sessions out of memory.\n\n```ts\nexport const ttl = 3600;\n```\n";
+    const made = await debate(
+      [
+        "review",
+        "--text",
+        "-",
+        "--target",
+        "mixed",
+        ...replaySeats,
+        "--slug",
+        "stdin",
+        "--dir",
+        join(work, "debates"),
+      ],
+      work,
+      text,
+    );
+    expect(made.code).toBe(0);
+    const dir = join(work, "debates", "stdin");
+    expect(await readFile(join(dir, "artifact/v1.md"), "utf8")).toContain(
+      "We would move sessions out of memory.",
+    );
+    expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: mixed");
   });
 
   it("refuses two sources, a bad scope and a bad intensity, naming them", async () => {
