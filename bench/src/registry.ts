@@ -12,4 +12,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   runner: () => import("./runner.bench.js"),
   watch: () => import("./watch.bench.js"),
   formats: () => import("./formats.bench.js"),
+  report: () => import("./report.bench.js"),
 };

@@ -13,6 +13,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const layer: Record<string, number> = {
   "@debatekit/cli": 0,
   "@debatekit/runner": 1,
+  "@debatekit/report": 1,
   "@debatekit/core": 2,
   "@debatekit/files": 2,
   "@debatekit/skills": 2,

@@ -1,0 +1,100 @@
+import { escapeHtml as h } from "./escape.js";
+import { costText, headerRows, seatText, tokensText } from "./header.js";
+import type { RankedArgument, Report } from "./model.js";
+import { layoutGraph, renderChartSvg, renderGraphSvg, SIDE_COLOR } from "./svg.js";
+
+const STYLE = `
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; background: #fff; }
+main { max-width: 62rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.6rem; line-height: 1.25; overflow-wrap: anywhere; }
+h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1rem; margin-bottom: .25rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #ddd; overflow-wrap: anywhere; }
+th { background: #f2f2f2; }
+.scroll { overflow-x: auto; }
+.scroll:focus { outline: 3px solid #0d47a1; }
+.alert { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
+.verdict { font-size: 1.15rem; font-weight: 600; }
+.prop { color: ${SIDE_COLOR.proposition}; } .opp { color: ${SIDE_COLOR.opposition}; }
+svg.chart { width: 100%; height: auto; max-width: 640px; display: block; }
+svg.graph { display: block; max-width: none; }
+blockquote { margin: .25rem 0 1rem; padding-left: .75rem; border-left: 3px solid #999; white-space: pre-wrap; }
+@media (max-width: 40rem) { main { padding: .5rem; } th, td { padding: .3rem; font-size: .9rem; } }
+`;
+
+function ranked(list: RankedArgument[]): string {
+  if (list.length === 0) return "<p>None.</p>";
+  return `<ol>${list
+    .map(
+      (a) =>
+        `<li><strong class="${a.side === "proposition" ? "prop" : "opp"}">${h(a.id)}</strong>${a.score === undefined ? "" : ` (${a.score.toFixed(2)})`}: ${h(a.title)} <small>— ${h(a.why)}</small></li>`,
+    )
+    .join("")}</ol>`;
+}
+
+/** report.html: one self-contained page (styles and SVG inline, no script, no request). */
+export function renderReportHtml(report: Report): string {
+  const b = report.body;
+  const parts: string[] = [
+    "<!doctype html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${h(report.title)}</title>`,
+    `<style>${STYLE}</style>`,
+    "</head>",
+    "<body>",
+    "<main>",
+    `<h1>${h(report.title)}</h1>`,
+  ];
+  if (report.alerts.length > 0)
+    parts.push(
+      `<section class="alert" role="alert" aria-labelledby="alerts"><h2 id="alerts">Read this first</h2><ul>${report.alerts.map((a) => `<li>${h(a)}</li>`).join("")}</ul></section>`,
+    );
+  parts.push(
+    '<div class="scroll"><table><tbody>',
+    ...headerRows(report).map(([k, v]) => `<tr><th scope="row">${h(k)}</th><td>${h(v)}</td></tr>`),
+    "</tbody></table></div>",
+    '<h2 id="seats">Seats</h2>',
+    '<div class="scroll" tabindex="0" role="region" aria-labelledby="seats"><table><thead><tr><th scope="col">Seat</th><th scope="col">Adapter / model</th><th scope="col">Calls</th><th scope="col">Failed</th><th scope="col">Tokens</th><th scope="col">Cost</th></tr></thead><tbody>',
+    ...report.seats.map(
+      (s) =>
+        `<tr><th scope="row">${h(s.role)}</th><td>${h(seatText(s))}</td><td>${s.calls}</td><td>${s.failedCalls}</td><td>${h(tokensText(s))}</td><td>${h(costText(s.costUsd))}</td></tr>`,
+    ),
+    "</tbody></table></div>",
+  );
+  if (b) {
+    parts.push(
+      '<h2 id="verdict">Verdict</h2>',
+      `<p class="verdict">${h(b.verdict.headline)}</p>`,
+      `<dl>${b.verdict.details.map((d) => `<dt>${h(d.label)}</dt><dd>${h(d.text)}</dd>`).join("")}</dl>`,
+      '<h2 id="standing">Standing over time</h2>',
+      renderChartSvg(b.chart),
+      '<h2 id="strongest">Strongest arguments</h2>',
+      ranked(b.strongest),
+      '<h2 id="weakest">Weakest arguments</h2>',
+      ranked(b.weakest),
+      '<h2 id="turning">Turning points</h2>',
+      b.turningPoints.length === 0
+        ? "<p>None.</p>"
+        : `<ul>${b.turningPoints.map((t) => `<li><strong>${h(t.label)}</strong>: ${h(t.detail)}</li>`).join("")}</ul>`,
+      '<h2 id="graph">Argument graph</h2>',
+      `<p>${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links: solid orange arrows attack, dashed blue arrows defend.</p>`,
+      `<div class="scroll" tabindex="0" role="region" aria-labelledby="graph">${renderGraphSvg(
+        layoutGraph(b.graph),
+        `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map((e) => `${e.from} ${e.kind === "attack" ? "attacks" : "defends"} ${e.to}`).join("; ")}.`,
+      )}</div>`,
+      '<h2 id="judges">Judges\' reasoning</h2>',
+      ...b.judges.map(
+        (j) =>
+          `<h3>${h(j.heading)}</h3><p><em>${h(j.judge)}</em></p><blockquote>${h(j.text.trim())}</blockquote>`,
+      ),
+    );
+  }
+  parts.push("</main>", "</body>", "</html>");
+  return `${parts.join("\n")}\n`;
+}

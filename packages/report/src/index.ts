@@ -1,0 +1,36 @@
+// @debatekit/report: a debate's state in, report.md and report.html text out. Pure: no fs, no network.
+export type { BuildReportOptions, ReportInput } from "./build.js";
+export { buildReport } from "./build.js";
+export { renderReportHtml } from "./html.js";
+export { renderReportMarkdown } from "./markdown.js";
+export type {
+  ChartPoint,
+  FormatReport,
+  FormatReporter,
+  GraphEdge,
+  GraphNode,
+  JudgeNote,
+  RankedArgument,
+  Report,
+  ReportSide,
+  SeatSummary,
+  StandingChart,
+  TurningPoint,
+} from "./model.js";
+export { reporters } from "./reporters.js";
+export type { GraphLayout } from "./svg.js";
+export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";
+
+import { type BuildReportOptions, buildReport, type ReportInput } from "./build.js";
+import { renderReportHtml } from "./html.js";
+import { renderReportMarkdown } from "./markdown.js";
+import type { Report } from "./model.js";
+
+/** Both texts of a report at once, with the data they were rendered from. */
+export function createReport(
+  input: ReportInput,
+  options?: BuildReportOptions,
+): { report: Report; markdown: string; html: string } {
+  const report = buildReport(input, options);
+  return { report, markdown: renderReportMarkdown(report), html: renderReportHtml(report) };
+}

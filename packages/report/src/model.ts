@@ -1,0 +1,116 @@
+import type { DebateState } from "@debatekit/core";
+
+/** Which side a series, node or argument belongs to (crossfire's proposer and challenger map to these). */
+export type ReportSide = "proposition" | "opposition";
+
+/** A point of the standing chart: `x` orders the points, `label` names them (`exchange 2`, `round 1`). */
+export interface ChartPoint {
+  x: number;
+  label: string;
+  y: number;
+}
+
+/** The standing over the debate: one series per side. */
+export interface StandingChart {
+  title: string;
+  /** One sentence for screen readers and the markdown report. */
+  description: string;
+  xLabel: string;
+  yLabel: string;
+  series: Array<{ side: ReportSide; name: string; points: ChartPoint[] }>;
+}
+
+/** One argument or point of the graph. */
+export interface GraphNode {
+  id: string;
+  side: ReportSide;
+  /** Short text shown on hover and in the markdown list. */
+  title: string;
+  score?: number;
+}
+
+/** An attack or defense (formal), a flaw or resolution (crossfire): `from` acts on `to`. */
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: "attack" | "defense";
+  label: string;
+}
+
+/** An argument ranked by its score (or, without scores, by what the verdict rests on). */
+export interface RankedArgument {
+  id: string;
+  side: ReportSide;
+  title: string;
+  score?: number;
+  why: string;
+}
+
+/** A moment that moved the debate: a swing of the standing, or a rescore. */
+export interface TurningPoint {
+  kind: "swing" | "rescore" | "concession";
+  label: string;
+  detail: string;
+  /** How much it moved (absolute); sorts the list. */
+  magnitude: number;
+}
+
+/** One piece of a judge's reasoning. */
+export interface JudgeNote {
+  heading: string;
+  judge: string;
+  text: string;
+}
+
+/** What one format contributes to a report (DESIGN §8): computed from the state, never guessed. */
+export interface FormatReport {
+  sideNames: Record<ReportSide, string>;
+  chart: StandingChart;
+  graph: { nodes: GraphNode[]; edges: GraphEdge[] };
+  strongest: RankedArgument[];
+  weakest: RankedArgument[];
+  turningPoints: TurningPoint[];
+  judges: JudgeNote[];
+  verdict: {
+    headline: string;
+    winner?: ReportSide;
+    totals?: Record<ReportSide, number>;
+    details: Array<{ label: string; text: string }>;
+  };
+  /** Format-specific alerts (unscored arguments, a failed seat recorded in the state). */
+  alerts: string[];
+}
+
+/** A format's report section builder, keyed by the format object in `reporters` (never by its name). */
+export interface FormatReporter {
+  build(state: DebateState): FormatReport;
+}
+
+/** One seat of the header table, with what the journal knows about its calls. */
+export interface SeatSummary {
+  role: string;
+  adapter?: string;
+  model?: string;
+  calls: number;
+  failedCalls: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+}
+
+/** A whole report, before it is rendered as markdown or HTML. */
+export interface Report {
+  title: string;
+  debateId: string;
+  format: string;
+  motion: string;
+  status: string;
+  complete: boolean;
+  progress: string;
+  seats: SeatSummary[];
+  totals: { inputTokens?: number; outputTokens?: number; costUsd?: number };
+  /** Failed, partial, aborted or uncontested: shown first, never as a footnote. */
+  alerts: string[];
+  /** Absent for a format without a reporter: the report then holds the header and the standing only. */
+  body?: FormatReport;
+}
