@@ -3,6 +3,7 @@ import type { CliIO } from "../output.js";
 import { registerDoctor } from "./doctor.js";
 import { registerImport } from "./import.js";
 import { registerNew } from "./new.js";
+import { registerReport } from "./report.js";
 import { registerReview } from "./review.js";
 import { registerRun } from "./run.js";
 import { registerSkills } from "./skills.js";
@@ -19,6 +20,7 @@ export const commands: RegisterCommand[] = [
   registerReview,
   registerRun,
   registerStatus,
+  registerReport,
   registerWatch,
   registerSkills,
   registerDoctor,
