@@ -5,7 +5,13 @@
 // closing line, "tests: N passed, N failed", because turbo prints one summary per package.
 import { spawn } from "node:child_process";
 
-const steps = [["install"], ["run", "check"], ["run", "test:cli"]];
+// install-chromium: the report's headless-browser test needs Debian's Chromium (installed in CI).
+const steps = [
+  ["install"],
+  ["exec", "node", "scripts/install-chromium.mjs"],
+  ["run", "check"],
+  ["run", "test:cli"],
+];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const ansi = /\u001b\[[0-9;]*m/g;
 

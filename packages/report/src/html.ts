@@ -12,7 +12,9 @@ h1 { font-size: 1.6rem; line-height: 1.25; overflow-wrap: anywhere; }
 h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1rem; margin-bottom: .25rem; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #ddd; overflow-wrap: anywhere; }
+th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
+td { overflow-wrap: break-word; }
+th { white-space: nowrap; }
 th { background: #f2f2f2; }
 .scroll { overflow-x: auto; }
 .scroll:focus { outline: 3px solid #0d47a1; }
