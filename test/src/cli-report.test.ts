@@ -95,6 +95,17 @@ describe("debate report", () => {
     expect(after.filter((f) => !before.includes(f)).sort()).toEqual(["report.html", "report.md"]);
   });
 
+  it("reports a format without a reporter (review, for now) with its header and seats, and no verdict section", async () => {
+    await cp(join(repoRoot, "examples/review-sum/redis"), join(work, "redis"), { recursive: true });
+    expect((await debate(["run", join(work, "redis")])).code).toBe(0);
+    const { facts, markdown } = await reportOf("redis");
+    expect(facts).toMatchObject({ format: "review", status: "complete", alerts: [] });
+    expect(facts.nodes).toBeUndefined();
+    expect(markdown).toContain("| Progress | 3 of 3 rounds |");
+    expect(markdown).toMatch(/\| critic \| replay \| 3 \| 0 \|/);
+    expect(markdown).not.toContain("## Verdict");
+  });
+
   it("prints the verdict and where the files went, and refuses a folder that is not a debate", async () => {
     const plain = await debate(["report", join(work, "halt-ai-development")]);
     expect(plain.stdout).toBe(
