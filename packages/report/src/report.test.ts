@@ -2,7 +2,7 @@ import { formalFormat } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { describe, expect, it } from "vitest";
 import { buildReport, createReport, type FormatReporter, layoutGraph, reporters } from "./index.js";
-import { longFormalDebate } from "./test-helpers/long-debate.js";
+import { longFormalDebate } from "./testing.js";
 
 // The dialectic fixture as dialectic wrote it (shared, read in place, never copied).
 const FIXTURE = new URL("../../../../shared/fixtures/dialectic/halt-ai-development", import.meta.url)

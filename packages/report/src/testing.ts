@@ -1,3 +1,4 @@
+// Subpath "@debatekit/report/testing": fixtures for tests and the bench (not in the main entry).
 import type { ArgumentRecord, DebateState } from "@debatekit/core";
 import type { ScoresFile } from "@debatekit/schema";
 
