@@ -13,4 +13,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   watch: () => import("./watch.bench.js"),
   formats: () => import("./formats.bench.js"),
   report: () => import("./report.bench.js"),
+  prompts: () => import("./prompts.bench.js"),
 };

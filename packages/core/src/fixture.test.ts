@@ -111,8 +111,13 @@ describe("the dialectic fixture", () => {
     const runnable = { ...state, frontmatter: { ...state.frontmatter, exchanges: 7, seats } };
     expect(nextAction(runnable)).toEqual({ kind: "arguments", exchange: 5, task: "rebuttal" });
     const prompt = buildPrompt(runnable, "opposition");
-    for (const arg of state.arguments) expect(prompt).toContain(`**${arg.frontmatter.id}**`);
+    // Exchanges 0-3 compact, exchange 4 (the latest) in full; every id with its current score.
+    for (const arg of state.arguments) {
+      const { id, exchange } = arg.frontmatter;
+      expect(prompt).toContain(exchange < 4 ? `**${id}**` : `## ${id} (`);
+      expect(prompt).toMatch(new RegExp(`\\b${id} ${state.scores[id]!.current_score}\\b`));
+    }
     expect(prompt).toContain("Attacking opp_003"); // prop_004 in full: the opponent's latest argument
-    expect(prompt).toContain("current score -0.8");
+    expect(prompt).toContain(" -0.8");
   });
 });

@@ -25,6 +25,14 @@ const rec = (side: "prop" | "opp", exchange: number, i?: number) => {
 };
 
 /** Exchange 1 awaiting judgment, after a scored opening. */
+/** The text of a prompt's `heading` section, up to the next top-level heading. */
+function section(prompt: string, heading: string): string {
+  const start = prompt.indexOf(`\n${heading}`);
+  if (start < 0) throw new Error(`no section ${heading}`);
+  const end = prompt.indexOf("\n# ", start + heading.length + 1);
+  return prompt.slice(start, end < 0 ? undefined : end);
+}
+
 function judgeState(): DebateState {
   let s = freshState({ exchanges: 4 });
   s = must(
@@ -109,17 +117,16 @@ describe("buildPrompt", () => {
 
   it("gives the judge every earlier argument with its current score and the ids to score", () => {
     const prompt = buildPrompt(judgeState(), "judge");
-    for (const id of ["prop_000a", "prop_000b", "prop_000c"])
-      expect(prompt).toContain(`**${id}** (proposition, exchange 0, current score 0.15)`);
-    for (const id of ["opp_000a", "opp_000b", "opp_000c"])
-      expect(prompt).toContain(`**${id}** (opposition, exchange 0, current score -0.15)`);
-    expect(prompt).toContain("`scores` must list exactly these ids, each once: opp_001, prop_001.");
+    const scores = section(prompt, "# Current scores");
+    for (const id of ["prop_000a", "prop_000b", "prop_000c"]) expect(scores).toContain(`${id} 0.15`);
+    for (const id of ["opp_000a", "opp_000b", "opp_000c"]) expect(scores).toContain(`${id} -0.15`);
+    expect(prompt).toContain("`scores` must list\nexactly these ids, each once: opp_001, prop_001.");
     expect(prompt).toContain("## prop_001 (proposition, exchange 1): prop title 1\n\n#### Claim");
     expect(prompt).toContain("proposition 0.45 (3 scored), opposition -0.45 (3 scored)");
     expect(prompt).not.toMatch(/\{\{|\}\}/);
   });
 
-  it("gives a rebutting side the targets it may attack and defend, and the opponent's latest arguments in full", () => {
+  it("gives a rebutting side the opponent's latest arguments in full, skills and feedback", () => {
     let s = judgeState();
     s = must(
       applyJudgment(
@@ -139,16 +146,16 @@ describe("buildPrompt", () => {
       feedback: ["ARGUMENT_COUNT at `arguments`: expected exactly 1"],
     });
     expect(prompt).toContain(
-      "must be one of the opposition's earlier arguments: opp_000a, opp_000b, opp_000c, opp_001.",
+      "`target_id` must be the id of one of the opposition's earlier arguments (opp_...)",
     );
-    expect(prompt).toContain(
-      "must be one of the proposition's own earlier arguments: prop_000a, prop_000b, prop_000c, prop_001.",
-    );
+    expect(prompt).toContain("The opposition's most recent arguments,\nin full above, are opp_001.");
     expect(prompt).toContain("## opp_001 (opposition, exchange 1): opp title 1");
-    expect(prompt).not.toContain("## opp_000a (opposition"); // older ones only in summary
     expect(prompt).toContain("Cite primary sources.");
+    expect(prompt.indexOf("Cite primary sources.")).toBeLessThan(prompt.indexOf("# The debate so far"));
     expect(prompt).toContain("# Your previous answer was rejected");
     expect(prompt).toContain("- ARGUMENT_COUNT at `arguments`: expected exactly 1");
+    // The request comes last, after the changing scores.
+    expect(prompt.indexOf("# Current scores")).toBeLessThan(prompt.indexOf("# Your turn: exchange 2"));
   });
 
   it("never expands placeholders that appear in debate text", () => {

@@ -53,40 +53,73 @@ export function fillTemplate(template: AgentTemplate, values: Record<string, str
   return `${text.replace(/\n{3,}/g, "\n\n").trim()}\n`;
 }
 
-function scoreOf(state: DebateState, id: string): string {
-  const record = state.scores[id];
-  return record ? `current score ${record.current_score}` : "not scored yet";
+/** Exchanges (formal) or rounds (crossfire) kept in full before earlier turns are compacted (debate.md `context.window`). */
+export const DEFAULT_CONTEXT_WINDOW = 4;
+
+/** The context window of a debate: debate.md's `context.window`, else DEFAULT_CONTEXT_WINDOW. */
+export function contextWindow(state: DebateState): number {
+  const window = state.frontmatter.context?.window;
+  return window !== undefined && window >= 1 ? window : DEFAULT_CONTEXT_WINDOW;
 }
 
-function links(arg: ArgumentRecord): string {
-  const parts = [
-    ...(arg.frontmatter.attacks ?? []).map((a) => `attacks ${a.target_id} (${a.type})`),
-    ...(arg.frontmatter.defends ?? []).map((d) => `defends ${d.target_id} (${d.type})`),
-  ];
-  return parts.length > 0 ? `\n  ${parts.join("; ")}` : "";
+/**
+ * The first exchange a history ending at `last` shows in full. Full text is kept in blocks of
+ * `window` exchanges that only grow (append-only, so consecutive prompts share their prefix) and
+ * are compacted together when a block is full: the latest exchange is always in full, and at most
+ * `window` exchanges are.
+ */
+export function fullFrom(last: number, window: number): number {
+  return last < 0 ? 0 : last - (last % window);
 }
 
-/** One compact entry per argument: id, side, exchange, score, title, claim, links. */
-function summarise(state: DebateState, list: ArgumentRecord[]): string {
-  if (list.length === 0) return "(none)";
-  return list
-    .map((a) => {
-      const fm = a.frontmatter;
-      return `- **${fm.id}** (${roleOfSide(fm.side)}, exchange ${fm.exchange}, ${scoreOf(state, fm.id)}): ${fm.title}\n  Claim: ${fm.claim}${links(a)}`;
-    })
-    .join("\n");
+/** A compact entry (id, side, title, claim): never changes once written, so it never breaks a cached prefix. */
+function compactEntry(a: ArgumentRecord): string {
+  const fm = a.frontmatter;
+  return `- **${fm.id}** (${roleOfSide(fm.side)}): ${fm.title}\n  Claim: ${fm.claim}`;
 }
 
-/** Full arguments, their section headings pushed two levels down so they nest under the prompt's own. */
+/** One argument in full, its section headings pushed two levels down so they nest under the prompt's own. */
+function fullEntry(a: ArgumentRecord): string {
+  const fm = a.frontmatter;
+  const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
+  return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
+}
+
+/** Full arguments, one after another. */
 function inFull(list: ArgumentRecord[]): string {
-  if (list.length === 0) return "(none)";
-  return list
-    .map((a) => {
-      const fm = a.frontmatter;
-      const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
-      return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
-    })
-    .join("\n\n");
+  return list.length > 0 ? list.map(fullEntry).join("\n\n") : "(none)";
+}
+
+/**
+ * The debate's history up to exchange `last`, in order: exchanges before the current block as
+ * compact entries, the block's exchanges in full. Nothing in it depends on scores, which change.
+ */
+export function formalHistory(state: DebateState, last: number, window: number): string {
+  const from = fullFrom(last, window);
+  const parts: string[] = [];
+  const compact = state.arguments.filter((a) => a.frontmatter.exchange < from);
+  if (compact.length > 0) {
+    parts.push(
+      `Exchanges 0-${from - 1}, one compact entry per argument (id, side, title, claim; scores are listed below):\n\n${compact.map(compactEntry).join("\n")}`,
+    );
+  }
+  for (let e = from; e <= last; e++) {
+    const list = state.arguments.filter((a) => a.frontmatter.exchange === e);
+    if (list.length > 0) parts.push(`### Exchange ${e}, in full\n\n${inFull(list)}`);
+  }
+  return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
+}
+
+/** Every scored argument's current score, by exchange: the values that change, kept out of the history. */
+function currentScores(state: DebateState, last: number): string {
+  const lines: string[] = [];
+  for (let e = 0; e <= last; e++) {
+    const scored = state.arguments
+      .filter((a) => a.frontmatter.exchange === e && state.scores[a.frontmatter.id])
+      .map((a) => `${a.frontmatter.id} ${state.scores[a.frontmatter.id]!.current_score}`);
+    if (scored.length > 0) lines.push(`- exchange ${e}: ${scored.join(", ")}`);
+  }
+  return lines.length > 0 ? lines.join("\n") : "(nothing scored yet)";
 }
 
 function standing(state: DebateState): string {
@@ -140,7 +173,11 @@ function debaterValues(state: DebateState, role: DebaterRole): Record<string, st
     opponent,
     side_code: sideCode(role),
     opponent_code: sideCode(opponent),
-    debate_so_far: summarise(state, earlier),
+    history: formalHistory(state, exchange - 1, contextWindow(state)),
+    current_scores: currentScores(state, exchange - 1),
+    latest_ids: idList(theirs.filter((a) => a.frontmatter.exchange === latest)),
+    // The layout before the history/scores split, for agents/*.md written against it.
+    debate_so_far: idList(earlier),
     opponent_latest: inFull(theirs.filter((a) => a.frontmatter.exchange === latest)),
     attack_targets: idList(theirs),
     defense_targets: idList(ours),
@@ -150,20 +187,38 @@ function debaterValues(state: DebateState, role: DebaterRole): Record<string, st
 function judgeValues(state: DebateState): Record<string, string> {
   const exchange = state.frontmatter.current_exchange;
   const current = state.arguments.filter((a) => a.frontmatter.exchange === exchange);
+  // What the arguments to score attack or defend, in full when the history shows it compacted.
+  const from = fullFrom(exchange, contextWindow(state));
+  const targets = new Set(
+    current.flatMap((a) => [
+      ...(a.frontmatter.attacks ?? []).map((t) => t.target_id),
+      ...(a.frontmatter.defends ?? []).map((t) => t.target_id),
+    ]),
+  );
+  const referenced = state.arguments.filter(
+    (a) => targets.has(a.frontmatter.id) && a.frontmatter.exchange < from,
+  );
   return {
-    current_arguments: inFull(current),
-    earlier_arguments: summarise(
-      state,
-      state.arguments.filter((a) => a.frontmatter.exchange < exchange),
-    ),
+    history: formalHistory(state, exchange, contextWindow(state)),
+    current_scores: currentScores(state, exchange - 1),
+    referenced:
+      referenced.length > 0
+        ? inFull(referenced)
+        : "(none: everything they attack or defend is in full in the history above)",
     expected_ids: idList(current),
+    // The layout before the history/scores split, for agents/*.md written against it.
+    current_arguments: inFull(current),
+    earlier_arguments: idList(state.arguments.filter((a) => a.frontmatter.exchange < exchange)),
   };
 }
 
 /**
- * The prompt for a seat at the state's current step, from its role template: the motion, the debate
- * so far (the judge sees every earlier argument with its current score), skills and retry feedback.
- * Throws DebatekitError when the step is not that seat's, or a template placeholder has no value.
+ * The prompt for a seat at the state's current step, from its role template, laid out so that
+ * consecutive prompts of a seat share a long prefix (providers cache it): stable instructions,
+ * the motion, skills, the history in order (append-only), then what changes (scores), then the
+ * request. Earlier exchanges are compact past the context window; the judge sees every id it may
+ * rescore with its current score. Throws DebatekitError when the step is not that seat's, or a
+ * template placeholder has no value.
  */
 export function buildPrompt(state: DebateState, role: SeatRole, options: BuildPromptOptions = {}): string {
   const phase = state.frontmatter.current_phase;

@@ -37,7 +37,7 @@ function answer(request: ModelRequest): string {
   if (!role) return "unexpected API";
   const exchange = Number(
     /judgment of exchange (\d+)/.exec(request.allText)?.[1] ??
-      /This is exchange (\d+)/.exec(request.allText)?.[1] ??
+      /Your turn: exchange (\d+)/.exec(request.allText)?.[1] ??
       0,
   );
   return recordedAnswer(role, exchange);

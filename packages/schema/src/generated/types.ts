@@ -536,6 +536,7 @@ export interface CrossfireFrontmatter {
    */
   retries?: number
   skills?: SkillSettings
+  context?: ContextSettings
   /**
    * When the debate was created (ISO 8601).
    */
@@ -645,6 +646,18 @@ export interface SkillSettings {
    * Names of skills never to use in this debate.
    */
   exclude?: string[]
+}
+/**
+ * How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "ContextSettings".
+ */
+export interface ContextSettings {
+  /**
+   * Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.
+   */
+  window?: number
 }
 export interface CrossfireFailure {
   role: ("proposer" | "challenger" | "summarizer")
@@ -756,6 +769,7 @@ export interface DebateFrontmatter {
    */
   retries?: number
   skills?: SkillSettings
+  context?: ContextSettings
   /**
    * When the debate was created (ISO 8601).
    */

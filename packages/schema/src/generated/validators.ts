@@ -5097,9 +5097,10 @@ return errors === 0;
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCrossfireFrontmatterRaw = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
 const schema59 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
 const schema62 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
+const schema63 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"};
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
 const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
 const schema61 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
@@ -6118,11 +6119,12 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-let data17 = data.created_at;
-if(typeof data17 === "string"){
-if(!(formats0.validate(data17))){
-const err34 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data.context !== undefined){
+let data17 = data.context;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key3 in data17){
+if(!(key3 === "window")){
+const err34 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6132,8 +6134,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.window !== undefined){
+let data18 = data17.window;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err35 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6142,11 +6146,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data.outcome !== undefined){
-let data18 = data.outcome;
-if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 1000 || isNaN(data18)){
+const err36 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6155,8 +6157,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!(((data18 === "aborted") || (data18 === "uncontested")) || (data18 === "partial"))){
-const err37 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+if(data18 < 1 || isNaN(data18)){
+const err37 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6166,10 +6168,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.completed_rounds !== undefined){
-let data19 = data.completed_rounds;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err38 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6178,9 +6180,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 > 5 || isNaN(data19)){
-const err39 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+}
+if(data.created_at !== undefined){
+let data19 = data.created_at;
+if(typeof data19 === "string"){
+if(!(formats0.validate(data19))){
+const err39 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6189,8 +6194,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data19 < 0 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err40 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6200,12 +6206,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-if(data.failures !== undefined){
-let data20 = data.failures;
-if(Array.isArray(data20)){
-if(data20.length > 10){
-const err41 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(data.outcome !== undefined){
+let data20 = data.outcome;
+if(typeof data20 !== "string"){
+const err41 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6214,12 +6218,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-const len1 = data20.length;
-for(let i1=0; i1<len1; i1++){
-let data21 = data20[i1];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.role === undefined){
-const err42 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(!(((data20 === "aborted") || (data20 === "uncontested")) || (data20 === "partial"))){
+const err42 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6228,8 +6228,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data21.round === undefined){
-const err43 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
+}
+if(data.completed_rounds !== undefined){
+let data21 = data.completed_rounds;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err43 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6238,8 +6241,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data21.code === undefined){
-const err44 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 5 || isNaN(data21)){
+const err44 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6248,8 +6252,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data21.message === undefined){
-const err45 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data21 < 0 || isNaN(data21)){
+const err45 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6258,9 +6262,13 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key3 in data21){
-if(!((((key3 === "role") || (key3 === "round")) || (key3 === "code")) || (key3 === "message"))){
-const err46 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+}
+if(data.failures !== undefined){
+let data22 = data.failures;
+if(Array.isArray(data22)){
+if(data22.length > 10){
+const err46 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6269,11 +6277,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data21.role !== undefined){
-let data22 = data21.role;
-if(typeof data22 !== "string"){
-const err47 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.role === undefined){
+const err47 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6282,8 +6291,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(!(((data22 === "proposer") || (data22 === "challenger")) || (data22 === "summarizer"))){
-const err48 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(data23.round === undefined){
+const err48 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -6292,11 +6301,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data21.round !== undefined){
-let data23 = data21.round;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err49 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data23.code === undefined){
+const err49 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -6305,9 +6311,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 5 || isNaN(data23)){
-const err50 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(data23.message === undefined){
+const err50 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -6316,8 +6321,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data23 < 1 || isNaN(data23)){
-const err51 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key4 in data23){
+if(!((((key4 === "role") || (key4 === "round")) || (key4 === "code")) || (key4 === "message"))){
+const err51 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6327,12 +6333,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-if(data21.code !== undefined){
-let data24 = data21.code;
-if(typeof data24 === "string"){
-if(func2(data24) > 100){
-const err52 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(data23.role !== undefined){
+let data24 = data23.role;
+if(typeof data24 !== "string"){
+const err52 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6341,9 +6345,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data24 === "proposer") || (data24 === "challenger")) || (data24 === "summarizer"))){
+const err53 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6353,11 +6356,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data21.message !== undefined){
-let data25 = data21.message;
-if(typeof data25 === "string"){
-if(func2(data25) > 300){
-const err54 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(data23.round !== undefined){
+let data25 = data23.round;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err54 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6366,9 +6368,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 5 || isNaN(data25)){
+const err55 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6377,10 +6379,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data25 < 1 || isNaN(data25)){
+const err56 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6391,8 +6391,11 @@ errors++;
 }
 }
 }
-else {
-const err57 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.code !== undefined){
+let data26 = data23.code;
+if(typeof data26 === "string"){
+if(func2(data26) > 100){
+const err57 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6402,10 +6405,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.winner !== undefined){
-let data26 = data.winner;
-if(typeof data26 !== "string"){
-const err58 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err58 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6414,8 +6415,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(!((data26 === "proposer") || (data26 === "challenger"))){
-const err59 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
+}
+if(data23.message !== undefined){
+let data27 = data23.message;
+if(typeof data27 === "string"){
+if(func2(data27) > 300){
+const err59 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6425,14 +6430,72 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
 else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.winner !== undefined){
+let data28 = data.winner;
+if(typeof data28 !== "string"){
+const err63 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!((data28 === "proposer") || (data28 === "challenger"))){
+const err64 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -6442,9 +6505,9 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewFrontmatterRaw = validate46;
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"ReviewSeats"},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
-const schema78 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
-const schema74 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"ReviewSeats"},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
+const schema80 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
+const schema76 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6527,7 +6590,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6550,7 +6613,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((((data2 === "A") || (data2 === "B")) || (data2 === "C")) || (data2 === "D")) || (data2 === "E"))){
-const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6670,7 +6733,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema67.properties, key0))){
+if(!(func1.call(schema69.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -6731,7 +6794,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data2 === "code") || (data2 === "proposal")) || (data2 === "mixed"))){
-const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema67.properties.target.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema69.properties.target.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6754,7 +6817,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data3 === "auto") || (data3 === "manual"))){
-const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema67.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema69.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6777,7 +6840,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data4 === "quick") || (data4 === "standard")) || (data4 === "extensive"))){
-const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema67.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema69.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6930,7 +6993,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!(((((data9 === "awaiting_critic") || (data9 === "awaiting_judge")) || (data9 === "awaiting_decision")) || (data9 === "awaiting_author")) || (data9 === "complete"))){
-const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema67.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema69.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6953,7 +7016,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((((data10 === "A") || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E"))){
-const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema67.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema69.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7058,7 +7121,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data14 === "B") || (data14 === "C")) || (data14 === "D"))){
-const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema67.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema69.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7081,7 +7144,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((data15 === "accepted") || (data15 === "compromise")) || (data15 === "rebuttal"))){
-const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema67.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema69.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7104,7 +7167,7 @@ vErrors.push(err44);
 errors++;
 }
 if(!((data16 === "auto") || (data16 === "manual"))){
-const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema67.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema69.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7127,7 +7190,7 @@ vErrors.push(err46);
 errors++;
 }
 if(!((((((data17 === "continue") || (data17 === "decision")) || (data17 === "converged")) || (data17 === "agreed")) || (data17 === "max_rounds")) || (data17 === "budget"))){
-const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema67.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
+const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema69.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7184,7 +7247,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!(((((data20 === "decision") || (data20 === "converged")) || (data20 === "agreed")) || (data20 === "max_rounds")) || (data20 === "budget"))){
-const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema67.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema69.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7207,7 +7270,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!(((((data21 === "A") || (data21 === "B")) || (data21 === "C")) || (data21 === "D")) || (data21 === "E"))){
-const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema67.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
+const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema69.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7230,7 +7293,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((data22 === "auto") || (data22 === "manual"))){
-const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema67.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema69.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7506,8 +7569,8 @@ return errors === 0;
 validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDebateFrontmatterRaw = validate37;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges.","type":"object","required":["proposition","opposition","judge"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
-const schema63 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges.","type":"object","required":["proposition","opposition","judge"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
+const schema64 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate.schema.json" */;
@@ -7928,11 +7991,12 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-let data16 = data.created_at;
-if(typeof data16 === "string"){
-if(!(formats0.validate(data16))){
-const err33 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data.context !== undefined){
+let data16 = data.context;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key3 in data16){
+if(!(key3 === "window")){
+const err33 = {instancePath:instancePath+"/context",schemaPath:"#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7942,8 +8006,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.window !== undefined){
+let data17 = data16.window;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err34 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -7952,12 +8018,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data.cumulative_scores !== undefined){
-let data17 = data.cumulative_scores;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.proposition === undefined){
-const err35 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "proposition"},message:"must have required property '"+"proposition"+"'"};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 1000 || isNaN(data17)){
+const err35 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -7966,8 +8029,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data17.opposition === undefined){
-const err36 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "opposition"},message:"must have required property '"+"opposition"+"'"};
+if(data17 < 1 || isNaN(data17)){
+const err36 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -7976,9 +8039,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-for(const key3 in data17){
-if(!((key3 === "proposition") || (key3 === "opposition"))){
-const err37 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/context",schemaPath:"#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -7988,11 +8053,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data17.proposition !== undefined){
-let data18 = data17.proposition;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.total === undefined){
-const err38 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(data.created_at !== undefined){
+let data18 = data.created_at;
+if(typeof data18 === "string"){
+if(!(formats0.validate(data18))){
+const err38 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -8001,8 +8066,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data18.count === undefined){
-const err39 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+}
+else {
+const err39 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -8011,9 +8077,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-for(const key4 in data18){
-if(!((key4 === "total") || (key4 === "count"))){
-const err40 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data.cumulative_scores !== undefined){
+let data19 = data.cumulative_scores;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.proposition === undefined){
+const err40 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "proposition"},message:"must have required property '"+"proposition"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -8022,11 +8091,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data18.total !== undefined){
-let data19 = data18.total;
-if(!((typeof data19 == "number") && (isFinite(data19)))){
-const err41 = {instancePath:instancePath+"/cumulative_scores/proposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data19.opposition === undefined){
+const err41 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "opposition"},message:"must have required property '"+"opposition"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -8035,11 +8101,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data18.count !== undefined){
-let data20 = data18.count;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err42 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key4 in data19){
+if(!((key4 === "proposition") || (key4 === "opposition"))){
+const err42 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -8048,9 +8112,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err43 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data19.proposition !== undefined){
+let data20 = data19.proposition;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.total === undefined){
+const err43 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -8059,11 +8126,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.count === undefined){
+const err44 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -8072,12 +8136,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data17.opposition !== undefined){
-let data21 = data17.opposition;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.total === undefined){
-const err45 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+for(const key5 in data20){
+if(!((key5 === "total") || (key5 === "count"))){
+const err45 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -8086,8 +8147,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data21.count === undefined){
-const err46 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+}
+if(data20.total !== undefined){
+let data21 = data20.total;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+const err46 = {instancePath:instancePath+"/cumulative_scores/proposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -8096,9 +8160,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((key5 === "total") || (key5 === "count"))){
-const err47 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data20.count !== undefined){
+let data22 = data20.count;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err47 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -8107,11 +8173,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data21.total !== undefined){
-let data22 = data21.total;
-if(!((typeof data22 == "number") && (isFinite(data22)))){
-const err48 = {instancePath:instancePath+"/cumulative_scores/opposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err48 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -8121,10 +8185,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data21.count !== undefined){
-let data23 = data21.count;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err49 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -8133,9 +8197,12 @@ vErrors.push(err49);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err50 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data19.opposition !== undefined){
+let data23 = data19.opposition;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.total === undefined){
+const err50 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -8144,11 +8211,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.count === undefined){
+const err51 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -8157,10 +8221,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key6 in data23){
+if(!((key6 === "total") || (key6 === "count"))){
+const err52 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -8170,14 +8233,76 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.total !== undefined){
+let data24 = data23.total;
+if(!((typeof data24 == "number") && (isFinite(data24)))){
+const err53 = {instancePath:instancePath+"/cumulative_scores/opposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data23.count !== undefined){
+let data25 = data23.count;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err54 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err55 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
 }
 errors++;
 }
@@ -8187,7 +8312,7 @@ return errors === 0;
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateEffortMapRaw = validate56;
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
 const pattern18 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8309,7 +8434,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key4 in data4){
 const _errs16 = errors;
 if(!((((key4 === "low") || (key4 === "medium")) || (key4 === "high")) || (key4 === "max"))){
-const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema82.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
+const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema84.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8477,7 +8602,7 @@ return errors === 0;
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJournalEntryRaw = validate57;
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
 const pattern19 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
 const pattern21 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -8594,7 +8719,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema84.properties, key0))){
+if(!(func1.call(schema86.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -9350,7 +9475,7 @@ return errors === 0;
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJudgmentRaw = validate58;
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
@@ -9778,7 +9903,7 @@ return errors === 0;
 validate58.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateReplayEntryRaw = validate59;
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author).","type":"string","enum":["proposition","opposition","judge","proposer","challenger","summarizer","author","critic"]},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author).","type":"string","enum":["proposition","opposition","judge","proposer","challenger","summarizer","author","critic"]},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
@@ -9872,7 +9997,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((((((((data1 === "proposition") || (data1 === "opposition")) || (data1 === "judge")) || (data1 === "proposer")) || (data1 === "challenger")) || (data1 === "summarizer")) || (data1 === "author")) || (data1 === "critic"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema89.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9973,7 +10098,7 @@ return errors === 0;
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewArtifactRaw = validate60;
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
+const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-artifact.schema.json" */;
@@ -10022,7 +10147,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((data0 === "original") || (data0 === "accepted")) || (data0 === "compromise")) || (data0 === "rebuttal"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema88.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema90.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10159,10 +10284,10 @@ return errors === 0;
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewCritiqueRaw = validate48;
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
-const schema71 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
-const schema72 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
-const schema73 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
+const schema73 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
+const schema74 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
+const schema75 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
 const pattern16 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10256,7 +10381,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10498,7 +10623,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema71.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema73.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10675,7 +10800,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10745,7 +10870,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data7 === "json") || (data7 === "markdown")) || (data7 === "bullets"))){
-const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema70.properties.form.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema72.properties.form.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10797,7 +10922,7 @@ return errors === 0;
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewDecisionRaw = validate47;
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
 const pattern17 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10883,7 +11008,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema69.properties, key0))){
+if(!(func1.call(schema71.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -10932,7 +11057,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10955,7 +11080,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "auto") || (data2 === "manual"))){
-const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema69.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema71.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10978,7 +11103,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(((((data3 === "decision") || (data3 === "converged")) || (data3 === "agreed")) || (data3 === "max_rounds")) || (data3 === "budget"))){
-const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema69.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema71.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11300,7 +11425,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((((data16 === "A") || (data16 === "B")) || (data16 === "C")) || (data16 === "D")) || (data16 === "E"))){
-const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -11323,7 +11448,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((((data17 === "A") || (data17 === "B")) || (data17 === "C")) || (data17 === "D")) || (data17 === "E"))){
-const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -11374,7 +11499,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewJudgmentRaw = validate61;
-const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11467,7 +11592,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11709,7 +11834,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema71.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema73.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11887,7 +12012,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "valid") || (data3 === "invalid")) || (data3 === "needs_evidence"))){
-const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema89.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema91.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12001,7 +12126,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((data7 === "A") || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E"))){
-const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12134,7 +12259,7 @@ return errors === 0;
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateScoresFileRaw = validate64;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
@@ -12512,7 +12637,7 @@ validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const validateSeatConfigRaw = validate38;
 
 export const validateSideOutputRaw = validate65;
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
@@ -12595,7 +12720,7 @@ return errors === 0;
 validate65.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSkillManifestRaw = validate67;
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
 const pattern26 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 const func0 = require("ajv/dist/runtime/equal").default;
 

@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import { applyArguments, applyJudgment } from "./formats/formal.js";
+import { buildPrompt, fullFrom } from "./prompt.js";
+import { renderArgument } from "./render/argument.js";
+import { draft, freshState } from "./test-helpers/states.js";
+import type { ArgumentRecord, DebateState } from "./types.js";
+
+const NOW = "2026-11-21T12:00:00Z";
+const must = <T>(r: { ok: true; value: T } | { ok: false; errors: unknown }): T => {
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+};
+const pad = (n: number) => String(n).padStart(3, "0");
+const idOf = (side: "prop" | "opp", e: number, i = 0) =>
+  e === 0 ? `${side}_000${"abc"[i]}` : `${side}_${pad(e)}`;
+
+/** What only an argument's full text carries (the compact entry has id, side, title and claim). */
+const fullMark = (a: ArgumentRecord) => `Source for ${a.frontmatter.title}`;
+
+/**
+ * Every prompt of a formal debate of `exchanges` exchanges with context window `window`: each
+ * rebuttal attacks the other side's last two exchanges and defends its own of two exchanges back,
+ * each judgment rescores arguments of the two exchanges before (so scores keep changing).
+ */
+function debate(exchanges: number, window: number) {
+  let s: DebateState = freshState({ exchanges });
+  s = { ...s, frontmatter: { ...s.frontmatter, context: { window } } };
+  const prompts: Array<{ role: string; exchange: number; text: string; state: DebateState }> = [];
+  const ask = (role: "proposition" | "opposition" | "judge") =>
+    prompts.push({ role, exchange: s.frontmatter.current_exchange, text: buildPrompt(s, role), state: s });
+  for (let e = 0; e < exchanges; e++) {
+    ask("proposition");
+    ask("opposition");
+    const side = (code: "prop" | "opp") => {
+      const other = code === "prop" ? "opp" : "prop";
+      if (e === 0)
+        return [0, 1, 2].map((i) =>
+          renderArgument(draft(`${code} ${pad(e)}${"abc"[i]}`), {
+            id: idOf(code, 0, i),
+            side: code,
+            exchange: 0,
+          }),
+        );
+      const attacks = [e - 1, e - 2]
+        .filter((x) => x >= 0)
+        .map((x) => ({
+          target_id: idOf(other, x),
+          attack_type: "claim_attack" as const,
+          content: `against ${idOf(other, x)}`,
+        }));
+      const defends =
+        e >= 2
+          ? [{ target_id: idOf(code, e - 2), defense_type: "reinforce" as const, content: "still holds" }]
+          : [];
+      return [
+        renderArgument(draft(`${code} ${pad(e)}`, { attacks, defends }), {
+          id: idOf(code, e),
+          side: code,
+          exchange: e,
+        }),
+      ];
+    };
+    s = must(applyArguments(s, e, { proposition: side("prop"), opposition: side("opp") }));
+    ask("judge");
+    const current = s.arguments.filter((a) => a.frontmatter.exchange === e);
+    const rescores = [e - 1, e - 2]
+      .filter((x) => x >= 0)
+      .map((x) => {
+        const id = idOf(x % 2 === 0 ? "prop" : "opp", x);
+        const old = s.scores[id]!.current_score;
+        return {
+          argument_id: id,
+          old_score: old,
+          new_score: Math.round((old > 0 ? old - 0.05 : old + 0.05) * 100) / 100,
+          reasoning: "moved",
+        };
+      });
+    const scores = current.map((a) => ({
+      argument_id: a.frontmatter.id,
+      score: a.frontmatter.side === "prop" ? 0.1 : -0.1,
+      reasoning: "r",
+    }));
+    s = must(applyJudgment(s, e, { scores, rescores }, NOW));
+  }
+  return prompts;
+}
+
+/** The text of a prompt's `heading` section, up to the next top-level heading. */
+function section(prompt: string, heading: string): string {
+  const start = prompt.indexOf(`\n${heading}`);
+  if (start < 0) throw new Error(`no section ${heading}`);
+  const end = prompt.indexOf("\n# ", start + heading.length + 1);
+  return prompt.slice(start, end < 0 ? undefined : end);
+}
+
+describe("bounded, cache-friendly formal prompts", () => {
+  for (const window of [1, 2, 4, 7]) {
+    const prompts = debate(16, window);
+
+    it(`window ${window}: the judge sees every id it may rescore with its current score`, () => {
+      for (const p of prompts.filter((x) => x.role === "judge")) {
+        const scores = section(p.text, "# Current scores");
+        const earlier = p.state.arguments.filter((a) => a.frontmatter.exchange < p.exchange);
+        for (const a of earlier) {
+          const id = a.frontmatter.id;
+          expect(scores).toMatch(new RegExp(`(^|[ :,])${id} ${p.state.scores[id]!.current_score}(,|\\n|$)`));
+        }
+        // ...and every one of those ids has its title and claim in the history.
+        const history = section(p.text, "# The debate so far");
+        for (const a of earlier) expect(history).toContain(`${a.frontmatter.title}`);
+      }
+    });
+
+    it(`window ${window}: every turn gets the full text of what it answers`, () => {
+      for (const p of prompts) {
+        const args = p.state.arguments;
+        if (p.role === "judge") {
+          const current = args.filter((a) => a.frontmatter.exchange === p.exchange);
+          const targets = new Set(
+            current.flatMap((a) =>
+              [...(a.frontmatter.attacks ?? []), ...(a.frontmatter.defends ?? [])].map((t) => t.target_id),
+            ),
+          );
+          for (const a of current) expect(p.text).toContain(fullMark(a));
+          for (const a of args.filter((x) => targets.has(x.frontmatter.id)))
+            expect(p.text).toContain(fullMark(a));
+        } else if (p.exchange > 0) {
+          const theirs = args.filter(
+            (a) =>
+              a.frontmatter.exchange === p.exchange - 1 &&
+              a.frontmatter.side !== (p.role === "proposition" ? "prop" : "opp"),
+          );
+          expect(theirs.length).toBeGreaterThan(0);
+          for (const a of theirs) expect(p.text).toContain(fullMark(a));
+        }
+      }
+    });
+
+    it(`window ${window}: older exchanges are compact, at most ${window} in full, and the history is append-only within a block`, () => {
+      const seat = prompts.filter((x) => x.role === "proposition" && x.exchange > 0);
+      for (const p of seat) {
+        const last = p.exchange - 1;
+        const history = section(p.text, "# The debate so far");
+        for (const a of p.state.arguments) {
+          const inFull = a.frontmatter.exchange >= fullFrom(last, window);
+          expect(history.includes(fullMark(a))).toBe(inFull);
+          expect(history).toContain(a.frontmatter.id);
+        }
+        expect(last - fullFrom(last, window) + 1).toBeLessThanOrEqual(window);
+      }
+      for (let i = 1; i < seat.length; i++) {
+        const [before, after] = [seat[i - 1]!, seat[i]!];
+        if (fullFrom(before.exchange - 1, window) !== fullFrom(after.exchange - 1, window)) continue;
+        // Everything up to the changing scores is a prefix of the next prompt.
+        const stable = before.text.slice(0, before.text.indexOf("\n# Current scores"));
+        expect(after.text.startsWith(stable)).toBe(true);
+        expect(stable.length / after.text.length).toBeGreaterThan(0.5);
+      }
+    });
+  }
+});
