@@ -2,12 +2,13 @@ import { Command, CommanderError } from "commander";
 import { commands } from "./commands/index.js";
 import { exitCodeOf } from "./exit-error.js";
 import { type CliIO, processIO } from "./output.js";
+import { version } from "./version.js";
 
 /** Builds the `debate` command line program. */
 export function createProgram(io: CliIO = processIO()): Command {
   const program = new Command("debate")
     .description("Run structured debates between AI coding CLIs, scored by a judge.")
-    .version("0.1.0")
+    .version(version)
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({

@@ -171,3 +171,19 @@ describe("a seat that tried to act", () => {
     );
   });
 });
+
+describe("steps", () => {
+  it("stops after the asked number of committed steps, and a later run goes on from there", async () => {
+    const dir = await copyExample("steps");
+    const first = await runDebate(dir, { skillRoots: [repoSkills], cwd: base, steps: 1 });
+    expect(first.status).toBe("done");
+    expect(first.committed).toBe(1);
+    expect(first.reason).toBe("stopped after 1 step(s) as requested");
+    const debate = await readFile(join(dir, "debate.md"), "utf8");
+    expect(debate).toMatch(/^current_phase: awaiting_judgment$/m);
+    const second = await runDebate(dir, { skillRoots: [repoSkills], cwd: base, steps: 2 });
+    expect(second.committed).toBe(2);
+    expect(second.exchange).toBe(1);
+    expect(second.phase).toBe("awaiting_judgment");
+  }, 120_000);
+});

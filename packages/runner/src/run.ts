@@ -183,6 +183,9 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
           reason: `stopped after ${options.exchanges} exchange(s) as requested`,
         });
       }
+      if (options.steps !== undefined && committed >= options.steps) {
+        return finish({ status: "done", reason: `stopped after ${committed} step(s) as requested` });
+      }
       const context = (adapter: Adapter): SeatContext => ({
         dir,
         adapter,

@@ -73,6 +73,8 @@ export type AdapterFactory = (seat: SeatConfig, context: AdapterContext) => Adap
 export interface RunOptions {
   /** Stop once this many exchanges are complete (never more than debate.md's `exchanges`; nothing is written to it). */
   exchanges?: number;
+  /** Stop once this run has committed this many steps (one step: `1`). A complete debate still ends `done` as complete. */
+  steps?: number;
   signal?: AbortSignal;
   /** Wait for the lock instead of failing with DEBATE_LOCKED. */
   wait?: boolean;

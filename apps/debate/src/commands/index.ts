@@ -2,10 +2,12 @@ import type { Command } from "commander";
 import type { CliIO } from "../output.js";
 import { registerDoctor } from "./doctor.js";
 import { registerImport } from "./import.js";
+import { registerMcp } from "./mcp.js";
 import { registerNew } from "./new.js";
 import { registerReport } from "./report.js";
 import { registerReview } from "./review.js";
 import { registerRun } from "./run.js";
+import { registerSetup } from "./setup.js";
 import { registerSkills } from "./skills.js";
 import { registerStatus } from "./status.js";
 import { registerWatch } from "./watch.js";
@@ -24,4 +26,6 @@ export const commands: RegisterCommand[] = [
   registerWatch,
   registerSkills,
   registerDoctor,
+  registerMcp,
+  registerSetup,
 ];
