@@ -107,7 +107,7 @@ describe("crossfire: the state machine", () => {
     );
   });
 
-  it("summarizes from round 3 with the summarizer (default: the judge's seat), then shows the summary instead of rounds 1..N-2", () => {
+  it("summarizes from round 3 with the summarizer (default: the judge's seat); the summary replaces rounds past context.window", () => {
     let s = afterRound1(3);
     s = step(
       s,
@@ -128,7 +128,14 @@ describe("crossfire: the state machine", () => {
     expect(prompt).toContain('C1.k1: "Protobuf payloads are smaller."');
     s = step(s, "summarizer", summaryAnswer(["Protobuf payloads are smaller."]));
     expect(s.records!.some((r) => r.file === "turns/r03-summary.md")).toBe(true);
-    const debater = crossfireFormat.prompt(s, "proposer");
+    // Default window (4 rounds): everything in full, so the context only grows.
+    const full = crossfireFormat.prompt(s, "proposer");
+    expect(full).not.toContain("Summary of rounds");
+    expect(full).toContain("Round 1: proposer");
+    expect(full).toContain("Round 2: proposer");
+    // context.window 1: DESIGN §3.3's summary of rounds 1..N-2, then the rest in full.
+    const narrow = { ...s, frontmatter: { ...s.frontmatter, context: { window: 1 } } };
+    const debater = crossfireFormat.prompt(narrow, "proposer");
     expect(debater).toContain("Summary of rounds 1-1");
     expect(debater).not.toContain("Round 1: proposer");
     expect(debater).toContain("Round 2: proposer");

@@ -1,7 +1,7 @@
 import type { CrossfireSummary, CrossfireTurn } from "@debatekit/schema";
 import { DebatekitError } from "../../errors.js";
 import { defaultAgentTemplates } from "../../generated/agents.js";
-import { type BuildPromptOptions, feedbackBlock, fillTemplate } from "../../prompt.js";
+import { type BuildPromptOptions, contextWindow, feedbackBlock, fillTemplate } from "../../prompt.js";
 import type { DebateState } from "../../types.js";
 import { renderSummary, renderTurn } from "./render.js";
 import { sideLetter, standingConcessions, turnKind } from "./rules.js";
@@ -16,12 +16,16 @@ const inFull = (turns: readonly Turn[]) =>
     : "(nothing yet)";
 
 /**
- * What a debater sees in round `round` (DESIGN §3.3): rounds 1-2 in full; from round 3 the summary
- * of rounds 1..round-2 and the last two rounds in full.
+ * What a debater sees in round `round`: every turn so far in full while the earlier rounds fit in
+ * debate.md's `context.window` (default 4: always, since a debate has at most 5 rounds), so the
+ * context only grows and consecutive prompts share their prefix. Past the window, the summary
+ * that covers the rounds before it (DESIGN §3.3's summary, read in round `covers + 2`) and the
+ * rounds after it in full; `context.window: 1` is DESIGN §3.3's summary of rounds 1..round-2.
  */
 export function debaterContext(state: DebateState, round: number): string {
   const turns = turnsOf(state);
-  const summary = round >= 3 ? summaryOf(state, round) : undefined;
+  const covers = round - 1 - contextWindow(state);
+  const summary = covers >= 1 ? summaryOf(state, covers + 2) : undefined;
   if (!summary) return inFull(turns);
   return `${nested(renderSummary(summary))}\n\n${inFull(turns.filter((t) => t.round > (summary.covers ?? 0)))}`;
 }
