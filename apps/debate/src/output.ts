@@ -1,3 +1,11 @@
+import { relative } from "node:path";
+
+/** A path as the user would type it from where they stand: relative under cwd, else absolute. */
+export function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === "" ? "." : rel.startsWith("..") ? path : rel;
+}
+
 /** Where the CLI writes, and how: colour only on a TTY and without NO_COLOR. */
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };

@@ -1,5 +1,5 @@
 import type { RunEvent, RunSummary } from "@debatekit/runner";
-import { type CliIO, isInteractive, useColor } from "./output.js";
+import { type CliIO, isInteractive, shownPath, useColor } from "./output.js";
 import { formatSkillProblem } from "./skill-problems.js";
 
 /** A phase as a word: `awaiting_arguments` -> `arguments`, `awaiting_challenger` -> `challenger`. */
@@ -129,7 +129,7 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
   // A format that does not score (crossfire) shows its own standing instead of scores.
   if (summary.standing && !summary.standing.scores) {
     if (summary.standing.headline) lines.push(c.bold(summary.standing.headline));
-    lines.push(`files: ${dir}`);
+    lines.push(`files: ${shownPath(io.cwd, dir)}`);
     return `${lines.join("\n")}\n`;
   }
   lines.push(`proposition ${formatSideScore(proposition)}`);
@@ -142,6 +142,6 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
         : `${c.bold(lead > 0 ? "proposition" : "opposition")} leads by ${Math.abs(lead).toFixed(2)}`,
     );
   }
-  lines.push(`files: ${dir}`);
+  lines.push(`files: ${shownPath(io.cwd, dir)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,7 @@ import { runDebate } from "./run.js";
 // The example debate, run for real (replay seats answering from its recording); only the adapter is
 // wrapped, to see the exact prompt each seat receives.
 const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
-const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../skills/builtin", import.meta.url));
 const roles: SeatRole[] = ["proposition", "opposition", "judge"];
 
 let base: string;
@@ -133,9 +133,11 @@ describe("the run's env finds the user's skills folder", () => {
     const root = await mkdtemp(join(tmpdir(), "runner-xdg-"));
     try {
       const config = join(root, "config");
-      await cp(join(repoSkills, "judging-rubric"), join(config, "debatekit", "skills", "judging-rubric"), {
-        recursive: true,
-      });
+      // The user's own copy of a built-in skill, marked so the prompt shows which one it got.
+      const userRubric = join(config, "debatekit", "skills", "judging-rubric");
+      await cp(join(repoSkills, "judging-rubric"), userRubric, { recursive: true });
+      const entry = join(userRubric, "SKILL.md");
+      await writeFile(entry, (await readFile(entry, "utf8")).replace("\n\n", "\n\nUSER-RUBRIC-MARKER\n\n"));
       const judgePrompts = async (name: string, env: NodeJS.ProcessEnv) => {
         const debate = join(root, name);
         await cp(example, debate, { recursive: true });
@@ -166,9 +168,12 @@ describe("the run's env finds the user's skills folder", () => {
       const withConfig = await judgePrompts("with", { XDG_CONFIG_HOME: config, HOME: root });
       expect(withConfig.length).toBeGreaterThan(0);
       expect(withConfig[0]).toContain("## Skill: judging-rubric");
+      expect(withConfig[0]).toContain("USER-RUBRIC-MARKER");
       const without = await judgePrompts("without", { XDG_CONFIG_HOME: join(root, "none"), HOME: root });
       expect(without.length).toBeGreaterThan(0);
-      expect(without[0]).not.toContain("## Skill: ");
+      // Without the user's folder the judge still gets the built-in rubric, not the user's copy.
+      expect(without[0]).toContain("## Skill: judging-rubric");
+      expect(without[0]).not.toContain("USER-RUBRIC-MARKER");
     } finally {
       await rm(root, { recursive: true, force: true });
     }

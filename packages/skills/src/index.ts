@@ -26,7 +26,7 @@ export {
   type RankField,
   type TermHit,
 } from "./rank.js";
-export { defaultSkillRoots } from "./roots.js";
+export { builtinSkillsRoot, defaultSkillRoots } from "./roots.js";
 export {
   type ChosenSkill,
   DEFAULT_SKILL_BUDGET_TOKENS,

@@ -6,6 +6,7 @@ import { parseEntry } from "./entry.js";
 import { compareCodePoints } from "./match.js";
 import { normalizeText, splitWords } from "./normalize.js";
 import { quote } from "./quote.js";
+import { builtinSkillsRoot } from "./roots.js";
 import type { LoadedSkill, SkillProblem } from "./types.js";
 
 /** Size limits; bigger files are reported and skipped, never read. */
@@ -155,7 +156,8 @@ export async function loadSkills(roots: readonly string[], limits: LoadLimits = 
         continue;
       }
       const earlier = byName.get(skill.name);
-      if (earlier) {
+      // Replacing a built-in skill with one's own is what the roots are for: no warning then.
+      if (earlier && !earlier.manifestPath.startsWith(`${builtinSkillsRoot}${sep}`)) {
         problems.push({
           code: "SKILL_DUPLICATE",
           severity: "warning",

@@ -1,6 +1,10 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The skills shipped inside this package (`builtin/`): present wherever `debate` is installed. */
+export const builtinSkillsRoot: string = fileURLToPath(new URL("../builtin", import.meta.url));
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -21,7 +25,7 @@ async function findProjectSkills(cwd: string, skip: string | null): Promise<stri
 
 /**
  * The skills roots that exist, from the most general to the most specific (later wins on a name
- * clash): the project's `skills/` (nearest at or above cwd), the user's
+ * clash): the built-in skills shipped in this package (always, whatever the working directory), the project's `skills/` (nearest at or above cwd), the user's
  * `$XDG_CONFIG_HOME/debatekit/skills` (default `~/.config/debatekit/skills`), and the debate's own
  * `skills/` when a debate folder is given.
  */
@@ -31,7 +35,7 @@ export async function defaultSkillRoots(options: {
   debateDir?: string;
 }): Promise<string[]> {
   const env = options.env ?? {};
-  const candidates: string[] = [];
+  const candidates: string[] = [builtinSkillsRoot];
   const debateSkills = options.debateDir ? join(resolve(options.debateDir), "skills") : null;
   // Run from inside a debate folder, its own skills/ is the debate's, not the project's.
   const project = await findProjectSkills(options.cwd, debateSkills);

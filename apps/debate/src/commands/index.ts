@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
 import { registerDoctor } from "./doctor.js";
+import { registerExample } from "./example.js";
 import { registerImport } from "./import.js";
 import { registerMcp } from "./mcp.js";
 import { registerNew } from "./new.js";
@@ -28,4 +29,5 @@ export const commands: RegisterCommand[] = [
   registerDoctor,
   registerMcp,
   registerSetup,
+  registerExample,
 ];

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { formatRuleErrors } from "@debatekit/core";
 import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
 import { createReport, type Report } from "@debatekit/report";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
-import type { CliIO } from "../output.js";
+import { type CliIO, shownPath } from "../output.js";
 
 /** What `debate report --json` prints: where the files went and the facts of the report. */
 export interface ReportSummary {
@@ -49,12 +49,6 @@ function summaryOf(dir: string, files: string[], report: Report): ReportSummary 
   };
 }
 
-/** A path as the user would type it: relative under the working folder, else absolute. */
-function shown(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith("..") ? rel : path;
-}
-
 /** Opens a file with the system's viewer, without waiting for it. */
 function openFile(path: string, io: CliIO): void {
   const [command, args] =
@@ -91,7 +85,7 @@ export function registerReport(program: Command, io: CliIO): void {
       else {
         for (const alert of report.alerts) io.stdout.write(`! ${alert}\n`);
         if (report.body) io.stdout.write(`${report.body.verdict.headline}\n`);
-        io.stdout.write(`wrote ${files.map((f) => shown(io.cwd, f)).join(", ")}\n`);
+        io.stdout.write(`wrote ${files.map((f) => shownPath(io.cwd, f)).join(", ")}\n`);
       }
       if (opts.open) openFile(files[1]!, io);
     });
