@@ -32,7 +32,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`debate: ${message.split("\n")[0]}\n`);
+    // An empty message: the command already said why (e.g. the gate's reason line).
+    if (message) io.stderr.write(`debate: ${message.split("\n")[0]}\n`);
     return exitCodeOf(error);
   }
 }

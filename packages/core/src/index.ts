@@ -38,7 +38,9 @@ export {
   newSevereFindings,
   sameFinding,
 } from "./formats/review/fingerprint.js";
-export { reviewFormat } from "./formats/review/format.js";
+export { degradedReview, reviewFormat } from "./formats/review/format.js";
+export type { GateRun, ResolvedGatePolicy } from "./formats/review/gate.js";
+export { evaluateGate, resolveGatePolicy } from "./formats/review/gate.js";
 export type { Intensity } from "./formats/review/guards.js";
 export { budgetForCall, INTENSITY_PRESETS, resolveGuards } from "./formats/review/guards.js";
 export type { ClassifiedFinding } from "./formats/review/judgment.js";

@@ -36,6 +36,24 @@ function summarize(
 ): RunSummary {
   const format = formatOfState(state);
   const standing = format.standing(state);
+  // A seat that failed for good leaves the result short of a seat (DESIGN §12): say which, with its error.
+  const e = rest.status === "failed" ? rest.error : undefined;
+  const degraded = [
+    ...(standing.degraded ?? []),
+    ...(e?.role
+      ? [
+          {
+            cause: "seat_failed" as const,
+            message: `the ${e.role}${e.adapter ? ` (${e.adapter})` : ""} failed for good`,
+            role: e.role,
+            ...(e.adapter ? { adapter: e.adapter } : {}),
+            round: state.frontmatter.current_exchange,
+            code: e.code,
+            error: e.message,
+          },
+        ]
+      : []),
+  ];
   return {
     exchange: state.frontmatter.current_exchange,
     phase: state.frontmatter.current_phase,
@@ -44,6 +62,7 @@ function summarize(
     format: format.name,
     standing,
     ...(standing.outcome ? { outcome: standing.outcome } : {}),
+    ...(degraded.length > 0 ? { degraded } : {}),
     ...rest,
   };
 }
@@ -232,7 +251,13 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
               bad.status === "failed"
                 ? format.onSeatFailure?.(current, failedRole, bad.error, now().toISOString())
                 : undefined;
-            if (!recorded) return finish({ status: bad.status, error: bad.error });
+            if (!recorded) {
+              const adapter = format.seat(current, failedRole)?.adapter;
+              return finish({
+                status: bad.status,
+                error: { ...bad.error, role: failedRole, ...(adapter ? { adapter } : {}) },
+              });
+            }
             next = recorded;
           } else {
             const answers = Object.fromEntries(

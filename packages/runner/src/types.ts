@@ -1,6 +1,6 @@
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import type { Standing } from "@debatekit/core";
-import type { CumulativeScores, SeatConfig } from "@debatekit/schema";
+import type { CumulativeScores, Degradation, SeatConfig } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
 
 /** The phase a debate waits in (debate.md's `current_phase`). */
@@ -63,7 +63,17 @@ export interface RunSummary {
   outcome?: string;
   /** Why it stopped, in one line (for done/waiting/paused). */
   reason?: string;
-  error?: { code: string; message: string; file?: string; field?: string };
+  error?: {
+    code: string;
+    message: string;
+    file?: string;
+    field?: string;
+    /** The seat that failed for good, and its adapter (the message is its sanitized error). */
+    role?: string;
+    adapter?: string;
+  };
+  /** Every reason the result rests on less than configured (failed or replaced seats, missing rounds, a spent budget). */
+  degraded?: Degradation[];
 }
 
 /** An adapter factory (what every `@debatekit/adapter-*` package exports as `createAdapter`). */

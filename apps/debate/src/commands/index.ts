@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { CliIO } from "../output.js";
 import { registerDoctor } from "./doctor.js";
 import { registerExample } from "./example.js";
+import { registerGate } from "./gate.js";
 import { registerImport } from "./import.js";
 import { registerMcp } from "./mcp.js";
 import { registerNew } from "./new.js";
@@ -21,6 +22,7 @@ export const commands: RegisterCommand[] = [
   registerNew,
   registerImport,
   registerReview,
+  registerGate,
   registerRun,
   registerStatus,
   registerReport,

@@ -3,7 +3,7 @@ import { basename, extname, relative, resolve } from "node:path";
 import type { FormatRecord } from "@debatekit/core";
 import { detectTarget, formatRuleErrors, removeSecrets, resolveGuards, reviewFormat } from "@debatekit/core";
 import { createDebateFolder } from "@debatekit/files";
-import type { ReviewArtifact, ReviewFrontmatter } from "@debatekit/schema";
+import type { ReviewArtifact, ReviewFrontmatter, SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
@@ -33,6 +33,118 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** What `debate review` and `debate gate` take to snapshot an artifact into a new review folder. */
+export interface ReviewInput {
+  path?: string | undefined;
+  scope?: string | undefined;
+  text?: string | undefined;
+  target?: string | undefined;
+  critic?: string | undefined;
+  author?: string | undefined;
+  judge?: string | undefined;
+  intensity?: string | undefined;
+  maxRounds?: number | undefined;
+  budgetMinutes?: number | undefined;
+  mode?: string | undefined;
+  materialize?: boolean | undefined;
+  slug?: string | undefined;
+  dir?: string | undefined;
+  /** Full seat configurations (the gate's policy), over the adapters named by critic/author/judge. */
+  seats?: Partial<Record<"critic" | "author" | "judge" | "fallback_judge", SeatConfig>>;
+  [key: string]: unknown;
+}
+
+/** Snapshots the artifact (a file, text, or a git scope) into a new review folder; returns where and how. */
+export async function createReview(
+  io: CliIO,
+  opts: ReviewInput,
+): Promise<{ dir: string; fm: ReviewFrontmatter; warnings: string[]; origin: string; revision?: string }> {
+  const sources = [opts.path, opts.scope, opts.text].filter((s) => s !== undefined);
+  if (sources.length !== 1)
+    throw new ExitError("debate review needs exactly one of <path>, --scope <scope> or --text <text|->", 2);
+  let text: string;
+  let origin: string;
+  let revision: string | undefined;
+  if (opts.scope !== undefined) {
+    const snap = await snapshotScope(io.cwd, parseScope(String(opts.scope)));
+    text = `${snap.artifact}${await repositorySection(snap)}`;
+    origin = String(opts.scope);
+    revision = snap.revision;
+  } else if (opts.text !== undefined) {
+    text = opts.text === "-" ? await readStdin() : String(opts.text);
+    origin = "text";
+  } else {
+    const file = resolve(io.cwd, opts.path!);
+    const info = await lstat(file).catch(() => undefined);
+    if (!info?.isFile() || info.size > MAX_ARTIFACT)
+      throw new ExitError(`${opts.path}: expected a regular file of at most 1 MB`, 2);
+    const raw = await readFile(file, "utf8");
+    const ext = extname(file).toLowerCase();
+    text = PROSE.has(ext)
+      ? raw
+      : `# File ${opts.path}\n\n\`\`\`\`${ext.slice(1)}\n${raw.replace(/\n$/, "")}\n\`\`\`\`\n`;
+    origin = opts.path!;
+  }
+  // Secrets never reach a file (DESIGN §5): a diff or file holding a key is kept with it redacted.
+  text = removeSecrets(text);
+  if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
+  if (text.length > MAX_ARTIFACT) throw new ExitError("the artifact is over 1 MB", 2);
+  const guards = resolveGuards({
+    intensity: String(opts.intensity ?? "standard"),
+    ...(opts.maxRounds !== undefined ? { max_rounds: Number(opts.maxRounds) } : {}),
+    ...(opts.budgetMinutes !== undefined ? { budget_minutes: Number(opts.budgetMinutes) } : {}),
+  });
+  if (!guards.ok) throw new ExitError(formatRuleErrors(guards.errors).join("\n"), 2);
+  const name =
+    opts.scope !== undefined
+      ? origin.replace(/[:.]+/g, " ")
+      : opts.text !== undefined
+        ? "text"
+        : basename(origin);
+  const slug = String(opts.slug ?? `review-${slugFromMotion(name)}`);
+  const made = reviewFormat.newDebate({
+    slug,
+    seats: {
+      critic: opts.critic as string | undefined,
+      author: opts.author as string | undefined,
+      judge: opts.judge as string | undefined,
+    },
+    now: new Date().toISOString(),
+  });
+  if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"), 2);
+  const fm: ReviewFrontmatter = {
+    ...(made.value.frontmatter as unknown as ReviewFrontmatter),
+    target:
+      (opts.target ?? "auto") === "auto" ? detectTarget(text) : (opts.target as ReviewFrontmatter["target"]),
+    mode: (opts.mode ?? "auto") as ReviewFrontmatter["mode"],
+    intensity: guards.value.intensity,
+    max_rounds: guards.value.max_rounds,
+    budget_minutes: guards.value.budget_minutes,
+    ...(opts.materialize === false ? { skip_materialize: true } : {}),
+  };
+  if (opts.seats && fm.seats) fm.seats = { ...fm.seats, ...opts.seats };
+  const artifact: ReviewArtifact = {
+    kind: "original",
+    version: 1,
+    scope: origin,
+    ...(revision ? { revision } : {}),
+  };
+  const records: FormatRecord[] = [
+    {
+      file: "artifact/v1.md",
+      frontmatter: artifact as unknown as Record<string, unknown>,
+      body: text.endsWith("\n") ? text : `${text}\n`,
+    },
+  ];
+  const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir ?? "debates")), {
+    slug,
+    motion: `Review of ${origin.replace(/\s+/g, " ").slice(0, 200)} (${fm.target})`,
+    frontmatter: fm as unknown as Parameters<typeof createDebateFolder>[1]["frontmatter"],
+    records,
+  });
+  return { dir, fm, warnings: made.value.warnings, origin, ...(revision ? { revision } : {}) };
 }
 
 /** `debate review <path | --scope ... | --text ->`: snapshots the artifact into a review folder and runs it. */
@@ -76,96 +188,13 @@ export function registerReview(program: Command, io: CliIO): void {
     .option("--json", "print the run's summary as JSON")
     .action(
       async (pathArg: string | undefined, opts: Record<string, string | number | boolean | undefined>) => {
-        const sources = [pathArg, opts.scope, opts.text].filter((s) => s !== undefined);
-        if (sources.length !== 1)
-          throw new ExitError(
-            "debate review needs exactly one of <path>, --scope <scope> or --text <text|->",
-            2,
-          );
-        let text: string;
-        let origin: string;
-        let revision: string | undefined;
-        if (opts.scope !== undefined) {
-          const snap = await snapshotScope(io.cwd, parseScope(String(opts.scope)));
-          text = `${snap.artifact}${await repositorySection(snap)}`;
-          origin = String(opts.scope);
-          revision = snap.revision;
-        } else if (opts.text !== undefined) {
-          text = opts.text === "-" ? await readStdin() : String(opts.text);
-          origin = "text";
-        } else {
-          const file = resolve(io.cwd, pathArg!);
-          const info = await lstat(file).catch(() => undefined);
-          if (!info?.isFile() || info.size > MAX_ARTIFACT)
-            throw new ExitError(`${pathArg}: expected a regular file of at most 1 MB`, 2);
-          const raw = await readFile(file, "utf8");
-          const ext = extname(file).toLowerCase();
-          text = PROSE.has(ext)
-            ? raw
-            : `# File ${pathArg}\n\n\`\`\`\`${ext.slice(1)}\n${raw.replace(/\n$/, "")}\n\`\`\`\`\n`;
-          origin = pathArg!;
-        }
-        // Secrets never reach a file (DESIGN §5): a diff or file holding a key is kept with it redacted.
-        text = removeSecrets(text);
-        if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
-        if (text.length > MAX_ARTIFACT) throw new ExitError("the artifact is over 1 MB", 2);
-        const guards = resolveGuards({
-          intensity: String(opts.intensity),
-          ...(opts.maxRounds !== undefined ? { max_rounds: Number(opts.maxRounds) } : {}),
-          ...(opts.budgetMinutes !== undefined ? { budget_minutes: Number(opts.budgetMinutes) } : {}),
-        });
-        if (!guards.ok) throw new ExitError(formatRuleErrors(guards.errors).join("\n"), 2);
-        const name =
-          opts.scope !== undefined
-            ? origin.replace(/[:.]+/g, " ")
-            : opts.text !== undefined
-              ? "text"
-              : basename(origin);
-        const slug = String(opts.slug ?? `review-${slugFromMotion(name)}`);
-        const made = reviewFormat.newDebate({
-          slug,
-          seats: {
-            critic: opts.critic as string | undefined,
-            author: opts.author as string | undefined,
-            judge: opts.judge as string | undefined,
-          },
-          now: new Date().toISOString(),
-        });
-        if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"), 2);
-        const fm: ReviewFrontmatter = {
-          ...(made.value.frontmatter as unknown as ReviewFrontmatter),
-          target: opts.target === "auto" ? detectTarget(text) : (opts.target as ReviewFrontmatter["target"]),
-          mode: opts.mode as ReviewFrontmatter["mode"],
-          intensity: guards.value.intensity,
-          max_rounds: guards.value.max_rounds,
-          budget_minutes: guards.value.budget_minutes,
-          ...(opts.materialize === false ? { skip_materialize: true } : {}),
-        };
-        const artifact: ReviewArtifact = {
-          kind: "original",
-          version: 1,
-          scope: origin,
-          ...(revision ? { revision } : {}),
-        };
-        const records: FormatRecord[] = [
-          {
-            file: "artifact/v1.md",
-            frontmatter: artifact as unknown as Record<string, unknown>,
-            body: text.endsWith("\n") ? text : `${text}\n`,
-          },
-        ];
-        const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
-          slug,
-          motion: `Review of ${origin.replace(/\s+/g, " ").slice(0, 200)} (${fm.target})`,
-          frontmatter: fm as unknown as Parameters<typeof createDebateFolder>[1]["frontmatter"],
-          records,
-        });
-        for (const warning of made.value.warnings) io.stderr.write(`warning: ${warning}\n`);
+        const { dir, fm, warnings, origin } = await createReview(io, { ...opts, path: pathArg });
+        for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
         const shown = relative(io.cwd, dir) || ".";
         if (opts.run === false) {
           io.stdout.write(
             opts.json
-              ? `${JSON.stringify({ dir, debate_id: slug, target: fm.target })}\n`
+              ? `${JSON.stringify({ dir, debate_id: fm.debate_id, target: fm.target })}\n`
               : `created ${shown}/debate.md (${fm.target})\nnext: debate run ${shown}\n`,
           );
           return;

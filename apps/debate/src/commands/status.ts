@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { clipText, formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal } from "@debatekit/files";
+import type { Degradation } from "@debatekit/schema";
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
 import { palette } from "../progress.js";
@@ -19,6 +20,8 @@ export interface StatusRow {
   sides?: { proposition: string; opposition: string };
   /** Set when the result rests on less than configured: `aborted`, `uncontested`, `partial (rounds 1-2 of 3)`. */
   outcome?: string;
+  /** Every reason the result rests on less than configured, with the real (sanitized) error (DESIGN §12). */
+  degraded?: Degradation[];
   last_error?: string;
 }
 
@@ -57,6 +60,10 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   if (standing.scores) row.scores = standing.scores;
   if (standing.sides) row.sides = standing.sides;
   if (standing.outcome) row.outcome = standing.outcome;
+  if (standing.degraded && standing.degraded.length > 0) {
+    row.degraded = standing.degraded;
+    row.phase = `${row.phase} (degraded: ${[...new Set(standing.degraded.map((d) => d.cause))].join(", ")})`;
+  }
   if (standing.progress.total !== undefined) row.exchanges = standing.progress.total;
   // Only a failure of the step the debate is still at matters: older ones were overcome.
   const journal = await readJournal(dir, { exchange: fm.current_exchange, phase: fm.current_phase }).catch(

@@ -1,4 +1,4 @@
-import type { DebateFrontmatter, SeatConfig, ValidationResult } from "@debatekit/schema";
+import type { DebateFrontmatter, Degradation, SeatConfig, ValidationResult } from "@debatekit/schema";
 import type { BuildPromptOptions } from "../prompt.js";
 import type { DebateState, Result, RuleError } from "../types.js";
 
@@ -56,6 +56,8 @@ export interface Standing {
   complete: boolean;
   /** Set when the result rests on less than was configured (failed seats, missing rounds): say so prominently. */
   outcome?: string;
+  /** Every reason the result rests on less than was configured, with the real (sanitized) error (DESIGN §12). */
+  degraded?: Degradation[];
 }
 
 /** A file of a format's own, beside debate.md (e.g. `turns/r01-proposer.md`, `verdict.md`). */

@@ -35,6 +35,12 @@ export type DebateId = string
  * 
  * This interface was referenced by `SeatConfig`'s JSON-Schema
  * via the `definition` "Effort".
+ * 
+ * This interface was referenced by `SeatConfig1`'s JSON-Schema
+ * via the `definition` "Effort".
+ * 
+ * This interface was referenced by `SeatConfig2`'s JSON-Schema
+ * via the `definition` "Effort".
  */
 export type Effort = ("low" | "medium" | "high" | "max")
 /**
@@ -724,6 +730,12 @@ export interface ReviewFrontmatter {
    */
   paused?: boolean
   seats?: ReviewSeats
+  /**
+   * Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).
+   * 
+   * @maxItems 10
+   */
+  failures?: ReviewFailure[]
   retries?: number
   skills?: SkillSettings
   created_at?: string
@@ -737,6 +749,76 @@ export interface ReviewSeats {
   author: SeatConfig
   critic: SeatConfig
   judge: SeatConfig
+  fallback_judge?: SeatConfig1
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig1 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
+}
+export interface ReviewFailure {
+  role: ("critic" | "judge" | "author")
+  round: number
+  adapter: string
+  code: string
+  message: string
+  /**
+   * The adapter of the seat that took over.
+   */
+  replaced_by?: string
 }
 /**
  * Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.
@@ -802,6 +884,44 @@ export interface SideScore {
   count: number
 }
 /**
+ * One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.
+ */
+export interface Degradation {
+  cause: ("seat_failed" | "fallback_judge" | "quorum_missed" | "budget_spent" | "rounds_missing" | "evidence_unchecked")
+  /**
+   * One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.
+   */
+  message: string
+  /**
+   * The seat concerned (critic, judge, ...).
+   */
+  role?: string
+  /**
+   * The seat's adapter, when one seat is concerned.
+   */
+  adapter?: string
+  /**
+   * The round or exchange it happened in.
+   */
+  round?: number
+  /**
+   * The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).
+   */
+  code?: string
+  /**
+   * The real provider or CLI error, sanitized (secrets redacted), one line.
+   */
+  error?: string
+  /**
+   * How many seats, rounds or judges were configured.
+   */
+  configured?: number
+  /**
+   * How many the result actually rests on.
+   */
+  used?: number
+}
+/**
  * The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.
  */
 export interface EffortMap {
@@ -831,6 +951,158 @@ export interface EffortLevel {
   env?: {
     [k: string]: string
   }
+}
+/**
+ * The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.
+ */
+export interface GatePolicy {
+  /**
+   * Severities of a finding the judge holds valid that block the merge (default [P1]).
+   * 
+   * @minItems 1
+   */
+  block_on?: ReviewSeverity[]
+  /**
+   * Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).
+   */
+  count_unverified?: boolean
+  /**
+   * Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.
+   * 
+   * @minItems 1
+   */
+  pass_decisions?: ReviewChoice[]
+  /**
+   * Preset of rounds and minutes (default quick: 1 round, 10 minutes).
+   */
+  intensity?: ("quick" | "standard" | "extensive")
+  /**
+   * At most this many rounds (overrides the preset).
+   */
+  max_rounds?: number
+  /**
+   * The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.
+   */
+  budget_minutes?: number
+  critic?: SeatConfig
+  author?: SeatConfig
+  judge?: SeatConfig
+  /**
+   * A judge panel instead of one judge (needs judge panels in the review format).
+   * 
+   * @minItems 1
+   * @maxItems 7
+   */
+  judges?: SeatConfig[]
+  /**
+   * How many of the panel's judges must answer for a decision (default: all of them).
+   */
+  quorum?: number
+  fallback_judge?: SeatConfig2
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig2 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
+}
+/**
+ * What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.
+ */
+export interface GateResult {
+  outcome: ("pass" | "blocked" | "undecided")
+  exit_code: (0 | 1 | 2)
+  /**
+   * One line: why it passed, what blocks, or why it could not decide.
+   */
+  reason: string
+  /**
+   * The review's debate folder.
+   */
+  dir?: string
+  scope?: string
+  revision?: string
+  decision?: ReviewChoice
+  stop_reason?: ("decision" | "converged" | "agreed" | "max_rounds" | "budget")
+  rounds?: number
+  findings: GateFinding[]
+  /**
+   * Ids of the findings that block.
+   */
+  blocking: string[]
+  /**
+   * Empty when the result rests on everything configured.
+   */
+  degraded: Degradation[]
+}
+export interface GateFinding {
+  id: string
+  severity: ReviewSeverity
+  title: string
+  detail: string
+  file?: string
+  line?: number
+  suggestion?: string
+  verdict: ("valid" | "invalid" | "needs_evidence" | "unjudged")
+  evidence_status: ("verified" | "unverified" | "needs_evidence")
+  /**
+   * True when this finding alone blocks under the policy.
+   */
+  blocking: boolean
+  fingerprint?: string
+  round?: number
 }
 /**
  * One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.

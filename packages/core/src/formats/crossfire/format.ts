@@ -4,6 +4,7 @@ import {
   type CrossfireTurn,
   type CrossfireVerdict,
   type DebateFrontmatter,
+  type Degradation,
   type SeatConfig,
   validateCrossfireFrontmatter,
   validateCrossfireSummary,
@@ -107,6 +108,30 @@ function outcomeLabel(fm: CrossfireFrontmatter): string | undefined {
   if (!fm.outcome) return undefined;
   if (fm.outcome === "partial") return `partial (rounds 1-${fm.completed_rounds ?? 0} of ${fm.rounds})`;
   return fm.outcome;
+}
+
+/** Why a crossfire result rests on less than configured: each failed seat with its error, and the rounds it lacks. */
+function crossfireDegraded(fm: CrossfireFrontmatter): Degradation[] {
+  const seats = fm.seats as Record<string, SeatConfig | undefined> | undefined;
+  const failed: Degradation[] = (fm.failures ?? []).map((f) => ({
+    cause: "seat_failed",
+    message: `the ${f.role} failed in round ${f.round}`,
+    role: f.role,
+    ...(seats?.[f.role] ? { adapter: seats[f.role]!.adapter } : {}),
+    round: f.round,
+    code: f.code,
+    error: f.message,
+  }));
+  const used = fm.completed_rounds ?? 0;
+  return [
+    ...failed,
+    {
+      cause: "rounds_missing",
+      message: `${fm.outcome}: the verdict rests on ${used} of ${fm.rounds} round(s)`,
+      configured: fm.rounds,
+      used,
+    },
+  ];
 }
 
 /** debate.md of a new crossfire debate, and a warning when the judge is a debater's adapter and model. */
@@ -417,6 +442,7 @@ export const crossfireFormat = defineFormat({
       ...(winner ? { headline: `the ${winner} wins` } : {}),
       complete,
       ...(label ? { outcome: label } : {}),
+      ...(fm.outcome ? { degraded: crossfireDegraded(fm) } : {}),
     };
   },
   newOptions: {

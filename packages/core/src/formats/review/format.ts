@@ -1,5 +1,6 @@
 import {
   type DebateFrontmatter,
+  type Degradation,
   type ReviewArtifact,
   type ReviewChoice,
   type ReviewFrontmatter,
@@ -10,6 +11,7 @@ import {
   validateReviewFrontmatter,
   validateReviewJudgment,
 } from "@debatekit/schema";
+import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { removeSecrets } from "../../secrets.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
@@ -61,6 +63,9 @@ const ROLE_OF_PHASE: Partial<Record<Phase, string>> = {
   awaiting_judge: "judge",
   awaiting_author: "author",
 };
+
+/** The runner's timeout of a seat without `timeout_ms` (ask-seat's default). */
+const DEFAULT_SEAT_TIMEOUT_MS = 600_000;
 
 const SEATS_EXAMPLE =
   "seats:\n  author: { adapter: claude }\n  critic: { adapter: codex }\n  judge: { adapter: claude }";
@@ -477,6 +482,54 @@ export const reviewFormat = defineFormat({
     }
     return ok({ ...state, frontmatter: asDebateFrontmatter(next), records: withRecords(state, added) });
   },
+  onSeatFailure(state, role, failure, _now) {
+    // The one failure policy of a review: a judge that failed for good is replaced, once, by
+    // seats.fallback_judge; the failure is kept (the result says it is degraded). Anything else fails the run.
+    const fm = reviewFrontmatter(state);
+    const seats = fm.seats as unknown as Record<string, SeatConfig | undefined> | undefined;
+    const failed = seats?.[role];
+    const budget = budgetLeft(fm);
+    // A call cut short by the budget's cap (what was left, below the seat's own timeout) spent the
+    // budget: the loop stops on it, as it would before the next call, and keeps the seat's error.
+    if (
+      failure.code === "SEAT_TIMEOUT" &&
+      failed &&
+      !budget.exhausted &&
+      budget.timeoutMs <= (failed.timeout_ms ?? DEFAULT_SEAT_TIMEOUT_MS)
+    ) {
+      const failures: NonNullable<ReviewFrontmatter["failures"]> = [
+        ...(fm.failures ?? []),
+        {
+          role: role as "critic",
+          round: fm.current_exchange,
+          adapter: failed.adapter,
+          code: clipText(failure.code, 100),
+          message: clipText(failure.message, 300),
+        },
+      ];
+      const spent = { ...fm, failures, spent_ms: Math.ceil(fm.budget_minutes * 60_000) };
+      return ok({
+        ...state,
+        frontmatter: asDebateFrontmatter(stopped(spent, "budget", fm.pending?.choice ?? "E", fm.pending?.by)),
+      });
+    }
+    const fallback = fm.seats?.fallback_judge;
+    if (role !== "judge" || !fm.seats || !fallback) return undefined;
+    if ((fm.failures ?? []).some((f) => f.role === "judge")) return undefined;
+    const failures: NonNullable<ReviewFrontmatter["failures"]> = [
+      ...(fm.failures ?? []),
+      {
+        role: "judge",
+        round: fm.current_exchange,
+        adapter: fm.seats.judge.adapter,
+        code: clipText(failure.code, 100),
+        message: clipText(failure.message, 300),
+        replaced_by: fallback.adapter,
+      },
+    ];
+    const next: ReviewFrontmatter = { ...fm, seats: { ...fm.seats, judge: fallback }, failures };
+    return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
+  },
   checkCommitted(state) {
     const errors: RuleError[] = [];
     for (const r of roundsOf(state)) {
@@ -501,6 +554,7 @@ export const reviewFormat = defineFormat({
           : {}),
       complete,
       ...(fm.stop_reason === "budget" ? { outcome: "stopped: budget spent" } : {}),
+      ...(degradedReview(fm, judged).length > 0 ? { degraded: degradedReview(fm, judged) } : {}),
     };
   },
   newOptions: {
@@ -523,4 +577,27 @@ export const reviewFormat = defineFormat({
 function renderCritiqueBody(c: CritiqueRecord): string {
   const lines = c.findings.map((f) => `- ${f.id} [${f.severity}] ${f.title} (evidence ${f.evidence_status})`);
   return `# Critique, round ${c.round}\n\nRead as ${c.form}; ${c.verified} of ${c.findings.length} finding(s) verified. Agree: ${c.agree ? "yes" : "no"}.\n\n${lines.join("\n") || "- (no findings)"}\n`;
+}
+
+/** Why a review's result rests on less than configured: a replaced judge (with its error), a spent budget. */
+export function degradedReview(fm: ReviewFrontmatter, judged: number): Degradation[] {
+  const out: Degradation[] = (fm.failures ?? []).map((f) => ({
+    cause: f.replaced_by ? "fallback_judge" : "seat_failed",
+    message: f.replaced_by
+      ? `the ${f.role} (${f.adapter}) failed in round ${f.round}; the fallback ${f.role} (${f.replaced_by}) answered instead`
+      : `the ${f.role} (${f.adapter}) failed in round ${f.round}`,
+    role: f.role,
+    adapter: f.adapter,
+    round: f.round,
+    code: f.code,
+    error: f.message,
+  }));
+  if (fm.stop_reason === "budget")
+    out.push({
+      cause: "budget_spent",
+      message: `the ${fm.budget_minutes}-minute budget ran out after ${judged} judged round(s) of at most ${fm.max_rounds}, before a decision`,
+      configured: fm.max_rounds,
+      used: judged,
+    });
+  return out;
 }

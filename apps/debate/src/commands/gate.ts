@@ -1,0 +1,212 @@
+import { appendFile, writeFile } from "node:fs/promises";
+import { relative, resolve } from "node:path";
+import { evaluateGate, type GateRun } from "@debatekit/core";
+import { readDebateFolder } from "@debatekit/files";
+import { runDebate } from "@debatekit/runner";
+import type { GatePolicy, GateResult, SeatConfig } from "@debatekit/schema";
+import { type Command, CommanderError, Option } from "commander";
+import { ExitError } from "../exit-error.js";
+import { renderGateComment } from "../gate/comment.js";
+import { loadGatePolicy } from "../gate/policy.js";
+import { renderGateSarif } from "../gate/sarif.js";
+import { parsePositiveInt } from "../options.js";
+import type { CliIO } from "../output.js";
+import { createProgress } from "../progress.js";
+import { createReview } from "./review.js";
+
+/** The CLI's own version (SARIF names it). */
+const VERSION = "0.1.0";
+
+interface GateOptions {
+  scope: string;
+  policy?: string;
+  critic?: string;
+  author?: string;
+  judge?: string;
+  fallbackJudge?: string;
+  intensity?: string;
+  maxRounds?: number;
+  budgetMinutes?: number;
+  dir: string;
+  slug?: string;
+  json?: boolean;
+  sarif?: string;
+  comment?: string;
+}
+
+const seat = (adapter: string | undefined, fromPolicy: SeatConfig | undefined) =>
+  adapter ? ({ adapter } as SeatConfig) : fromPolicy;
+
+/** A folder name no earlier gate of the same scope took: gate-<scope>-<UTC time>. */
+function gateSlug(scope: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").toLowerCase();
+  const name = scope
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return `gate-${name || "scope"}-${stamp}`;
+}
+
+/** Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY. */
+async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): Promise<void> {
+  const comment = renderGateComment(result);
+  if (opts.sarif)
+    await writeFile(
+      resolve(io.cwd, opts.sarif),
+      `${JSON.stringify(renderGateSarif(result, VERSION), null, 2)}\n`,
+    );
+  if (opts.comment) await writeFile(resolve(io.cwd, opts.comment), comment);
+  const summary = io.env.GITHUB_STEP_SUMMARY;
+  if (summary) await appendFile(summary, comment);
+  if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else
+    io.stdout.write(
+      `${result.outcome} (exit ${result.exit_code})${result.dir ? `: ${relative(io.cwd, result.dir) || "."}` : ""}\n`,
+    );
+}
+
+/** Runs the gate: review the scope to its end, then judge the result under the policy. */
+async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
+  const policy: GatePolicy = await loadGatePolicy(io.cwd, opts.policy);
+  if ((policy.judges?.length ?? 0) > 1)
+    throw new ExitError(
+      `${opts.policy}: \`judges\` (a panel) is not supported yet by the review format; use \`judge\` and \`fallback_judge\``,
+      2,
+    );
+  const critic = seat(opts.critic, policy.critic);
+  const author = seat(opts.author, policy.author);
+  const judge = seat(opts.judge, policy.judge ?? policy.judges?.[0]);
+  const fallback = seat(opts.fallbackJudge, policy.fallback_judge);
+  const { dir, fm, warnings, origin, revision } = await createReview(io, {
+    scope: opts.scope,
+    critic: critic?.adapter,
+    author: author?.adapter,
+    judge: judge?.adapter,
+    intensity: opts.intensity ?? policy.intensity ?? "quick",
+    maxRounds: opts.maxRounds ?? policy.max_rounds,
+    budgetMinutes: opts.budgetMinutes ?? policy.budget_minutes,
+    mode: "auto",
+    // The gate judges the change as it is: nobody writes the accepted version.
+    materialize: false,
+    slug: opts.slug ?? gateSlug(opts.scope, new Date()),
+    dir: opts.dir,
+    seats: {
+      ...(critic ? { critic } : {}),
+      ...(author ? { author } : {}),
+      ...(judge ? { judge } : {}),
+      ...(fallback ? { fallback_judge: fallback } : {}),
+    },
+  });
+  for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  if (!opts.json)
+    io.stderr.write(
+      `gate: reviewing ${origin} in ${relative(io.cwd, dir) || "."} (${fm.max_rounds} round(s), ${fm.budget_minutes} min)\n`,
+    );
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const progress = opts.json ? undefined : createProgress(io);
+  let run: GateRun;
+  try {
+    const summary = await runDebate(dir, {
+      signal: controller.signal,
+      env: io.env,
+      command: `debate gate ${origin}`,
+      ...(progress ? { onEvent: progress.onEvent } : {}),
+    });
+    run = {
+      status: summary.status,
+      ...(summary.error ? { error: { code: summary.error.code, message: summary.error.message } } : {}),
+      ...(summary.error?.role ? { role: summary.error.role } : {}),
+      ...(summary.error?.adapter ? { adapter: summary.error.adapter } : {}),
+      ...(summary.reason ? { reason: summary.reason } : {}),
+    };
+  } finally {
+    progress?.stop();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  const read = await readDebateFolder(dir);
+  if (!read.ok) throw new ExitError(`${dir}: ${read.errors[0]?.message ?? "unreadable"}`, 2);
+  return evaluateGate({
+    state: read.value.state,
+    run,
+    policy,
+    dir,
+    scope: origin,
+    ...(revision ? { revision } : {}),
+  });
+}
+
+/** `debate gate`: review a change in CI and exit 0 pass, 1 blocked, 2 undecided (DESIGN §12). */
+export function registerGate(program: Command, io: CliIO): void {
+  program
+    .command("gate")
+    .description("review a change in CI: exit 0 pass, 1 blocked, 2 undecided (never 0 when unsure)")
+    .addOption(
+      new Option("--scope <scope>", "the change: base:BRANCH, range:A..B, commit:SHA or uncommitted").default(
+        "base:main",
+      ),
+    )
+    .option("--policy <file>", "a gate policy (YAML or JSON): what blocks, seats, fallback judge, budget")
+    .option("--critic <adapter>", "who critiques (overrides the policy)")
+    .option("--author <adapter>", "who answers a D (rebuttal) or C (compromise) (overrides the policy)")
+    .option("--judge <adapter>", "who classifies and decides (overrides the policy)")
+    .option("--fallback-judge <adapter>", "asked once when the judge fails (overrides the policy)")
+    .addOption(
+      new Option(
+        "--intensity <preset>",
+        "quick 1 round/10 min (default), standard 3/20, extensive 5/40",
+      ).choices(["quick", "standard", "extensive"]),
+    )
+    .option("--max-rounds <n>", "at most this many rounds", parsePositiveInt)
+    .option(
+      "--budget-minutes <m>",
+      "the seats' time budget; spent before a decision = undecided",
+      parsePositiveInt,
+    )
+    .option("--dir <parent>", "where the review folder is created", "debates")
+    .option("--slug <slug>", "the review folder's name (default gate-<scope>-<time>)")
+    .option("--json", "print the result as JSON (outcome, exit_code, reason, findings, degraded)")
+    .option("--sarif <file>", "write SARIF 2.1.0 (code scanning shows each finding inline)")
+    .option("--comment <file>", "write the markdown pull request comment")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  debate gate --scope base:main --critic codex --judge claude\n  debate gate --scope range:$BASE..$HEAD --policy .github/debate-gate.yml --sarif gate.sarif --comment gate.md\n\nExit codes: 0 pass, 1 blocked, 2 undecided (a seat failed, quorum or budget missed, evidence unchecked, bad input).",
+    )
+    // Bad flags are a gate that could not decide: 2, never 1 (blocked) or 0.
+    .exitOverride((error) => {
+      if (error.exitCode === 0) throw error;
+      throw new CommanderError(2, error.code, error.message);
+    })
+    .action(async (opts: GateOptions) => {
+      let result: GateResult;
+      try {
+        result = await runGate(io, opts);
+      } catch (error) {
+        // Whatever stops the gate before a verdict (a bad policy or scope, a broken folder) leaves it undecided.
+        const message = error instanceof Error ? error.message : String(error);
+        result = {
+          outcome: "undecided",
+          exit_code: 2,
+          reason: `undecided: ${message.split("\n")[0]}`,
+          scope: opts.scope,
+          findings: [],
+          blocking: [],
+          degraded: [],
+        };
+      }
+      await writeOutputs(io, opts, result);
+      io.stderr.write(`gate: ${result.reason}\n`);
+      if (result.exit_code !== 0) throw new GateExit(result.exit_code);
+    });
+}
+
+/** Ends the gate with its exit code; the reason is already on stderr. */
+class GateExit extends ExitError {
+  constructor(code: number) {
+    super("", code);
+  }
+}

@@ -1,0 +1,62 @@
+import type { GateFinding, GateResult } from "@debatekit/schema";
+
+/** Marks our comment on a pull request, so the action updates it instead of adding another. */
+export const COMMENT_MARKER = "<!-- debatekit-gate -->";
+
+const HEAD = {
+  pass: "✅ debatekit gate: **pass**",
+  blocked: "❌ debatekit gate: **blocked**",
+  undecided: "⚠️ debatekit gate: **undecided**",
+} as const;
+
+// Model text is untrusted: no raw HTML from it reaches the comment (it could close <details> or hide text).
+const safe = (s: string) => s.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const cell = (s: string) => safe(s).replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+
+function row(f: GateFinding): string {
+  const where = f.file ? `\`${cell(f.file)}${f.line ? `:${f.line}` : ""}\`` : "—";
+  return `| ${f.blocking ? "**blocks**" : ""} | ${f.severity} | ${cell(f.title)} | ${where} | ${f.verdict} | ${f.evidence_status} |`;
+}
+
+/**
+ * The pull request comment (and the step summary) of a gate: the degraded state first when there is
+ * one, then the outcome and its reason, then the findings with the blocking ones first.
+ */
+export function renderGateComment(result: GateResult): string {
+  const parts: string[] = [COMMENT_MARKER];
+  if (result.degraded.length > 0) {
+    parts.push(
+      `> [!WARNING]\n> **Degraded:** this result rests on less than was configured.\n${result.degraded
+        .map((d) => `> - **${d.cause}**: ${cell(d.message)}${d.error ? ` — \`${cell(d.error)}\`` : ""}`)
+        .join("\n")}`,
+    );
+  }
+  parts.push(`## ${HEAD[result.outcome]} (exit ${result.exit_code})\n\n${cell(result.reason)}`);
+  const facts = [
+    result.scope ? `scope \`${result.scope}\`` : undefined,
+    result.revision ? `revision \`${result.revision.slice(0, 12)}\`` : undefined,
+    result.decision ? `decision **${result.decision}**` : undefined,
+    result.stop_reason ? `stopped: ${result.stop_reason}` : undefined,
+    `${result.rounds ?? 0} round(s)`,
+  ].filter(Boolean);
+  parts.push(facts.join(" · "));
+  const shown = result.findings.filter((f) => f.verdict !== "invalid");
+  if (shown.length > 0) {
+    parts.push(
+      `### Findings\n\n|  | severity | finding | where | judge | evidence |\n|---|---|---|---|---|---|\n${shown.map(row).join("\n")}`,
+    );
+    const blocking = shown.filter((f) => f.blocking);
+    if (blocking.length > 0)
+      parts.push(
+        blocking
+          .map(
+            (f) =>
+              `<details><summary>${f.id} ${cell(f.title)}</summary>\n\n${safe(f.detail.trim())}${f.suggestion ? `\n\n**Suggestion:** ${safe(f.suggestion.trim())}` : ""}\n\n</details>`,
+          )
+          .join("\n"),
+      );
+  } else parts.push("No finding stands.");
+  const invalid = result.findings.length - shown.length;
+  if (invalid > 0) parts.push(`_${invalid} finding(s) judged invalid are not shown._`);
+  return `${parts.join("\n\n")}\n`;
+}

@@ -1,0 +1,198 @@
+import { execFileSync, spawn } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { validateAction, validateWorkflow } from "@action-validator/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bugCritique, buggySum, bugJudgment, gitEnv, goodSum as good } from "./gate-fixtures.js";
+import { type ModelServer, startModelServer } from "./model-server/server.js";
+import { repoRoot } from "./workspace.js";
+
+// The gate's GitHub Action: action.yml (and the example workflow) validated against GitHub's metadata
+// schemas, and its script run as the runner would run it: an event payload file, GITHUB_* variables,
+// a shallow checkout of a local bare repository as `origin`, `debate` on PATH (the built CLI), seats on
+// the loopback model server, and a loopback GitHub API that records the comment.
+const actionDir = join(repoRoot, "actions/gate");
+interface ApiCall {
+  method: string;
+  url: string;
+  auth: string | undefined;
+  body: unknown;
+}
+
+let work: string;
+let models: ModelServer;
+let api: Server;
+let apiUrl: string;
+const calls: ApiCall[] = [];
+let existing: Array<{ id: number; body: string }> = [];
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, env: gitEnv }).toString().trim();
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  let raw = "";
+  for await (const chunk of req) raw += chunk;
+  return raw ? JSON.parse(raw) : undefined;
+}
+
+beforeAll(async () => {
+  models = await startModelServer((r) => (r.model === "critic" ? bugCritique : bugJudgment));
+  api = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      calls.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+      res.writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json" });
+      res.end(JSON.stringify(req.method === "GET" ? existing : { id: 1 }));
+    });
+  });
+  await new Promise<void>((done) => api.listen(0, "127.0.0.1", done));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  work = await mkdtemp(join(tmpdir(), "action-gate-"));
+});
+afterAll(async () => {
+  await models.close();
+  await new Promise((done) => api.close(done));
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("the gate's GitHub Action", () => {
+  it("action.yml and the example workflow validate against GitHub's metadata schemas", async () => {
+    const action = validateAction(await readFile(join(actionDir, "action.yml"), "utf8"));
+    expect(action.errors).toEqual([]);
+    const workflow = validateWorkflow(
+      await readFile(join(repoRoot, "examples/gate/debate-gate.yml"), "utf8"),
+    );
+    expect(workflow.errors).toEqual([]);
+    // The validator does fail on a broken file (a composite step without `shell`).
+    const broken = validateAction(
+      "name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n      shell: 3\n      bogus: 1\n",
+    );
+    expect(broken.errors.length).toBeGreaterThan(0);
+  });
+
+  it("its script reviews the pull request's range from a shallow checkout and posts, then updates, one comment", async () => {
+    // origin: a bare repository with main and a pull request branch that adds a real bug.
+    const origin = join(work, "origin.git");
+    const dev = join(work, "dev");
+    execFileSync("git", ["init", "-q", "--bare", "-b", "main", origin]);
+    execFileSync("git", ["init", "-q", "-b", "main", dev]);
+    await writeFile(join(dev, "sum.ts"), good);
+    git(dev, "add", "sum.ts");
+    git(dev, "commit", "-q", "-m", "sum");
+    const base = git(dev, "rev-parse", "HEAD");
+    git(dev, "checkout", "-q", "-b", "faster");
+    await writeFile(join(dev, "sum.ts"), buggySum);
+    git(dev, "commit", "-q", "-am", "faster sum");
+    const head = git(dev, "rev-parse", "HEAD");
+    git(dev, "push", "-q", origin, "main", "faster", "faster:refs/pull/7/head");
+    // actions/checkout's default: the head only, one commit deep.
+    const checkout = join(work, "checkout");
+    execFileSync("git", ["clone", "-q", "--depth", "1", "--branch", "faster", `file://${origin}`, checkout]);
+    expect(() => git(checkout, "cat-file", "-e", `${base}^{commit}`)).toThrow();
+
+    const event = join(work, "event.json");
+    await writeFile(
+      event,
+      JSON.stringify({
+        action: "synchronize",
+        number: 7,
+        pull_request: { number: 7, base: { ref: "main", sha: base }, head: { ref: "faster", sha: head } },
+        repository: { full_name: "acme/sums" },
+      }),
+    );
+    const policy = join(checkout, "gate-policy.yml");
+    const seat = (model: string) => `{ adapter: http, base_url: "${models.url}/v1", model: ${model} }`;
+    await writeFile(
+      policy,
+      `critic: ${seat("critic")}\njudge: ${seat("judge")}\nauthor: ${seat("judge")}\nblock_on: [P1]\n`,
+    );
+    const bin = join(work, "bin");
+    await mkdir(bin, { recursive: true });
+    await writeFile(
+      join(bin, "debate"),
+      `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "apps/debate/dist/bin.js")}" "$@"\n`,
+    );
+    await chmod(join(bin, "debate"), 0o755);
+    const runnerTemp = join(work, "runner-temp");
+    await mkdir(runnerTemp, { recursive: true });
+    const outputs = join(work, "outputs.txt");
+    const summary = join(work, "summary.md");
+
+    const runAction = async () => {
+      await writeFile(outputs, "");
+      await writeFile(summary, "");
+      const child = spawn(process.execPath, [join(actionDir, "gate.mjs")], {
+        cwd: checkout,
+        env: {
+          ...gitEnv,
+          PATH: `${bin}:${process.env.PATH}`,
+          CI: "true",
+          GITHUB_ACTIONS: "true",
+          GITHUB_EVENT_NAME: "pull_request",
+          GITHUB_EVENT_PATH: event,
+          GITHUB_REPOSITORY: "acme/sums",
+          GITHUB_API_URL: apiUrl,
+          GITHUB_WORKSPACE: checkout,
+          GITHUB_ACTION_PATH: actionDir,
+          GITHUB_OUTPUT: outputs,
+          GITHUB_STEP_SUMMARY: summary,
+          GITHUB_TOKEN: "ghs_simulatedTokenForTheLoopbackApi0001",
+          RUNNER_TEMP: runnerTemp,
+          INPUT_POLICY: "gate-policy.yml",
+          INPUT_COMMENT: "true",
+        },
+      });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      const code = await new Promise<number | null>((done) => child.on("close", done));
+      const out = Object.fromEntries(
+        (await readFile(outputs, "utf8"))
+          .trim()
+          .split("\n")
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+      );
+      return { code, stderr, out };
+    };
+
+    const first = await runAction();
+    expect(first.code, first.stderr).toBe(0); // the step itself passes; the action's last step exits 1
+    expect(first.out).toMatchObject({
+      "exit-code": "1",
+      outcome: "blocked",
+      reason: "blocked: 1 blocking finding(s): r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)",
+      "sarif-file": join(runnerTemp, "debatekit-gate.sarif"),
+    });
+    expect(first.stderr).toContain(`debate gate --scope range:${base}..${head} --json`);
+    // The range reviewed is the pull request's: the base was fetched from origin.
+    const sarif = JSON.parse(await readFile(first.out["sarif-file"]!, "utf8"));
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("sum.ts");
+    expect(await readFile(summary, "utf8")).toContain("debatekit gate: **blocked**");
+    const posted = calls.filter((c) => c.method !== "GET");
+    expect(posted).toMatchObject([
+      {
+        method: "POST",
+        url: "/repos/acme/sums/issues/7/comments",
+        auth: "Bearer ghs_simulatedTokenForTheLoopbackApi0001",
+      },
+    ]);
+    const body = (posted[0]!.body as { body: string }).body;
+    expect(body.startsWith("<!-- debatekit-gate -->")).toBe(true);
+    expect(body).toContain(
+      "| **blocks** | P1 | Off-by-one drops the last element | `sum.ts:3` | valid | verified |",
+    );
+
+    // The next push: our comment (found by its marker) is updated, not repeated.
+    existing = [
+      { id: 41, body: "LGTM" },
+      { id: 42, body: body },
+    ];
+    calls.length = 0;
+    const second = await runAction();
+    expect(second.out["exit-code"]).toBe("1");
+    expect(calls.filter((c) => c.method !== "GET")).toMatchObject([
+      { method: "PATCH", url: "/repos/acme/sums/issues/comments/42" },
+    ]);
+  });
+});

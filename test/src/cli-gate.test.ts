@@ -1,0 +1,258 @@
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { validateGateResult } from "@debatekit/schema";
+import AjvDraft04 from "ajv-draft-04";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bugCritique as bug,
+  buggySum,
+  gitEnv,
+  goodSum as good,
+  bugJudgment as judgeBug,
+} from "./gate-fixtures.js";
+import { type ModelRequest, type ModelServer, startModelServer } from "./model-server/server.js";
+import { repoRoot } from "./workspace.js";
+
+// `debate gate` end to end through the built CLI: a real git repository (main, a clean change and a
+// change with a real bug), every seat an `http` seat on the loopback model server, which scripts the
+// critic and the judges by model name and fails or hangs on demand.
+const bin = join(repoRoot, "apps/debate/dist/bin.js");
+const clean = JSON.stringify({ findings: [], recommendation: "A", agree: true });
+const judgeClean = JSON.stringify({ classifications: [], recommendation: "A", reasons: ["Nothing to fix."] });
+
+function reply(request: ModelRequest) {
+  const prompt = request.allText;
+  switch (request.model) {
+    case "critic":
+      return prompt.includes("xs.length - 1") ? bug : clean;
+    case "judge":
+      return prompt.includes("r01-f1") ? judgeBug : judgeClean;
+    case "down":
+      return {
+        error: 503 as const,
+        message: "upstream overloaded: try again later (sk-ant-api03-Zq8xK2mP9vL4nR7tW1yB6cD3fG5hJ0)",
+      };
+    case "slow":
+      return { hang: true as const };
+    default:
+      return "?";
+  }
+}
+
+let work: string;
+let repo: string;
+let server: ModelServer;
+const git = (...args: string[]) =>
+  execFileSync("git", args, {
+    cwd: repo,
+    env: gitEnv,
+  })
+    .toString()
+    .trim();
+
+beforeAll(async () => {
+  server = await startModelServer(reply);
+  work = await mkdtemp(join(tmpdir(), "cli-gate-"));
+  repo = join(work, "repo");
+  execFileSync("git", ["init", "-q", "-b", "main", repo]);
+  await writeFile(join(repo, "sum.ts"), good);
+  git("add", "sum.ts");
+  git("commit", "-q", "-m", "sum");
+  git("checkout", "-q", "-b", "clean");
+  await writeFile(join(repo, "sum.ts"), `${good}\nexport const zero = sum([]);\n`);
+  git("commit", "-q", "-am", "zero");
+  git("checkout", "-q", "-b", "buggy", "main");
+  await writeFile(join(repo, "sum.ts"), buggySum);
+  git("commit", "-q", "-am", "faster sum");
+});
+afterAll(async () => {
+  await server.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+/** A policy file whose seats are http seats on the loopback server, by model name. */
+async function policy(name: string, seats: Record<string, string>, extra: object = {}): Promise<string> {
+  const seat = (model: string) => ({
+    adapter: "http",
+    base_url: `${server.url}/v1`,
+    model,
+    timeout_ms: 30_000,
+  });
+  const data = {
+    ...Object.fromEntries(Object.entries(seats).map(([role, model]) => [role, seat(model)])),
+    ...extra,
+  };
+  const file = join(work, `${name}.json`);
+  await writeFile(file, JSON.stringify(data));
+  return file;
+}
+
+function gate(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, "gate", "--dir", join(work, "debates"), ...args], {
+    cwd: repo,
+    env: { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "", ...env },
+  });
+  child.stdin.end();
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+}
+
+const seats = { critic: "critic", judge: "judge", author: "judge" };
+
+describe("debate gate", () => {
+  it("passes a clean change: exit 0, the reason on stderr, --json valid", async () => {
+    git("checkout", "-q", "clean");
+    const run = await gate(["--scope", "base:main", "--policy", await policy("ok", seats), "--json"]);
+    expect(run.stderr).toMatch(/^gate: pass: decision A \(keep\), no blocking finding in 1 round\(s\)$/m);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(validateGateResult(result).ok).toBe(true);
+    expect(result).toMatchObject({
+      outcome: "pass",
+      exit_code: 0,
+      scope: "base:main",
+      degraded: [],
+      findings: [],
+    });
+  });
+
+  it("blocks the buggy change: exit 1; SARIF 2.1.0 valid against the official schema; the comment and step summary", async () => {
+    git("checkout", "-q", "buggy");
+    const summary = join(work, "step-summary.md");
+    await writeFile(summary, "");
+    const sarif = join(work, "gate.sarif");
+    const comment = join(work, "gate.md");
+    const run = await gate(
+      ["--scope", "base:main", "--policy", await policy("ok", seats), "--sarif", sarif, "--comment", comment],
+      { GITHUB_STEP_SUMMARY: summary },
+    );
+    expect(run.stderr).toContain(
+      "gate: blocked: 1 blocking finding(s): r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)\n",
+    );
+    expect(run.code).toBe(1);
+    const log = JSON.parse(await readFile(sarif, "utf8"));
+    const require = createRequire(import.meta.url);
+    const schema = require("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
+    // The official schema has a pattern that is invalid as a unicode RegExp (`-[a-zA-Z]{2}]?$`).
+    const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+    const validate = ajv.compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    expect(log.runs[0].results).toEqual([
+      expect.objectContaining({
+        ruleId: "P1",
+        level: "error",
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: "sum.ts", uriBaseId: "%SRCROOT%" },
+              region: { startLine: 3 },
+            },
+          },
+        ],
+        properties: expect.objectContaining({ verdict: "valid", evidence: "verified", blocking: true }),
+      }),
+    ]);
+    const md = await readFile(comment, "utf8");
+    expect(md).toContain("## ❌ debatekit gate: **blocked** (exit 1)");
+    expect(md).toContain(
+      "| **blocks** | P1 | Off-by-one drops the last element | `sum.ts:3` | valid | verified |",
+    );
+    expect(md).not.toContain("Degraded");
+    expect(await readFile(summary, "utf8")).toBe(md);
+  });
+
+  it("exits 2 when the critic fails, with the provider's real error (secrets redacted), never 0", async () => {
+    git("checkout", "-q", "clean");
+    const run = await gate([
+      "--scope",
+      "base:main",
+      "--policy",
+      await policy("critic-down", { ...seats, critic: "down" }),
+      "--json",
+    ]);
+    expect(run.code).toBe(2);
+    const result = JSON.parse(run.stdout);
+    expect(result.outcome).toBe("undecided");
+    expect(result.reason).toMatch(/^undecided: the critic \(http\) failed: .*503.*upstream overloaded/);
+    expect(result.degraded).toMatchObject([{ cause: "seat_failed", role: "critic", adapter: "http" }]);
+    expect(result.degraded[0].error).toContain("upstream overloaded");
+    expect(run.stdout + run.stderr).not.toContain("Zq8xK2mP9vL4nR7tW1yB6cD3fG5hJ0");
+    expect(run.stderr.trim().split("\n").at(-1)).toBe(`gate: ${result.reason}`);
+  });
+
+  it("exits 0 when the fallback judge saves it; the result says it is degraded", async () => {
+    git("checkout", "-q", "clean");
+    const comment = join(work, "fallback.md");
+    const run = await gate([
+      "--scope",
+      "base:main",
+      "--policy",
+      await policy("fallback", { ...seats, judge: "down", fallback_judge: "judge" }),
+      "--json",
+      "--comment",
+      comment,
+    ]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ outcome: "pass", decision: "A" });
+    expect(result.degraded).toMatchObject([
+      { cause: "fallback_judge", role: "judge", adapter: "http", code: "SEAT_EXIT" },
+    ]);
+    expect(result.degraded[0].error).toContain("upstream overloaded");
+    expect(result.reason).toContain("degraded: fallback_judge");
+    const md = await readFile(comment, "utf8");
+    expect(md.indexOf("**Degraded:**")).toBeLessThan(md.indexOf("debatekit gate: **pass**"));
+    // The same state in status: the folder says who failed and who judged instead.
+    const status = execFileSync(process.execPath, [bin, "status", result.dir, "--json"]).toString();
+    expect(JSON.parse(status)[0]).toMatchObject({ degraded: [{ cause: "fallback_judge" }] });
+  });
+
+  it("exits 2 when the fallback judge fails too", async () => {
+    git("checkout", "-q", "clean");
+    const run = await gate([
+      "--scope",
+      "base:main",
+      "--policy",
+      await policy("both-down", { ...seats, judge: "down", fallback_judge: "down" }),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/gate: undecided: the judge \(http\) failed: /);
+  });
+
+  it("exits 2 when the budget runs out before a decision", async () => {
+    git("checkout", "-q", "buggy");
+    const run = await gate([
+      "--scope",
+      "base:main",
+      "--policy",
+      await policy("slow", { ...seats, critic: "slow" }, { budget_minutes: 0.02 }),
+      "--json",
+    ]);
+    expect(run.code).toBe(2);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ outcome: "undecided", stop_reason: "budget" });
+    expect(result.reason).toMatch(/^undecided: the 0.02-minute budget ran out before a decision/);
+    expect(result.degraded.map((d: { cause: string }) => d.cause)).toEqual(["seat_failed", "budget_spent"]);
+  });
+
+  it("a bad policy is undecided (exit 2), naming the file and the field", async () => {
+    const file = join(work, "bad.yml");
+    await writeFile(file, "block_on: [P9]\n");
+    const run = await gate(["--scope", "base:main", "--policy", file, "--json"]);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).reason).toMatch(
+      /^undecided: .*bad\.yml: field `block_on\[0\]` must be one of/,
+    );
+    const flag = await gate(["--intensity", "huge"]);
+    expect(flag.code).toBe(2);
+  });
+});
