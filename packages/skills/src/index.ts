@@ -1,4 +1,6 @@
 // @debatekit/skills: skill packs for debate seats: manifest loading, trigger matching, token budgets.
+
+export { annotateCodeReferences, CODE_REFERENCE_WORDS, findCodeReferences } from "./code-refs.js";
 export { clearSkillCache, type LoadLimits, type LoadResult, loadSkills } from "./load.js";
 export {
   ALWAYS_POINTS,
@@ -9,6 +11,7 @@ export {
   POINTS_PER_WORD,
   RANK_THRESHOLD,
   type SkillMatch,
+  STEM_SUPPORT,
   scoreSkills,
   type TriggerHit,
 } from "./match.js";
@@ -37,5 +40,6 @@ export {
   type SkillQuery,
   selectSkills,
 } from "./select.js";
+export { rewriteSenses } from "./senses.js";
 export { type CutText, countTokens, cutToTokens, TOKEN_ENCODING } from "./tokens.js";
 export type { LoadedSkill, SkillProblem, SkillProblemCode } from "./types.js";

@@ -1,6 +1,6 @@
 import type { Role } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { appliesToRole, matchSkills, RANK_THRESHOLD, scoreSkills } from "./match.js";
+import { appliesToRole, matchSkills, RANK_THRESHOLD, STEM_SUPPORT, scoreSkills } from "./match.js";
 import { normalizeText } from "./normalize.js";
 import { skillOf } from "./test-helpers/skill.js";
 
@@ -40,12 +40,12 @@ describe("matchSkills", () => {
 
   it("matches a trigger by Porter stems when not exactly, and says which words matched", () => {
     const review = skillOf("review", { triggers: ["code review"] });
-    const [m] = matchSkills([review], { text: "Ask a code reviewer; code reviewers agree", role: "judge" });
+    const [m] = scoreSkills([review], { text: "Ask a code reviewer; code reviewers agree", role: "judge" });
     expect(m?.hits).toEqual([
       { trigger: "code review", occurrences: 2, points: 21, stemmed: ["code reviewer", "code reviewers"] },
     ]);
     const migrate = skillOf("m", { triggers: ["migrate", "cost"] });
-    const [both] = matchSkills([migrate], { text: "Migrating costs more; migrate now", role: "judge" });
+    const [both] = scoreSkills([migrate], { text: "Migrating costs more; migrate now", role: "judge" });
     // An exact occurrence wins over stems: "migrate" is exact (once), "cost" only by stem.
     expect(both?.hits).toEqual([
       { trigger: "cost", occurrences: 1, points: 10, stemmed: ["costs"] },
@@ -53,10 +53,10 @@ describe("matchSkills", () => {
     ]);
     // Triggers with the same stems count once: the exact one.
     const plural = skillOf("p", { triggers: ["benchmarks", "benchmark"] });
-    expect(matchSkills([plural], { text: "the benchmark", role: "judge" })[0]?.hits).toEqual([
+    expect(scoreSkills([plural], { text: "the benchmark", role: "judge" })[0]?.hits).toEqual([
       { trigger: "benchmark", occurrences: 1, points: 10 },
     ]);
-    expect(matchSkills([plural], { text: "benchmarking", role: "judge" })[0]?.hits).toEqual([
+    expect(scoreSkills([plural], { text: "benchmarking", role: "judge" })[0]?.hits).toEqual([
       { trigger: "benchmarks", occurrences: 1, points: 10, stemmed: ["benchmarking"] },
     ]);
     expect(names("We start the party", [skillOf("art", { triggers: ["art"] })])).toEqual([]);
@@ -119,10 +119,10 @@ describe("matchSkills", () => {
   it("selects a skill by the ranked match alone at RANK_THRESHOLD, ranked after trigger matches", () => {
     const sec = skillOf("sec", {
       triggers: ["security"],
-      description: "Where session tokens, cookies and passwords are kept.",
+      description: "Where session tokens, cookies, passwords and API keys are kept, and who can read them.",
     });
     const cost = skillOf("cost", { triggers: ["cost"], description: "Money and effort." });
-    const text = "Keep session tokens in cookies; the cost is small";
+    const text = "Keep session tokens, passwords and API keys in cookies; the cost is small";
     const all = scoreSkills([sec, cost], { text, role: "judge" });
     expect(all.map((m) => [m.skill.name, m.score, m.rankedOk])).toEqual([
       ["cost", 10, false],
@@ -130,13 +130,33 @@ describe("matchSkills", () => {
     ]);
     expect(all[1]!.ranked.score).toBeGreaterThanOrEqual(RANK_THRESHOLD);
     expect(names(text, [sec, cost])).toEqual(["cost", "sec"]);
-    // One description word alone stays below the threshold; scoreSkills still reports it.
+    // One or two description words stay below the threshold; scoreSkills still reports them.
+    expect(names("Keep session tokens in cookies", [sec, cost])).toEqual([]);
     expect(names("Keep the cookies", [sec, cost])).toEqual([]);
     expect(scoreSkills([sec, cost], { text: "Keep the cookies", role: "judge" })[0]).toMatchObject({
       skill: { name: "sec" },
       rankedOk: false,
       hits: [],
     });
+  });
+});
+
+describe("a trigger matched only by stem", () => {
+  it("selects its skill only when the ranked match agrees (STEM_SUPPORT), an exact trigger always", () => {
+    const cost = skillOf("cost", {
+      triggers: ["hiring", "budget"],
+      description: "Hiring, headcount, salaries and the budget of a team.",
+    });
+    const other = skillOf("other", { triggers: ["editor"], description: "Editors, keyboards and habits." });
+    const weak = scoreSkills([cost, other], { text: "New hires should learn Vim", role: "judge" })[0]!;
+    expect(weak.hits).toEqual([{ trigger: "hiring", occurrences: 1, points: 10, stemmed: ["hires"] }]);
+    expect(weak.ranked.score).toBeLessThan(STEM_SUPPORT);
+    expect(weak.selected).toBe(false);
+    const text = "New hires cost headcount and salaries";
+    const backed = scoreSkills([cost, other], { text, role: "judge" })[0]!;
+    expect(backed.ranked.score).toBeGreaterThanOrEqual(STEM_SUPPORT);
+    expect(backed.selected).toBe(true);
+    expect(names("We are hiring", [cost, other])).toEqual(["cost"]);
   });
 });
 

@@ -1,6 +1,8 @@
 import type { Role } from "@debatekit/schema";
+import { annotateCodeReferences } from "./code-refs.js";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
 import { corpusOf, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
+import { rewriteSenses } from "./senses.js";
 import type { LoadedSkill } from "./types.js";
 
 /** Points for one matched trigger: 10 per word of the phrase, +1 per extra occurrence (at most +4). */
@@ -10,7 +12,12 @@ export const MAX_EXTRA_OCCURRENCES = 4;
 /** Points a `*` trigger gives: the same as a one-word match. */
 export const ALWAYS_POINTS = 10;
 /** The ranked score (BM25 sum × distinct stems) at which the ranked match alone selects a skill. */
-export const RANK_THRESHOLD = 12;
+export const RANK_THRESHOLD = 40;
+/**
+ * The ranked score a trigger matched only by stem needs to select its skill: a stem alone is weak
+ * evidence (`hires` is not `hiring`, `renderer` is not `render`), so the ranked match must agree.
+ */
+export const STEM_SUPPORT = 15;
 
 /** One trigger of a skill that matched the text. */
 export interface TriggerHit {
@@ -36,6 +43,11 @@ export interface SkillMatch {
   ranked: RankedMatch;
   /** True when `ranked.score` reaches RANK_THRESHOLD: the ranked match alone would select the skill. */
   rankedOk: boolean;
+  /**
+   * Whether the text selects it: `*`, a trigger matched exactly, a trigger matched only by stem with
+   * the ranked match at STEM_SUPPORT or more, or the ranked match at RANK_THRESHOLD.
+   */
+  selected: boolean;
 }
 
 interface CompiledTrigger {
@@ -210,21 +222,29 @@ export function scoreSkills(
   skills: readonly LoadedSkill[],
   query: { text: string; role: Role },
 ): SkillMatch[] {
-  const index = indexWords(query.text);
+  // A file path, a pull request number or a commit hash counts as the words "code reference";
+  // "A/B test" is read as an experiment, "penetration test" as a pentest.
+  const text = annotateCodeReferences(rewriteSenses(query.text));
+  const index = indexWords(text);
   const corpus = corpusOf(skills);
-  const rankedBySkill = rankQuery(queryOf(query.text), corpus);
+  const rankedBySkill = rankQuery(queryOf(text), corpus);
   const scored: SkillMatch[] = [];
   for (const skill of skills) {
     if (!appliesToRole(skill, query.role)) continue;
     const hits = triggerHits(skill, index);
     const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
+    const always = hits.some((h) => h.occurrences === 0);
+    const rankedOk = ranked.score >= RANK_THRESHOLD;
+    const exact = hits.some((h) => h.stemmed === undefined);
+    const stemmed = hits.some((h) => h.stemmed !== undefined);
     scored.push({
       skill,
-      always: hits.some((h) => h.occurrences === 0),
+      always,
       score: hits.reduce((sum, h) => sum + h.points, 0),
       hits,
       ranked,
-      rankedOk: ranked.score >= RANK_THRESHOLD,
+      rankedOk,
+      selected: exact || rankedOk || (stemmed && ranked.score >= STEM_SUPPORT),
     });
   }
   return scored.sort(
@@ -246,5 +266,5 @@ export function matchSkills(
   skills: readonly LoadedSkill[],
   query: { text: string; role: Role },
 ): SkillMatch[] {
-  return scoreSkills(skills, query).filter((m) => m.hits.length > 0 || m.rankedOk);
+  return scoreSkills(skills, query).filter((m) => m.selected);
 }

@@ -10,6 +10,7 @@ import {
   type Selection,
   type SkillMatch,
   type SkillProblem,
+  STEM_SUPPORT,
   scoreSkills,
   selectSkills,
 } from "@debatekit/skills";
@@ -75,7 +76,7 @@ export function renderExplain(scored: readonly SkillMatch[], selection: Selectio
   const dropped = new Map(selection.dropped.map((d) => [d.name, d.code]));
   const lines = [
     "",
-    `why (a skill is selected by a trigger, exact or by stem, or by a ranked score of at least ${RANK_THRESHOLD})`,
+    `why (a skill is selected by a trigger matched exactly, by one matched by stem with a ranked score of at least ${STEM_SUPPORT}, or by a ranked score of at least ${RANK_THRESHOLD})`,
   ];
   const untouched: string[] = [];
   for (const m of scored) {
@@ -103,9 +104,14 @@ export function renderExplain(scored: readonly SkillMatch[], selection: Selectio
       lines.push("    ranked    no term of the text in its triggers, description or headings");
       continue;
     }
+    const stemOnly = m.hits.length > 0 && m.hits.every((h) => h.stemmed !== undefined);
     const verdict = m.rankedOk
       ? `>= ${RANK_THRESHOLD}, selects it`
-      : `< ${RANK_THRESHOLD}, does not select it`;
+      : stemOnly
+        ? ranked.score >= STEM_SUPPORT
+          ? `>= ${STEM_SUPPORT}, confirms the stem match`
+          : `< ${STEM_SUPPORT}, too weak to confirm the stem match`
+        : `< ${RANK_THRESHOLD}, does not select it`;
     lines.push(
       `    ranked    ${round(ranked.score)} = ${round(ranked.sum)} (sum of weights) × ${ranked.terms} term${ranked.terms === 1 ? "" : "s"}; ${verdict}`,
     );
@@ -170,7 +176,7 @@ function renderSelection(selection: Selection, role: Role, scored: readonly Skil
 function explainJson(scored: readonly SkillMatch[]) {
   return scored.map((m) => ({
     name: m.skill.name,
-    selected: m.hits.length > 0 || m.rankedOk,
+    selected: m.selected,
     score: m.score,
     hits: m.hits,
     ranked: { ...m.ranked, threshold: RANK_THRESHOLD, selects: m.rankedOk },
