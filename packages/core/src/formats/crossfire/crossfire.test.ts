@@ -369,6 +369,11 @@ describe("crossfire: the failure policy", () => {
     const next = crossfireFormat.onSeatFailure!(s, "challenger", failure, "t");
     s = next!.ok ? next!.value : s;
     expect(crossfireFormat.standing(s).outcome).toBe("partial (rounds 1-1 of 3)");
+    // Degraded (DESIGN §12): the failed seat with its real error, and the rounds the verdict lacks.
+    expect(crossfireFormat.standing(s).degraded).toMatchObject([
+      { cause: "seat_failed", role: "challenger", round: 2, code: failure.code, error: failure.message },
+      { cause: "rounds_missing", configured: 3, used: 1 },
+    ]);
     expect(crossfireFormat.prompt(s, "judge")).not.toContain("Round 2: proposer");
     expect(codes(s, "judge", verdictAnswer({ reasoning: "P2.1 matters." }))).toEqual([
       "VERDICT_POINT_UNKNOWN",

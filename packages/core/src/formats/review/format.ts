@@ -495,7 +495,7 @@ export const reviewFormat = defineFormat({
       failure.code === "SEAT_TIMEOUT" &&
       failed &&
       !budget.exhausted &&
-      budget.timeoutMs <= (failed.timeout_ms ?? DEFAULT_SEAT_TIMEOUT_MS)
+      budget.timeoutMs < (failed.timeout_ms ?? DEFAULT_SEAT_TIMEOUT_MS)
     ) {
       const failures: NonNullable<ReviewFrontmatter["failures"]> = [
         ...(fm.failures ?? []),

@@ -155,6 +155,24 @@ describe("evaluateGate", () => {
     expect(reviewFormat.standing(advanced.value).degraded).toMatchObject([{ cause: "budget_spent" }]);
   });
 
+  it("a call cut short by the budget's cap stops the review on the budget, keeping the seat's error", () => {
+    const s = reviewState({ spent_ms: 9 * 60_000 }); // 1 of 10 minutes left: below the seat's own timeout
+    const timeout = { code: "SEAT_TIMEOUT", message: "the critic seat (codex) returned timeout" };
+    const stopped = reviewFormat.onSeatFailure!(s, "critic", timeout, "now");
+    if (!stopped?.ok) throw new Error("expected a budget stop");
+    expect(reviewFrontmatter(stopped.value)).toMatchObject({
+      current_phase: "complete",
+      stop_reason: "budget",
+      spent_ms: 600_000,
+    });
+    const result = evaluateGate({ state: stopped.value, run: done });
+    expect(result.outcome).toBe("undecided");
+    expect(result.degraded.map((d) => d.cause)).toEqual(["seat_failed", "budget_spent"]);
+    expect(result.degraded[0]).toMatchObject({ role: "critic", adapter: "codex", error: timeout.message });
+    // With most of the budget left, a timeout is the seat's own: the run fails (undecided), no budget stop.
+    expect(reviewFormat.onSeatFailure!(reviewState(), "critic", timeout, "now")).toBeUndefined();
+  });
+
   it("the fallback judge replaces a failed judge once; the result says so", () => {
     const s = step(reviewState(), finding("P1", verified));
     const fallback = { adapter: "gemini" as const };
