@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { runDebate } from "@debatekit/runner";
-import { report } from "./measure.js";
+import { percentile, report } from "./measure.js";
 
 const example = new URL("../../examples/ai-review-gate/", import.meta.url).pathname;
 
@@ -74,10 +74,12 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 async function runTimed(
   dir: string,
   n: number,
-): Promise<{ total: number; cpu: number; perExchange: number[] }> {
+): Promise<{ total: number; cpu: number; perExchange: number[]; cpuPerExchange: number[] }> {
   const perExchange: number[] = [];
+  const cpuPerExchange: number[] = [];
   let last = performance.now();
   const cpuStart = process.cpuUsage();
+  let cpuLast = cpuStart;
   const start = last;
   const summary = await runDebate(dir, {
     onEvent: (e) => {
@@ -85,13 +87,16 @@ async function runTimed(
       const t = performance.now();
       perExchange.push(t - last);
       last = t;
+      const c = process.cpuUsage();
+      cpuPerExchange.push((c.user - cpuLast.user + c.system - cpuLast.system) / 1000);
+      cpuLast = c;
     },
   });
   const total = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   if (summary.status !== "done" || summary.exchange !== n)
     throw new Error(`run stopped: ${JSON.stringify(summary)}`);
-  return { total, cpu: (cpu.user + cpu.system) / 1000, perExchange };
+  return { total, cpu: (cpu.user + cpu.system) / 1000, perExchange, cpuPerExchange };
 }
 
 /**
@@ -101,9 +106,19 @@ async function runTimed(
 export async function run(): Promise<void> {
   const parent = await mkdtemp(join(tmpdir(), "bench-runner-"));
   try {
-    for (const n of [50, 200, 500]) {
+    for (const n of [10, 50, 200, 500]) {
       const dir = await prepare(parent, n);
-      const { total, cpu, perExchange } = await runTimed(dir, n);
+      const { total, cpu, perExchange, cpuPerExchange } = await runTimed(dir, n);
+      // Per exchange after the first (the first pays the process's one-time loads: the tokenizer's
+      // ranks, ~1 s of CPU, and the skills folders): the median, and over the last 10 exchanges.
+      const steady = cpuPerExchange.slice(1);
+      report(`run ${n} exchanges: CPU per exchange after the first (median)`, percentile(steady, 50), "ms");
+      report(
+        `run ${n} exchanges: CPU per exchange, last 10 exchanges (median)`,
+        percentile(steady.slice(-10), 50),
+        "ms",
+      );
+      report(`run ${n} exchanges: CPU of the first exchange`, cpuPerExchange[0] ?? Number.NaN, "ms");
       const lastTen = perExchange.slice(-10);
       report(`run ${n} exchanges, instant replay seats: per exchange`, total / n, "ms");
       report(

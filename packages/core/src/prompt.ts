@@ -103,22 +103,39 @@ export function formalHistory(state: DebateState, last: number, window: number):
       `Exchanges 0-${from - 1}, one compact entry per argument (id, side, title, claim; scores are listed below):\n\n${compact.map(compactEntry).join("\n")}`,
     );
   }
+  const recent = byExchange(state.arguments.filter((a) => a.frontmatter.exchange >= from));
   for (let e = from; e <= last; e++) {
-    const list = state.arguments.filter((a) => a.frontmatter.exchange === e);
-    if (list.length > 0) parts.push(`### Exchange ${e}, in full\n\n${inFull(list)}`);
+    const list = recent.get(e);
+    if (list) parts.push(`### Exchange ${e}, in full\n\n${inFull(list)}`);
   }
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
 }
 
+/** Arguments grouped by exchange, in their order (one pass: a prompt stays linear in the debate's size). */
+function byExchange(list: readonly ArgumentRecord[]): Map<number, ArgumentRecord[]> {
+  const groups = new Map<number, ArgumentRecord[]>();
+  for (const a of list) {
+    const group = groups.get(a.frontmatter.exchange);
+    if (group) group.push(a);
+    else groups.set(a.frontmatter.exchange, [a]);
+  }
+  return groups;
+}
+
 /** Every scored argument's current score, by exchange: the values that change, kept out of the history. */
 function currentScores(state: DebateState, last: number): string {
-  const lines: string[] = [];
-  for (let e = 0; e <= last; e++) {
-    const scored = state.arguments
-      .filter((a) => a.frontmatter.exchange === e && state.scores[a.frontmatter.id])
-      .map((a) => `${a.frontmatter.id} ${state.scores[a.frontmatter.id]!.current_score}`);
-    if (scored.length > 0) lines.push(`- exchange ${e}: ${scored.join(", ")}`);
-  }
+  const groups = byExchange(
+    state.arguments.filter((a) => a.frontmatter.exchange <= last && state.scores[a.frontmatter.id]),
+  );
+  const lines = [...groups.keys()]
+    .sort((a, b) => a - b)
+    .map(
+      (e) =>
+        `- exchange ${e}: ${groups
+          .get(e)!
+          .map((a) => `${a.frontmatter.id} ${state.scores[a.frontmatter.id]!.current_score}`)
+          .join(", ")}`,
+    );
   return lines.length > 0 ? lines.join("\n") : "(nothing scored yet)";
 }
 

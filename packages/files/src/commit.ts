@@ -5,7 +5,7 @@ import type { ArgumentRecord, DebateState, Format, FormatRecord, RuleError } fro
 import { DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import { validateArgumentFrontmatter, validateScoresFile } from "@debatekit/schema";
 import type { BeforeWrite } from "./atomic.js";
-import { syncDirectory, writeFileAtomic } from "./atomic.js";
+import { syncDirectory, writeFilesAtomic } from "./atomic.js";
 import {
   parseDebateFile,
   schemaErrors,
@@ -230,12 +230,25 @@ export async function commitStep(
   if (!written.ok) throw invalid(written.errors, "debate.md");
   if (debateText !== onDisk.value.text) writes.push({ file: "debate.md", content: debateText });
 
+  // Three groups, each one round of fsyncs (DESIGN §5's order kept): the pending record (old scores)
+  // is durable before scores.json is replaced; every other file is durable before debate.md, the
+  // commit marker, is replaced last.
+  const targets = writes.map((w) => ({
+    file: w.file,
+    target: resolveInside(dir, w.file),
+    content: w.content,
+  }));
+  for (const folderPath of new Set(targets.map((t) => path.dirname(t.target))))
+    await mkdir(folderPath, { recursive: true });
+  const groups = [
+    targets.filter((t) => t.file === PENDING_STEP_FILE),
+    targets.filter((t) => t.file !== PENDING_STEP_FILE && t.file !== "debate.md"),
+    targets.filter((t) => t.file === "debate.md"),
+  ];
   let index = 0;
-  for (const write of writes) {
-    const target = resolveInside(dir, write.file);
-    await mkdir(path.dirname(target), { recursive: true });
-    await options.beforeWrite?.(target, index++);
-    await writeFileAtomic(target, write.content);
+  for (const group of groups) {
+    await writeFilesAtomic(group, options.beforeWrite, index);
+    index += group.length;
   }
   // Committed: the pending record is inert from now on (its marker no longer matches); tidy it away.
   const pending = resolveInside(dir, PENDING_STEP_FILE);

@@ -1,6 +1,6 @@
 // @debatekit/files: the debate folder on disk. Reads and writes files; decides no debate rule (that is core).
 export type { BeforeWrite } from "./atomic.js";
-export { writeFileAtomic } from "./atomic.js";
+export { type GroupFile, writeFileAtomic, writeFilesAtomic } from "./atomic.js";
 export type { CommitOptions } from "./commit.js";
 export { commitStep, serializeScores } from "./commit.js";
 export { createDebateFolder } from "./create.js";

@@ -7,7 +7,7 @@ import { journalFileName } from "@debatekit/files";
 import type { AdapterResult, JournalEntry } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
 import type { JournalStore } from "./journal-store.js";
-import { assemblePrompt, chooseSkills } from "./prompt.js";
+import { assemblePrompt, chooseSkills, type SkillCache } from "./prompt.js";
 import type { Phase, RunEvent, RunSummary } from "./types.js";
 
 /** What askSeat needs from the run. */
@@ -25,6 +25,8 @@ export interface SeatContext {
   journal: JournalStore;
   /** Skills folders to use instead of the default ones. */
   skillRoots?: string[];
+  /** The run's memory of the skills folders (read once per run). */
+  skillCache?: SkillCache;
   /** A cap on each call's timeout the format sets (review: the budget left), below the seat's own. */
   timeoutCapMs?: number;
   /** Receives what loadSkills found wrong (runDebate emits each once per run as `skill_problem`). */
@@ -163,6 +165,7 @@ export async function askSeat<T>(
     cwd: context.cwd,
     env: context.env,
     ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
+    ...(context.skillCache ? { cache: context.skillCache } : {}),
   });
   context.reportSkillProblems?.(role, problems);
   for (let call = 0; call <= retries; call++) {

@@ -42,6 +42,32 @@ export interface SkillChoice {
 }
 
 /**
+ * What one run remembers of the skills folders: their roots, what was loaded from them, and each
+ * selection made. A run reads the folders once (not at every step: a stat per file per step was
+ * most of a step's cost); a skill edited during a run is used from the next run on.
+ */
+export interface SkillCache {
+  roots: Map<string, Promise<string[]>>;
+  loaded: Map<string, ReturnType<typeof loadSkills>>;
+  selections: Map<string, Selection>;
+}
+
+/** An empty SkillCache, for one run. */
+export function createSkillCache(): SkillCache {
+  return { roots: new Map(), loaded: new Map(), selections: new Map() };
+}
+
+function remembered<T>(map: Map<string, T>, key: string, make: () => T, cache: boolean): T {
+  if (!cache) return make();
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/**
  * Chooses the skills for one seat from debate.md's settings: `skills.enabled` (false: none, no
  * folder read), the seat's `skill_budget_tokens`, else `skills.budget_tokens`, else 4000, and
  * `skills.exclude`. `skillRoots` replaces the default roots (project skills/, the user's folder
@@ -51,24 +77,42 @@ export interface SkillChoice {
 export async function chooseSkills(
   state: DebateState,
   role: string,
-  options: { dir: string; cwd: string; env?: NodeJS.ProcessEnv; skillRoots?: string[] },
+  options: { dir: string; cwd: string; env?: NodeJS.ProcessEnv; skillRoots?: string[]; cache?: SkillCache },
 ): Promise<SkillChoice> {
   const settings = state.frontmatter.skills;
   if (settings?.enabled === false) return { selection: null, problems: [] };
+  const { cache } = options;
+  const env = options.env ?? process.env;
   const roots =
     options.skillRoots ??
-    (await defaultSkillRoots({ cwd: options.cwd, env: options.env ?? process.env, debateDir: options.dir }));
-  const { skills, problems } = await loadSkills(roots);
+    (await remembered(
+      cache?.roots ?? new Map(),
+      JSON.stringify([options.cwd, options.dir]),
+      () => defaultSkillRoots({ cwd: options.cwd, env, debateDir: options.dir }),
+      cache !== undefined,
+    ));
+  const { skills, problems } = await remembered(
+    cache?.loaded ?? new Map(),
+    JSON.stringify(roots),
+    () => loadSkills(roots),
+    cache !== undefined,
+  );
   const budgetTokens =
     formatOfState(state).seat(state, role)?.skill_budget_tokens ??
     settings?.budget_tokens ??
     DEFAULT_SKILL_BUDGET_TOKENS;
-  const selection = selectSkills(skills, {
+  const query = {
     text: skillMatchText(state, role),
     // Skills name the roles they apply to; a format's own roles are matched by name.
     role: role as Role,
     budgetTokens,
     exclude: settings?.exclude ?? [],
-  });
+  };
+  const selection = remembered(
+    cache?.selections ?? new Map(),
+    JSON.stringify([roots, query]),
+    () => selectSkills(skills, query),
+    cache !== undefined,
+  );
   return { selection, problems };
 }

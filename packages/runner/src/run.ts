@@ -9,6 +9,7 @@ import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import { createJournalStore } from "./journal-store.js";
+import { createSkillCache } from "./prompt.js";
 import { createSkillProblemReporter } from "./skill-problems.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 
@@ -152,6 +153,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const journal = createJournalStore(dir, { env });
   const secrets = secretsFromEnv(env);
   const reportSkillProblems = createSkillProblemReporter({ dir, secrets, emit });
+  const skillCache = createSkillCache();
   // The folder as our last commit left it, and debate.md's text right after that commit.
   let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
   try {
@@ -215,6 +217,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         emit,
         journal,
         reportSkillProblems,
+        skillCache,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
         ...(step.kind === "ask" && step.timeoutMs !== undefined ? { timeoutCapMs: step.timeoutMs } : {}),
