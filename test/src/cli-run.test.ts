@@ -148,7 +148,7 @@ describe("debate run", () => {
     expect(await readFile(join(dir, "debate.md"), "utf8")).toMatch(/^exchanges: 5$/m);
     const status = await start(["status", dir]).result;
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+LAST ERROR$/m);
+    expect(status.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+WINNER\s+NOW\s+LAST ERROR$/m);
     expect(status.stdout).toMatch(/partial\s+awaiting_arguments\s+2\/5\s+[+-]\d\.\d\d\s+[+-]\d\.\d\d/);
     const json = JSON.parse((await start(["status", dir, "--json"]).result).stdout);
     expect(json[0]).toMatchObject({ debate_id: "ai-review-gate", exchange: 2, exchanges: 5 });
@@ -191,9 +191,9 @@ describe("debate new", () => {
     expect(bad.stderr).toContain("--isolation");
   });
 
-  it("rejects an unknown adapter with the field named", async () => {
+  it("rejects an unknown adapter with the flag named", async () => {
     const bad = await start(["new", "x y", "--judge", "nope", "--dir", join(work, "debates")]).result;
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("seats.judge.adapter");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--judge nope: no adapter of that name");
   });
 });

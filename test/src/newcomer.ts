@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./workspace.js";
+
+export { until } from "./watch-helpers.js";
 
 /** The built `debate` binary of this checkout. */
 export const debateBin = join(repoRoot, "apps/debate/dist/bin.js");
@@ -103,3 +105,10 @@ export async function installPacked(prefix: string, env: NodeJS.ProcessEnv): Pro
   if (install.status !== 0) throw new Error(`npm install -g failed (${install.status}): ${install.stderr}`);
   return join(prefix, "bin", "debate");
 }
+
+/** True when something is at `path`. */
+export const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );

@@ -1,7 +1,7 @@
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, installPacked, newcomer, type Ran } from "./newcomer.js";
+import { debate, exists, installPacked, newcomer, type Ran } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // A newcomer's first minutes, as the README tells them: `debate` installed globally from the packed
@@ -31,12 +31,6 @@ async function startHere(): Promise<string[]> {
     .map((line) => line.replace(/\s+#.*$/, "").trim())
     .filter(Boolean);
 }
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
 
 describe("the README's first screen", () => {
   it("is five commands (install, an offline debate, status, report) and each works from an unrelated folder", async () => {

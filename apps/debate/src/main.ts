@@ -9,11 +9,12 @@ export function createProgram(io: CliIO = processIO()): Command {
   const program = new Command("debate")
     .description("Run structured debates between AI coding CLIs, scored by a judge.")
     .version(version)
-    .showHelpAfterError()
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // A usage error is one line with a pointer to the help, never the whole help.
+      outputError: (s, write) => write(`${s.trim().replace(/\s*\n\s*/g, " ")} (see --help)\n`),
     });
   for (const register of commands) register(program, io);
   return program;

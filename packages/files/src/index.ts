@@ -17,7 +17,8 @@ export { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmat
 export type { JournalWriteOptions } from "./journal.js";
 export { journalFileName, readJournal, writeJournalEntry } from "./journal.js";
 export type { LockHolder, LockOptions } from "./lock.js";
-export { acquireLock } from "./lock.js";
+export { acquireLock, readLockHolder } from "./lock.js";
+export { sleepUnlessAborted } from "./sleep.js";
 export { parseMotion } from "./motion.js";
 export { resolveInside } from "./paths.js";
 export type { DebateFolder } from "./read.js";

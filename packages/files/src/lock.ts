@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rmdir, stat, unlink, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { DebatekitError, quote } from "@debatekit/core";
 import { resolveInside } from "./paths.js";
+import { sleepUnlessAborted } from "./sleep.js";
 import { isProcessAlive } from "./pid.js";
 import { removeStaleTempFiles } from "./temp-files.js";
 
@@ -36,6 +36,8 @@ export interface LockOptions {
   command?: string;
   /** Age after which an untouched lock is stale (default 120 s). */
   staleMs?: number;
+  /** Stops a wait: acquireLock then throws LOCK_WAIT_CANCELLED (Ctrl-C while waiting with --wait). */
+  signal?: AbortSignal;
   /** Called once when the lock is held by someone else and we start waiting. */
   onWait?: (holder: LockHolder | undefined) => void;
 }
@@ -70,6 +72,16 @@ function isStale(found: { holder?: LockHolder; mtimeMs: number }, staleMs: numbe
 function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return "an unknown process (the lock file is being written or is unreadable)";
   return `pid ${holder.pid} on ${holder.host} (${quote(holder.command, 120)}) since ${holder.started_at}`;
+}
+
+/** Who holds the debate's lock now: undefined when nobody does or the lock is stale (its holder died). */
+export async function readLockHolder(
+  dir: string,
+  staleMs = DEFAULT_STALE_MS,
+): Promise<LockHolder | undefined> {
+  const found = await readHolder(resolveInside(dir, LOCK_FILE));
+  if (!found?.holder || isStale(found, staleMs)) return undefined;
+  return found.holder;
 }
 
 /** Removes a stale lock, if it is still the same stale lock, under a mutex so two recoverers cannot race. */
@@ -151,7 +163,13 @@ export async function acquireLock(
       announced = true;
       options.onWait?.(found.holder);
     }
-    await sleep(POLL_MS);
+    await sleepUnlessAborted(POLL_MS, options.signal);
+    if (options.signal?.aborted)
+      throw new DebatekitError(
+        "LOCK_WAIT_CANCELLED",
+        `stopped while waiting for ${describeHolder(found.holder)} to release ${dir}`,
+        { file: LOCK_FILE },
+      );
   }
 }
 

@@ -45,3 +45,27 @@ export async function createSeatAdapter(
   }
   return (await factory)(seat, context);
 }
+
+/** The adapters shipped with debatekit (each is the package `@debatekit/adapter-<name>`). */
+export const builtinAdapters = [
+  "claude",
+  "codex",
+  "gemini",
+  "opencode",
+  "copilot",
+  "acp",
+  "http",
+  "manual",
+  "replay",
+];
+
+/** True when a seat could use the adapter `name`: its package `@debatekit/adapter-<name>` resolves. */
+export function isAdapterInstalled(name: string): boolean {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) return false;
+  try {
+    import.meta.resolve(`@debatekit/adapter-${name}`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,4 @@
-export { createSeatAdapter } from "./adapters.js";
+export { builtinAdapters, createSeatAdapter, isAdapterInstalled } from "./adapters.js";
 export type { SeatContext, SeatOutcome } from "./ask-seat.js";
 export { askSeat } from "./ask-seat.js";
 export type { PromptInput, SkillChoice } from "./prompt.js";

@@ -116,6 +116,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   try {
     lock = await acquireLock(dir, {
       ...(options.wait ? { wait: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
       command: options.command ?? "debate run",
       onWait: (holder) =>
         emit({

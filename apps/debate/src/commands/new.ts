@@ -2,6 +2,7 @@ import { relative, resolve } from "node:path";
 import type { Format } from "@debatekit/core";
 import { formatRuleErrors, formats } from "@debatekit/core";
 import { createDebateFolder } from "@debatekit/files";
+import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner";
 import type { SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -97,6 +98,14 @@ export function registerNew(program: Command, io: CliIO): void {
         throw new ExitError(
           `the ${format.name} format needs ${missing.map((s) => `--${s.role} <adapter>`).join(" and ")}`,
         );
+      }
+      for (const seat of format.newOptions.seats) {
+        const name = opts[seat.role];
+        if (typeof name === "string" && !isAdapterInstalled(name))
+          throw new ExitError(
+            `--${seat.role} ${name}: no adapter of that name (the adapters: ${builtinAdapters.join(", ")}); a model goes in the seat's \`model:\` in debate.md`,
+            2,
+          );
       }
       const slug = String(opts.slug ?? slugFromMotion(motion));
       // `isolation: on` is the default and not written; `off` is the user's explicit opt-in, per seat.

@@ -1,6 +1,6 @@
-import { cp, mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -24,6 +24,27 @@ async function freshCopy(dir: string): Promise<string> {
   return copy;
 }
 
+/**
+ * The debate folder a path names: the folder itself, or the folder of a `debate.md` given by
+ * mistake. Anything else ends the command with a one-line cause (exit 2), never a raw system error.
+ */
+export async function debateFolderOf(io: CliIO, arg: string): Promise<string> {
+  const path = resolve(io.cwd, arg);
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) {
+    const holds = await stat(join(path, "debate.md")).catch(() => undefined);
+    if (!holds?.isFile()) throw new ExitError(`${arg}: not a debate folder (it holds no debate.md)`, 2);
+    return path;
+  }
+  if (info?.isFile() && basename(path) === "debate.md") return dirname(path);
+  throw new ExitError(
+    info
+      ? `${arg}: not a folder (give the debate's folder, the one holding debate.md)`
+      : `${arg}: no such folder`,
+    2,
+  );
+}
+
 /** `debate run <dir>`: runs or resumes a debate until it is complete, waiting, or a seat fails. */
 export function registerRun(program: Command, io: CliIO): void {
   program
@@ -43,7 +64,7 @@ export function registerRun(program: Command, io: CliIO): void {
         dirArg: string,
         opts: { exchanges?: number; wait?: boolean; fresh?: boolean; json?: boolean },
       ) => {
-        let dir = resolve(io.cwd, dirArg);
+        let dir = await debateFolderOf(io, dirArg);
         if (opts.fresh) {
           dir = await freshCopy(dir);
           if (!opts.json) io.stderr.write(`running a fresh copy in ${dir}\n`);
@@ -86,6 +107,11 @@ export async function runAndReport(
       onEvent,
       env: io.env,
       command: opts.command,
+    }).catch((error: unknown) => {
+      // Ctrl-C or SIGTERM while waiting for the lock (--wait): stopped, nothing was done.
+      if ((error as { code?: string }).code === "LOCK_WAIT_CANCELLED")
+        throw new ExitError((error as Error).message, cancelledExitCode, { cause: error });
+      throw error;
     });
     progress?.stop();
     if (opts.json) io.stdout.write(`${JSON.stringify({ dir, ...summary }, null, 2)}\n`);

@@ -1,9 +1,10 @@
 import { readdir, stat } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { clipText, formatOfState } from "@debatekit/core";
-import { readDebateFolder, readJournal } from "@debatekit/files";
+import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files";
 import type { Degradation } from "@debatekit/schema";
 import type { Command } from "commander";
+import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
 import { palette } from "../progress.js";
 
@@ -22,7 +23,41 @@ export interface StatusRow {
   outcome?: string;
   /** Every reason the result rests on less than configured, with the real (sanitized) error (DESIGN §12). */
   degraded?: Degradation[];
+  /** What is happening now: `running (pid 123)`, `paused`, `waiting for inbox/e001-opposition.md`. */
+  activity?: string;
+  /** The side that won a finished debate (`proposition`, `opposition`, `tie`; crossfire: its verdict's side). */
+  winner?: string;
   last_error?: string;
+}
+
+/** The manual seats' prompts of this exchange that have no answer in inbox/ yet (`inbox/<stem>.md`). */
+async function unansweredPrompts(dir: string, exchange: number): Promise<string[]> {
+  const prefix = `e${String(exchange).padStart(3, "0")}-`;
+  const prompts = await readdir(join(dir, "prompts")).catch(() => [] as string[]);
+  const inbox = new Set(await readdir(join(dir, "inbox")).catch(() => [] as string[]));
+  // The latest attempt of each seat is the one asked now.
+  const latest = new Map<string, string>();
+  for (const file of prompts.filter((f) => f.startsWith(prefix) && f.endsWith(".md")).sort()) {
+    const stem = file.slice(0, -3);
+    latest.set(stem.replace(/-attempt\d+$/, ""), stem);
+  }
+  return [...latest.values()]
+    .filter((stem) => !inbox.has(`${stem}.md`) && !inbox.has(`${stem}.json`))
+    .map((stem) => `inbox/${stem}.md`);
+}
+
+/** The winner of a finished debate, from its standing. */
+function winnerOf(standing: {
+  complete: boolean;
+  scores?: { proposition: number; opposition: number };
+  headline?: string;
+}): string | undefined {
+  if (!standing.complete) return undefined;
+  if (standing.scores) {
+    const lead = standing.scores.proposition - standing.scores.opposition;
+    return Math.abs(lead) < 0.005 ? "tie" : lead > 0 ? "proposition" : "opposition";
+  }
+  return /^the (\w+) wins/.exec(standing.headline ?? "")?.[1];
 }
 
 async function isDebate(dir: string): Promise<boolean> {
@@ -65,14 +100,30 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
     row.phase = `${row.phase} (degraded: ${[...new Set(standing.degraded.map((d) => d.cause))].join(", ")})`;
   }
   if (standing.progress.total !== undefined) row.exchanges = standing.progress.total;
-  // Only a failure of the step the debate is still at matters: older ones were overcome.
+  const winner = winnerOf(standing);
+  if (winner) row.winner = winner;
+  const holder = await readLockHolder(dir).catch(() => undefined);
+  const waiting = standing.complete ? [] : await unansweredPrompts(dir, fm.current_exchange);
+  if (holder) row.activity = `running (pid ${holder.pid})`;
+  else if (fm.paused) row.activity = "paused";
+  else if (waiting.length > 0) row.activity = `waiting for ${waiting.join(", ")}`;
+  // Only a failure of the step the debate is still at matters: older ones were overcome. A stop by
+  // the user is no error, and an error of a seat since changed (adapter or model) no longer holds.
   const journal = await readJournal(dir, { exchange: fm.current_exchange, phase: fm.current_phase }).catch(
     () => [],
   );
   const last = journal.at(-1);
-  if (last && last.result.status !== "ok")
+  const seat = last
+    ? (fm.seats as Record<string, { adapter?: string; model?: string }> | undefined)?.[last.role]
+    : undefined;
+  const current =
+    !last ||
+    !seat ||
+    (seat.adapter === last.adapter && (seat.model ?? undefined) === (last.model ?? undefined));
+  if (!last || !current || last.result.status === "cancelled") return row;
+  if (last.result.status !== "ok")
     row.last_error = `${last.role}: ${last.result.error ?? last.result.status}`;
-  else if (last?.validation?.ok === false)
+  else if (last.validation?.ok === false)
     row.last_error = `${last.role}: ${last.validation.errors?.[0] ?? "invalid answer"}`;
   return row;
 }
@@ -94,6 +145,14 @@ function signed(n: number): string {
   return `${v > 0 ? "+" : ""}${v.toFixed(2)}`;
 }
 
+/** The LAST ERROR cell: cut to 80 characters with a `…` mark; the full text is added to `cut`. */
+function clipError(row: StatusRow, name: string, cut: string[]): string {
+  const error = row.last_error!.replace(/\s+/g, " ");
+  const cell = clipText(error, 80);
+  if (cell !== error) cut.push(`${name}: ${error}`);
+  return cell;
+}
+
 /** `debate status [dir...]`: phase, exchange, scores and last error of each debate. */
 export function registerStatus(program: Command, io: CliIO): void {
   program
@@ -102,27 +161,48 @@ export function registerStatus(program: Command, io: CliIO): void {
     .argument("[dirs...]", "debate folders, or folders that contain them", ["debates"])
     .option("--json", "print the rows as JSON")
     .action(async (dirs: string[], opts: { json?: boolean }) => {
+      for (const d of dirs) {
+        const exists = await stat(resolve(io.cwd, d)).then(
+          (st) => st.isDirectory(),
+          () => false,
+        );
+        if (!exists) throw new ExitError(`${d}: no such folder`, 2);
+      }
       const folders = (await Promise.all(dirs.map((d) => findDebates(resolve(io.cwd, d))))).flat();
       const rows = await Promise.all(folders.map(debateStatus));
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
-      if (rows.length === 0) {
-        io.stdout.write(`no debates found in ${dirs.join(", ")}\n`);
-        return;
-      }
+      if (rows.length === 0)
+        throw new ExitError(
+          `no debates found in ${dirs.join(", ")} (a debate is a folder holding debate.md)`,
+          1,
+        );
       const c = palette(io);
+      // A debate is named by its path from here; `.` or `..` say nothing, so those show its folder's name.
+      const nameOf = (dir: string) => {
+        const rel = relative(io.cwd, dir);
+        return rel === "" || /^(\.\.[\\/]?)+$/.test(rel) ? basename(dir) : rel;
+      };
+      const cut: string[] = [];
       const body = rows.map((r) => [
-        relative(io.cwd, r.dir) || ".",
-        r.phase ?? "-",
+        nameOf(r.dir),
+        r.activity === "paused" ? `paused (${r.phase ?? "-"})` : (r.phase ?? "-"),
         r.exchange === undefined ? "-" : `${r.exchange}/${r.exchanges ?? "-"}`,
         r.scores ? signed(r.scores.proposition) : (r.sides?.proposition ?? "-"),
         r.scores ? signed(r.scores.opposition) : (r.sides?.opposition ?? "-"),
-        r.last_error ? clipText(r.last_error.replace(/\s+/g, " "), 80) : "",
+        r.winner ?? "-",
+        r.activity && r.activity !== "paused" ? r.activity : "",
+        r.last_error ? clipError(r, nameOf(r.dir), cut) : "",
       ]);
-      const text = table([["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "LAST ERROR"], ...body]);
+      const text = table([
+        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "NOW", "LAST ERROR"],
+        ...body,
+      ]);
       const [head, ...rest] = text.split("\n");
       io.stdout.write(`${c.bold(head!)}\n${rest.join("\n")}\n`);
+      // A cut error is marked with `…` and given in full below the table.
+      for (const line of cut) io.stdout.write(`${line}\n`);
     });
 }

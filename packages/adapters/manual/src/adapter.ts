@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
 import { DebatekitError } from "@debatekit/core";
-import { MAX_MARKDOWN_BYTES, readTextInside, resolveInside } from "@debatekit/files";
+import { MAX_MARKDOWN_BYTES, readTextInside, resolveInside, sleepUnlessAborted } from "@debatekit/files";
 import type { SeatConfig } from "@debatekit/schema";
 import { inboxDir, promptsDir, stepStem } from "./names.js";
 
@@ -79,20 +79,6 @@ async function readAnswer(
   return undefined;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        done();
-      },
-      { once: true },
-    );
-  });
-}
-
 /**
  * A seat answered by a person or another agent: the prompt goes to prompts/<stem>.md and the
  * answer is read from inbox/<stem>.md (or .json). Without `timeout_ms` on the seat the call returns
@@ -126,7 +112,7 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
       if (performance.now() >= deadline) {
         return envelope("pending", "", `waiting for ${inboxDir}/${stem}.md (prompt in ${promptFile})`);
       }
-      await sleep(Math.min(pollMs, Math.max(1, deadline - performance.now())), request.signal);
+      await sleepUnlessAborted(Math.min(pollMs, Math.max(1, deadline - performance.now())), request.signal);
     }
   };
 

@@ -1,0 +1,121 @@
+import { spawn } from "node:child_process";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { debate, debateBin, exists, newcomer, until } from "./newcomer.js";
+import { repoRoot } from "./workspace.js";
+
+// `debate status` tells the truth: each case through the built binary, on real folders.
+const example = join(repoRoot, "examples/ai-review-gate");
+let root: string;
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ({ root, cwd, env } = await newcomer("status-truth-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function copyExample(name: string): Promise<string> {
+  const dir = join(cwd, name);
+  await cp(example, dir, { recursive: true });
+  return dir;
+}
+
+async function editDebate(dir: string, edit: (text: string) => string): Promise<void> {
+  const file = join(dir, "debate.md");
+  await writeFile(file, edit(await readFile(file, "utf8")));
+}
+
+const statusJson = (args: string[]) => JSON.parse(debate(["status", ...args, "--json"], { cwd, env }).stdout);
+
+describe("debate status", () => {
+  it("says paused for a paused debate, not the phase it would run", async () => {
+    const dir = await copyExample("paused");
+    await editDebate(dir, (t) => t.replace("retries: 2\n", "retries: 2\npaused: true\n"));
+    const status = debate(["status", "paused"], { cwd, env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^paused\s+paused \(awaiting_arguments\)\s+0\/5/m);
+    expect(statusJson(["paused"])[0]).toMatchObject({ activity: "paused" });
+  });
+
+  it("shows a run in progress as running with its pid, and a stopped run leaves no error behind", async () => {
+    const dir = await copyExample("running");
+    const lines = (await readFile(join(dir, "replay.jsonl"), "utf8")).trim().split("\n");
+    await writeFile(
+      join(dir, "replay.jsonl"),
+      `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: 300 })).join("\n")}\n`,
+    );
+    const child = spawn(process.execPath, [debateBin, "run", "running"], { cwd, env, stdio: "ignore" });
+    const exited = new Promise((done) => child.on("close", done));
+    await until("the run to hold the lock and journal an answer", async () => {
+      const journal = await readdir(join(dir, ".debate/journal")).catch(() => []);
+      return journal.length > 0 && (await exists(join(dir, ".debate/lock")));
+    });
+    const status = debate(["status", "running"], { cwd, env });
+    expect(status.stdout).toContain(`running (pid ${child.pid})`);
+    child.kill("SIGINT");
+    await exited;
+    const after = statusJson(["running"])[0];
+    expect(after.activity).toBeUndefined();
+    expect(after.last_error).toBeUndefined();
+  });
+
+  it("names the inbox file a manual seat waits for", async () => {
+    const made = debate(
+      ["new", "This house would write tests first", "--proposition", "manual", "--opposition", "manual"],
+      { cwd, env },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    await editDebate(join(cwd, "debates/write-tests-first"), (t) =>
+      t.replace(/judge: \{[^}]*\}/, "judge: { adapter: manual }"),
+    );
+    expect(debate(["run", "debates/write-tests-first"], { cwd, env }).code).toBe(0);
+    const status = debate(["status", "debates"], { cwd, env });
+    expect(status.stdout).toContain("waiting for inbox/e000-opposition.md, inbox/e000-proposition.md");
+  });
+
+  it("drops an error once the seat that failed is changed, and marks a cut error and gives it in full", async () => {
+    const dir = await copyExample("fixed");
+    // A judge on a port where nothing listens: its call fails with a long error.
+    await editDebate(dir, (t) =>
+      t.replace(
+        "judge: { adapter: replay, file: replay.jsonl }",
+        'judge: { adapter: http, base_url: "http://127.0.0.1:9/v1/a-long-path-so-that-the-error-message-is-longer-than-eighty-characters", model: "none" }',
+      ),
+    );
+    const failed = debate(["run", "fixed", "--exchanges", "1"], { cwd, env });
+    expect(failed.code).toBe(1);
+    const row = statusJson(["fixed"])[0];
+    expect(row.last_error).toMatch(/^judge: /);
+    const table = debate(["status", "fixed"], { cwd, env }).stdout;
+    expect(row.last_error.length).toBeGreaterThan(80);
+    expect(table).toMatch(/^fixed\s.*…$/m);
+    expect(table).toContain(`fixed: ${row.last_error}`);
+    await editDebate(dir, (t) =>
+      t.replace(/judge: \{ adapter: http[^\n]*/, "judge: { adapter: replay, file: replay.jsonl }"),
+    );
+    expect(statusJson(["fixed"])[0].last_error).toBeUndefined();
+  });
+
+  it("names a debate by its folder when given as `.` or `..`, and gives the winner in --json", async () => {
+    const dir = await copyExample("finished");
+    expect(debate(["run", "finished"], { cwd, env }).code).toBe(0);
+    const inside = debate(["status", "."], { cwd: dir, env });
+    expect(inside.stdout).toMatch(/^finished\s+complete\s+5\/5/m);
+    const below = join(dir, "arguments");
+    expect(debate(["status", ".."], { cwd: below, env }).stdout).toMatch(/^finished\s+complete/m);
+    expect(statusJson(["finished"])[0]).toMatchObject({ winner: "proposition" });
+  });
+
+  it("fails with a one-line cause for a folder that does not exist or holds no debate", async () => {
+    const missing = debate(["status", "nope"], { cwd, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe("debate: nope: no such folder\n");
+    const empty = debate(["status", "."], { cwd: root, env });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^debate: no debates found in \. /);
+  });
+});
