@@ -214,6 +214,18 @@ describe("debate gate", () => {
     // The same state in status: the folder says who failed and who judged instead.
     const status = execFileSync(process.execPath, [bin, "status", result.dir, "--json"]).toString();
     expect(JSON.parse(status)[0]).toMatchObject({ degraded: [{ cause: "fallback_judge" }] });
+    expect(
+      execFileSync(process.execPath, [bin, "status", result.dir], {
+        env: { ...process.env, NO_COLOR: "1" },
+      }).toString(),
+    ).toContain("complete (degraded: fallback_judge)");
+    // And in `debate run`'s summary of the finished folder.
+    const run2 = execFileSync(process.execPath, [bin, "run", result.dir], {
+      env: { ...process.env, NO_COLOR: "1" },
+    }).toString();
+    expect(run2).toMatch(
+      /degraded \(fallback_judge\): the judge \(http\) failed in round 1; the fallback judge \(http\) answered instead: .*upstream overloaded/,
+    );
   });
 
   it("exits 2 when the fallback judge fails too", async () => {

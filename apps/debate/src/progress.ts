@@ -126,6 +126,12 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
       lines.push(`${c.red(summary.status)}: ${summary.error?.message ?? summary.reason ?? ""} (${where})`);
   }
   if (summary.outcome) lines.push(c.red(`outcome: ${summary.outcome}`));
+  // A result resting on less than configured says so, with the real error (DESIGN §12).
+  // (A seat that failed for good is already the line above.)
+  for (const d of (summary.degraded ?? []).filter(
+    (d) => summary.status !== "failed" || d.cause !== "seat_failed",
+  ))
+    lines.push(c.yellow(`degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}`));
   // A format that does not score (crossfire) shows its own standing instead of scores.
   if (summary.standing && !summary.standing.scores) {
     if (summary.standing.headline) lines.push(c.bold(summary.standing.headline));
