@@ -112,3 +112,13 @@ export const exists = (path: string): Promise<boolean> =>
     () => true,
     () => false,
   );
+
+/** `debate new` of a formal debate whose three seats are manual, in `cwd/<slug>`. */
+export function newManualDebate(
+  motion: string,
+  slug: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; executable?: string },
+): Ran {
+  const seats = ["--proposition", "manual", "--opposition", "manual", "--judge", "manual"];
+  return debate(["new", motion, ...seats, "--slug", slug, "--dir", "."], options);
+}

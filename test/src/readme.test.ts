@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, exists, installPacked, newcomer, type Ran } from "./newcomer.js";
+import { debate, exists, installPacked, newcomer, newManualDebate, type Ran } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // A newcomer's first minutes, as the README tells them: `debate` installed globally from the packed
@@ -68,21 +68,9 @@ describe("an installed debate, run far from the repository", () => {
   });
 
   it("gives a seat the built-in skills that match the motion, whatever folder it runs from", async () => {
-    const made = debate(
-      [
-        "new",
-        "This house would trust test coverage figures as proof that the tests check the code",
-        "--proposition",
-        "manual",
-        "--opposition",
-        "manual",
-        "--judge",
-        "manual",
-        "--slug",
-        "coverage",
-        "--dir",
-        ".",
-      ],
+    const made = newManualDebate(
+      "This house would trust test coverage figures as proof that the tests check the code",
+      "coverage",
       { cwd, env, executable: "debate" },
     );
     expect(made.code, made.stderr).toBe(0);

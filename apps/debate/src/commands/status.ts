@@ -36,13 +36,17 @@ async function unansweredPrompts(dir: string, exchange: number): Promise<string[
   const prompts = await readdir(join(dir, "prompts")).catch(() => [] as string[]);
   const inbox = new Set(await readdir(join(dir, "inbox")).catch(() => [] as string[]));
   // The latest attempt of each seat is the one asked now.
-  const latest = new Map<string, string>();
-  for (const file of prompts.filter((f) => f.startsWith(prefix) && f.endsWith(".md")).sort()) {
+  const latest = new Map<string, { stem: string; attempt: number }>();
+  for (const file of prompts.filter((f) => f.startsWith(prefix) && f.endsWith(".md"))) {
     const stem = file.slice(0, -3);
-    latest.set(stem.replace(/-attempt\d+$/, ""), stem);
+    const attempt = Number(/-attempt(\d+)$/.exec(stem)?.[1] ?? 1);
+    const seat = stem.replace(/-attempt\d+$/, "");
+    if ((latest.get(seat)?.attempt ?? 0) < attempt) latest.set(seat, { stem, attempt });
   }
   return [...latest.values()]
+    .map(({ stem }) => stem)
     .filter((stem) => !inbox.has(`${stem}.md`) && !inbox.has(`${stem}.json`))
+    .sort()
     .map((stem) => `inbox/${stem}.md`);
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
@@ -70,9 +70,15 @@ async function writePrompt(debateDir: string, file: string, prompt: string): Pro
 async function readAnswer(
   debateDir: string,
   stem: string,
+  changedAfterMs?: number,
 ): Promise<{ file: string; text: string } | undefined> {
   for (const ext of [".md", ".json"]) {
     const file = `${inboxDir}/${stem}${ext}`;
+    if (changedAfterMs !== undefined) {
+      // Only an answer edited after the retry was asked for counts: the rejected one is still there.
+      const info = await stat(inside(debateDir, file)).catch(() => undefined);
+      if (!info || info.mtimeMs <= changedAfterMs) continue;
+    }
     const text = await readInside(debateDir, file);
     if (text !== undefined && text.trim() !== "") return { file, text };
   }
@@ -99,14 +105,23 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
     if (!request.step)
       return envelope("unavailable", "", "a manual seat needs the step (exchange, role, attempt)");
     const stem = stepStem(request.step);
+    const first = stepStem({ ...request.step, attempt: 1 });
     const promptFile = `${promptsDir}/${stem}.md`;
     await ensureFolder(context.debateDir, promptsDir);
     await ensureFolder(context.debateDir, inboxDir);
-    await writePrompt(context.debateDir, promptFile, redactSecrets(request.prompt));
+    // The prompt file says where its answer goes; a retry also takes the first answer fixed in place.
+    const where =
+      stem === first
+        ? `Write your answer to ${inboxDir}/${stem}.md.`
+        : `Your earlier answer was rejected (the errors are below). Write the new one to ${inboxDir}/${stem}.md, or fix ${inboxDir}/${first}.md in place.`;
+    await writePrompt(context.debateDir, promptFile, `<!-- ${where} -->\n\n${redactSecrets(request.prompt)}`);
+    const askedAt = (await stat(inside(context.debateDir, promptFile))).mtimeMs;
 
     const deadline = performance.now() + waitMs;
     for (;;) {
-      const answer = await readAnswer(context.debateDir, stem);
+      const answer =
+        (await readAnswer(context.debateDir, stem)) ??
+        (stem === first ? undefined : await readAnswer(context.debateDir, first, askedAt));
       if (answer) return envelope("ok", answer.text);
       if (request.signal?.aborted) return envelope("cancelled", "", "stopped by the user");
       if (performance.now() >= deadline) {

@@ -1,0 +1,62 @@
+import { readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { debate, exists, newcomer, newManualDebate } from "./newcomer.js";
+import { repoRoot } from "./workspace.js";
+
+// Manual seats as a person uses them: through the built binary, answers written into inbox/.
+let root: string;
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ({ root, cwd, env } = await newcomer("manual-seats-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The example's recorded answer of a seat (valid for the formal format). */
+async function recorded(exchange: number, role: string): Promise<string> {
+  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
+    .trim()
+    .split("\n");
+  const entry = lines.map((l) => JSON.parse(l)).find((e) => e.exchange === exchange && e.role === role);
+  return entry.text as string;
+}
+
+describe("manual seats", () => {
+  it("say where to write, and take a rejected answer fixed in place", async () => {
+    const made = newManualDebate(
+      "This house would require a second AI model's review before merging AI-written code",
+      "d",
+      { cwd, env },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(debate(["run", "d"], { cwd, env }).code).toBe(0);
+    const prompt = await readFile(join(cwd, "d/prompts/e000-proposition.md"), "utf8");
+    expect(prompt.split("\n")[0]).toBe("<!-- Write your answer to inbox/e000-proposition.md. -->");
+
+    // A broken answer is rejected; the retry's prompt says both places an answer may go.
+    const answer = join(cwd, "d/inbox/e000-proposition.md");
+    await writeFile(answer, "I think the motion is right.\n");
+    await writeFile(join(cwd, "d/inbox/e000-opposition.md"), await recorded(0, "opposition"));
+    const rejected = debate(["run", "d"], { cwd, env });
+    expect(rejected.stderr).toContain("answer rejected");
+    const retry = await readFile(join(cwd, "d/prompts/e000-proposition-attempt2.md"), "utf8");
+    expect(retry.split("\n")[0]).toContain("or fix inbox/e000-proposition.md in place");
+    expect(debate(["status", "d", "--json"], { cwd, env }).stdout).toContain(
+      "inbox/e000-proposition-attempt2.md",
+    );
+
+    // Fixing the first file in place (no -attempt2 file) is taken on the next run.
+    await writeFile(answer, await recorded(0, "proposition"));
+    const later = new Date(Date.now() + 2000);
+    await utimes(answer, later, later);
+    const fixed = debate(["run", "d"], { cwd, env });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).toContain("committed exchange 0 arguments");
+    expect(await exists(join(cwd, "d/arguments/prop_000a.md"))).toBe(true);
+    expect(await exists(join(cwd, "d/inbox/e000-proposition-attempt2.md"))).toBe(false);
+  });
+});
