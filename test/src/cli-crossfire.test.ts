@@ -116,6 +116,7 @@ describe("debate run / status on a crossfire debate", () => {
         exchange: 3,
         exchanges: 3,
         sides: { proposition: "-", opposition: "winner" },
+        winner: "challenger",
       },
     ]);
   });
