@@ -12,17 +12,18 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // DESIGN §4: left may import right, never the reverse.
 const layer: Record<string, number> = {
   "@debatekit/cli": 0,
-  "@debatekit/runner": 1,
-  "@debatekit/report": 1,
-  "@debatekit/core": 2,
-  "@debatekit/files": 2,
-  "@debatekit/skills": 2,
-  "@debatekit/adapter-kit": 2,
-  "@debatekit/schema": 3,
+  "@debatekit/tournament": 1,
+  "@debatekit/runner": 2,
+  "@debatekit/report": 2,
+  "@debatekit/core": 3,
+  "@debatekit/files": 3,
+  "@debatekit/skills": 3,
+  "@debatekit/adapter-kit": 3,
+  "@debatekit/schema": 4,
 };
 function layerOf(name: string): number {
   if (name in layer) return layer[name]!;
-  if (name.startsWith("@debatekit/adapter-")) return 2;
+  if (name.startsWith("@debatekit/adapter-")) return 3;
   throw new Error(`${name} has no place in the dependency direction of DESIGN.md §4`);
 }
 

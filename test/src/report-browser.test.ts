@@ -1,6 +1,4 @@
-import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,20 +6,16 @@ import { readDebateFolder, readJournal } from "@debatekit/files";
 import { createReport } from "@debatekit/report";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, CHROMIUM, requireChromium } from "./browser.js";
 import { repoRoot } from "./workspace.js";
 
 // report.html in a real headless Chromium (Debian's, installed by scripts/install-chromium.mjs):
 // no console error, no request, the chart's points and the graph's nodes, axe-core's checks, and
 // screenshots at desktop and phone width in test/.output/report/ (ignored by git).
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 const OUT = join(repoRoot, "test/.output/report");
-const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const FIXTURE = join(repoRoot, "../shared/fixtures/dialectic/halt-ai-development");
 
-if (!CHROMIUM) {
-  if (process.env.CI) throw new Error("CI: Chromium is missing; scripts/install-chromium.mjs installs it");
-  console.warn("report-browser.test.ts: skipped, no Chromium (sudo apt-get install -y chromium)");
-}
+requireChromium("report-browser.test.ts");
 
 let work: string;
 let browser: Browser;
@@ -84,15 +78,7 @@ describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
       // (a string: the test package's types have no DOM)
       const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
       expect(overflow).toBeLessThanOrEqual(0);
-      await page.addScriptTag({ content: await readFile(axeSource, "utf8") });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          globalThis as unknown as {
-            axe: { run(): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> };
-          }
-        ).axe;
-        return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
-      });
+      const violations = await axeViolations(page);
       expect(violations).toEqual([]);
       await page.screenshot({ path: join(OUT, `halt-ai-development-${label}.png`), fullPage: true });
       expect(errors).toEqual([]);

@@ -3,22 +3,26 @@ import { costText, headerRows, seatText, tokensText } from "./header.js";
 import type { RankedArgument, Report } from "./model.js";
 import { layoutGraph, renderChartSvg, renderGraphSvg, SIDE_COLOR } from "./svg.js";
 
-const STYLE = `
+/** The page style every debatekit report shares (the debate report, the tournament's leaderboard). */
+export const BASE_STYLE = `
 :root { color-scheme: light; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; background: #fff; }
 main { max-width: 62rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.6rem; line-height: 1.25; overflow-wrap: anywhere; }
 h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ccc; }
-h3 { font-size: 1rem; margin-bottom: .25rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
-td { overflow-wrap: break-word; }
-th { white-space: nowrap; }
 th { background: #f2f2f2; }
 .scroll { overflow-x: auto; }
 .scroll:focus { outline: 3px solid #0d47a1; }
 .alert { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
+`;
+
+const STYLE = `${BASE_STYLE}
+h3 { font-size: 1rem; margin-bottom: .25rem; }
+td { overflow-wrap: break-word; }
+th { white-space: nowrap; }
 .verdict { font-size: 1.15rem; font-weight: 600; }
 .prop { color: ${SIDE_COLOR.proposition}; } .opp { color: ${SIDE_COLOR.opposition}; }
 svg.chart { width: 100%; height: auto; max-width: 640px; display: block; }

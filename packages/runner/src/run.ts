@@ -146,6 +146,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     let adapter = adapters.get(key);
     if (!adapter) {
       adapter = await createSeatAdapter(seat, { debateDir: dir, env }, options.adapters);
+      if (options.wrapAdapter) adapter = options.wrapAdapter(adapter, seat);
       adapters.set(key, adapter);
     }
     return adapter;

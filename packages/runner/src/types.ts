@@ -89,6 +89,11 @@ export interface RunOptions {
   /** Wait for the lock instead of failing with DEBATE_LOCKED. */
   wait?: boolean;
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Wraps every seat's adapter once it is made (a tournament puts its per-provider limits here: calls
+   * in flight and per minute across many debates). The wrapper must call the adapter it is given.
+   */
+  wrapAdapter?: (adapter: Adapter, seat: SeatConfig) => Adapter;
   /** Adapter factories by adapter name, used instead of importing `@debatekit/adapter-<name>`. */
   adapters?: Record<string, AdapterFactory>;
   skillRoots?: string[];

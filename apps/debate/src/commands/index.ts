@@ -12,6 +12,7 @@ import { registerRun } from "./run.js";
 import { registerSetup } from "./setup.js";
 import { registerSkills } from "./skills.js";
 import { registerStatus } from "./status.js";
+import { registerTournament } from "./tournament.js";
 import { registerWatch } from "./watch.js";
 
 /** A subcommand: adds itself to the program. */
@@ -27,6 +28,7 @@ export const commands: RegisterCommand[] = [
   registerStatus,
   registerReport,
   registerWatch,
+  registerTournament,
   registerSkills,
   registerDoctor,
   registerMcp,

@@ -7,9 +7,7 @@ import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 import { createProgress, formatSkillProblemLine, formatSummary } from "../progress.js";
-
-/** Exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells do). */
-const cancelledExitCode = 130;
+import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
 
 /** Copies a debate folder into a new temporary folder and returns the copy's path. */
 async function freshCopy(dir: string): Promise<string> {
@@ -80,18 +78,7 @@ export async function runAndReport(
   dir: string,
   opts: { exchanges?: number; wait?: boolean; json?: boolean; command: string },
 ): Promise<void> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupts++;
-    if (interrupts > 1) process.exit(cancelledExitCode);
-    io.stderr.write(
-      `\n${signal}: stopping the seats; the folder resumes with \`debate run\` (again to force)\n`,
-    );
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const stop = abortOnSignals(io, "stopping the seats; the folder resumes with `debate run`");
   const progress = opts.json ? undefined : createProgress(io);
   // With --json stdout holds only the summary; skill problems still go to stderr, as warnings.
   const onEvent: RunOptions["onEvent"] =
@@ -101,7 +88,7 @@ export async function runAndReport(
     });
   try {
     const summary = await runDebate(dir, {
-      signal: controller.signal,
+      signal: stop.signal,
       ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
       ...(opts.wait ? { wait: true } : {}),
       onEvent,
@@ -125,7 +112,6 @@ export async function runAndReport(
     }
   } finally {
     progress?.stop();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stop.dispose();
   }
 }

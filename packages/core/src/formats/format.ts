@@ -175,6 +175,11 @@ export interface Format {
   checkCommitted(state: DebateState): RuleError[];
   /** Where the debate stands. */
   standing(state: DebateState): Standing;
+  /**
+   * Seat calls a complete debate makes by role, when every answer passes first time (a tournament's
+   * cost plan); absent when the format cannot know it up front (review: it runs to convergence).
+   */
+  plannedCalls?(frontmatter: DebateFrontmatter): Record<string, number>;
   /** Options `debate new` offers for this format. */
   readonly newOptions: NewDebateOptions;
   /** Readers of other tools' state (`debate import --from <name>`), by source name. */

@@ -1413,3 +1413,106 @@ export interface SkillManifest {
    */
   entry_file: string
 }
+/**
+ * The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.
+ */
+export interface TournamentFrontmatter {
+  /**
+   * The tournament's name (its folder's name when created by `debate tournament new`).
+   */
+  tournament_id: string
+  /**
+   * The debate format every match uses.
+   */
+  format: ("formal" | "crossfire")
+  /**
+   * Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.
+   */
+  length?: number
+  /**
+   * Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.
+   * 
+   * @minItems 2
+   */
+  players: TournamentEntrant[]
+  /**
+   * Who judges; with several, matches are given to them in turn.
+   * 
+   * @minItems 1
+   */
+  judges: TournamentEntrant[]
+  /**
+   * How players are paired: every pair once per motion (and side order).
+   */
+  pairing: "round-robin"
+  /**
+   * `both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.
+   */
+  sides: ("both" | "one")
+  /**
+   * The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).
+   * 
+   * @minItems 1
+   */
+  motions: {
+    id: string
+    motion: string
+    answer?: ("for" | "against")
+  }[]
+  /**
+   * One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.
+   */
+  matches: {
+    id: string
+    motion: string
+    first: string
+    second: string
+    judge: string
+  }[]
+  /**
+   * Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.
+   */
+  limits?: {
+    [k: string]: {
+      concurrency?: number
+      per_minute?: number
+    }
+  }
+  /**
+   * US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.
+   */
+  prices?: {
+    [k: string]: {
+      input: number
+      output: number
+    }
+  }
+  /**
+   * Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).
+   */
+  seed: number
+  /**
+   * Bootstrap resamples for the 95% intervals (default 1000).
+   */
+  bootstrap?: number
+  created_at: string
+  /**
+   * How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).
+   */
+  status: ("created" | "running" | "finished")
+  /**
+   * How many times `tournament run` started.
+   */
+  runs?: number
+  finished_at?: string
+}
+/**
+ * A player or judge of a tournament: its name and its seat.
+ * 
+ * This interface was referenced by `TournamentFrontmatter`'s JSON-Schema
+ * via the `definition` "Entrant".
+ */
+export interface TournamentEntrant {
+  name: string
+  seat: SeatConfig
+}

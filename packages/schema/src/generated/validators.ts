@@ -15023,3 +15023,1255 @@ validate76.errors = vErrors;
 return errors === 0;
 }
 validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateTournamentFrontmatterRaw = validate77;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern29 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema109 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
+const pattern28 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate78.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.seat === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seat"},message:"must have required property '"+"seat"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "name") || (key0 === "seat"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern28.test(data0)){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.seat !== undefined){
+if(!(validate38(data.seat, {instancePath:instancePath+"/seat",parentData:data,parentDataProperty:"seat",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate78.errors = vErrors;
+return errors === 0;
+}
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://debatekit.dev/schemas/tournament.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tournament_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tournament_id"},message:"must have required property '"+"tournament_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.format === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "format"},message:"must have required property '"+"format"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.players === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "players"},message:"must have required property '"+"players"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.judges === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "judges"},message:"must have required property '"+"judges"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.pairing === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pairing"},message:"must have required property '"+"pairing"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.sides === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sides"},message:"must have required property '"+"sides"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.motions === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "motions"},message:"must have required property '"+"motions"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.matches === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "matches"},message:"must have required property '"+"matches"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.seed === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.created_at === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.status === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema108.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.tournament_id !== undefined){
+let data0 = data.tournament_id;
+if(typeof data0 === "string"){
+if(!pattern10.test(data0)){
+const err12 = {instancePath:instancePath+"/tournament_id",schemaPath:"#/properties/tournament_id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/tournament_id",schemaPath:"#/properties/tournament_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.format !== undefined){
+let data1 = data.format;
+if(typeof data1 !== "string"){
+const err14 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((data1 === "formal") || (data1 === "crossfire"))){
+const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema108.properties.format.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.length !== undefined){
+let data2 = data.length;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err16 = {instancePath:instancePath+"/length",schemaPath:"#/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1000 || isNaN(data2)){
+const err17 = {instancePath:instancePath+"/length",schemaPath:"#/properties/length/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err18 = {instancePath:instancePath+"/length",schemaPath:"#/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.players !== undefined){
+let data3 = data.players;
+if(Array.isArray(data3)){
+if(data3.length < 2){
+const err19 = {instancePath:instancePath+"/players",schemaPath:"#/properties/players/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate78(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/players",schemaPath:"#/properties/players/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.judges !== undefined){
+let data5 = data.judges;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err21 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate78(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.pairing !== undefined){
+let data7 = data.pairing;
+if(typeof data7 !== "string"){
+const err23 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!(data7 === "round-robin")){
+const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema108.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.sides !== undefined){
+let data8 = data.sides;
+if(typeof data8 !== "string"){
+const err25 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!((data8 === "both") || (data8 === "one"))){
+const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema108.properties.sides.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.motions !== undefined){
+let data9 = data.motions;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err27 = {instancePath:instancePath+"/motions",schemaPath:"#/properties/motions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.id === undefined){
+const err28 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data10.motion === undefined){
+const err29 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/required",keyword:"required",params:{missingProperty: "motion"},message:"must have required property '"+"motion"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key1 in data10){
+if(!(((key1 === "id") || (key1 === "motion")) || (key1 === "answer"))){
+const err30 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data10.id !== undefined){
+let data11 = data10.id;
+if(typeof data11 === "string"){
+if(!pattern29.test(data11)){
+const err31 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data10.motion !== undefined){
+let data12 = data10.motion;
+if(typeof data12 === "string"){
+if(func2(data12) > 4000){
+const err33 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(func2(data12) < 1){
+const err34 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data10.answer !== undefined){
+let data13 = data10.answer;
+if(typeof data13 !== "string"){
+const err36 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!((data13 === "for") || (data13 === "against"))){
+const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema108.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/motions",schemaPath:"#/properties/motions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.matches !== undefined){
+let data14 = data.matches;
+if(Array.isArray(data14)){
+const len3 = data14.length;
+for(let i3=0; i3<len3; i3++){
+let data15 = data14[i3];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.id === undefined){
+const err40 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data15.motion === undefined){
+const err41 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "motion"},message:"must have required property '"+"motion"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data15.first === undefined){
+const err42 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "first"},message:"must have required property '"+"first"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data15.second === undefined){
+const err43 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "second"},message:"must have required property '"+"second"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data15.judge === undefined){
+const err44 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "judge"},message:"must have required property '"+"judge"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+for(const key2 in data15){
+if(!(((((key2 === "id") || (key2 === "motion")) || (key2 === "first")) || (key2 === "second")) || (key2 === "judge"))){
+const err45 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data15.id !== undefined){
+let data16 = data15.id;
+if(typeof data16 === "string"){
+if(!pattern10.test(data16)){
+const err46 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data15.motion !== undefined){
+let data17 = data15.motion;
+if(typeof data17 === "string"){
+if(!pattern29.test(data17)){
+const err48 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data15.first !== undefined){
+let data18 = data15.first;
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err50 = {instancePath:instancePath+"/matches/" + i3+"/first",schemaPath:"#/properties/matches/items/properties/first/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/matches/" + i3+"/first",schemaPath:"#/properties/matches/items/properties/first/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data15.second !== undefined){
+let data19 = data15.second;
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err52 = {instancePath:instancePath+"/matches/" + i3+"/second",schemaPath:"#/properties/matches/items/properties/second/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/matches/" + i3+"/second",schemaPath:"#/properties/matches/items/properties/second/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data15.judge !== undefined){
+let data20 = data15.judge;
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err54 = {instancePath:instancePath+"/matches/" + i3+"/judge",schemaPath:"#/properties/matches/items/properties/judge/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/matches/" + i3+"/judge",schemaPath:"#/properties/matches/items/properties/judge/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data21 = data.limits;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key3 in data21){
+const _errs46 = errors;
+if(typeof key3 === "string"){
+if(!pattern18.test(key3)){
+const err58 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key3};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+var valid11 = _errs46 === errors;
+if(!valid11){
+const err59 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+for(const key4 in data21){
+let data22 = data21[key4];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key5 in data22){
+if(!((key5 === "concurrency") || (key5 === "per_minute"))){
+const err60 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/limits/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data22.concurrency !== undefined){
+let data23 = data22.concurrency;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err61 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 1000 || isNaN(data23)){
+const err62 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data23 < 1 || isNaN(data23)){
+const err63 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+if(data22.per_minute !== undefined){
+let data24 = data22.per_minute;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err64 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 100000 || isNaN(data24)){
+const err65 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data24 < 1 || isNaN(data24)){
+const err66 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/limits/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.prices !== undefined){
+let data25 = data.prices;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key6 in data25){
+let data26 = data25[key6];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.input === undefined){
+const err69 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(data26.output === undefined){
+const err70 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+for(const key7 in data26){
+if(!((key7 === "input") || (key7 === "output"))){
+const err71 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data26.input !== undefined){
+let data27 = data26.input;
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err72 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/prices/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/prices/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data26.output !== undefined){
+let data28 = data26.output;
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err74 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/prices/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/prices/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/prices",schemaPath:"#/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.seed !== undefined){
+let data29 = data.seed;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err78 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 4294967295 || isNaN(data29)){
+const err79 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(data29 < 0 || isNaN(data29)){
+const err80 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data.bootstrap !== undefined){
+let data30 = data.bootstrap;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err81 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 100000 || isNaN(data30)){
+const err82 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data30 < 10 || isNaN(data30)){
+const err83 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+if(data.created_at !== undefined){
+let data31 = data.created_at;
+if(typeof data31 === "string"){
+if(!(formats0.validate(data31))){
+const err84 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data32 = data.status;
+if(typeof data32 !== "string"){
+const err86 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(!(((data32 === "created") || (data32 === "running")) || (data32 === "finished"))){
+const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema108.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data.runs !== undefined){
+let data33 = data.runs;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err88 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err89 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data.finished_at !== undefined){
+let data34 = data.finished_at;
+if(typeof data34 === "string"){
+if(!(formats0.validate(data34))){
+const err90 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

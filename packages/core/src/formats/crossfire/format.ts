@@ -416,6 +416,11 @@ export const crossfireFormat = defineFormat({
     return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
   },
   checkCommitted: (state) => checkCommittedCrossfire(state),
+  // Each round: the proposer, then the challenger; rounds 3+ open with a summary; one verdict.
+  plannedCalls(frontmatter) {
+    const rounds = crossfireFrontmatter({ frontmatter }).rounds;
+    return { proposer: rounds, challenger: rounds, summarizer: Math.max(0, rounds - 2), judge: 1 };
+  },
   standing(state): Standing {
     const fm = crossfireFrontmatter(state);
     const verdict = verdictOf(state);

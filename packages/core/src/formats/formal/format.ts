@@ -97,6 +97,12 @@ export const formalFormat = defineFormat({
     });
   },
   checkCommitted: (state) => checkCommittedState(state),
+  // Every exchange (the opening included) asks both sides, then the judge.
+  plannedCalls: (fm) => ({
+    proposition: fm.exchanges ?? 0,
+    opposition: fm.exchanges ?? 0,
+    judge: fm.exchanges ?? 0,
+  }),
   standing(state) {
     const fm = state.frontmatter;
     const cumulative = cumulativeScores(state.scores);

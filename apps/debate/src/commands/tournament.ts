@@ -1,0 +1,337 @@
+import { readFile } from "node:fs/promises";
+import { relative, resolve } from "node:path";
+import type { TournamentFrontmatter } from "@debatekit/schema";
+import {
+  createTournament,
+  parseEntrants,
+  parseMotions,
+  planTournament,
+  readResults,
+  readTournament,
+  runTournament,
+  type TournamentEvent,
+  type TournamentPlan,
+  writeTournamentReport,
+} from "@debatekit/tournament";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { ExitError } from "../exit-error.js";
+import { parsePositiveInt } from "../options.js";
+import { type CliIO, isInteractive } from "../output.js";
+import { palette } from "../progress.js";
+import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
+
+const shown = (cwd: string, path: string) => {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") ? rel : path;
+};
+
+/** `--limit claude=2/30`: at most 2 calls in flight and 30 per minute for that adapter (either part may be empty). */
+function collectLimit(value: string, previous: NonNullable<TournamentFrontmatter["limits"]> = {}) {
+  const m = /^([a-z][a-z0-9-]*)=(\d*)(?:\/(\d+))?$/.exec(value.trim());
+  if (!m || (m[2] === "" && m[3] === undefined)) {
+    throw new InvalidArgumentError(
+      `expected adapter=IN_FLIGHT[/PER_MINUTE], e.g. claude=2/30 or gemini=/60, got ${JSON.stringify(value)}`,
+    );
+  }
+  return {
+    ...previous,
+    [m[1]!]: {
+      ...(m[2] ? { concurrency: Number(m[2]) } : {}),
+      ...(m[3] ? { per_minute: Number(m[3]) } : {}),
+    },
+  };
+}
+
+/** `--price claude=3/15`: dollars per million input / output tokens, by player name or adapter. */
+function collectPrice(value: string, previous: NonNullable<TournamentFrontmatter["prices"]> = {}) {
+  const m = /^([^=\s]+)=([0-9.]+)\/([0-9.]+)$/.exec(value.trim());
+  if (!m || Number.isNaN(Number(m[2])) || Number.isNaN(Number(m[3]))) {
+    throw new InvalidArgumentError(
+      `expected name=INPUT/OUTPUT dollars per million tokens, e.g. claude=3/15, got ${JSON.stringify(value)}`,
+    );
+  }
+  return { ...previous, [m[1]!]: { input: Number(m[2]), output: Number(m[3]) } };
+}
+
+function parseMoney(value: string): number {
+  const n = Number(value.replace(/^\$/, ""));
+  if (!Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError(
+      `expected an amount in US dollars, e.g. 5 or 0.50, got ${JSON.stringify(value)}`,
+    );
+  return n;
+}
+
+const duration = (ms: number) =>
+  ms >= 60_000
+    ? `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`
+    : `${(ms / 1000).toFixed(1)}s`;
+
+function formatPlan(plan: TournamentPlan): string {
+  const lines = [
+    `${plan.debates} debates (${plan.remaining} to run), ${plan.calls} seat calls to make`,
+    "",
+    "seat                         calls   input tokens*  output tokens*  cost*",
+  ];
+  for (const l of plan.perEntrant) {
+    lines.push(
+      `${l.name.padEnd(28)} ${String(l.calls).padStart(5)}  ${String(l.inputTokens).padStart(13)}  ${String(l.outputTokens).padStart(14)}  ${l.costUsd === undefined ? "no price" : `$${l.costUsd.toFixed(4)}`}`,
+    );
+  }
+  const t = plan.total;
+  lines.push(
+    `${"total".padEnd(28)} ${String(t.calls).padStart(5)}  ${String(t.inputTokens).padStart(13)}  ${String(t.outputTokens).padStart(14)}  ${t.costUsd === undefined ? "no price" : `$${t.costUsd.toFixed(4)}${t.unpriced.length ? ` + unpriced ${t.unpriced.join(", ")}` : ""}`}`,
+    "",
+    `* ${plan.method}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Progress of a tournament run on stderr: one live line on a TTY, plain lines otherwise. */
+function tournamentProgress(io: CliIO, json: boolean): (event: TournamentEvent) => void {
+  const live = isInteractive(io) && !json;
+  const c = palette(io);
+  return (event) => {
+    if (json) {
+      io.stdout.write(`${JSON.stringify(event)}\n`);
+      return;
+    }
+    if (event.type === "started") {
+      io.stderr.write(
+        `${event.total} debates: ${event.done} done, ${event.failed} failed, ${event.todo} to run\n`,
+      );
+    } else if (event.type === "debate_finished" && event.status !== "done") {
+      if (live) io.stderr.write("\r\u001b[K");
+      const mark = event.status === "failed" ? c.red("failed") : c.yellow("stopped");
+      io.stderr.write(`${mark} ${event.id}${event.reason ? `: ${event.reason.split("\n")[0]}` : ""}\n`);
+    } else if (event.type === "progress") {
+      const line = `${event.done + event.failed}/${event.total} ended (${event.done} done, ${event.failed} failed), ${event.running} running, spend ${event.spendUsd > 0 ? `$${event.spendUsd.toFixed(4)}` : "not reported"}${event.etaMs !== undefined ? `, ETA ${duration(event.etaMs)}` : ""}`;
+      io.stderr.write(live ? `\r\u001b[K${line}` : `${line}\n`);
+    } else if (event.type === "budget_stop") {
+      if (live) io.stderr.write("\r\u001b[K");
+      io.stderr.write(
+        `${c.yellow("budget")}: not starting ${event.id} (estimate $${event.estimateUsd.toFixed(4)}; $${event.committedUsd.toFixed(4)} spent or in flight; --max-cost $${event.maxCostUsd})\n`,
+      );
+    } else if (event.type === "finished" && live) io.stderr.write("\n");
+  };
+}
+
+/** `debate tournament new|plan|run|status|report`. */
+export function registerTournament(program: Command, io: CliIO): void {
+  const tournament = program
+    .command("tournament")
+    .description("many debates as one folder: every pairing of seats on every motion, rated with intervals")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges codex --format crossfire --rounds 2
+  debate tournament plan t/
+  debate tournament run t/ --concurrency 4
+  debate tournament status t/
+  debate tournament report t/`,
+    );
+
+  tournament
+    .command("new")
+    .description("create a tournament folder: tournament.md and one debate folder per match under debates/")
+    .argument("<dir>", "the tournament folder (must not exist, or be empty)")
+    .requiredOption(
+      "--motions <file>",
+      "motions: .txt (one per line) or .jsonl ({motion, answer?: for|against})",
+    )
+    .requiredOption(
+      "--seats <list>",
+      "players, comma-separated: adapter[:model][@base_url], e.g. claude,codex,gemini:gemini-2.5-pro",
+    )
+    .option("--judges <list>", "judges, comma-separated (matches go to them in turn)", "codex")
+    .addOption(
+      new Option("--format <name>", "the debate format").choices(["formal", "crossfire"]).default("formal"),
+    )
+    .addOption(
+      new Option("--pairing <how>", "who meets whom").choices(["round-robin"]).default("round-robin"),
+    )
+    .addOption(
+      new Option("--sides <which>", "both: every pair twice per motion, sides swapped")
+        .choices(["both", "one"])
+        .default("both"),
+    )
+    .option("--exchanges <n>", "formal: exchanges per debate, the opening included", parsePositiveInt)
+    .option("--rounds <n>", "crossfire: rounds per debate (1-5)", parsePositiveInt)
+    .option(
+      "--replay <dir>",
+      "replay seats: a folder with one <match id>.jsonl per match, copied into each debate",
+    )
+    .option("--seed <n>", "seed of the ratings' bootstrap", (v) => Number.parseInt(v, 10), 1)
+    .option(
+      "--limit <adapter=n/m>",
+      "calls in flight / per minute for an adapter, across the tournament (repeatable)",
+      collectLimit,
+    )
+    .option(
+      "--price <name=in/out>",
+      "dollars per million input/output tokens, by player name or adapter (repeatable)",
+      collectPrice,
+    )
+    .option("--json", "print {dir, debates} as JSON")
+    .action(async (dirArg: string, opts: Record<string, unknown>) => {
+      const dir = resolve(io.cwd, dirArg);
+      const format = opts.format as "formal" | "crossfire";
+      if (format === "formal" && opts.rounds !== undefined)
+        throw new ExitError("--rounds is for --format crossfire; the formal format takes --exchanges");
+      if (format === "crossfire" && opts.exchanges !== undefined)
+        throw new ExitError("--exchanges is for --format formal; crossfire takes --rounds");
+      const length = (opts.rounds ?? opts.exchanges) as number | undefined;
+      if (format === "crossfire" && length !== undefined && length > 5)
+        throw new ExitError(`--rounds must be from 1 to 5, got ${length}`);
+      const motionsFile = resolve(io.cwd, String(opts.motions));
+      let text: string;
+      try {
+        text = await readFile(motionsFile, "utf8");
+      } catch (error) {
+        throw new ExitError(`cannot read --motions ${opts.motions}: ${(error as Error).message}`);
+      }
+      const made = await createTournament(dir, {
+        motions: parseMotions(text, String(opts.motions)),
+        players: parseEntrants(String(opts.seats), "--seats"),
+        judges: parseEntrants(String(opts.judges), "--judges"),
+        format,
+        ...(length !== undefined ? { length } : {}),
+        sides: opts.sides as "both" | "one",
+        seed: opts.seed as number,
+        ...(opts.limit ? { limits: opts.limit as TournamentFrontmatter["limits"] } : {}),
+        ...(opts.price ? { prices: opts.price as TournamentFrontmatter["prices"] } : {}),
+        ...(opts.replay ? { replayDir: resolve(io.cwd, String(opts.replay)) } : {}),
+        now: new Date().toISOString(),
+      });
+      for (const w of made.warnings) io.stderr.write(`warning: ${w}\n`);
+      const n = made.tournament.frontmatter.matches.length;
+      if (opts.json) io.stdout.write(`${JSON.stringify({ dir, debates: n })}\n`);
+      else
+        io.stdout.write(
+          `created ${shown(io.cwd, dir)}/tournament.md and ${n} debate folders\nnext: debate tournament plan ${shown(io.cwd, dir)}\n`,
+        );
+    });
+
+  tournament
+    .command("plan")
+    .description("the debates, seat calls, estimated tokens and cost still to spend, per seat and in total")
+    .argument("<dir>", "the tournament folder")
+    .option("--answer-tokens <n>", "tokens assumed per answer", parsePositiveInt, 600)
+    .option("--json", "print the plan as JSON")
+    .action(async (dirArg: string, opts: { answerTokens: number; json?: boolean }) => {
+      const plan = await planTournament(await readTournament(resolve(io.cwd, dirArg)), {
+        answerTokens: opts.answerTokens,
+      });
+      io.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+    });
+
+  tournament
+    .command("run")
+    .description("run or resume every debate of the tournament in this process")
+    .argument("<dir>", "the tournament folder")
+    .option("--concurrency <n>", "debates at once", parsePositiveInt, 4)
+    .option(
+      "--max-cost <usd>",
+      "do not start a debate whose estimated cost would take the spend past this",
+      parseMoney,
+    )
+    .option("--retry-failed", "run the debates recorded as failed again")
+    .option("--json", "print events as JSON lines")
+    .action(
+      async (
+        dirArg: string,
+        opts: { concurrency: number; maxCost?: number; retryFailed?: boolean; json?: boolean },
+      ) => {
+        const dir = resolve(io.cwd, dirArg);
+        const stop = abortOnSignals(io, "stopping the running debates; `debate tournament run` resumes");
+        try {
+          const estimates =
+            opts.maxCost !== undefined
+              ? (await planTournament(await readTournament(dir))).perMatch
+              : undefined;
+          const summary = await runTournament(dir, {
+            concurrency: opts.concurrency,
+            signal: stop.signal,
+            onEvent: tournamentProgress(io, Boolean(opts.json)),
+            env: io.env,
+            cwd: io.cwd,
+            ...(opts.retryFailed ? { retryFailed: true } : {}),
+            ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost, estimates } : {}),
+          });
+          if (!opts.json) {
+            io.stdout.write(
+              `${summary.status}: ${summary.done} done, ${summary.failed} failed, ${summary.remaining} not finished of ${summary.total} (${summary.ran} run now)${summary.reason ? `; ${summary.reason}` : ""}\n`,
+            );
+            if (summary.status === "finished")
+              io.stdout.write(`next: debate tournament report ${shown(io.cwd, dir)}\n`);
+          }
+          if (stop.signal.aborted) throw new ExitError("stopped; run again to resume", cancelledExitCode);
+        } finally {
+          stop.dispose();
+        }
+      },
+    );
+
+  tournament
+    .command("status")
+    .description("progress: debates done, failed, running, not started; spend so far")
+    .argument("<dir>", "the tournament folder")
+    .option("--json", "print the status as JSON")
+    .action(async (dirArg: string, opts: { json?: boolean }) => {
+      const t = await readTournament(resolve(io.cwd, dirArg));
+      const results = await readResults(t);
+      const by = (s: string) => results.filter((r) => r.status === s);
+      const status = {
+        tournament_id: t.frontmatter.tournament_id,
+        status: t.frontmatter.status,
+        total: results.length,
+        done: by("done").length,
+        failed: by("failed").length,
+        running: by("running").length,
+        pending: by("pending").length,
+        calls: results.reduce((s, r) => s + r.calls, 0),
+        spendUsd: results.reduce((s, r) => s + r.costUsd, 0),
+        debates: results.map((r) => ({
+          id: r.match.id,
+          status: r.status,
+          ...(r.winner ? { winner: r.winner === "tie" ? "tie" : r.match[r.winner] } : {}),
+          ...(r.error ? { error: r.error } : {}),
+        })),
+      };
+      if (opts.json) {
+        io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(
+        `${status.tournament_id}: ${status.status}; ${status.done} done, ${status.failed} failed, ${status.running} started, ${status.pending} not started of ${status.total}; ${status.calls} seat calls, spend ${status.spendUsd > 0 ? `$${status.spendUsd.toFixed(4)}` : "not reported"}\n`,
+      );
+      for (const r of status.debates) {
+        io.stdout.write(
+          `  ${r.id.padEnd(50)} ${r.status.padEnd(8)} ${"winner" in r ? r.winner : ""}${r.error ? `${r.error.code}: ${r.error.message.split("\n")[0]}` : ""}\n`,
+        );
+      }
+    });
+
+  tournament
+    .command("report")
+    .description("write leaderboard.md and a self-contained leaderboard.html (and each debate's report)")
+    .argument("<dir>", "the tournament folder")
+    .option("--json", "print the leaderboard's figures as JSON")
+    .action(async (dirArg: string, opts: { json?: boolean }) => {
+      const dir = resolve(io.cwd, dirArg);
+      const { leaderboard, files } = await writeTournamentReport(dir);
+      if (opts.json) {
+        io.stdout.write(`${JSON.stringify({ dir, files, leaderboard }, null, 2)}\n`);
+        return;
+      }
+      io.stdout.write(
+        `wrote ${shown(io.cwd, dir)}/leaderboard.md and leaderboard.html (${files.length - 2} debate report files)\n`,
+      );
+      for (const [i, p] of leaderboard.ratings.entries()) {
+        io.stdout.write(
+          `${String(i + 1).padStart(2)}. ${p.name.padEnd(28)} ${Math.round(p.rating)} [${Math.round(p.low)}, ${Math.round(p.high)}] (${p.games} debates)\n`,
+        );
+      }
+    });
+}

@@ -1,0 +1,30 @@
+// @debatekit/tournament: many debates as one folder, run locally or on a queue, rated with intervals.
+export type { Match, NewTournamentInit, Tournament } from "./folder.js";
+export {
+  createTournament,
+  DEBATES_DIR,
+  pairMatches,
+  parseTournamentFile,
+  readTournament,
+  serializeTournamentFile,
+  sideRoles,
+  TOURNAMENT_FILE,
+  writeTournament,
+} from "./folder.js";
+export type { Leaderboard, Tally } from "./leaderboard.js";
+export { computeLeaderboard, gamesOf } from "./leaderboard.js";
+export type { Gate, GateClock, ProviderLimit } from "./limiter.js";
+export { createGate, createProviderGates, gatedAdapter } from "./limiter.js";
+export type { TournamentMotion } from "./motions.js";
+export { parseMotions } from "./motions.js";
+export type { PlanLine, PlanOptions, TournamentPlan } from "./plan.js";
+export { planTournament } from "./plan.js";
+export type { FitOptions, Game, RatedPlayer, Ratings } from "./ratings.js";
+export { fitBradleyTerry, quantile, rateWithIntervals, seededRandom, winProbability } from "./ratings.js";
+export { renderLeaderboardHtml, renderLeaderboardMarkdown, renderRatingChart } from "./render.js";
+export { LEADERBOARD_FILES, writeTournamentReport } from "./report.js";
+export type { FailureRecord, MatchResult } from "./results.js";
+export { FAILURES_DIR, readMatchResult, readResults, recordFailure } from "./results.js";
+export type { TournamentEvent, TournamentRunOptions, TournamentRunSummary } from "./run-local.js";
+export { needsRun, runTournament } from "./run-local.js";
+export { parseEntrant, parseEntrants, REPLAY_FILE, slugPart } from "./spec.js";

@@ -1,0 +1,241 @@
+// leaderboard.md and a self-contained leaderboard.html (no script, no request) from a Leaderboard (pure).
+import { BASE_STYLE, escapeCell as c, escapeHtml as h } from "@debatekit/report";
+import type { Leaderboard, Tally } from "./leaderboard.js";
+import type { RatedPlayer } from "./ratings.js";
+
+const r0 = (x: number) => Math.round(x).toString();
+const pct = (t: Tally) => (t.games === 0 ? "-" : `${Math.round((100 * t.score) / t.games)}% (n=${t.games})`);
+const money = (usd: number) => (usd > 0 ? `$${usd.toFixed(4)}` : "not reported");
+
+function ratingRows(list: readonly RatedPlayer[]): string[] {
+  return list.map(
+    (p, i) =>
+      `| ${i + 1} | ${c(p.name)} | ${r0(p.rating)} | ${r0(p.low)} to ${r0(p.high)} | ${p.games} | ${p.score} |`,
+  );
+}
+
+/** leaderboard.md. */
+export function renderLeaderboardMarkdown(lb: Leaderboard): string {
+  const lines: string[] = [`# Leaderboard: ${lb.id}`, ""];
+  if (lb.failed.length > 0) {
+    lines.push(`**${lb.failed.length} debate(s) failed** (not counted in the ratings):`, "");
+    for (const f of lb.failed)
+      lines.push(`- [${c(f.id)}](debates/${f.id}/) ${c(f.code)}: ${c(f.message).slice(0, 200)}`);
+    lines.push("");
+  }
+  lines.push(
+    `${lb.format} format; ${lb.counts.total} debates: ${lb.counts.done} done, ${lb.counts.failed} failed, ${lb.counts.remaining} not finished; ${lb.counts.decided} decided. Spend: ${money(lb.spendUsd)}.`,
+    "",
+    "## Ratings",
+    "",
+    `Bradley-Terry, maximum likelihood (Elo scale, mean 1000), 95% interval from ${lb.samples} bootstrap resamples of the debates (seed ${lb.seed}).`,
+    "",
+    "| # | player | rating | 95% interval | debates | points |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...ratingRows(lb.ratings),
+    "",
+    "## Head to head",
+    "",
+    "Points of the row's player against the column's (wins + half the ties) out of the debates between them.",
+    "",
+    `| player \\ against | ${lb.headToHead.players.map(c).join(" | ")} |`,
+    `| --- |${lb.headToHead.players.map(() => " --- |").join("")}`,
+    ...lb.headToHead.players.map(
+      (p, i) =>
+        `| ${c(p)} | ${lb.headToHead.players.map((_, j) => (i === j ? "-" : `${lb.headToHead.score[i]![j]}/${lb.headToHead.games[i]![j]}`)).join(" | ")} |`,
+    ),
+    "",
+    "## Side bias",
+    "",
+    `The ${lb.sideNames.first} won ${pct(lb.sides.first)} of the decided debates.`,
+    "",
+    `| player | as ${lb.sideNames.first} | as ${lb.sideNames.second} |`,
+    "| --- | --- | --- |",
+    ...lb.sides.perPlayer.map((p) => `| ${c(p.name)} | ${pct(p.first)} | ${pct(p.second)} |`),
+    "",
+    "## Judges",
+    "",
+    `| judge | debates decided | gave the ${lb.sideNames.first} the win |`,
+    "| --- | --- | --- |",
+    ...lb.judges.map((j) => `| ${c(j.name)} | ${j.decided} | ${pct(j.first)} |`),
+    "",
+  );
+  if (lb.correctness) {
+    const o = lb.correctness.overall;
+    lines.push(
+      "## Correct and incorrect sides",
+      "",
+      `Judge accuracy (the judge sided with the known answer): ${o.decided === 0 ? "-" : `${Math.round((100 * o.correct) / o.decided)}%`} (${o.correct}/${o.decided}).`,
+      "",
+      "| judge | accuracy | debates |",
+      "| --- | --- | --- |",
+      ...lb.correctness.judgeAccuracy.map(
+        (j) =>
+          `| ${c(j.judge)} | ${j.decided ? `${Math.round((100 * j.correct) / j.decided)}%` : "-"} | ${j.decided} |`,
+      ),
+      "",
+      "| # | player (side) | rating | 95% interval | debates | points |",
+      "| --- | --- | --- | --- | --- | --- |",
+      ...ratingRows(lb.correctness.ratings.filter((p) => p.games > 0)),
+      "",
+    );
+  }
+  lines.push(
+    "## Debates",
+    "",
+    `| debate | motion | ${lb.sideNames.first} | ${lb.sideNames.second} | judge | status | winner |`,
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...[...lb.debates]
+      .sort((a, b) => Number(b.status === "failed") - Number(a.status === "failed"))
+      .map(
+        (d) =>
+          `| [${c(d.id)}](debates/${d.id}/report.md) | ${d.motion} | ${c(d.first)} | ${c(d.second)} | ${c(d.judge)} | ${d.status}${d.degraded ? ` (${c(d.degraded)})` : ""} | ${c(d.winner ?? "-")} |`,
+      ),
+    "",
+  );
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+const STYLE = `${BASE_STYLE}
+th { white-space: nowrap; }
+svg.chart { width: 100%; height: auto; max-width: 720px; display: block; }
+a { color: #0b4ea2; }
+`;
+
+/** The rating chart: one row per player, the interval as a bar, the rating as a dot. */
+export function renderRatingChart(list: readonly RatedPlayer[]): string {
+  const rowH = 28;
+  const left = 200;
+  const width = 720;
+  const plot = width - left - 60;
+  const height = list.length * rowH + 40;
+  const lo = Math.min(...list.map((p) => p.low), ...list.map((p) => p.rating));
+  const hi = Math.max(...list.map((p) => p.high), ...list.map((p) => p.rating));
+  const span = hi - lo || 1;
+  const x = (v: number) => left + ((v - lo) / span) * plot;
+  const rows = list
+    .map((p, i) => {
+      const y = 20 + i * rowH + rowH / 2;
+      return `<g class="player"><text x="${left - 8}" y="${y + 4}" text-anchor="end" font-size="13">${h(p.name)}</text><line x1="${x(p.low).toFixed(1)}" x2="${x(p.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="#5b7fb8" stroke-width="6" stroke-linecap="round"><title>${h(`${p.name}: 95% interval ${r0(p.low)} to ${r0(p.high)}`)}</title></line><circle cx="${x(p.rating).toFixed(1)}" cy="${y}" r="6" fill="#0b3a7a"><title>${h(`${p.name}: ${r0(p.rating)}`)}</title></circle><text x="${(x(p.high) + 8).toFixed(1)}" y="${y + 4}" font-size="12">${r0(p.rating)}</text></g>`;
+    })
+    .join("");
+  const axis = `<text x="${left}" y="${height - 4}" font-size="11">${r0(lo)}</text><text x="${left + plot}" y="${height - 4}" font-size="11" text-anchor="end">${r0(hi)}</text>`;
+  return `<svg class="chart" role="img" aria-label="Ratings with 95% intervals" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">${rows}${axis}</svg>`;
+}
+
+/** A table in a keyboard-scrollable region named by `label` (narrow screens scroll it sideways). */
+function table(label: string, head: string[], rows: string[][]): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${h(label)}"><table><thead><tr>${head.map((x) => `<th scope="col">${x}</th>`).join("")}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((x) => `<td>${x}</td>`).join("")}</tr>`)
+    .join("")}</tbody></table></div>`;
+}
+
+const ratingTable = (list: readonly RatedPlayer[], label = "Ratings") =>
+  table(
+    label,
+    ["#", "player", "rating", "95% interval", "debates", "points"],
+    list.map((p, i) => [
+      String(i + 1),
+      h(p.name),
+      r0(p.rating),
+      `${r0(p.low)} to ${r0(p.high)}`,
+      String(p.games),
+      String(p.score),
+    ]),
+  );
+
+/** leaderboard.html: one self-contained page. */
+export function renderLeaderboardHtml(lb: Leaderboard): string {
+  const parts: string[] = [`<h1>Leaderboard: ${h(lb.id)}</h1>`];
+  if (lb.failed.length > 0) {
+    parts.push(
+      `<div class="alert" id="failed"><p><strong>${lb.failed.length} debate(s) failed</strong> (not counted in the ratings):</p><ul>${lb.failed
+        .map(
+          (f) =>
+            `<li><a href="debates/${encodeURIComponent(f.id)}/report.html">${h(f.id)}</a> ${h(f.code)}: ${h(f.message.slice(0, 200))}</li>`,
+        )
+        .join("")}</ul></div>`,
+    );
+  }
+  parts.push(
+    `<p>${h(lb.format)} format; ${lb.counts.total} debates: ${lb.counts.done} done, ${lb.counts.failed} failed, ${lb.counts.remaining} not finished; ${lb.counts.decided} decided. Spend: ${h(money(lb.spendUsd))}.</p>`,
+    `<h2>Ratings</h2><p>Bradley-Terry, maximum likelihood (Elo scale, mean 1000), 95% interval from ${lb.samples} bootstrap resamples of the debates (seed ${lb.seed}).</p>`,
+    renderRatingChart(lb.ratings),
+    ratingTable(lb.ratings),
+    `<h2>Head to head</h2><p>Points of the row's player against the column's (wins + half the ties) out of the debates between them.</p>`,
+    table(
+      "Head to head",
+      ["player \\ against", ...lb.headToHead.players.map(h)],
+      lb.headToHead.players.map((p, i) => [
+        `<strong>${h(p)}</strong>`,
+        ...lb.headToHead.players.map((_, j) =>
+          i === j ? "-" : `${lb.headToHead.score[i]![j]}/${lb.headToHead.games[i]![j]}`,
+        ),
+      ]),
+    ),
+    `<h2>Side bias</h2><p>The ${h(lb.sideNames.first)} won ${pct(lb.sides.first)} of the decided debates.</p>`,
+    table(
+      "Side bias",
+      ["player", `as ${h(lb.sideNames.first)}`, `as ${h(lb.sideNames.second)}`],
+      lb.sides.perPlayer.map((p) => [h(p.name), pct(p.first), pct(p.second)]),
+    ),
+    `<h2>Judges</h2>`,
+    table(
+      "Judges",
+      ["judge", "debates decided", `gave the ${h(lb.sideNames.first)} the win`],
+      lb.judges.map((j) => [h(j.name), String(j.decided), pct(j.first)]),
+    ),
+  );
+  if (lb.correctness) {
+    const o = lb.correctness.overall;
+    parts.push(
+      `<h2>Correct and incorrect sides</h2><p>Judge accuracy (the judge sided with the known answer): ${o.decided === 0 ? "-" : `${Math.round((100 * o.correct) / o.decided)}%`} (${o.correct}/${o.decided}).</p>`,
+      table(
+        "Judge accuracy",
+        ["judge", "accuracy", "debates"],
+        lb.correctness.judgeAccuracy.map((j) => [
+          h(j.judge),
+          j.decided ? `${Math.round((100 * j.correct) / j.decided)}%` : "-",
+          String(j.decided),
+        ]),
+      ),
+      ratingTable(
+        lb.correctness.ratings.filter((p) => p.games > 0),
+        "Ratings on the correct and the incorrect side",
+      ),
+    );
+  }
+  parts.push(
+    `<h2>Debates</h2>`,
+    table(
+      "Debates",
+      ["debate", "motion", h(lb.sideNames.first), h(lb.sideNames.second), "judge", "status", "winner"],
+      [...lb.debates]
+        .sort((a, b) => Number(b.status === "failed") - Number(a.status === "failed"))
+        .map((d) => [
+          `<a href="debates/${encodeURIComponent(d.id)}/report.html">${h(d.id)}</a>`,
+          h(d.motion),
+          h(d.first),
+          h(d.second),
+          h(d.judge),
+          `${h(d.status)}${d.degraded ? ` (${h(d.degraded)})` : ""}`,
+          h(d.winner ?? "-"),
+        ]),
+    ),
+  );
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Leaderboard: ${h(lb.id)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${parts.join("\n")}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,111 @@
+import { mkdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { formatOfState } from "@debatekit/core";
+import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
+import { DEBATES_DIR, type Match, type Tournament } from "./folder.js";
+
+/** Where a failed match's cause is kept (tournament folder): `failures/<match id>.json`. */
+export const FAILURES_DIR = "failures";
+
+/** What one match's folder says. */
+export interface MatchResult {
+  match: Match;
+  /** pending: not started; running: started, not ended (stopped, waiting or in progress); done; failed. */
+  status: "pending" | "running" | "done" | "failed";
+  /** Who won, by side; `tie` when the format scored both sides equal. Absent unless done with a winner. */
+  winner?: "first" | "second" | "tie";
+  /** Set when the result rests on less than configured (`aborted`, `partial ...`). */
+  degraded?: string;
+  error?: { code: string; message: string };
+  /** Seat calls journaled, and the cost and tokens the adapters reported. */
+  calls: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A failure record: why a match failed for good. */
+export interface FailureRecord {
+  code: string;
+  message: string;
+  at: string;
+}
+
+/** Records a match as failed (atomically); the tournament goes on. */
+export async function recordFailure(dir: string, id: string, failure: FailureRecord): Promise<void> {
+  await mkdir(path.join(dir, FAILURES_DIR), { recursive: true });
+  await writeFileAtomic(path.join(dir, FAILURES_DIR, `${id}.json`), `${JSON.stringify(failure, null, 2)}\n`);
+}
+
+/** Forgets a match's failure (before it is run again). */
+export async function clearFailure(dir: string, id: string): Promise<void> {
+  await rm(path.join(dir, FAILURES_DIR, `${id}.json`), { force: true });
+}
+
+async function readFailure(dir: string, id: string): Promise<FailureRecord | undefined> {
+  try {
+    const data = JSON.parse(
+      await readFile(path.join(dir, FAILURES_DIR, `${id}.json`), "utf8"),
+    ) as FailureRecord;
+    return typeof data.code === "string" && typeof data.message === "string" ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The winner by side from a format's standing: its scores when it scores, else the side marked `winner`. */
+function winnerOf(standing: ReturnType<ReturnType<typeof formatOfState>["standing"]>): MatchResult["winner"] {
+  if (standing.scores) {
+    const d = standing.scores.proposition - standing.scores.opposition;
+    return Math.abs(d) < 1e-9 ? "tie" : d > 0 ? "first" : "second";
+  }
+  if (standing.sides?.proposition === "winner") return "first";
+  if (standing.sides?.opposition === "winner") return "second";
+  return undefined;
+}
+
+/** Reads one match's result from its folder (and failures/). */
+export async function readMatchResult(tournament: Tournament, match: Match): Promise<MatchResult> {
+  const debateDir = path.join(tournament.dir, DEBATES_DIR, match.id);
+  const journal = await readJournal(debateDir).catch(() => []);
+  const usage = { calls: journal.length, costUsd: 0, inputTokens: 0, outputTokens: 0 };
+  for (const entry of journal) {
+    const u = entry.result.usage;
+    usage.costUsd += u?.costUsd ?? 0;
+    usage.inputTokens += u?.inputTokens ?? 0;
+    usage.outputTokens += u?.outputTokens ?? 0;
+  }
+  const failure = await readFailure(tournament.dir, match.id);
+  const read = await readDebateFolder(debateDir);
+  if (!read.ok) {
+    return {
+      match,
+      status: "failed",
+      error: { code: read.errors[0]!.code, message: read.errors[0]!.message },
+      ...usage,
+    };
+  }
+  const state = read.value.state;
+  const standing = formatOfState(state).standing(state);
+  if (standing.complete) {
+    const winner = winnerOf(standing);
+    return {
+      match,
+      status: "done",
+      ...(winner ? { winner } : {}),
+      ...(standing.outcome ? { degraded: standing.outcome } : {}),
+      ...usage,
+    };
+  }
+  if (failure)
+    return { match, status: "failed", error: { code: failure.code, message: failure.message }, ...usage };
+  // Every committed step rests on journaled calls: no journal, nothing started.
+  return { match, status: journal.length > 0 ? "running" : "pending", ...usage };
+}
+
+/** Every match's result, in tournament.md's order. */
+export async function readResults(tournament: Tournament): Promise<MatchResult[]> {
+  const results: MatchResult[] = [];
+  for (const match of tournament.frontmatter.matches) results.push(await readMatchResult(tournament, match));
+  return results;
+}

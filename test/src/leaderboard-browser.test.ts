@@ -1,0 +1,113 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createTournament,
+  parseEntrants,
+  parseMotions,
+  runTournament,
+  writeTournamentReport,
+} from "@debatekit/tournament";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, CHROMIUM, requireChromium } from "./browser.js";
+import { repoRoot } from "./workspace.js";
+
+// leaderboard.html of the offline example tournament (one debate broken on purpose, so the failed
+// list shows) in a real headless Chromium: no error, no request, the chart's rows and intervals,
+// the head-to-head matrix, the failed debate before the ratings, links that lead to files that
+// exist, axe-core's checks, screenshots in test/.output/leaderboard/ (ignored by git).
+const OUT = join(repoRoot, "test/.output/leaderboard");
+const example = join(repoRoot, "examples/tournament-replay");
+
+requireChromium("leaderboard-browser.test.ts");
+
+let work: string;
+let browser: Browser;
+beforeAll(async () => {
+  if (!CHROMIUM) return;
+  work = await mkdtemp(join(tmpdir(), "leaderboard-browser-"));
+  await mkdir(OUT, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+});
+afterAll(async () => {
+  await browser?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
+  it("the example tournament's page: chart, matrix, failed first, working links, no axe violation", async () => {
+    const dir = join(work, "t");
+    await createTournament(dir, {
+      motions: parseMotions(await readFile(join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
+      players: parseEntrants("replay:alice,replay:bob,replay:carol", "--seats"),
+      judges: parseEntrants("replay", "--judges"),
+      format: "crossfire",
+      length: 1,
+      replayDir: join(example, "recordings"),
+      now: "2026-11-24T04:00:00.000Z",
+    });
+    // The judge's answer is missing from one recording: that debate fails, the others go on.
+    const broken = join(dir, "debates/m02-replay-bob-vs-replay-carol/replay.jsonl");
+    const kept = (await readFile(broken, "utf8"))
+      .split("\n")
+      .filter((l) => l && !l.includes('"role":"judge"'));
+    await writeFile(broken, `${kept.join("\n")}\n`);
+    expect(await runTournament(dir, { env: { ...process.env, CI: "1" } })).toMatchObject({
+      done: 11,
+      failed: 1,
+    });
+    await writeTournamentReport(dir);
+    const file = join(dir, "leaderboard.html");
+    for (const [label, viewport] of [
+      ["desktop", { width: 1280, height: 900 }],
+      ["phone", { width: 390, height: 844 }],
+    ] as const) {
+      const page = await browser.newPage({ viewport });
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("request", (r) => {
+        if (r.url() !== pathToFileURL(file).href) requests.push(r.url());
+      });
+      await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+      expect(await page.locator("svg.chart g.player").count()).toBe(3);
+      expect(await page.locator("svg.chart g.player line").count()).toBe(3);
+      expect(await page.locator("svg.chart g.player").first().textContent()).toContain("replay:alice");
+      // The failed debate is listed before the ratings.
+      const order = await page.evaluate(
+        "[document.querySelector('#failed')?.compareDocumentPosition(document.querySelector('svg.chart'))]",
+      );
+      expect(order).toEqual([4]); // DOCUMENT_POSITION_FOLLOWING: the chart comes after the alert
+      expect(await page.locator("#failed li").textContent()).toContain("m02-replay-bob-vs-replay-carol");
+      // Head to head: a header row and one row per player, 4 columns each.
+      const matrix = page.locator("h2:text('Head to head') + p + .scroll table");
+      expect(await matrix.locator("tbody tr").count()).toBe(3);
+      expect(await matrix.locator("tbody tr").first().locator("td").allTextContents()).toEqual([
+        "replay:alice",
+        "-",
+        "3/4",
+        "4/4",
+      ]);
+      // Every link leads to a file that exists.
+      const links = (await page
+        .locator("a")
+        .evaluateAll((as) => as.map((a) => a.getAttribute("href")))) as string[];
+      expect(links.length).toBe(13);
+      for (const href of links) expect(existsSync(join(dir, decodeURIComponent(href))), href).toBe(true);
+      const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
+      expect(overflow).toBeLessThanOrEqual(0);
+      const violations = await axeViolations(page);
+      expect(violations).toEqual([]);
+      await page.screenshot({ path: join(OUT, `example-${label}.png`), fullPage: true });
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([]);
+      await page.close();
+    }
+  });
+});
