@@ -4,8 +4,8 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { DebatekitError, quote } from "@debatekit/core";
 import { resolveInside } from "./paths.js";
-import { sleepUnlessAborted } from "./sleep.js";
 import { isProcessAlive } from "./pid.js";
+import { sleepUnlessAborted } from "./sleep.js";
 import { removeStaleTempFiles } from "./temp-files.js";
 
 const LOCK_FILE = ".debate/lock";

@@ -32,7 +32,9 @@ describe("manual adapter", () => {
     const first = await seat.call(request());
     expect(first.status).toBe("pending");
     expect(first.error).toBe("waiting for inbox/e001-opposition.md (prompt in prompts/e001-opposition.md)");
-    expect(await readFile(join(dir, "prompts/e001-opposition.md"), "utf8")).toBe("<!-- Write your answer to inbox/e001-opposition.md. -->\n\nArgue the motion.");
+    expect(await readFile(join(dir, "prompts/e001-opposition.md"), "utf8")).toBe(
+      "<!-- Write your answer to inbox/e001-opposition.md. -->\n\nArgue the motion.",
+    );
     await writeFile(join(dir, "inbox/e001-opposition.json"), '{"arguments": []}');
     expect(await seat.call(request())).toMatchObject({
       status: "ok",
