@@ -14,4 +14,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   formats: () => import("./formats.bench.js"),
   report: () => import("./report.bench.js"),
   prompts: () => import("./prompts.bench.js"),
+  judges: () => import("./judges.bench.js"),
 };

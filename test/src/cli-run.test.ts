@@ -148,7 +148,7 @@ describe("debate run", () => {
     expect(await readFile(join(dir, "debate.md"), "utf8")).toMatch(/^exchanges: 5$/m);
     const status = await start(["status", dir]).result;
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+WINNER\s+NOW\s+LAST ERROR$/m);
+    expect(status.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+WINNER\s+JUDGES\s+NOW\s+LAST ERROR$/m);
     expect(status.stdout).toMatch(/partial\s+awaiting_arguments\s+2\/5\s+[+-]\d\.\d\d\s+[+-]\d\.\d\d/);
     const json = JSON.parse((await start(["status", dir, "--json"]).result).stdout);
     expect(json[0]).toMatchObject({ debate_id: "ai-review-gate", exchange: 2, exchanges: 5 });
@@ -189,6 +189,57 @@ describe("debate new", () => {
     const bad = await start(["new", "x z", "--isolation", "maybe", "--dir", join(work, "debates")]).result;
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain("--isolation");
+  });
+
+  it("--judges makes a panel; a judge that is a debater's own CLI is refused unless allowed", async () => {
+    const made = await start([
+      "new",
+      "This house would vote by panel",
+      "--judges",
+      "codex,opencode,copilot",
+      "--swap",
+      "--dir",
+      join(work, "debates"),
+    ]).result;
+    expect(made.code).toBe(0);
+    const text = await readFile(join(work, "debates/vote-by-panel/debate.md"), "utf8");
+    expect(text).toMatch(
+      /judges:\n {2}panel:\n {4}- adapter: codex\n {4}- adapter: opencode\n {4}- adapter: copilot\n {2}swap: true/,
+    );
+    expect(text).not.toMatch(/^ {2}judge:/m);
+    // The default judge is of another family than both debaters.
+    await start(["new", "This house would pick", "--proposition", "codex", "--dir", join(work, "debates")])
+      .result;
+    expect(await readFile(join(work, "debates/pick/debate.md"), "utf8")).toMatch(
+      /panel:\n {4}- adapter: claude/,
+    );
+    const self = await start(["new", "x self", "--judges", "codex,claude", "--dir", join(work, "debates")])
+      .result;
+    expect(self.code).toBe(1);
+    expect(self.stderr).toMatch(
+      /SELF_JUDGING.*claude is also a debater \(proposition\).*--allow-self-judging/,
+    );
+    const allowed = await start([
+      "new",
+      "x self",
+      "--judges",
+      "codex,claude",
+      "--allow-self-judging",
+      "--dir",
+      join(work, "debates"),
+    ]).result;
+    expect(allowed.code).toBe(0);
+  });
+
+  it("status shows a panel's reliability figures (table and --json)", async () => {
+    const dir = join(work, "panel");
+    await cp(join(example, "..", "judge-panel"), dir, { recursive: true });
+    expect((await start(["run", dir]).result).code).toBe(0);
+    const status = await start(["status", dir]).result;
+    expect(status.stdout).toMatch(/complete\s+2\/2\s+\+0\.65\s+-0\.65\s+\S+\s+3 · α 0\.46 · flip 0\.33/);
+    const json = JSON.parse((await start(["status", dir, "--json"]).result).stdout);
+    expect(json[0].reliability).toMatchObject({ judges: 3, judged_steps: 2, degraded_steps: 0 });
+    expect(json[0].reliability.figures).toMatchObject({ agreement: 0.459, flip_rate: 0.333 });
   });
 
   it("rejects an unknown adapter with the flag named", async () => {

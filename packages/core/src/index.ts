@@ -10,6 +10,14 @@ export { crossfireFormat } from "./formats/crossfire/format.js";
 export { POINT_ID, REQUIRED_CATEGORIES } from "./formats/crossfire/rules.js";
 export { SUMMARY_MAX_TOKENS, SUMMARY_MIN_TOKENS, summaryTokens } from "./formats/crossfire/summary.js";
 export { formalFormat } from "./formats/formal/format.js";
+export {
+  combinePanel,
+  formalPanels,
+  judgePrompt,
+  panelFigures,
+  parseJudge,
+  reliabilityFrom,
+} from "./formats/formal/judges.js";
 export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal/machine.js";
 export type {
   Format,
@@ -62,6 +70,23 @@ export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
 export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
 export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";
+export { blindFormalText, unblindFormalText, unblindJudgment } from "./judging/blind.js";
+export type { Vote } from "./judging/combine.js";
+export { combineRescores, combineScores, judgeVote, majority, median, recentre } from "./judging/combine.js";
+export type { Ballot, JudgingConfig, Label } from "./judging/panel.js";
+export {
+  ballotOf,
+  ballotsOf,
+  defaultQuorum,
+  FALLBACK_ROLE,
+  firstSide,
+  isJudgeRole,
+  judgeRole,
+  judgingOf,
+  labelsFor,
+  selfJudging,
+} from "./judging/panel.js";
+export { flipRate, krippendorffAlpha, meanDeviation } from "./judging/reliability.js";
 export {
   MAX_JSON_CANDIDATES,
   MAX_JSON_DEPTH,

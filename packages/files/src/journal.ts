@@ -11,7 +11,7 @@ import { MAX_JSON_BYTES, readTextInside } from "./text-file.js";
 
 const JOURNAL_DIR = ".debate/journal";
 // x<exchange>-<the format's step key, e.g. 1-arguments, 2-challenger>-<role>-a<attempt>.json
-const NAME = /^x\d{4}-\d-[a-z]+-[a-z]+-a\d{3}\.json$/;
+const NAME = /^x\d{4}-\d-[a-z]+-[a-z][a-z0-9_]*-a\d{3}\.json$/;
 
 /** The step key of a phase (the format's `phases`), or JOURNAL_PHASE_UNKNOWN. */
 function stepKey(phase: string): string {

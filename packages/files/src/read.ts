@@ -286,7 +286,7 @@ export async function readDebateFolder(dir: string): Promise<Result<DebateFolder
       }
     }
   }
-  // Formats with records of their own (crossfire's turns/, verdict.md); formal has none.
+  // Formats with records of their own (crossfire's turns/, verdict.md; formal's judges/).
   const format = formatOfState({ frontmatter });
   const formatRecords = format.records.length > 0 ? await readRecords(dir, format, frontmatter) : undefined;
   if (formatRecords && !formatRecords.ok) errors.push(...formatRecords.errors);

@@ -107,7 +107,7 @@ describe("chooseSkills reads debate.md's skill settings", () => {
     expect(small!.totalTokens).toBeLessThanOrEqual(700);
     const seats = {
       ...state.frontmatter.seats!,
-      judge: { ...state.frontmatter.seats!.judge, skill_budget_tokens: 900 },
+      judge: { ...state.frontmatter.seats!.judge!, skill_budget_tokens: 900 },
     };
     const { selection: judge } = await chooseSkills(
       withSkills({ skills: { budget_tokens: 100 }, seats }),

@@ -95,6 +95,35 @@ async function askAll(
   return results;
 }
 
+type Outcome = { role: string; outcome: SeatOutcome<unknown> };
+
+/**
+ * A panel step (one with a quorum): failed asks are tolerated when enough groups (judges) answered;
+ * else the fallback is asked. Returns undefined for other steps; else the extra outcomes (the
+ * fallback's) and the failure that stops the step, if any. Waiting or cancelled asks always stop it.
+ */
+async function settlePanel(
+  step: Ask,
+  results: Outcome[],
+  ask: (role: string) => Promise<SeatOutcome<unknown>>,
+): Promise<{ extra: Outcome[]; bad: ReturnType<typeof worst> } | undefined> {
+  if (step.quorum === undefined) return undefined;
+  const stop = worst(results.map((r) => r.outcome).filter((o) => !o.ok && o.status !== "failed"));
+  if (stop) return { extra: [], bad: stop };
+  const groupOf = new Map(step.asks.map((a) => [a.role, a.group ?? a.role]));
+  const answered = () =>
+    new Set(results.filter((r) => r.outcome.ok).map((r) => groupOf.get(r.role) ?? r.role)).size;
+  if (answered() >= step.quorum) return { extra: [], bad: undefined };
+  if (step.fallback) {
+    const outcome = await ask(step.fallback.role);
+    const extra = [{ role: step.fallback.role, outcome }];
+    // The fallback stands in for the missing judges: its answer is enough to go on (marked degraded).
+    if (outcome.ok) return { extra, bad: undefined };
+    return { extra, bad: worst([...results, ...extra].map((r) => r.outcome)) };
+  }
+  return { extra: [], bad: worst(results.map((r) => r.outcome)) };
+}
+
 /** The worst of several failed seat outcomes decides the run's status: cancelled, then failed, then waiting. */
 function worst(outcomes: SeatOutcome<unknown>[]): Extract<SeatOutcome<unknown>, { ok: false }> | undefined {
   const failed = outcomes.filter((o): o is Extract<SeatOutcome<unknown>, { ok: false }> => !o.ok);
@@ -242,12 +271,14 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         next = advanced;
       } else
         try {
-          const results = await askAll(step, async (role) =>
+          const ask = async (role: string) =>
             askSeat(context(await seatAdapter(format, current, role)), current, role, (text) =>
               format.parseAnswer(current, role, text),
-            ),
-          );
-          const bad = worst(results.map((r) => r.outcome));
+            );
+          const results = await askAll(step, ask);
+          const panel = await settlePanel(step, results, ask);
+          if (panel) results.push(...panel.extra);
+          const bad = panel ? panel.bad : worst(results.map((r) => r.outcome));
           if (bad) {
             // The format's failure policy may record the failure and go on (crossfire); else the run fails
             // and a re-run asks again. Waiting and cancelled seats are never failures.
@@ -266,10 +297,22 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
             next = recorded;
           } else {
             const answers = Object.fromEntries(
-              results.map((r) => [r.role, (r.outcome as { ok: true; value: unknown }).value]),
+              results
+                .filter((r) => r.outcome.ok)
+                .map((r) => [r.role, (r.outcome as { ok: true; value: unknown }).value]),
             );
             const spentMs = results.reduce((sum, r) => sum + (r.outcome.ok ? r.outcome.spentMs : 0), 0);
-            next = format.apply(current, answers, now().toISOString(), { spentMs });
+            const failures = Object.fromEntries(
+              results.flatMap((r) =>
+                r.outcome.ok
+                  ? []
+                  : [[r.role, { code: r.outcome.error.code, message: r.outcome.error.message }]],
+              ),
+            );
+            next = format.apply(current, answers, now().toISOString(), {
+              spentMs,
+              ...(Object.keys(failures).length > 0 ? { failures } : {}),
+            });
           }
         } catch (error) {
           if (!(error instanceof DebatekitError)) throw error;

@@ -95,14 +95,15 @@ describe("invalid documents are rejected with readable errors", () => {
       /must be one of "claude"/,
     ],
     [
-      "missing judge seat",
+      "a judge panel of more than 5",
       () =>
         schema.validateDebateFrontmatter({
           ...base,
           seats: { proposition: { adapter: "claude" }, opposition: { adapter: "gemini" } },
+          judges: { panel: Array.from({ length: 6 }, () => ({ adapter: "codex" })) },
         }),
-      "seats.judge",
-      /is required/,
+      "judges.panel",
+      /more than 5/,
     ],
     [
       "an API key instead of its variable name",
@@ -215,9 +216,9 @@ describe("invalid documents are rejected with readable errors", () => {
     ],
     [
       "replay entry for an unknown role",
-      () => schema.validateReplayEntry({ exchange: 0, role: "audience", text: "" }),
+      () => schema.validateReplayEntry({ exchange: 0, role: "Audience!", text: "" }),
       "role",
-      /must be one of/,
+      /expected form/,
     ],
   ];
 

@@ -61,6 +61,17 @@ export function registerNew(program: Command, io: CliIO): void {
     command.option(`--${role} <adapter>`, `who sits as ${role}; ${texts.join("; ")}`);
   for (const [flag, texts] of lengths) command.option(`--${flag} <n>`, texts.join("; "), parsePositiveInt);
   command
+    .option(
+      "--judges <adapters>",
+      "formal: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order",
+      (value: string) =>
+        value
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+    )
+    .option("--swap", "formal: ask every judge twice, once per order of the sides")
+    .option("--allow-self-judging", "formal: let a judge be a debater's own CLI (refused by default)")
     .addOption(
       new Option("--effort <level>", "how hard every seat thinks").choices(["low", "medium", "high", "max"]),
     )
@@ -86,6 +97,14 @@ export function registerNew(program: Command, io: CliIO): void {
           `${foreign.map((f) => `--${f}`).join(", ")} is not an option of the ${format.name} format (it takes ${offered})`,
         );
       }
+      const panelFlags = ["judges", "swap", "allowSelfJudging"].filter((f) => opts[f] !== undefined);
+      if (panelFlags.length > 0 && !format.newOptions.panel) {
+        throw new ExitError(
+          `--judges, --swap and --allow-self-judging are options of the formal format, not ${format.name}`,
+        );
+      }
+      if (opts.judges !== undefined && opts.judge !== undefined)
+        throw new ExitError("give --judge (one judge) or --judges (a panel), not both");
       const length = opts[format.newOptions.length.flag] as number | undefined;
       const { min, max, flag } = format.newOptions.length;
       if (length !== undefined && (length < min || length > max)) {
@@ -119,6 +138,9 @@ export function registerNew(program: Command, io: CliIO): void {
           format.newOptions.seats.map((s) => [s.role, opts[s.role] as string | undefined]),
         ),
         ...(length !== undefined ? { length } : {}),
+        ...(opts.judges !== undefined ? { judges: opts.judges as unknown as string[] } : {}),
+        ...(opts.swap ? { swap: true } : {}),
+        ...(opts.allowSelfJudging ? { allowSelfJudging: true } : {}),
         seatDefaults,
         now: new Date().toISOString(),
       });

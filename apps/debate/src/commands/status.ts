@@ -2,7 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { clipText, formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files";
-import type { Degradation } from "@debatekit/schema";
+import type { Degradation, Reliability } from "@debatekit/schema";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
@@ -28,6 +28,8 @@ export interface StatusRow {
   /** The side that won a finished debate (`proposition`, `opposition`, `tie`; crossfire: its verdict's side). */
   winner?: string;
   last_error?: string;
+  /** The judge panel's reliability figures (debates with `judges:`): agreement, flip rate, deviation, degraded steps. */
+  reliability?: Reliability;
 }
 
 /** The manual seats' prompts of this exchange that have no answer in inbox/ yet (`inbox/<stem>.md`). */
@@ -104,6 +106,7 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
     row.phase = `${row.phase} (degraded: ${[...new Set(standing.degraded.map((d) => d.cause))].join(", ")})`;
   }
   if (standing.progress.total !== undefined) row.exchanges = standing.progress.total;
+  if (fm.reliability) row.reliability = fm.reliability;
   const winner = winnerOf(standing);
   if (winner) row.winner = winner;
   const holder = await readLockHolder(dir).catch(() => undefined);
@@ -142,6 +145,16 @@ function table(rows: string[][]): string {
         .trimEnd(),
     )
     .join("\n");
+}
+
+/** The JUDGES cell: panel size, agreement (Krippendorff's alpha), flip rate under order swap, degraded steps. */
+export function judgesCell(r: Reliability | undefined): string {
+  if (!r) return "-";
+  const parts = [String(r.judges ?? "-")];
+  if (r.figures?.agreement !== undefined) parts.push(`α ${r.figures.agreement.toFixed(2)}`);
+  if (r.figures?.flip_rate !== undefined) parts.push(`flip ${r.figures.flip_rate.toFixed(2)}`);
+  if (r.degraded_steps > 0) parts.push(`${r.degraded_steps} degraded`);
+  return parts.join(" · ");
 }
 
 function signed(n: number): string {
@@ -197,11 +210,12 @@ export function registerStatus(program: Command, io: CliIO): void {
         r.scores ? signed(r.scores.proposition) : (r.sides?.proposition ?? "-"),
         r.scores ? signed(r.scores.opposition) : (r.sides?.opposition ?? "-"),
         r.winner ?? "-",
+        judgesCell(r.reliability),
         r.activity && r.activity !== "paused" ? r.activity : "",
         r.last_error ? clipError(r, nameOf(r.dir), cut) : "",
       ]);
       const text = table([
-        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "NOW", "LAST ERROR"],
+        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "JUDGES", "NOW", "LAST ERROR"],
         ...body,
       ]);
       const [head, ...rest] = text.split("\n");

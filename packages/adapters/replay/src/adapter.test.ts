@@ -55,11 +55,11 @@ describe("replay adapter", () => {
   it("rejects a line that is not a ReplayEntry, naming the file, line and field", async () => {
     await writeFile(
       join(dir, "replay.jsonl"),
-      lines({ exchange: 0, role: "judge", text: "x" }, { exchange: 1, role: "jury", text: "x" }),
+      lines({ exchange: 0, role: "judge", text: "x" }, { exchange: 1, role: "Jury", text: "x" }),
     );
     const out = await createAdapter({ adapter: "replay" }, { debateDir: dir }).call(request(0, "judge"));
     expect(out.status).toBe("unavailable");
-    expect(out.error).toMatch(/^replay\.jsonl:2 `role` must be one of/);
+    expect(out.error).toMatch(/^replay\.jsonl:2 `role` does not have the expected form/);
   });
 
   it("rejects a recording that answers the same step twice", async () => {

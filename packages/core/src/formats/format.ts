@@ -8,6 +8,8 @@ export interface SeatAsk {
   role: string;
   /** What it is asked to do (an agent template's `task`), e.g. `opening`, `judgment`, `verdict`. */
   task: string;
+  /** The judge a panel's ballot belongs to (a judge asked in both orders has two asks, one group); the quorum counts groups. */
+  group?: string;
 }
 
 /**
@@ -27,6 +29,15 @@ export type FormatStep =
       completed: number;
       /** A cap on each call's timeout (review: the budget left); the seat's own timeout applies below it. */
       timeoutMs?: number;
+      /**
+       * A panel (parallel asks): how many groups (judges) must answer for the step to stand. With it, a
+       * failed ask no longer fails the step when enough others answered: `apply` gets the answers and
+       * `meta.failures`. Fewer: `fallback` is asked, else the run fails and a re-run asks only the asks
+       * not journaled.
+       */
+      quorum?: number;
+      /** Asked only when fewer than `quorum` groups answered. */
+      fallback?: SeatAsk;
     }
   /** A move that asks nobody (a person's decision, a spent budget): the runner commits `advance(state)`. */
   | { kind: "advance"; reason: string; message: string }
@@ -38,6 +49,8 @@ export type FormatStep =
 export interface StepMeta {
   /** What the step's calls took, journaled ones included (review's budget meter). */
   spentMs?: number;
+  /** Asks of a panel step that failed while the quorum was met, by role (sanitized). */
+  failures?: Readonly<Record<string, SeatFailure>>;
 }
 
 /** Where a debate stands, for status, run summaries and reports. */
@@ -93,6 +106,12 @@ export interface NewDebateInit {
   seats: Record<string, string | undefined>;
   /** Exchanges/rounds asked for (undefined: the format's default). */
   length?: number;
+  /** A judge panel's adapters (`--judges`), for formats whose `newOptions.panel` is true. */
+  judges?: string[];
+  /** Ask every judge in both orders (`--swap`). */
+  swap?: boolean;
+  /** Let a judge be a debater's own CLI (`--allow-self-judging`). */
+  allowSelfJudging?: boolean;
   /** Settings every seat gets (effort, isolation), beside its adapter. */
   seatDefaults?: Omit<SeatConfig, "adapter">;
   /** ISO time. */
@@ -120,6 +139,8 @@ export interface ImportedDebate {
 export interface NewDebateOptions {
   seats: ReadonlyArray<{ role: string; description: string; default?: string; required?: boolean }>;
   length: { flag: string; description: string; default: number; min: number; max: number };
+  /** True when the format judges with a `judges:` panel (`--judges`, `--swap`, `--allow-self-judging`). */
+  panel?: boolean;
 }
 
 /**

@@ -82,8 +82,10 @@ describe("formal as a registered format", () => {
       seats: {
         proposition: { adapter: "claude", effort: "low" },
         opposition: { adapter: "codex", effort: "low" },
-        judge: { adapter: "codex", effort: "low" },
       },
+      // The default judge debates in neither seat (codex debates here, so gemini).
+      judges: { panel: [{ adapter: "gemini", effort: "low" }] },
     });
+    expect(made.ok && made.value.frontmatter.seats?.judge).toBeUndefined();
   });
 });

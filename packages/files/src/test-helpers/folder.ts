@@ -102,6 +102,8 @@ export function sampleState(): DebateState {
         a.frontmatter.exchange - b.frontmatter.exchange || (a.frontmatter.id < b.frontmatter.id ? -1 : 1),
     ),
     scores,
+    // A formal folder reads with its (here: no) judges/ panel records.
+    records: [],
   };
 }
 

@@ -41,6 +41,9 @@ export type DebateId = string
  * 
  * This interface was referenced by `SeatConfig2`'s JSON-Schema
  * via the `definition` "Effort".
+ * 
+ * This interface was referenced by `SeatConfig3`'s JSON-Schema
+ * via the `definition` "Effort".
  */
 export type Effort = ("low" | "medium" | "high" | "max")
 /**
@@ -57,6 +60,19 @@ export type ReviewChoice = ("A" | "B" | "C" | "D" | "E")
  * via the `definition` "ReviewSeverity".
  */
 export type ReviewSeverity = ("P1" | "P2" | "P3")
+/**
+ * The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).
+ */
+export type PanelSide = ("proposition" | "opposition" | "proposer" | "challenger" | "tie")
+/**
+ * The combined verdict: the side ahead (formal: by combined score), or `tie`.
+ */
+export type PanelSide1 = ("proposition" | "opposition" | "proposer" | "challenger" | "tie")
+/**
+ * This interface was referenced by `PanelResult`'s JSON-Schema
+ * via the `definition` "PanelSide".
+ */
+export type PanelSide2 = ("proposition" | "opposition" | "proposer" | "challenger" | "tie")
 
 /**
  * The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.
@@ -846,6 +862,8 @@ export interface DebateFrontmatter {
    */
   paused?: boolean
   seats?: Seats
+  judges?: Judges
+  reliability?: Reliability
   /**
    * How many times a seat whose answer fails validation is asked again, with the errors fed back.
    */
@@ -859,12 +877,147 @@ export interface DebateFrontmatter {
   cumulative_scores?: CumulativeScores
 }
 /**
- * Who argues and who judges.
+ * Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).
  */
 export interface Seats {
   proposition: SeatConfig
   opposition: SeatConfig
-  judge: SeatConfig
+  judge?: SeatConfig
+}
+/**
+ * Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "Judges".
+ */
+export interface Judges {
+  /**
+   * The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).
+   * 
+   * @minItems 1
+   * @maxItems 5
+   */
+  panel: SeatConfig[]
+  /**
+   * When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.
+   */
+  swap?: boolean
+  /**
+   * How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.
+   */
+  quorum?: number
+  fallback?: SeatConfig2
+  /**
+   * When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).
+   */
+  allow_self_judging?: boolean
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig2 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
+}
+/**
+ * The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "Reliability".
+ */
+export interface Reliability {
+  /**
+   * Judges configured.
+   */
+  judges?: number
+  judged_steps: number
+  /**
+   * Judged steps that rest on fewer judges than configured, or on the fallback.
+   */
+  degraded_steps: number
+  figures?: JudgeFigures
+}
+/**
+ * How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "JudgeFigures".
+ */
+export interface JudgeFigures {
+  /**
+   * Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.
+   */
+  agreement?: number
+  agreement_metric?: ("krippendorff_alpha_interval" | "krippendorff_alpha_nominal")
+  /**
+   * The share of judges asked in both orders whose verdict changed with the order.
+   */
+  flip_rate?: number
+  /**
+   * Judges whose verdict changed with the order, of `swapped_judges`.
+   */
+  flips?: number
+  /**
+   * Judges asked in both orders.
+   */
+  swapped_judges?: number
+  /**
+   * Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).
+   */
+  deviation?: {
+    [k: string]: number
+  }
 }
 /**
  * Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.
@@ -998,12 +1151,12 @@ export interface GatePolicy {
    * How many of the panel's judges must answer for a decision (default: all of them).
    */
   quorum?: number
-  fallback_judge?: SeatConfig2
+  fallback_judge?: SeatConfig3
 }
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
  */
-export interface SeatConfig2 {
+export interface SeatConfig3 {
   /**
    * Which adapter answers for this seat.
    */
@@ -1116,7 +1269,7 @@ export interface JournalEntry {
    */
   phase: string
   /**
-   * The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`).
+   * The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).
    */
   role: string
   /**
@@ -1172,14 +1325,93 @@ export interface Rescore {
   reasoning: string
 }
 /**
+ * What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.
+ */
+export interface PanelResult {
+  /**
+   * Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).
+   */
+  step: string
+  /**
+   * Judges configured (the panel; the fallback not counted).
+   */
+  configured: number
+  /**
+   * Judges with at least one usable answer (the fallback counted when it answered).
+   */
+  answered: number
+  quorum: number
+  /**
+   * True when the result rests on fewer judges than configured, or on the fallback.
+   */
+  degraded: boolean
+  fallback_used?: boolean
+  /**
+   * One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).
+   * 
+   * @minItems 1
+   */
+  judges: PanelBallot[]
+  winner?: PanelSide1
+  /**
+   * Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.
+   */
+  votes?: {
+    [k: string]: PanelSide2
+  }
+  /**
+   * Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).
+   */
+  combined?: {
+    [k: string]: number
+  }
+  figures: JudgeFigures
+}
+/**
+ * One judge asked in one order.
+ * 
+ * This interface was referenced by `PanelResult`'s JSON-Schema
+ * via the `definition` "PanelBallot".
+ */
+export interface PanelBallot {
+  role: string
+  adapter: string
+  model?: string
+  /**
+   * The label each side had for this judge (`A` or `B`), by side.
+   */
+  labels: {
+    [k: string]: "A" | "B"
+  }
+  /**
+   * The side this judge read first.
+   */
+  first: ("proposition" | "opposition" | "proposer" | "challenger")
+  status: ("answered" | "failed")
+  winner?: PanelSide
+  /**
+   * Formal: this judge's scores, mapped back to the real argument ids.
+   */
+  scores?: {
+    [k: string]: number
+  }
+  /**
+   * Why this judge gave no usable answer (sanitized).
+   */
+  error?: {
+    code: string
+    message: string
+  }
+}
+/**
  * One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.
  */
 export interface ReplayEntry {
   exchange: number
   /**
-   * The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author).
+   * The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback).
    */
-  role: ("proposition" | "opposition" | "judge" | "proposer" | "challenger" | "summarizer" | "author" | "critic")
+  role: string
   attempt?: number
   /**
    * Pretend the answer took this long (demos, benchmarks).

@@ -154,18 +154,19 @@ function newCrossfireDebate(
   // Default judge: a CLI that debates in neither seat.
   const judge =
     init.seats.judge ?? ["claude", "codex", "gemini"].find((a) => a !== proposer && a !== challenger)!;
+  const judgeSeat = seat(judge);
   const seats: NonNullable<CrossfireFrontmatter["seats"]> = {
     proposer: seat(proposer),
     challenger: seat(challenger),
-    judge: seat(judge),
+    judge: judgeSeat,
     ...(init.seats.summarizer ? { summarizer: seat(init.seats.summarizer) } : {}),
   };
   const warnings: string[] = [];
   for (const side of ["proposer", "challenger"] as const) {
     const debater = seats[side];
-    if (debater.adapter === seats.judge.adapter && debater.model === seats.judge.model) {
+    if (debater.adapter === judgeSeat.adapter && debater.model === judgeSeat.model) {
       warnings.push(
-        `the judge (${seats.judge.adapter}${seats.judge.model ? ` ${seats.judge.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
+        `the judge (${judgeSeat.adapter}${judgeSeat.model ? ` ${judgeSeat.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
       );
     }
   }

@@ -1,12 +1,29 @@
-import { type DebateFrontmatter, validateDebateFrontmatter } from "@debatekit/schema";
-import { parseJudgeAnswer, parseSideAnswer } from "../../answers.js";
+import {
+  type DebateFrontmatter,
+  type SeatConfig,
+  validateDebateFrontmatter,
+  validatePanelResult,
+} from "@debatekit/schema";
+import { parseSideAnswer } from "../../answers.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { renderArgumentGraph } from "../../graph.js";
+import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { buildPrompt } from "../../prompt.js";
 import { checkCommittedState } from "../../rules/committed.js";
 import { cumulativeScores } from "../../scoring.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
+import {
+  combinePanel,
+  formalPanels,
+  judgeAsks,
+  judgePrompt,
+  PANEL_NAME,
+  panelExchange,
+  parseJudge,
+  reliabilityFrom,
+  selfJudgingProblem,
+} from "./judges.js";
 import { applyArguments, applyJudgment, nextAction } from "./machine.js";
 
 const signed = (n: number) => {
@@ -23,14 +40,35 @@ export const formalFormat = defineFormat({
   // Journal step keys: the names journal files have always had (`x0001-1-arguments-...`).
   phases: { awaiting_arguments: "1-arguments", awaiting_judgment: "2-judgment" },
   folders: ["arguments"],
-  records: [],
+  // The panel's record of each judged exchange (judges:): labels, orders, every judge's scores, figures.
+  records: [
+    { dir: "judges", name: PANEL_NAME, validate: (data: unknown) => validatePanelResult(data) as never },
+  ],
   derivedFiles: (state) => [{ file: "argument-graph.mmd", content: renderArgumentGraph(state) }],
   validateFrontmatter: (data: unknown) => validateDebateFrontmatter(data),
-  isRecordCommitted: () => false,
-  seat: (state, role) => state.frontmatter.seats?.[role as SeatRole],
+  isRecordCommitted: (frontmatter, file) => {
+    const exchange = panelExchange(file);
+    return exchange !== undefined && exchange < frontmatter.current_exchange;
+  },
+  seat(state, role) {
+    if (isJudgeRole(role)) {
+      const config = judgingOf(state.frontmatter);
+      if (!config) return undefined;
+      return config.blind ? ballotOf(config, role)?.seat : role === "judge" ? config.panel[0] : undefined;
+    }
+    return state.frontmatter.seats?.[role as SeatRole];
+  },
   next(state) {
-    const action = nextAction(state);
     const fm = state.frontmatter;
+    if (fm.judges && fm.seats?.judge) {
+      return {
+        kind: "blocked",
+        reason: "judges_twice",
+        message:
+          "debate.md has both `seats.judge` and `judges:`; keep one (a panel in `judges.panel`, or the one judge in `seats.judge`)",
+      };
+    }
+    const action = nextAction(state);
     switch (action.kind) {
       case "arguments": {
         const task = action.task;
@@ -47,16 +85,28 @@ export const formalFormat = defineFormat({
           completed: action.exchange,
         };
       }
-      case "judgment":
+      case "judgment": {
+        const config = judgingOf(fm);
+        if (!config) {
+          return {
+            kind: "blocked",
+            reason: "no_seats",
+            message:
+              "debate.md names no judge: add `seats.judge`, or a panel in `judges:` (e.g. judges: { panel: [{ adapter: codex }, { adapter: gemini }] })",
+          };
+        }
+        const self = selfJudgingProblem(state, config);
+        if (self) return { kind: "blocked", reason: "self_judging", message: self };
         return {
           kind: "ask",
           exchange: action.exchange,
           phase: "awaiting_judgment",
           mode: "parallel",
-          asks: [{ role: "judge", task: "judgment" }],
+          ...judgeAsks(config),
           opens: false,
           completed: action.exchange,
         };
+      }
       case "done":
         return {
           kind: "done",
@@ -70,12 +120,13 @@ export const formalFormat = defineFormat({
         return action;
     }
   },
-  prompt: (state, role, options = {}) => buildPrompt(state, role as SeatRole, options),
+  prompt: (state, role, options = {}) =>
+    isJudgeRole(role) ? judgePrompt(state, role, options) : buildPrompt(state, role as SeatRole, options),
   skillTask: (state, role) =>
-    role === "judge" ? "judgment" : state.frontmatter.current_exchange === 0 ? "opening" : "rebuttal",
+    isJudgeRole(role) ? "judgment" : state.frontmatter.current_exchange === 0 ? "opening" : "rebuttal",
   parseAnswer(state, role, text) {
-    if (state.frontmatter.current_phase === "awaiting_judgment" && role === "judge")
-      return parseJudgeAnswer(state, text);
+    if (state.frontmatter.current_phase === "awaiting_judgment" && isJudgeRole(role))
+      return parseJudge(state, role, text);
     if (state.frontmatter.current_phase === "awaiting_arguments" && isDebater(role))
       return parseSideAnswer(state, role, text);
     return fail(
@@ -86,10 +137,34 @@ export const formalFormat = defineFormat({
       ),
     );
   },
-  apply(state, answers, now) {
+  apply(state, answers, now, meta = {}) {
     const exchange = state.frontmatter.current_exchange;
     if (state.frontmatter.current_phase === "awaiting_judgment") {
-      return applyJudgment(state, exchange, answers.judge as Parameters<typeof applyJudgment>[2], now);
+      if (!judgingOf(state.frontmatter)?.blind)
+        return applyJudgment(state, exchange, answers.judge as Parameters<typeof applyJudgment>[2], now);
+      // A panel: the combined judgment goes through the same rules as one judge's, then its record.
+      const panel = combinePanel(state, answers, meta.failures ?? {});
+      if (!panel.ok) return panel;
+      if ((state.records ?? []).some((r) => r.file === panel.value.record.file)) {
+        return fail(
+          ruleError(
+            "RECORD_EXISTS",
+            panel.value.record.file,
+            `expected a new ${panel.value.record.file}, found it already committed (was this step already applied?)`,
+          ),
+        );
+      }
+      const applied = applyJudgment(state, exchange, panel.value.judgment, now);
+      if (!applied.ok) return applied;
+      const results = [...formalPanels(state), panel.value.result];
+      return ok({
+        ...applied.value,
+        frontmatter: {
+          ...applied.value.frontmatter,
+          reliability: reliabilityFrom(panel.value.config, results),
+        },
+        records: [...(state.records ?? []), panel.value.record].sort((a, b) => (a.file < b.file ? -1 : 1)),
+      });
     }
     return applyArguments(state, exchange, {
       proposition: (answers.proposition ?? []) as ArgumentRecord[],
@@ -128,7 +203,11 @@ export const formalFormat = defineFormat({
     seats: [
       { role: "proposition", description: "who argues for the motion", default: "claude" },
       { role: "opposition", description: "who argues against it", default: "gemini" },
-      { role: "judge", description: "who scores every argument", default: "codex" },
+      {
+        role: "judge",
+        description:
+          "who scores every argument (default: codex, gemini, claude or opencode, whichever debates in neither seat)",
+      },
     ],
     length: {
       flag: "exchanges",
@@ -137,24 +216,47 @@ export const formalFormat = defineFormat({
       min: 1,
       max: 1000,
     },
+    panel: true,
   },
   newDebate(init) {
-    type Adapter = NonNullable<DebateFrontmatter["seats"]>["judge"]["adapter"];
-    const seat = (role: string, fallback: string) => ({
+    type Adapter = SeatConfig["adapter"];
+    const seat = (adapter: string): SeatConfig => ({
       // Checked against the seat schema by createDebateFolder, which names the bad field.
-      adapter: (init.seats[role] ?? fallback) as Adapter,
+      adapter: adapter as Adapter,
       ...init.seatDefaults,
     });
+    const proposition = init.seats.proposition ?? "claude";
+    const opposition = init.seats.opposition ?? "gemini";
+    // Judges of other families than the debaters' when none is named (Verga et al. 2024).
+    const named = init.judges ?? (init.seats.judge ? [init.seats.judge] : undefined);
+    const judges = named ?? [
+      ["codex", "gemini", "claude", "opencode"].find((a) => a !== proposition && a !== opposition)!,
+    ];
+    if (judges.length > 5)
+      return fail(ruleError("JUDGES_TOO_MANY", "judges", `expected 1-5 judges, found ${judges.length}`));
+    if (!init.allowSelfJudging) {
+      const own = judges.find((j) => j === proposition || j === opposition);
+      if (own) {
+        return fail(
+          ruleError(
+            "SELF_JUDGING",
+            "judges",
+            `the judge ${own} is also a debater (${own === proposition ? "proposition" : "opposition"}); models favour their own text, so name another judge, or pass --allow-self-judging`,
+          ),
+        );
+      }
+    }
     const frontmatter: DebateFrontmatter = {
       debate_id: init.slug,
       format: "formal",
       exchanges: init.length ?? 5,
       current_exchange: 0,
       current_phase: "awaiting_arguments",
-      seats: {
-        proposition: seat("proposition", "claude"),
-        opposition: seat("opposition", "gemini"),
-        judge: seat("judge", "codex"),
+      seats: { proposition: seat(proposition), opposition: seat(opposition) },
+      judges: {
+        panel: judges.map(seat),
+        ...(init.swap ? { swap: true } : {}),
+        ...(init.allowSelfJudging ? { allow_self_judging: true } : {}),
       },
       created_at: init.now,
       cumulative_scores: { proposition: { total: 0, count: 0 }, opposition: { total: 0, count: 0 } },

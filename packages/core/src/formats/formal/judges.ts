@@ -1,0 +1,345 @@
+import type { JudgeFigures, Judgment, PanelBallot, PanelResult, Reliability } from "@debatekit/schema";
+import { validatePanelResult } from "@debatekit/schema";
+import { parseJudgeAnswer } from "../../answers.js";
+import { clipText } from "../../clip.js";
+import { fail, ok, quote, ruleError } from "../../errors.js";
+import { extractJson } from "../../extract-json.js";
+import { blindFormalText, unblindJudgment } from "../../judging/blind.js";
+import { combineRescores, combineScores, judgeVote, type Vote } from "../../judging/combine.js";
+import {
+  type Ballot,
+  ballotOf,
+  ballotsOf,
+  FALLBACK_ROLE,
+  firstSide,
+  type JudgingConfig,
+  judgingOf,
+  labelsFor,
+  selfJudging,
+} from "../../judging/panel.js";
+import { flipRate, krippendorffAlpha, meanDeviation, roundFigure } from "../../judging/reliability.js";
+import { type BuildPromptOptions, buildPrompt } from "../../prompt.js";
+import { roundScore } from "../../scoring.js";
+import type { DebateState, Result, RuleError } from "../../types.js";
+import type { FormatRecord, SeatAsk, SeatFailure } from "../format.js";
+
+const SIDES = ["proposition", "opposition"] as const;
+type Side = (typeof SIDES)[number];
+
+/** The judges/ record of exchange `n`: `judges/x0001.md`. */
+export const PANEL_NAME = /^x\d{4}\.md$/;
+export function panelFile(exchange: number): string {
+  return `judges/x${String(exchange).padStart(4, "0")}.md`;
+}
+/** The exchange a judges/ record belongs to, or undefined. */
+export function panelExchange(file: string): number | undefined {
+  const m = /^judges\/x(\d{4})\.md$/.exec(file);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The panel's asks for a judgment, its quorum and fallback (a bare `seats.judge` is one ask, as always). */
+export function judgeAsks(config: JudgingConfig): { asks: SeatAsk[]; quorum?: number; fallback?: SeatAsk } {
+  if (!config.blind) return { asks: [{ role: "judge", task: "judgment" }] };
+  return {
+    asks: ballotsOf(config).map((b) => ({ role: b.role, task: "judgment", group: b.judge })),
+    quorum: config.quorum,
+    ...(config.fallback ? { fallback: { role: FALLBACK_ROLE, task: "judgment", group: FALLBACK_ROLE } } : {}),
+  };
+}
+
+/** Why the debate cannot be judged as configured: a judge that is a debater's own adapter and model. */
+export function selfJudgingProblem(state: DebateState, config: JudgingConfig): string | undefined {
+  if (config.allowSelfJudging) return undefined;
+  const seats = state.frontmatter.seats;
+  const found = selfJudging(config, {
+    proposition: seats?.proposition,
+    opposition: seats?.opposition,
+  }).filter((f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual");
+  if (found.length === 0) return undefined;
+  const f = found[0]!;
+  return `debate.md: the judge \`${f.judge}\` (${f.seat.adapter}${f.seat.model ? ` ${f.seat.model}` : ""}) is the ${f.debater}'s own adapter and model, and models favour their own text; choose another judge, or set \`judges.allow_self_judging: true\``;
+}
+
+function ballotFor(state: DebateState, role: string): { config: JudgingConfig; ballot: Ballot } | undefined {
+  const config = judgingOf(state.frontmatter);
+  if (!config?.blind) return undefined;
+  const ballot = ballotOf(config, role);
+  return ballot ? { config, ballot } : undefined;
+}
+
+function labelsOf(state: DebateState, ballot: Ballot) {
+  return labelsFor(state.frontmatter.debate_id, ballot, SIDES);
+}
+
+/**
+ * A panel judge's prompt: the judge's template, with the sides behind this judge's labels and the
+ * side it reads first first. A bare `seats.judge` gets the plain prompt.
+ */
+export function judgePrompt(state: DebateState, role: string, options: BuildPromptOptions = {}): string {
+  const found = ballotFor(state, role);
+  if (!found) return buildPrompt(state, "judge", options);
+  const { ballot } = found;
+  const labels = labelsOf(state, ballot);
+  const first = firstSide(ballot, SIDES);
+  const code = first === "proposition" ? "prop" : "opp";
+  // Within an exchange, the side read first comes first; exchanges stay in order.
+  const view: DebateState = {
+    ...state,
+    arguments: [...state.arguments].sort(
+      (a, b) =>
+        a.frontmatter.exchange - b.frontmatter.exchange ||
+        Number(b.frontmatter.side === code) - Number(a.frontmatter.side === code) ||
+        (a.frontmatter.id < b.frontmatter.id ? -1 : 1),
+    ),
+  };
+  const motion = state.motion;
+  const text = buildPrompt(view, "judge", options);
+  const who = `The debaters are anonymous: Debater ${labels.proposition} argues for the motion, Debater ${labels.opposition} against it. Refer to them and to their arguments only by these labels and ids.\n\n`;
+  return blindFormalText(who + text, labels, [motion.text, motion.definitions ?? "", motion.scope ?? ""]);
+}
+
+/** Parses a judge's answer; a panel judge's labels are mapped back to the sides by code before any check. */
+export function parseJudge(state: DebateState, role: string, text: string): Result<Judgment> {
+  const found = ballotFor(state, role);
+  if (!found) return parseJudgeAnswer(state, text);
+  const json = extractJson(text);
+  if (!json.ok) return json;
+  return parseJudgeAnswer(state, JSON.stringify(unblindJudgment(json.value, labelsOf(state, found.ballot))));
+}
+
+function exchangeWinner(scores: Readonly<Record<string, number>>): Vote<Side> {
+  const prop = Object.entries(scores)
+    .filter(([id]) => id.startsWith("prop_"))
+    .reduce((sum, [, s]) => sum + s, 0);
+  return prop > 1e-9 ? "proposition" : prop < -1e-9 ? "opposition" : "tie";
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function scoresOf(judgment: Judgment): Record<string, number> {
+  return Object.fromEntries(judgment.scores.map((s) => [s.argument_id, s.score]));
+}
+
+/** Figures of one or more panel results (the debate's: every judged exchange pooled). */
+export function panelFigures(results: readonly PanelResult[]): JudgeFigures {
+  const judges = [...new Set(results.flatMap((r) => r.judges.map((b) => judgeOfRole(b.role))))];
+  // Units: every argument of every exchange; coders: the judges (a judge's value: the mean of its ballots).
+  const units: Array<{ values: Map<string, number>; combined: number }> = [];
+  const pairs: Array<[string, string]> = [];
+  for (const result of results) {
+    const byJudge = new Map<string, PanelBallot[]>();
+    for (const b of result.judges)
+      if (b.status === "answered")
+        byJudge.set(judgeOfRole(b.role), [...(byJudge.get(judgeOfRole(b.role)) ?? []), b]);
+    for (const [id, combined] of Object.entries(result.combined ?? {})) {
+      const values = new Map<string, number>();
+      for (const [judge, ballots] of byJudge) {
+        const own = ballots.map((b) => b.scores?.[id]).filter((v): v is number => v !== undefined);
+        if (own.length > 0) values.set(judge, mean(own));
+      }
+      units.push({ values, combined });
+    }
+    for (const ballots of byJudge.values()) {
+      const a = ballots.find((b) => !b.role.endsWith("_swapped"));
+      const b = ballots.find((x) => x.role.endsWith("_swapped"));
+      if (a?.winner && b?.winner) pairs.push([a.winner, b.winner]);
+    }
+  }
+  const figures: JudgeFigures = {};
+  const alpha = krippendorffAlpha(judges.map((j) => units.map((u) => u.values.get(j))));
+  if (alpha !== undefined) {
+    figures.agreement = roundFigure(alpha);
+    figures.agreement_metric = "krippendorff_alpha_interval";
+  }
+  const flips = flipRate(pairs);
+  if (flips !== undefined) {
+    figures.flip_rate = roundFigure(flips);
+    figures.flips = pairs.filter(([a, b]) => a !== b).length;
+    figures.swapped_judges = pairs.length;
+  }
+  const deviation: Record<string, number> = {};
+  for (const judge of judges) {
+    const own: Record<string, number> = {};
+    const combined: Record<string, number> = {};
+    units.forEach((u, i) => {
+      const v = u.values.get(judge);
+      if (v !== undefined) {
+        own[i] = v;
+        combined[i] = u.combined;
+      }
+    });
+    const d = meanDeviation(own, combined);
+    if (d !== undefined) deviation[judge] = roundFigure(d);
+  }
+  if (judges.length > 1 && Object.keys(deviation).length > 0) figures.deviation = deviation;
+  return figures;
+}
+
+/** The judge a role belongs to (`judge_2_swapped` -> `judge_2`). */
+function judgeOfRole(role: string): string {
+  return role.endsWith("_swapped") ? role.slice(0, -"_swapped".length) : role;
+}
+
+/** The debate's reliability, from its panel results (debate.md's `reliability:` mirror). */
+export function reliabilityFrom(config: JudgingConfig, results: readonly PanelResult[]): Reliability {
+  return {
+    judges: config.panel.length,
+    judged_steps: results.length,
+    degraded_steps: results.filter((r) => r.degraded).length,
+    figures: panelFigures(results),
+  };
+}
+
+/** The panel results committed in a formal debate's judges/ records, in exchange order. */
+export function formalPanels(state: DebateState): PanelResult[] {
+  return (state.records ?? [])
+    .filter((r) => panelExchange(r.file) !== undefined)
+    .map((r) => r.frontmatter as unknown as PanelResult);
+}
+
+function panelBody(result: PanelResult): string {
+  const rows = result.judges.map((b) => {
+    const who = `${b.adapter}${b.model ? ` ${b.model}` : ""}`;
+    const what = b.status === "answered" ? (b.winner ?? "-") : `failed: ${b.error?.code ?? "?"}`;
+    return `| ${b.role} | ${who} | A = ${b.labels.proposition === "A" ? "proposition" : "opposition"} | ${b.first} | ${what} |`;
+  });
+  const f = result.figures;
+  const lines = [
+    `# Judges of ${result.step}`,
+    "",
+    `${result.answered} of ${result.configured} judge(s) answered (quorum ${result.quorum})${result.degraded ? " — DEGRADED" : ""}; combined: ${result.winner ?? "-"}.`,
+    "",
+    "| ballot | judge | labels | read first | verdict |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    `Agreement (Krippendorff's alpha): ${f.agreement ?? "n/a"}; flip rate under order swap: ${f.flip_rate ?? "n/a"}.`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Combines a panel's checked judgments (by role; failed roles in `failures`) into one judgment
+ * (per-argument median, re-centred to the zero sum; rescores likewise) and the panel's record.
+ */
+export function combinePanel(
+  state: DebateState,
+  answers: Readonly<Record<string, unknown>>,
+  failures: Readonly<Record<string, SeatFailure>>,
+): Result<{ judgment: Judgment; record: FormatRecord; result: PanelResult; config: JudgingConfig }> {
+  const config = judgingOf(state.frontmatter);
+  if (!config?.blind) return fail(ruleError("JUDGES_MISSING", "judges", "expected a `judges:` panel"));
+  const exchange = state.frontmatter.current_exchange;
+  const roles = [...ballotsOf(config).map((b) => b.role), ...(config.fallback ? [FALLBACK_ROLE] : [])];
+  const ballots: PanelBallot[] = [];
+  const judgments = new Map<string, Judgment[]>();
+  for (const role of roles) {
+    const ballot = ballotOf(config, role)!;
+    const answer = answers[role] as Judgment | undefined;
+    const failure = failures[role];
+    if (!answer && !failure) continue; // the fallback, when it was not needed
+    const labels = labelsOf(state, ballot);
+    const entry: PanelBallot = {
+      role,
+      adapter: ballot.seat.adapter,
+      ...(ballot.seat.model ? { model: ballot.seat.model } : {}),
+      labels,
+      first: firstSide(ballot, SIDES),
+      status: answer ? "answered" : "failed",
+    };
+    if (answer) {
+      const scores = scoresOf(answer);
+      entry.scores = scores;
+      entry.winner = exchangeWinner(scores);
+      judgments.set(ballot.judge, [...(judgments.get(ballot.judge) ?? []), answer]);
+    } else if (failure) {
+      entry.error = { code: clipText(failure.code, 100), message: clipText(failure.message, 300) };
+    }
+    ballots.push(entry);
+  }
+  const errors: RuleError[] = [];
+  if (judgments.size === 0)
+    errors.push(
+      ruleError("PANEL_NO_ANSWER", "judges", `expected at least one judge's answer for exchange ${exchange}`),
+    );
+  if (errors.length > 0) return fail(...errors);
+  // A judge asked in both orders counts once: the mean of its two ballots (balanced position).
+  const perJudge = [...judgments.values()].map((list) => {
+    const ids = Object.keys(scoresOf(list[0]!));
+    return Object.fromEntries(ids.map((id) => [id, mean(list.map((j) => scoresOf(j)[id] ?? 0))]));
+  });
+  const combined = combineScores(perJudge);
+  const recorded = Object.fromEntries(Object.entries(state.scores).map(([id, r]) => [id, r.current_score]));
+  const rescoreBallots = [...judgments.values()].map((list) => {
+    const ids = [...new Set(list.flatMap((j) => (j.rescores ?? []).map((r) => r.argument_id)))];
+    return Object.fromEntries(
+      ids.map((id) => [
+        id,
+        mean(list.map((j) => j.rescores?.find((r) => r.argument_id === id)?.new_score ?? recorded[id] ?? 0)),
+      ]),
+    );
+  });
+  const rescored = combineRescores(rescoreBallots, recorded);
+  const reasonOf = (id: string, kind: "scores" | "rescores") => {
+    const texts = [...judgments.entries()].flatMap(([judge, list]) =>
+      list.flatMap((j) =>
+        kind === "scores"
+          ? j.scores.filter((s) => s.argument_id === id).map((s) => `${judge}: ${s.reasoning}`)
+          : (j.rescores ?? []).filter((s) => s.argument_id === id).map((s) => `${judge}: ${s.reasoning}`),
+      ),
+    );
+    return clipText(`Panel median of ${judgments.size} judge(s). ${texts.join(" | ")}`, 4000);
+  };
+  const judgment: Judgment = {
+    scores: Object.entries(combined).map(([argument_id, score]) => ({
+      argument_id,
+      score,
+      reasoning: reasonOf(argument_id, "scores"),
+    })),
+  };
+  const rescores = Object.entries(rescored).map(([argument_id, new_score]) => ({
+    argument_id,
+    old_score: recorded[argument_id]!,
+    new_score,
+    reasoning: reasonOf(argument_id, "rescores"),
+  }));
+  if (rescores.length > 0) judgment.rescores = rescores;
+  const votes = Object.fromEntries(
+    [...judgments.entries()].map(([judge, list]) => [
+      judge,
+      judgeVote(list.map((j) => exchangeWinner(scoresOf(j)))),
+    ]),
+  );
+  const answered = judgments.size;
+  const fallbackUsed = judgments.has(FALLBACK_ROLE);
+  const base: Omit<PanelResult, "figures"> = {
+    step: `x${String(exchange).padStart(4, "0")}`,
+    configured: config.panel.length,
+    answered,
+    quorum: config.quorum,
+    degraded: fallbackUsed || answered < config.panel.length,
+    ...(fallbackUsed ? { fallback_used: true } : {}),
+    judges: ballots,
+    winner: exchangeWinner(combined),
+    votes,
+    combined: Object.fromEntries(Object.entries(combined).map(([id, s]) => [id, roundScore(s)])),
+  };
+  const result: PanelResult = { ...base, figures: panelFigures([{ ...base, figures: {} }]) };
+  const checked = validatePanelResult(result);
+  if (!checked.ok)
+    return fail(
+      ruleError(
+        "PANEL_RESULT_INVALID",
+        checked.errors[0]?.path ?? "",
+        `the panel's record is invalid: ${quote(checked.errors[0]?.message)}`,
+      ),
+    );
+  const record: FormatRecord = {
+    file: panelFile(exchange),
+    frontmatter: result as unknown as Record<string, unknown>,
+    body: panelBody(result),
+  };
+  return ok({ judgment, record, result, config });
+}
