@@ -19,6 +19,7 @@ import {
   judgeAsks,
   judgePrompt,
   PANEL_NAME,
+  panelDegradations,
   panelExchange,
   parseJudge,
   reliabilityFrom,
@@ -184,6 +185,7 @@ export const formalFormat = defineFormat({
     const complete =
       fm.exchanges === undefined ||
       (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges);
+    const degraded = panelDegradations(state);
     return {
       phase: fm.exchanges !== undefined && complete ? "complete" : fm.current_phase,
       progress: {
@@ -197,6 +199,7 @@ export const formalFormat = defineFormat({
         opposition: signed(cumulative.opposition.total),
       },
       complete,
+      ...(degraded.length > 0 ? { degraded } : {}),
     };
   },
   newOptions: {

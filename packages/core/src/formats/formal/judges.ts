@@ -1,4 +1,11 @@
-import type { JudgeFigures, Judgment, PanelBallot, PanelResult, Reliability } from "@debatekit/schema";
+import type {
+  Degradation,
+  JudgeFigures,
+  Judgment,
+  PanelBallot,
+  PanelResult,
+  Reliability,
+} from "@debatekit/schema";
 import { validatePanelResult } from "@debatekit/schema";
 import { parseJudgeAnswer } from "../../answers.js";
 import { clipText } from "../../clip.js";
@@ -342,4 +349,37 @@ export function combinePanel(
     body: panelBody(result),
   };
   return ok({ judgment, record, result, config });
+}
+
+/** What a debate's judged exchanges rest on less than configured (DESIGN §12): failed judges, the fallback. */
+export function panelDegradations(state: DebateState): Degradation[] {
+  return formalPanels(state).flatMap((r) => {
+    if (!r.degraded) return [];
+    const exchange = Number(r.step.slice(1));
+    const failed: Degradation[] = r.judges
+      .filter((b) => b.status === "failed")
+      .map((b) => ({
+        cause: "seat_failed" as const,
+        message: `the judge ${b.role} (${b.adapter}) failed at exchange ${exchange}; ${r.answered} of ${r.configured} judges answered`,
+        role: b.role,
+        adapter: b.adapter,
+        round: exchange,
+        ...(b.error ? { code: b.error.code, error: b.error.message } : {}),
+        configured: r.configured,
+        used: r.answered,
+      }));
+    const fallback: Degradation[] = r.fallback_used
+      ? [
+          {
+            cause: "fallback_judge",
+            message: `the fallback judge judged exchange ${exchange}`,
+            role: FALLBACK_ROLE,
+            round: exchange,
+            configured: r.configured,
+            used: r.answered,
+          },
+        ]
+      : [];
+    return [...failed, ...fallback];
+  });
 }
