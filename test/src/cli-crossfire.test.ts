@@ -117,8 +117,14 @@ describe("debate run / status on a crossfire debate", () => {
         exchanges: 3,
         sides: { proposition: "-", opposition: "winner" },
         winner: "challenger",
+        // Replay seats call no model: every call on record, free.
+        usage: {
+          total: expect.objectContaining({ calls: expect.any(Number), cost_usd: 0, unknown_cost_calls: 0 }),
+          seats: expect.objectContaining({ proposer: expect.any(Object), challenger: expect.any(Object) }),
+        },
       },
     ]);
+    expect(status[0].usage.total.calls).toBeGreaterThanOrEqual(7);
   });
 });
 

@@ -148,10 +148,23 @@ describe("debate run", () => {
     expect(await readFile(join(dir, "debate.md"), "utf8")).toMatch(/^exchanges: 5$/m);
     const status = await start(["status", dir]).result;
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+WINNER\s+JUDGES\s+NOW\s+LAST ERROR$/m);
-    expect(status.stdout).toMatch(/partial\s+awaiting_arguments\s+2\/5\s+[+-]\d\.\d\d\s+[+-]\d\.\d\d/);
+    expect(status.stdout).toMatch(
+      /^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+WINNER\s+JUDGES\s+COST\s+NOW\s+LAST ERROR$/m,
+    );
+    // Replay seats call no model: their calls are on record, free.
+    expect(status.stdout).toMatch(
+      /partial\s+awaiting_arguments\s+2\/5\s+[+-]\d\.\d\d\s+[+-]\d\.\d\d\s+-\s+-\s+\$0\b/,
+    );
+    expect(status.stdout).toMatch(/^SEAT\s+CALLS\s+INPUT\s+CACHED\s+OUTPUT\s+COST\s+NOTE$/m);
+    expect(status.stdout).toMatch(/^judge\s+2\s+0\s+0\s+0\s+\$0$/m);
+    expect(status.stdout).toMatch(/^total\s+6\s+0\s+0\s+0\s+\$0$/m);
     const json = JSON.parse((await start(["status", dir, "--json"]).result).stdout);
     expect(json[0]).toMatchObject({ debate_id: "ai-review-gate", exchange: 2, exchanges: 5 });
+    expect(json[0].usage.total).toMatchObject({ calls: 6, cost_usd: 0, unknown_cost_calls: 0 });
+    expect(Object.keys(json[0].usage.seats).sort()).toEqual(["judge", "opposition", "proposition"]);
+    // The ledger beside the journal says the same.
+    const ledger = JSON.parse(await readFile(join(dir, ".debate/ledger.json"), "utf8"));
+    expect(ledger.total).toEqual(json[0].usage.total);
   });
 });
 

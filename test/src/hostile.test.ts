@@ -360,8 +360,15 @@ async function fingerprint(dir: string): Promise<Record<string, string>> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const full = join(entry.parentPath, entry.name);
     const rel = relative(dir, full);
-    // The journal is the engine's record of calls (aside, as the issue says); .debate/ holds it and the lock.
-    if (rel === ".debate" || rel.startsWith(".debate/journal") || rel.startsWith(".debate/lock")) continue;
+    // The journal is the engine's record of calls (aside, as the issue says); .debate/ holds it, the
+    // lock, and the usage ledger derived from the journal.
+    if (
+      rel === ".debate" ||
+      rel.startsWith(".debate/journal") ||
+      rel.startsWith(".debate/lock") ||
+      rel === ".debate/ledger.json"
+    )
+      continue;
     if (entry.isSymbolicLink()) out[rel] = `-> ${await readlink(full)}`;
     else if (entry.isFile())
       out[rel] = createHash("sha256")

@@ -8,3 +8,14 @@ export function parsePositiveInt(value: string): number {
   }
   return n;
 }
+
+/** Commander parser for an amount of US dollars (`--max-cost 2.50`, `--max-cost $2`). */
+export function parseUsd(value: string): number {
+  const n = Number(value.trim().replace(/^\$/, ""));
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
+    throw new InvalidArgumentError(
+      `expected an amount of US dollars such as 2.50, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}

@@ -4,11 +4,20 @@ import { redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
 import type { DebateState, Result } from "@debatekit/core";
 import { clipText, DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import { journalFileName } from "@debatekit/files";
-import type { AdapterResult, JournalEntry } from "@debatekit/schema";
+import type { AdapterResult, JournalEntry, SeatConfig } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
 import type { JournalStore } from "./journal-store.js";
+import { entryUsage } from "./ledger.js";
 import { assemblePrompt, chooseSkills, type SkillCache } from "./prompt.js";
-import type { Phase, RunEvent, RunSummary } from "./types.js";
+import {
+  callWithSession,
+  readSeatSession,
+  resumesSession,
+  type SentCall,
+  writeSeatSession,
+} from "./session.js";
+import type { BudgetStop, Phase, RunEvent, RunSummary } from "./types.js";
+import { callUsage, estimateCallCost } from "./usage.js";
 
 /** What askSeat needs from the run. */
 export interface SeatContext {
@@ -29,8 +38,16 @@ export interface SeatContext {
   skillCache?: SkillCache;
   /** A cap on each call's timeout the format sets (review: the budget left), below the seat's own. */
   timeoutCapMs?: number;
+  /** The debate's cost budget, shared by the seats of a run (parallel calls reserve their estimates). */
+  budget?: RunBudget;
   /** Receives what loadSkills found wrong (runDebate emits each once per run as `skill_problem`). */
   reportSkillProblems?: (role: string, problems: readonly SkillProblem[]) => void;
+}
+
+/** A run's cost budget: the limit, and the estimates of calls under way (not yet journaled). */
+export interface RunBudget {
+  maxUsd: number;
+  reserved: number;
 }
 
 /** A seat's usable answer, or why there is none. */
@@ -39,9 +56,64 @@ export type SeatOutcome<T> =
   | { ok: true; value: T; spentMs: number }
   | {
       ok: false;
-      status: Exclude<RunSummary["status"], "done" | "paused">;
+      /** `paused`: the cost budget stops the run before this seat's call (`budget` says why). */
+      status: Exclude<RunSummary["status"], "done">;
       error: NonNullable<RunSummary["error"]>;
+      budget?: BudgetStop;
     };
+
+/** Adapters whose CLI reports each call's cost: a seat of theirs may make its first call unpriced. */
+const reportsCost = new Set(["claude", "opencode", "acp"]);
+
+function usd(n: number): string {
+  return `$${n < 0.01 && n > 0 ? n.toPrecision(2) : n.toFixed(2)}`;
+}
+
+/**
+ * Whether the budget lets `role` send `prompt`: the known cost of the journal so far, the calls
+ * under way, and this call's estimate must stay within it. Returns the amount to reserve, or why not.
+ */
+async function checkBudget(
+  context: SeatContext,
+  budget: RunBudget,
+  seat: SeatConfig,
+  role: string,
+  prompt: string,
+): Promise<{ ok: true; reserve: number } | Extract<SeatOutcome<never>, { ok: false }>> {
+  const entries = await context.journal.all();
+  const usages = entries.map((e) => ({ role: e.role, usage: entryUsage(e) }));
+  const spent = Math.round(usages.reduce((n, u) => n + (u.usage.cost_usd ?? 0), 0) * 1e6) / 1e6;
+  const past = usages.filter((u) => u.role === role);
+  const estimate = estimateCallCost({ seat, prompt, ...(seat.model ? { model: seat.model } : {}), past });
+  const stop = (code: string, message: string): Extract<SeatOutcome<never>, { ok: false }> => ({
+    ok: false,
+    status: "paused",
+    error: { code, message, file: "debate.md", field: "max_cost_usd" },
+    budget: {
+      max_cost_usd: budget.maxUsd,
+      spent_usd: spent,
+      ...(budget.reserved > 0 ? { under_way_usd: Math.round(budget.reserved * 1e6) / 1e6 } : {}),
+      role,
+      ...(estimate !== undefined ? { next_call_usd: estimate } : {}),
+    },
+  });
+  const raise = "raise max_cost_usd in debate.md (or `debate run --max-cost`) and run again to go on";
+  if (estimate === undefined) {
+    // A CLI that reports its cost prices its own first call; after it the seat's rate is known.
+    if (past.length === 0 && reportsCost.has(seat.adapter)) return { ok: true, reserve: 0 };
+    return stop(
+      "BUDGET_UNPRICED",
+      `max cost ${usd(budget.maxUsd)}: the ${role} seat (${seat.adapter}${seat.model ? `, ${seat.model}` : ""}) has no price and its CLI reports no cost, so its calls cannot be bounded; give the seat a \`price:\` (USD per million tokens)`,
+    );
+  }
+  if (spent + budget.reserved + estimate > budget.maxUsd) {
+    return stop(
+      "BUDGET_EXCEEDED",
+      `max cost ${usd(budget.maxUsd)} would be exceeded: ${usd(spent)} spent${budget.reserved > 0 ? ` (+${usd(budget.reserved)} under way)` : ""}, the ${role}'s next call is estimated at ${usd(estimate)}; ${raise}`,
+    );
+  }
+  return { ok: true, reserve: estimate };
+}
 
 const defaultTimeoutMs = 600_000;
 
@@ -168,64 +240,104 @@ export async function askSeat<T>(
     ...(context.skillCache ? { cache: context.skillCache } : {}),
   });
   context.reportSkillProblems?.(role, problems);
+  const resume = resumesSession(seat);
+  let stored = resume ? await readSeatSession(dir, role, seat) : undefined;
   for (let call = 0; call <= retries; call++) {
     if (context.signal?.aborted) {
       return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };
     }
     const prompt = assemblePrompt(state, role, { feedback, ...(skills ? { skills: skills.text } : {}) });
+    let reserved = 0;
+    if (context.budget) {
+      const allowed = await checkBudget(context, context.budget, seat, role, prompt);
+      if (!allowed.ok) return allowed;
+      reserved = allowed.reserve;
+      context.budget.reserved += reserved;
+    }
     emit({ type: "seat_started", ...ref, attempt: seatAttempt, adapter: adapter.name });
     const startedAt = context.now().toISOString();
-    const answer = await adapter.call({
+    const request = {
       prompt,
       timeoutMs: Math.max(1, Math.min(seat.timeout_ms ?? defaultTimeoutMs, context.timeoutCapMs ?? Infinity)),
       ...(seat.model ? { model: seat.model } : {}),
       ...(seat.effort ? { effort: seat.effort } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
       step: { debateId: fm.debate_id, exchange, role, attempt: seatAttempt },
-    });
-    const { result, raw } = sanitizeCall(answer, context.secrets);
-    const finished = { ...ref, attempt: seatAttempt, adapter: adapter.name, durationMs: result.durationMs };
-    if (result.status === "pending") {
-      // Nothing ran and nothing was paid: a pending answer is not journaled.
+    };
+    let made: SentCall[];
+    try {
+      made = resume
+        ? await callWithSession(adapter, request, stored)
+        : [{ sent: prompt, session: "new", answer: await adapter.call(request) }];
+    } finally {
+      if (context.budget) context.budget.reserved -= reserved;
+    }
+    // Every call made is journaled; a resumed session that was gone is one more (failed) call.
+    let last: { result: AdapterResult; entry: JournalEntry; sent: SentCall } | undefined;
+    for (const sent of made) {
+      const { result, raw } = sanitizeCall(sent.answer, context.secrets);
+      const finished = { ...ref, attempt: seatAttempt, adapter: adapter.name, durationMs: result.durationMs };
+      if (result.status === "pending") {
+        // Nothing ran and nothing was paid: a pending answer is not journaled.
+        emit({
+          type: "seat_finished",
+          ...finished,
+          status: "pending",
+          reused: false,
+          error: result.error ?? "",
+        });
+        return {
+          ok: false,
+          status: "waiting",
+          error: {
+            code: "SEAT_PENDING",
+            message: `${role}: ${result.error ?? "the answer is not there yet"}`,
+          },
+        };
+      }
+      callNo++;
+      const usage = callUsage({
+        seat,
+        sent: sent.sent,
+        result,
+        ...(seat.model ? { model: seat.model } : {}),
+        ...(resume ? { session: sent.session } : {}),
+      });
+      const entry: JournalEntry = {
+        version: 1,
+        debate_id: fm.debate_id,
+        exchange,
+        phase,
+        role,
+        attempt: callNo,
+        adapter: adapter.name,
+        ...(seat.model ? { model: seat.model } : {}),
+        prompt_sha256: sha256(sent.sent),
+        started_at: startedAt,
+        finished_at: context.now().toISOString(),
+        result,
+        usage,
+        ...(raw ? { raw } : {}),
+      };
+      await context.journal.write(entry);
       emit({
         type: "seat_finished",
         ...finished,
-        status: "pending",
+        status: result.status,
         reused: false,
-        error: result.error ?? "",
+        usage,
+        ...(result.error ? { error: result.error } : {}),
+        ...(result.toolCalls ? { toolCalls: result.toolCalls } : {}),
       });
-      return {
-        ok: false,
-        status: "waiting",
-        error: { code: "SEAT_PENDING", message: `${role}: ${result.error ?? "the answer is not there yet"}` },
-      };
+      last = { result, entry, sent };
     }
-    callNo++;
-    const entry: JournalEntry = {
-      version: 1,
-      debate_id: fm.debate_id,
-      exchange,
-      phase,
-      role,
-      attempt: callNo,
-      adapter: adapter.name,
-      ...(seat.model ? { model: seat.model } : {}),
-      prompt_sha256: sha256(prompt),
-      started_at: startedAt,
-      finished_at: context.now().toISOString(),
-      result,
-      ...(raw ? { raw } : {}),
-    };
-    await context.journal.write(entry);
+    const { result, entry } = last!;
     const journalFile = journalPath(callNo);
-    emit({
-      type: "seat_finished",
-      ...finished,
-      status: result.status,
-      reused: false,
-      ...(result.error ? { error: result.error } : {}),
-      ...(result.toolCalls ? { toolCalls: result.toolCalls } : {}),
-    });
+    if (resume && result.status === "ok" && result.sessionId) {
+      // The next call of this seat resumes here and sends only what its prompt adds to this one.
+      await writeSeatSession(dir, role, seat, result.sessionId, prompt, context.secrets);
+      stored = await readSeatSession(dir, role, seat);
+    }
     if (result.status !== "ok") {
       const cancelled = result.status === "cancelled" || context.signal?.aborted;
       return {

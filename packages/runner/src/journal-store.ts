@@ -6,6 +6,8 @@ import type { Phase } from "./types.js";
 export interface JournalStore {
   /** The entries of one step and role, in attempt order. */
   forStep(exchange: number, phase: Phase, role: string): Promise<JournalEntry[]>;
+  /** Every entry of the debate (the run's view: what was on disk plus what it wrote). */
+  all(): Promise<readonly JournalEntry[]>;
   /** Writes (or rewrites) an entry on disk first, then in memory; returns the file's path. */
   write(entry: JournalEntry): Promise<string>;
 }
@@ -30,6 +32,7 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
         .filter((e) => e.exchange === exchange && e.phase === phase && e.role === role)
         .sort((a, b) => a.attempt - b.attempt);
     },
+    all: load,
     async write(entry) {
       const entries = await load();
       const path = await writeJournalEntry(dir, entry, options.env ? { env: options.env } : {});

@@ -7,11 +7,15 @@ import { cumulativeScores, DebatekitError, formatOfState, formatRuleErrors } fro
 import type { DebateFolder } from "@debatekit/files";
 import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
-import { askSeat, type SeatContext, type SeatOutcome } from "./ask-seat.js";
+import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import { createJournalStore } from "./journal-store.js";
+import { buildLedger, writeLedger } from "./ledger.js";
 import { createSkillCache } from "./prompt.js";
 import { createSkillProblemReporter } from "./skill-problems.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
+
+/** Least time between two ledger writes during a run (the last write, when the run ends, is always made). */
+const ledgerIntervalMs = 5_000;
 
 /** debate.md's text as it is on disk now (undefined when it cannot be read: the full read reports why). */
 async function readDebateText(dir: string): Promise<string | undefined> {
@@ -124,10 +128,10 @@ async function settlePanel(
   return { extra: [], bad: worst(results.map((r) => r.outcome)) };
 }
 
-/** The worst of several failed seat outcomes decides the run's status: cancelled, then failed, then waiting. */
+/** The worst of several failed seat outcomes decides the run's status: cancelled, failed, paused (budget), waiting. */
 function worst(outcomes: SeatOutcome<unknown>[]): Extract<SeatOutcome<unknown>, { ok: false }> | undefined {
   const failed = outcomes.filter((o): o is Extract<SeatOutcome<unknown>, { ok: false }> => !o.ok);
-  const rank = { cancelled: 0, failed: 1, waiting: 2 } as const;
+  const rank = { cancelled: 0, failed: 1, paused: 2, waiting: 3 } as const;
   return failed.sort((a, b) => rank[a.status] - rank[b.status])[0];
 }
 
@@ -185,6 +189,26 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const secrets = secretsFromEnv(env);
   const reportSkillProblems = createSkillProblemReporter({ dir, secrets, emit });
   const skillCache = createSkillCache();
+  // The ledger is derived from the journal, so it may lag without ever counting a call twice or
+  // missing one for good: it is rewritten at most every few seconds during a run (a long debate of
+  // instant seats must not rewrite a growing file every step) and always when the run ends.
+  let ledgerAt = 0;
+  let ledgerId: { debateId: string; maxCostUsd?: number } | undefined;
+  // A ledger that cannot be written (a journal file the run already reports as broken, a full
+  // disk) never changes how the run ends: it is derived, and `status` rebuilds it from the journal.
+  const refreshLedger = async (force: boolean) => {
+    if (!ledgerId || (!force && now().getTime() - ledgerAt < ledgerIntervalMs)) return;
+    try {
+      const entries = await journal.all();
+      if (entries.length === 0) return;
+      ledgerAt = now().getTime();
+      const { debateId, maxCostUsd } = ledgerId;
+      await writeLedger(dir, buildLedger(debateId, entries, maxCostUsd !== undefined ? { maxCostUsd } : {}));
+    } catch {
+      // See above.
+    }
+  };
+  const budget: RunBudget = { maxUsd: Infinity, reserved: 0 };
   // The folder as our last commit left it, and debate.md's text right after that commit.
   let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
   try {
@@ -200,6 +224,9 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
           : await readFolder(dir);
       const state = folder.state;
       const fm = state.frontmatter;
+      const maxCostUsd = options.maxCostUsd ?? (fm as { max_cost_usd?: number }).max_cost_usd;
+      budget.maxUsd = maxCostUsd ?? Infinity;
+      ledgerId = { debateId: fm.debate_id, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
       const finish = (rest: Pick<RunSummary, "status"> & Partial<RunSummary>) => {
         const summary = summarize(folder.state, committed, rest);
         if (summary.error)
@@ -252,6 +279,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
         ...(step.kind === "ask" && step.timeoutMs !== undefined ? { timeoutCapMs: step.timeoutMs } : {}),
+        ...(maxCostUsd !== undefined ? { budget } : {}),
       });
       const current = state;
       let next: Result<DebateState>;
@@ -275,7 +303,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
             askSeat(context(await seatAdapter(format, current, role)), current, role, (text) =>
               format.parseAnswer(current, role, text),
             );
-          const results = await askAll(step, ask);
+          const results = await askAll(step, ask).finally(() => refreshLedger(false));
           const panel = await settlePanel(step, results, ask);
           if (panel) results.push(...panel.extra);
           const bad = panel ? panel.bad : worst(results.map((r) => r.outcome));
@@ -287,6 +315,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
               bad.status === "failed"
                 ? format.onSeatFailure?.(current, failedRole, bad.error, now().toISOString())
                 : undefined;
+            if (bad.status === "paused")
+              return finish({
+                status: "paused",
+                reason: bad.error.message,
+                ...(bad.budget ? { budget: bad.budget } : {}),
+              });
             if (!recorded) {
               const adapter = format.seat(current, failedRole)?.adapter;
               return finish({
@@ -348,6 +382,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       });
     }
   } finally {
+    await refreshLedger(true);
     await lock.release();
   }
 }

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import type { Standing } from "@debatekit/core";
-import type { CumulativeScores, Degradation, SeatConfig } from "@debatekit/schema";
+import type { CallUsage, CumulativeScores, Degradation, SeatConfig } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
 
 /** The phase a debate waits in (debate.md's `current_phase`). */
@@ -26,6 +26,8 @@ export type RunEvent =
       /** True when a journaled answer was reused instead of calling the seat again. */
       reused: boolean;
       error?: string;
+      /** The call's tokens and cost (absent for a reused answer: it was counted when it was made). */
+      usage?: CallUsage;
       /** Tools the seat's model asked for (all refused: seats cannot act on the machine). */
       toolCalls?: string[];
     })
@@ -50,6 +52,11 @@ export interface RunSummary {
    * or its answer stayed invalid after the retries; cancelled: stopped by a signal.
    */
   status: "done" | "waiting" | "paused" | "failed" | "cancelled";
+  /**
+   * Set when the run stopped (status `paused`) because the next call would take the debate's
+   * recorded cost above its budget: the budget, what is spent, and the next call's estimate.
+   */
+  budget?: BudgetStop;
   exchange: number;
   phase: Phase;
   cumulative: CumulativeScores;
@@ -74,6 +81,18 @@ export interface RunSummary {
   };
   /** Every reason the result rests on less than configured (failed or replaced seats, missing rounds, a spent budget). */
   degraded?: Degradation[];
+}
+
+/** Why a run stopped at its cost budget. */
+export interface BudgetStop {
+  max_cost_usd: number;
+  /** Known cost of the debate's journaled calls so far. */
+  spent_usd: number;
+  /** Estimated cost of the calls under way when the check was made (seats asked in parallel). */
+  under_way_usd?: number;
+  /** The seat that was next, and its call's estimated cost (undefined: it could not be priced). */
+  role: string;
+  next_call_usd?: number;
 }
 
 /** An adapter factory (what every `@debatekit/adapter-*` package exports as `createAdapter`). */
@@ -105,6 +124,11 @@ export interface RunOptions {
    * process.cwd()). Seat programs never run here: each runs in a private folder (DESIGN §6).
    */
   cwd?: string;
+  /**
+   * Cost budget in US dollars for the whole debate (overrides debate.md's `max_cost_usd`): the run
+   * stops, `paused`, before a call whose estimated cost would take the recorded total above it.
+   */
+  maxCostUsd?: number;
   /** What the lock file says this process is doing (default: "debate run"). */
   command?: string;
 }

@@ -63,7 +63,12 @@ describe(`acp adapter with opencode ${pinnedClis.opencode.version} (real agent)`
 
   test("a plain answer: the agent's message chunks, session id, model and usage", async () => {
     server.setReply((req) =>
-      req.allText.includes("MARK-ACP-PLAIN") ? "plain answer over acp" : "side call",
+      req.allText.includes("MARK-ACP-PLAIN")
+        ? {
+            text: "plain answer over acp",
+            usage: { inputTokens: 5000, cachedInputTokens: 4096, outputTokens: 321 },
+          }
+        : "side call",
     );
     const before = server.requests.length;
     const { call, fresh } = await ask("plain", "Say hello. MARK-ACP-PLAIN");
@@ -74,7 +79,8 @@ describe(`acp adapter with opencode ${pinnedClis.opencode.version} (real agent)`
       text: "plain answer over acp",
       transport: "acp",
       model: "anthropic/claude-sonnet-4-5",
-      usage: { inputTokens: 12, outputTokens: 7 },
+      // opencode reports 904 uncached + 4096 cache reads: the envelope counts all input.
+      usage: { inputTokens: 5000, cachedInputTokens: 4096, outputTokens: 321 },
     });
     expect(call.sessionId).toMatch(/^ses_/);
     expect(call.raw?.stdout).toContain('"sessionUpdate":"agent_message_chunk"');

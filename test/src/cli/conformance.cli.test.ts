@@ -54,6 +54,22 @@ const retryableError: Record<CliName, (status: number) => RegExp> = {
   copilot: (status) => new RegExp(`${status}.*scripted failure ${status}`),
 };
 
+/** What the model server reports for the plain answer: cached input on top of fresh input. */
+const plainUsage = { inputTokens: 5000, cachedInputTokens: 4096, outputTokens: 321 };
+
+/**
+ * What each pinned CLI passes on of `plainUsage` (measured): all but copilot report the tokens
+ * (each in its own split of cached and uncached input); copilot's `result` event has no token
+ * counts (only `premiumRequests`), so the runner estimates its usage.
+ */
+const reportedUsage: Record<CliName, typeof plainUsage | undefined> = {
+  claude: plainUsage,
+  codex: plainUsage,
+  gemini: plainUsage,
+  opencode: plainUsage,
+  copilot: undefined,
+};
+
 let server: ModelServer;
 beforeAll(async () => {
   server = await startModelServer();
@@ -111,7 +127,9 @@ for (const [cli, factory] of Object.entries(factories) as [CliName, Factory][]) 
 
     test("a plain answer comes back as status ok with the model's exact text, session id and usage", async () => {
       server.setReply((req) =>
-        req.lastUserText.includes("MARK-PLAIN") ? `plain answer from ${cli}` : "side call",
+        req.lastUserText.includes("MARK-PLAIN")
+          ? { text: `plain answer from ${cli}`, usage: plainUsage }
+          : "side call",
       );
       const before = server.requests.length;
       const { call, fresh } = await run("plain", `Say hello. MARK-PLAIN`);
@@ -124,6 +142,13 @@ for (const [cli, factory] of Object.entries(factories) as [CliName, Factory][]) 
         exitCode: 0,
       });
       expect(call.sessionId).toMatch(/\S{6,}/);
+      // Tokens as the server reported them, cached input counted in input whatever the API's split.
+      const tokens = reportedUsage[cli];
+      if (tokens) expect(call.usage).toMatchObject(tokens);
+      else expect(call.usage).toBeUndefined();
+      // claude and opencode price the call themselves (list prices of the model they think it is).
+      if (cli === "claude" || cli === "opencode") expect(call.usage?.costUsd).toBeGreaterThan(0);
+      else expect(call.usage?.costUsd).toBeUndefined();
       // The prompt reached the model through stdin, never through argv.
       expect(server.requests.slice(before).some((r) => r.allText.includes("MARK-PLAIN"))).toBe(true);
     });

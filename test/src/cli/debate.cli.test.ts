@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunEvent, runDebate } from "@debatekit/runner";
+import type { UsageLedger } from "@debatekit/schema";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
@@ -104,6 +105,23 @@ test("claude vs codex judged by gemini: 2 exchanges run to completion through th
       "1:opposition:codex",
       "1:proposition:claude",
     ]);
+    // Usage on record, as each real CLI reported it (the server reports 12 input and 7 output
+    // tokens per answer): claude prices its own calls, codex's gpt-5.5 has no price (cost unknown,
+    // never guessed), gemini-2.5-pro is priced from the table.
+    const ledger = JSON.parse(readFileSync(join(dir, ".debate/ledger.json"), "utf8")) as UsageLedger;
+    expect(ledger.calls).toHaveLength(6);
+    for (const call of ledger.calls) expect(call.usage.tokens).toBe("reported");
+    const byRole = (role: string) => ledger.calls.filter((c) => c.role === role).map((c) => c.usage);
+    for (const usage of byRole("proposition")) expect(usage).toMatchObject({ cost: "reported" });
+    for (const usage of byRole("opposition"))
+      expect(usage).toMatchObject({ input_tokens: 12, output_tokens: 7, cost: "unknown" });
+    for (const usage of byRole("judge")) {
+      // gemini-2.5-pro: $1.25 in, $10 out per million (its side calls, if any, are in its counts).
+      expect(usage.cost).toBe("priced");
+      expect(usage.cost_usd).toBeCloseTo((usage.input_tokens * 1.25 + usage.output_tokens * 10) / 1e6, 9);
+    }
+    expect(ledger.seats.opposition).toMatchObject({ calls: 2, unknown_cost_calls: 2, cost_usd: 0 });
+    expect(ledger.total.unknown_cost_calls).toBe(2);
     const apis = new Set(server.requests.map((r) => r.api));
     expect([...apis]).toEqual(expect.arrayContaining(["anthropic", "openai-responses", "gemini-stream"]));
     expect(processesWithEnv(fresh.home)).toEqual([]);

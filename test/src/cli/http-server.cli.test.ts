@@ -49,7 +49,7 @@ for (const shape of shapes) {
     test("a plain answer: text, model, usage; the key went in the Authorization header", async () => {
       server.setReply(() => ({
         text: "plain answer over http",
-        usage: { inputTokens: 21, outputTokens: 5 },
+        usage: { inputTokens: 21, cachedInputTokens: 16, outputTokens: 5 },
       }));
       const before = server.requests.length;
       const call = await adapter().call(request);
@@ -59,7 +59,11 @@ for (const shape of shapes) {
         status: "ok",
         text: "plain answer over http",
         model: "qwen3:8b",
-        usage: { inputTokens: 21, outputTokens: 5 },
+        // Ollama reports no cached tokens; an OpenAI server nests them in prompt_tokens_details.
+        usage:
+          shape.flavor === "ollama"
+            ? { inputTokens: 21, outputTokens: 5 }
+            : { inputTokens: 21, cachedInputTokens: 16, outputTokens: 5 },
         transport: "http",
       });
       expect(call.raw?.stderr).toBe(`HTTP 200 OK\ncontent-type: ${shape.contentType}`);

@@ -20,9 +20,14 @@ export function serializeSse(events: SseEvent[]): string {
 }
 
 export interface AnswerUsage {
+  /** Every input token, cached ones included (each API below splits or nests them its own way). */
   inputTokens: number;
   outputTokens: number;
+  /** The part of `inputTokens` served from the provider's prompt cache (default 0). */
+  cachedInputTokens?: number;
 }
+
+const cachedOf = (usage: AnswerUsage): number => usage.cachedInputTokens ?? 0;
 
 function splitText(text: string): string[] {
   // Two deltas prove the CLI concatenates chunks instead of keeping only the last one.
@@ -47,10 +52,11 @@ export function anthropicEvents(text: string, model: string, usage: AnswerUsage,
           stop_reason: null,
           stop_sequence: null,
           usage: {
-            input_tokens: usage.inputTokens,
+            // Anthropic counts cache reads apart: input_tokens is only the uncached part.
+            input_tokens: usage.inputTokens - cachedOf(usage),
             output_tokens: 1,
             cache_creation_input_tokens: 0,
-            cache_read_input_tokens: 0,
+            cache_read_input_tokens: cachedOf(usage),
           },
         },
       },
@@ -164,7 +170,7 @@ export function responsesEvents(text: string, model: string, usage: AnswerUsage,
           ...response("completed", [message]),
           usage: {
             input_tokens: usage.inputTokens,
-            input_tokens_details: { cached_tokens: 0 },
+            input_tokens_details: { cached_tokens: cachedOf(usage) },
             output_tokens: usage.outputTokens,
             output_tokens_details: { reasoning_tokens: 0 },
             total_tokens: usage.inputTokens + usage.outputTokens,
@@ -207,6 +213,7 @@ export function chatEvents(text: string, model: string, usage: AnswerUsage, id: 
           prompt_tokens: usage.inputTokens,
           completion_tokens: usage.outputTokens,
           total_tokens: usage.inputTokens + usage.outputTokens,
+          prompt_tokens_details: { cached_tokens: cachedOf(usage) },
         },
       },
     },
@@ -227,6 +234,7 @@ export function geminiResponse(text: string, model: string, usage: AnswerUsage, 
     ],
     usageMetadata: {
       promptTokenCount: usage.inputTokens,
+      cachedContentTokenCount: cachedOf(usage),
       candidatesTokenCount: usage.outputTokens,
       totalTokenCount: usage.inputTokens + usage.outputTokens,
     },
@@ -389,7 +397,7 @@ export function responsesToolEvents(
           ...response("completed", [item]),
           usage: {
             input_tokens: usage.inputTokens,
-            input_tokens_details: { cached_tokens: 0 },
+            input_tokens_details: { cached_tokens: cachedOf(usage) },
             output_tokens: usage.outputTokens,
             output_tokens_details: { reasoning_tokens: 0 },
             total_tokens: usage.inputTokens + usage.outputTokens,
@@ -445,6 +453,7 @@ export function chatToolEvents(call: ToolCall, model: string, usage: AnswerUsage
           prompt_tokens: usage.inputTokens,
           completion_tokens: usage.outputTokens,
           total_tokens: usage.inputTokens + usage.outputTokens,
+          prompt_tokens_details: { cached_tokens: cachedOf(usage) },
         },
       },
     },
@@ -464,6 +473,7 @@ export function geminiToolResponse(call: ToolCall, model: string, usage: AnswerU
     ],
     usageMetadata: {
       promptTokenCount: usage.inputTokens,
+      cachedContentTokenCount: cachedOf(usage),
       candidatesTokenCount: usage.outputTokens,
       totalTokenCount: usage.inputTokens + usage.outputTokens,
     },

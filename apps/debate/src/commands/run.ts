@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
-import { parsePositiveInt } from "../options.js";
+import { parsePositiveInt, parseUsd } from "../options.js";
 import type { CliIO } from "../output.js";
 import { createProgress, formatSkillProblemLine, formatSummary } from "../progress.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
@@ -54,13 +54,18 @@ export function registerRun(program: Command, io: CliIO): void {
       "stop once this many exchanges are complete (debate.md is not changed)",
       parsePositiveInt,
     )
+    .option(
+      "--max-cost <usd>",
+      "stop before a seat call that would take the debate's cost above this many US dollars (overrides max_cost_usd)",
+      parseUsd,
+    )
     .option("--wait", "wait for another run holding the lock instead of failing")
     .option("--fresh", "run a copy of the folder in a new temporary folder, leaving the original untouched")
     .option("--json", "print the summary as JSON on stdout (no progress)")
     .action(
       async (
         dirArg: string,
-        opts: { exchanges?: number; wait?: boolean; fresh?: boolean; json?: boolean },
+        opts: { exchanges?: number; maxCost?: number; wait?: boolean; fresh?: boolean; json?: boolean },
       ) => {
         let dir = await debateFolderOf(io, dirArg);
         if (opts.fresh) {
@@ -76,7 +81,7 @@ export function registerRun(program: Command, io: CliIO): void {
 export async function runAndReport(
   io: CliIO,
   dir: string,
-  opts: { exchanges?: number; wait?: boolean; json?: boolean; command: string },
+  opts: { exchanges?: number; maxCost?: number; wait?: boolean; json?: boolean; command: string },
 ): Promise<void> {
   const stop = abortOnSignals(io, "stopping the seats; the folder resumes with `debate run`");
   const progress = opts.json ? undefined : createProgress(io);
@@ -90,6 +95,7 @@ export async function runAndReport(
     const summary = await runDebate(dir, {
       signal: stop.signal,
       ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
+      ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}),
       ...(opts.wait ? { wait: true } : {}),
       onEvent,
       env: io.env,

@@ -2,7 +2,8 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { clipText, formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files";
-import type { Degradation, Reliability } from "@debatekit/schema";
+import { loadUsageLedger } from "@debatekit/runner";
+import type { Degradation, Reliability, UsageTotals } from "@debatekit/schema";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
@@ -30,6 +31,8 @@ export interface StatusRow {
   last_error?: string;
   /** The judge panel's reliability figures (debates with `judges:`): agreement, flip rate, deviation, degraded steps. */
   reliability?: Reliability;
+  /** Tokens and cost of the debate's seat calls (from .debate/ledger.json, or its journal). */
+  usage?: { total: UsageTotals; seats: Record<string, UsageTotals>; max_cost_usd?: number };
 }
 
 /** The manual seats' prompts of this exchange that have no answer in inbox/ yet (`inbox/<stem>.md`). */
@@ -119,6 +122,19 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   const journal = await readJournal(dir, { exchange: fm.current_exchange, phase: fm.current_phase }).catch(
     () => [],
   );
+  const maxCostUsd = (fm as { max_cost_usd?: number }).max_cost_usd;
+  const ledger = await loadUsageLedger(
+    dir,
+    fm.debate_id,
+    maxCostUsd !== undefined ? { maxCostUsd } : {},
+  ).catch(() => undefined);
+  if (ledger) {
+    row.usage = {
+      total: ledger.total,
+      seats: ledger.seats,
+      ...(ledger.max_cost_usd !== undefined ? { max_cost_usd: ledger.max_cost_usd } : {}),
+    };
+  }
   const last = journal.at(-1);
   const seat = last
     ? (fm.seats as Record<string, { adapter?: string; model?: string }> | undefined)?.[last.role]
@@ -155,6 +171,49 @@ export function judgesCell(r: Reliability | undefined): string {
   if (r.figures?.flip_rate !== undefined) parts.push(`flip ${r.figures.flip_rate.toFixed(2)}`);
   if (r.degraded_steps > 0) parts.push(`${r.degraded_steps} degraded`);
   return parts.join(" · ");
+}
+
+/** A cost for people: `$0.0149`, `$1.23`, with `+` when some calls' cost is unknown; `-` for none. */
+export function formatCost(totals: UsageTotals | undefined): string {
+  if (!totals || totals.calls === 0) return "-";
+  const usd = totals.cost_usd;
+  const text =
+    usd === 0 ? "$0" : usd < 1 ? `$${usd.toPrecision(3).replace(/0+$/, "")}` : `$${usd.toFixed(2)}`;
+  if (totals.unknown_cost_calls === totals.calls) return "unknown";
+  return totals.unknown_cost_calls > 0 ? `${text}+` : text;
+}
+
+/** Token counts for people: `12,345`. */
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** The per-seat usage table shown under a single debate's row. */
+export function usageTable(usage: NonNullable<StatusRow["usage"]>): string {
+  const line = (name: string, t: UsageTotals) => [
+    name,
+    String(t.calls),
+    count(t.input_tokens),
+    count(t.cached_input_tokens),
+    count(t.output_tokens),
+    formatCost(t),
+    [
+      t.estimated_calls > 0 ? `${t.estimated_calls} estimated` : "",
+      t.unknown_cost_calls > 0 ? `${t.unknown_cost_calls} cost unknown` : "",
+    ]
+      .filter(Boolean)
+      .join(", "),
+  ];
+  const rows = [
+    ["SEAT", "CALLS", "INPUT", "CACHED", "OUTPUT", "COST", "NOTE"],
+    ...Object.entries(usage.seats).map(([role, t]) => line(role, t)),
+    line("total", usage.total),
+  ];
+  const budget =
+    usage.max_cost_usd !== undefined
+      ? `\nbudget: $${usage.max_cost_usd} (max_cost_usd), spent ${formatCost(usage.total)}`
+      : "";
+  return `${table(rows)}${budget}`;
 }
 
 function signed(n: number): string {
@@ -211,16 +270,20 @@ export function registerStatus(program: Command, io: CliIO): void {
         r.scores ? signed(r.scores.opposition) : (r.sides?.opposition ?? "-"),
         r.winner ?? "-",
         judgesCell(r.reliability),
+        formatCost(r.usage?.total),
         r.activity && r.activity !== "paused" ? r.activity : "",
         r.last_error ? clipError(r, nameOf(r.dir), cut) : "",
       ]);
       const text = table([
-        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "JUDGES", "NOW", "LAST ERROR"],
+        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "JUDGES", "COST", "NOW", "LAST ERROR"],
         ...body,
       ]);
       const [head, ...rest] = text.split("\n");
       io.stdout.write(`${c.bold(head!)}\n${rest.join("\n")}\n`);
       // A cut error is marked with `…` and given in full below the table.
       for (const line of cut) io.stdout.write(`${line}\n`);
+      // One debate: its usage per seat too.
+      const only = rows.length === 1 ? rows[0]!.usage : undefined;
+      if (only) io.stdout.write(`\n${usageTable(only)}\n`);
     });
 }

@@ -208,6 +208,7 @@ export function createAdapter(
       );
       const usage: Usage = {
         ...(result.inputTokens !== undefined ? { inputTokens: result.inputTokens } : {}),
+        ...(result.cachedInputTokens !== undefined ? { cachedInputTokens: result.cachedInputTokens } : {}),
         ...(result.outputTokens !== undefined ? { outputTokens: result.outputTokens } : {}),
         ...(collector.costUsd !== undefined ? { costUsd: collector.costUsd } : {}),
       };

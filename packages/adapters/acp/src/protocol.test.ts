@@ -190,6 +190,19 @@ describe("result readers", () => {
       inputTokens: 12,
       outputTokens: 7,
     });
+    // opencode acp (measured): inputTokens leaves out cache reads and writes, which are input too.
+    expect(
+      readPromptResult({
+        stopReason: "end_turn",
+        usage: {
+          inputTokens: 904,
+          outputTokens: 321,
+          totalTokens: 5321,
+          cachedReadTokens: 4096,
+          cachedWriteTokens: 10,
+        },
+      }),
+    ).toEqual({ stopReason: "end_turn", inputTokens: 5010, cachedInputTokens: 4096, outputTokens: 321 });
     expect(readPromptResult({ stopReason: "max_tokens", usage: { inputTokens: -1 } })).toEqual({
       stopReason: "max_tokens",
     });

@@ -203,17 +203,25 @@ export class TurnCollector {
 /** What the `session/prompt` result says: why the turn stopped, and its token usage when reported. */
 export function readPromptResult(result: unknown): {
   stopReason: string;
+  /** Every input token, cached ones included. */
   inputTokens?: number;
+  /** The part of `inputTokens` read from the provider's cache. */
+  cachedInputTokens?: number;
   outputTokens?: number;
 } {
   const r = isObject(result) ? result : {};
   const usage = isObject(r.usage) ? r.usage : {};
   const count = (v: unknown) => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
-  const inputTokens = count(usage.inputTokens);
+  const uncached = count(usage.inputTokens);
+  const cachedRead = count(usage.cachedReadTokens);
+  // ACP's inputTokens leave out what was read from or written to the cache (measured: opencode acp).
+  const inputTokens =
+    uncached === undefined ? undefined : uncached + (cachedRead ?? 0) + (count(usage.cachedWriteTokens) ?? 0);
   const outputTokens = count(usage.outputTokens);
   return {
     stopReason: typeof r.stopReason === "string" ? r.stopReason : "unknown",
     ...(inputTokens !== undefined ? { inputTokens } : {}),
+    ...(inputTokens !== undefined && cachedRead !== undefined ? { cachedInputTokens: cachedRead } : {}),
     ...(outputTokens !== undefined ? { outputTokens } : {}),
   };
 }

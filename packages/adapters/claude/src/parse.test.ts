@@ -19,7 +19,7 @@ describe("parseClaudeOutput", () => {
       text: '{"a":1}',
       sessionId: "s-1",
       model: "claude-sonnet-4-5",
-      usage: { inputTokens: 15, outputTokens: 3, costUsd: 0.5 },
+      usage: { inputTokens: 15, cachedInputTokens: 5, outputTokens: 3, costUsd: 0.5 },
     });
   });
 

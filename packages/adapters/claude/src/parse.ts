@@ -68,6 +68,8 @@ export function parseClaudeOutput(stdout: string, _stderr = ""): ParsedClaudeOut
           (result.usage.input_tokens ?? 0) +
           (result.usage.cache_creation_input_tokens ?? 0) +
           (result.usage.cache_read_input_tokens ?? 0),
+        // Anthropic counts cache reads apart from input_tokens; they are input all the same.
+        cachedInputTokens: result.usage.cache_read_input_tokens ?? 0,
         outputTokens: result.usage.output_tokens ?? 0,
         ...(typeof result.total_cost_usd === "number" ? { costUsd: result.total_cost_usd } : {}),
       }

@@ -11,12 +11,12 @@ describe("parseCodexOutput", () => {
       { type: "item.completed", item: { type: "error", message: "model metadata not found" } },
       { type: "item.completed", item: { type: "agent_message", text: "thinking aloud" } },
       { type: "item.completed", item: { type: "agent_message", text: "final" } },
-      { type: "turn.completed", usage: { input_tokens: 5, output_tokens: 2 } },
+      { type: "turn.completed", usage: { input_tokens: 5, cached_input_tokens: 4, output_tokens: 2 } },
     );
     expect(parseCodexOutput(out)).toEqual({
       text: "final",
       sessionId: "t-1",
-      usage: { inputTokens: 5, outputTokens: 2 },
+      usage: { inputTokens: 5, cachedInputTokens: 4, outputTokens: 2 },
     });
   });
 
@@ -59,7 +59,7 @@ describe("codex tool calls", () => {
     expect(parseCodexOutput(out, stderr)).toEqual({
       text: "after tool",
       sessionId: "t-1",
-      usage: { inputTokens: 2, outputTokens: 1 },
+      usage: { inputTokens: 2, cachedInputTokens: 0, outputTokens: 1 },
       toolCalls: ["exec_command", "apply_patch", "request_user_input"],
     });
   });

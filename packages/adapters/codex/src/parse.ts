@@ -12,7 +12,7 @@ interface CodexEvent {
   thread_id?: string;
   message?: string;
   item?: { type?: string; text?: string; message?: string; tool?: string; server?: string };
-  usage?: { input_tokens?: number; output_tokens?: number };
+  usage?: { input_tokens?: number; cached_input_tokens?: number; output_tokens?: number };
   error?: { message?: string };
 }
 
@@ -72,7 +72,12 @@ export function parseCodexOutput(stdout: string, stderr = ""): ParsedCodexOutput
       text = event.item.text ?? "";
     else if (event.type === "turn.completed") {
       completed = true;
-      usage = { inputTokens: event.usage?.input_tokens ?? 0, outputTokens: event.usage?.output_tokens ?? 0 };
+      // OpenAI's input_tokens already include the cached ones.
+      usage = {
+        inputTokens: event.usage?.input_tokens ?? 0,
+        cachedInputTokens: event.usage?.cached_input_tokens ?? 0,
+        outputTokens: event.usage?.output_tokens ?? 0,
+      };
     } else if (event.type === "turn.failed") failure = event.error?.message ?? "turn failed";
     else if (event.type === "error" && !failure) failure = event.message ?? "error";
   }

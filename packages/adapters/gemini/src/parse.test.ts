@@ -10,8 +10,9 @@ describe("parseGeminiOutput", () => {
         response: "yes",
         stats: {
           models: {
-            "gemini-2.5-pro": { tokens: { input: 10, candidates: 3 } },
-            "gemini-2.5-flash": { tokens: { prompt: 4, candidates: 1 } },
+            // `input` (newer CLIs) leaves out the cached tokens; `prompt` counts them.
+            "gemini-2.5-pro": { tokens: { input: 10, cached: 6, candidates: 3 } },
+            "gemini-2.5-flash": { tokens: { prompt: 4, cached: 2, candidates: 1 } },
           },
         },
       },
@@ -22,7 +23,7 @@ describe("parseGeminiOutput", () => {
       text: "yes",
       sessionId: "s-1",
       model: "gemini-2.5-pro",
-      usage: { inputTokens: 14, outputTokens: 4 },
+      usage: { inputTokens: 20, cachedInputTokens: 8, outputTokens: 4 },
     });
   });
 

@@ -11,7 +11,10 @@ interface GeminiJson {
   session_id?: string;
   response?: string;
   stats?: {
-    models?: Record<string, { tokens?: { input?: number; prompt?: number; candidates?: number } }>;
+    models?: Record<
+      string,
+      { tokens?: { input?: number; prompt?: number; candidates?: number; cached?: number } }
+    >;
     /** Every tool call of the session by name, refused ones included (`fail`). */
     tools?: { byName?: Record<string, unknown> };
   };
@@ -75,7 +78,12 @@ export function parseGeminiOutput(stdout: string, stderr = ""): ParsedGeminiOutp
   const usage =
     models.length > 0
       ? {
-          inputTokens: models.reduce((n, [, m]) => n + (m.tokens?.input ?? m.tokens?.prompt ?? 0), 0),
+          // `prompt` is every input token; `input` (newer CLIs) is `prompt` less the `cached` ones.
+          inputTokens: models.reduce(
+            (n, [, m]) => n + (m.tokens?.prompt ?? (m.tokens?.input ?? 0) + (m.tokens?.cached ?? 0)),
+            0,
+          ),
+          cachedInputTokens: models.reduce((n, [, m]) => n + (m.tokens?.cached ?? 0), 0),
           outputTokens: models.reduce((n, [, m]) => n + (m.tokens?.candidates ?? 0), 0),
         }
       : undefined;

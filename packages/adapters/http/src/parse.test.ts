@@ -32,6 +32,18 @@ const sse = [
 ].join("\n\n");
 
 describe("parseCompletionJson", () => {
+  it("reads cached input from prompt_tokens_details (OpenAI: already part of prompt_tokens)", () => {
+    const body = JSON.stringify({
+      model: "gpt-5",
+      choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 31, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 24 } },
+    });
+    expect(parseCompletionJson(body).usage).toEqual({
+      inputTokens: 31,
+      cachedInputTokens: 24,
+      outputTokens: 9,
+    });
+  });
   it("reads text, model and usage", () => {
     expect(parseCompletionJson(ollamaJson)).toEqual({
       text: '{"arguments": []}',

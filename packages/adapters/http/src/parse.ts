@@ -31,6 +31,10 @@ function readUsage(raw: unknown): Usage | undefined {
     usage.inputTokens = raw.prompt_tokens as number;
   if (Number.isInteger(raw.completion_tokens) && (raw.completion_tokens as number) >= 0)
     usage.outputTokens = raw.completion_tokens as number;
+  const details = raw.prompt_tokens_details;
+  // OpenAI's prompt_tokens already include the cached ones.
+  if (isObject(details) && Number.isInteger(details.cached_tokens) && (details.cached_tokens as number) >= 0)
+    usage.cachedInputTokens = details.cached_tokens as number;
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 

@@ -11,12 +11,17 @@ describe("parseOpencodeOutput", () => {
       { type: "text", sessionID: "ses_1", part: { text: "a" } },
       { type: "step_finish", sessionID: "ses_1", part: { tokens: { input: 3, output: 1 }, cost: 0.25 } },
       { type: "text", sessionID: "ses_1", part: { text: "b" } },
-      { type: "step_finish", sessionID: "ses_1", part: { tokens: { input: 4, output: 2 }, cost: 0.5 } },
+      {
+        type: "step_finish",
+        sessionID: "ses_1",
+        part: { tokens: { input: 4, output: 2, cache: { read: 8, write: 1 } }, cost: 0.5 },
+      },
     );
     expect(parseOpencodeOutput(out)).toEqual({
       text: "a\nb",
       sessionId: "ses_1",
-      usage: { inputTokens: 7, outputTokens: 3, costUsd: 0.75 },
+      // opencode's `input` leaves out cache reads and writes: they are input too.
+      usage: { inputTokens: 16, cachedInputTokens: 8, outputTokens: 3, costUsd: 0.75 },
     });
   });
 

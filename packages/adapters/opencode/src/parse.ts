@@ -9,7 +9,7 @@ interface OpencodeEvent {
   sessionID?: string;
   part?: {
     text?: string;
-    tokens?: { input?: number; output?: number };
+    tokens?: { input?: number; output?: number; cache?: { read?: number; write?: number } };
     cost?: number;
     tool?: string;
     state?: { status?: string; input?: { tool?: unknown }; error?: string };
@@ -42,7 +42,9 @@ export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencod
   }
   const texts: string[] = [];
   let sessionId: string | undefined;
-  let usage: { inputTokens: number; outputTokens: number; costUsd?: number } | undefined;
+  let usage:
+    | { inputTokens: number; cachedInputTokens: number; outputTokens: number; costUsd?: number }
+    | undefined;
   let failure: string | undefined;
   const toolCalls: string[] = [];
   const refused: string[] = [];
@@ -54,8 +56,11 @@ export function parseOpencodeOutput(stdout: string, _stderr = ""): ParsedOpencod
       if (tool && !toolCalls.includes(tool)) toolCalls.push(tool);
       if (tool && (event.part.tool === "invalid" || event.part.state?.status === "error")) refused.push(tool);
     } else if (event.type === "step_finish" && event.part) {
-      usage ??= { inputTokens: 0, outputTokens: 0 };
-      usage.inputTokens += event.part.tokens?.input ?? 0;
+      usage ??= { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+      // `input` is the uncached part; cache reads and writes are input too.
+      const cache = event.part.tokens?.cache;
+      usage.inputTokens += (event.part.tokens?.input ?? 0) + (cache?.read ?? 0) + (cache?.write ?? 0);
+      usage.cachedInputTokens += cache?.read ?? 0;
       usage.outputTokens += event.part.tokens?.output ?? 0;
       if (typeof event.part.cost === "number") usage.costUsd = (usage.costUsd ?? 0) + event.part.cost;
     } else if (event.type === "error" && !failure) {

@@ -112,8 +112,15 @@ export interface AdapterResult {
    */
   error?: string
 }
+/**
+ * Tokens and cost as the CLI or server reported them (inputTokens counts cached input too). Absent when it reported none: the runner then estimates (journal entry `usage`).
+ */
 export interface Usage {
   inputTokens?: number
+  /**
+   * The part of inputTokens the provider read from its prompt cache.
+   */
+  cachedInputTokens?: number
   outputTokens?: number
   costUsd?: number
 }
@@ -554,6 +561,10 @@ export interface CrossfireFrontmatter {
   paused?: boolean
   seats?: CrossfireSeats
   /**
+   * Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.
+   */
+  max_cost_usd?: number
+  /**
    * How many times a seat whose answer breaks a rule is asked again, with the errors fed back.
    */
   retries?: number
@@ -644,10 +655,38 @@ export interface SeatConfig {
    * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
    */
   workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
   /**
    * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
    */
   isolation?: ("on" | "off")
+}
+/**
+ * What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.
+ * 
+ * This interface was referenced by `SeatConfig`'s JSON-Schema
+ * via the `definition` "Price".
+ * 
+ * This interface was referenced by `SeatConfig1`'s JSON-Schema
+ * via the `definition` "Price".
+ * 
+ * This interface was referenced by `SeatConfig2`'s JSON-Schema
+ * via the `definition` "Price".
+ * 
+ * This interface was referenced by `SeatConfig3`'s JSON-Schema
+ * via the `definition` "Price".
+ */
+export interface Price {
+  input_per_mtok: number
+  /**
+   * For input read from the provider's prompt cache (default: input_per_mtok).
+   */
+  cached_input_per_mtok?: number
+  output_per_mtok: number
 }
 /**
  * Skills added to the seats' prompts.
@@ -752,6 +791,10 @@ export interface ReviewFrontmatter {
    * @maxItems 10
    */
   failures?: ReviewFailure[]
+  /**
+   * Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.
+   */
+  max_cost_usd?: number
   retries?: number
   skills?: SkillSettings
   created_at?: string
@@ -820,6 +863,11 @@ export interface SeatConfig1 {
    * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
    */
   workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
   /**
    * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
    */
@@ -864,6 +912,10 @@ export interface DebateFrontmatter {
   seats?: Seats
   judges?: Judges
   reliability?: Reliability
+  /**
+   * Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.
+   */
+  max_cost_usd?: number
   /**
    * How many times a seat whose answer fails validation is asked again, with the errors fed back.
    */
@@ -965,6 +1017,11 @@ export interface SeatConfig2 {
    * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
    */
   workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
   /**
    * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
    */
@@ -1206,6 +1263,11 @@ export interface SeatConfig3 {
    * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
    */
   workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
   /**
    * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
    */
@@ -1285,8 +1347,37 @@ export interface JournalEntry {
   started_at: string
   finished_at: string
   result: AdapterResult
+  usage?: CallUsage
   raw?: JournalRaw
   validation?: JournalValidation
+}
+/**
+ * The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.
+ */
+export interface CallUsage {
+  /**
+   * Every input token of the call, cached ones included.
+   */
+  input_tokens: number
+  /**
+   * The part of `input_tokens` read from the provider's prompt cache (0 when not reported).
+   */
+  cached_input_tokens: number
+  output_tokens: number
+  /**
+   * The call's cost in US dollars; absent when `cost` is `unknown`.
+   */
+  cost_usd?: number
+  tokens: ("reported" | "estimated")
+  cost: ("reported" | "priced" | "free" | "unknown")
+  /**
+   * Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.
+   */
+  prompt_tokens?: number
+  /**
+   * `resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).
+   */
+  session?: ("new" | "resumed")
 }
 /**
  * Raw output of the program, sanitized and capped.
@@ -1598,6 +1689,24 @@ export interface ScoreHistoryEntry {
   diff?: number
 }
 /**
+ * `.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.
+ */
+export interface SeatSession {
+  version: 1
+  role: string
+  adapter: string
+  model?: string
+  /**
+   * The CLI's session (thread) id.
+   */
+  session_id: string
+  prompt_sha256: string
+  /**
+   * The whole prompt of the last call (redacted), the base the next call's new part is cut from.
+   */
+  prompt: string
+}
+/**
  * What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.
  */
 export interface SideOutput {
@@ -1747,4 +1856,93 @@ export interface TournamentFrontmatter {
 export interface TournamentEntrant {
   name: string
   seat: SeatConfig
+}
+/**
+ * `.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.
+ */
+export interface UsageLedger {
+  version: 1
+  debate_id: string
+  /**
+   * The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).
+   */
+  max_cost_usd?: number
+  /**
+   * One row per journaled seat call, in journal order.
+   */
+  calls: LedgerCall[]
+  /**
+   * Totals per seat (role).
+   */
+  seats: {
+    [k: string]: UsageTotals
+  }
+  total: UsageTotals
+}
+/**
+ * One seat call: where it is journaled, who answered, how it ended, and its usage.
+ * 
+ * This interface was referenced by `UsageLedger`'s JSON-Schema
+ * via the `definition` "LedgerCall".
+ */
+export interface LedgerCall {
+  /**
+   * The journal file of the call, relative to `.debate/journal/`.
+   */
+  journal: string
+  exchange: number
+  phase: string
+  role: string
+  attempt: number
+  adapter?: string
+  model?: string
+  status: string
+  finished_at?: string
+  usage: CallUsage1
+}
+/**
+ * The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.
+ * 
+ * This interface was referenced by `UsageLedger`'s JSON-Schema
+ * via the `definition` "CallUsage".
+ */
+export interface CallUsage1 {
+  /**
+   * Every input token of the call, cached ones included.
+   */
+  input_tokens: number
+  /**
+   * The part of `input_tokens` read from the provider's prompt cache (0 when not reported).
+   */
+  cached_input_tokens: number
+  output_tokens: number
+  /**
+   * The call's cost in US dollars; absent when `cost` is `unknown`.
+   */
+  cost_usd?: number
+  tokens: ("reported" | "estimated")
+  cost: ("reported" | "priced" | "free" | "unknown")
+  /**
+   * Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.
+   */
+  prompt_tokens?: number
+  /**
+   * `resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).
+   */
+  session?: ("new" | "resumed")
+}
+/**
+ * Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.
+ * 
+ * This interface was referenced by `UsageLedger`'s JSON-Schema
+ * via the `definition` "UsageTotals".
+ */
+export interface UsageTotals {
+  calls: number
+  input_tokens: number
+  cached_input_tokens: number
+  output_tokens: number
+  cost_usd: number
+  estimated_calls: number
+  unknown_cost_calls: number
 }

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 export const validateAdapterResultRaw = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/adapter-result.schema.json","title":"AdapterResult","description":"The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.","type":"object","required":["status","text","durationMs","transport"],"additionalProperties":false,"properties":{"status":{"description":"ok: an answer; timeout: the per-seat limit fired; exit: the program failed; parse_error: its output could not be read; empty: it answered nothing; unavailable: not installed or not usable; cancelled: stopped by the user; pending: the answer is not there yet (a manual seat whose inbox file has not arrived).","type":"string","enum":["ok","timeout","exit","parse_error","empty","unavailable","cancelled","pending"]},"text":{"description":"The answer text (empty unless status is ok).","type":"string"},"sessionId":{"description":"Session or thread id, for resume.","type":"string"},"model":{"description":"The model that answered, when reported.","type":"string"},"usage":{"type":"object","additionalProperties":false,"properties":{"inputTokens":{"type":"integer","minimum":0},"outputTokens":{"type":"integer","minimum":0},"costUsd":{"type":"number","minimum":0}},"title":"Usage"},"durationMs":{"type":"number","minimum":0},"exitCode":{"description":"Exit code of the process (null when killed by a signal).","type":["integer","null"]},"toolCalls":{"description":"Tools the model asked for during the call, as the CLI reported them (names, at most 20). Seats run with tools off, so each of these was refused or unavailable; recorded so a seat that tries to act is visible in the journal.","type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"transport":{"type":"string","enum":["cli","acp","http","file"]},"error":{"description":"What went wrong, sanitized, at most 200 characters.","type":"string","maxLength":200}},"examples":[{"status":"ok","text":"{\"arguments\": []}","sessionId":"0199a0c2-5f0e-7c41-9d4e-2b7f0b1c9a10","model":"claude-sonnet-4-5","usage":{"inputTokens":1830,"outputTokens":912,"costUsd":0.0192},"durationMs":18234,"exitCode":0,"transport":"cli"},{"status":"timeout","text":"","durationMs":600012,"exitCode":null,"transport":"cli","error":"no answer within 600000 ms; process group terminated"}]};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/adapter-result.schema.json","title":"AdapterResult","description":"The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.","type":"object","required":["status","text","durationMs","transport"],"additionalProperties":false,"properties":{"status":{"description":"ok: an answer; timeout: the per-seat limit fired; exit: the program failed; parse_error: its output could not be read; empty: it answered nothing; unavailable: not installed or not usable; cancelled: stopped by the user; pending: the answer is not there yet (a manual seat whose inbox file has not arrived).","type":"string","enum":["ok","timeout","exit","parse_error","empty","unavailable","cancelled","pending"]},"text":{"description":"The answer text (empty unless status is ok).","type":"string"},"sessionId":{"description":"Session or thread id, for resume.","type":"string"},"model":{"description":"The model that answered, when reported.","type":"string"},"usage":{"type":"object","description":"Tokens and cost as the CLI or server reported them (inputTokens counts cached input too). Absent when it reported none: the runner then estimates (journal entry `usage`).","additionalProperties":false,"properties":{"inputTokens":{"type":"integer","minimum":0},"cachedInputTokens":{"description":"The part of inputTokens the provider read from its prompt cache.","type":"integer","minimum":0},"outputTokens":{"type":"integer","minimum":0},"costUsd":{"type":"number","minimum":0}},"title":"Usage"},"durationMs":{"type":"number","minimum":0},"exitCode":{"description":"Exit code of the process (null when killed by a signal).","type":["integer","null"]},"toolCalls":{"description":"Tools the model asked for during the call, as the CLI reported them (names, at most 20). Seats run with tools off, so each of these was refused or unavailable; recorded so a seat that tries to act is visible in the journal.","type":"array","maxItems":20,"items":{"type":"string","maxLength":200}},"transport":{"type":"string","enum":["cli","acp","http","file"]},"error":{"description":"What went wrong, sanitized, at most 200 characters.","type":"string","maxLength":200}},"examples":[{"status":"ok","text":"{\"arguments\": []}","sessionId":"0199a0c2-5f0e-7c41-9d4e-2b7f0b1c9a10","model":"claude-sonnet-4-5","usage":{"inputTokens":1830,"outputTokens":912,"costUsd":0.0192},"durationMs":18234,"exitCode":0,"transport":"cli"},{"status":"timeout","text":"","durationMs":600012,"exitCode":null,"transport":"cli","error":"no answer within 600000 ms; process group terminated"}]};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 
@@ -134,7 +134,7 @@ if(data.usage !== undefined){
 let data4 = data.usage;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
-if(!(((key1 === "inputTokens") || (key1 === "outputTokens")) || (key1 === "costUsd"))){
+if(!((((key1 === "inputTokens") || (key1 === "cachedInputTokens")) || (key1 === "outputTokens")) || (key1 === "costUsd"))){
 const err10 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -170,10 +170,10 @@ errors++;
 }
 }
 }
-if(data4.outputTokens !== undefined){
-let data6 = data4.outputTokens;
+if(data4.cachedInputTokens !== undefined){
+let data6 = data4.cachedInputTokens;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err13 = {instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err13 = {instancePath:instancePath+"/usage/cachedInputTokens",schemaPath:"#/properties/usage/properties/cachedInputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -184,7 +184,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err14 = {instancePath:instancePath+"/usage/cachedInputTokens",schemaPath:"#/properties/usage/properties/cachedInputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -195,11 +195,10 @@ errors++;
 }
 }
 }
-if(data4.costUsd !== undefined){
-let data7 = data4.costUsd;
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/usage/costUsd",schemaPath:"#/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data4.outputTokens !== undefined){
+let data7 = data4.outputTokens;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err15 = {instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -208,9 +207,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/usage/costUsd",schemaPath:"#/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err16 = {instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -221,8 +220,11 @@ errors++;
 }
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.costUsd !== undefined){
+let data8 = data4.costUsd;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/usage/costUsd",schemaPath:"#/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -232,11 +234,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.durationMs !== undefined){
-let data8 = data.durationMs;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err18 = {instancePath:instancePath+"/usage/costUsd",schemaPath:"#/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -246,8 +245,9 @@ vErrors.push(err18);
 errors++;
 }
 }
+}
 else {
-const err19 = {instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err19 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -257,10 +257,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.exitCode !== undefined){
-let data9 = data.exitCode;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err20 = {instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
+if(data.durationMs !== undefined){
+let data9 = data.durationMs;
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err20 = {instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -270,11 +271,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.toolCalls !== undefined){
-let data10 = data.toolCalls;
-if(Array.isArray(data10)){
-if(data10.length > 20){
-const err21 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+else {
+const err21 = {instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -283,12 +281,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-if(typeof data11 === "string"){
-if(func2(data11) > 200){
-const err22 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.exitCode !== undefined){
+let data10 = data.exitCode;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -298,8 +295,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.toolCalls !== undefined){
+let data11 = data.toolCalls;
+if(Array.isArray(data11)){
+if(data11.length > 20){
+const err23 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -308,10 +308,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(typeof data12 === "string"){
+if(func2(data12) > 200){
+const err24 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -321,10 +323,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.transport !== undefined){
-let data12 = data.transport;
-if(typeof data12 !== "string"){
-const err25 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err25 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -333,8 +333,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((((data12 === "cli") || (data12 === "acp")) || (data12 === "http")) || (data12 === "file"))){
-const err26 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -344,11 +346,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data13 = data.error;
-if(typeof data13 === "string"){
-if(func2(data13) > 200){
-const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.transport !== undefined){
+let data13 = data.transport;
+if(typeof data13 !== "string"){
+const err27 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -357,9 +358,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data13 === "cli") || (data13 === "acp")) || (data13 === "http")) || (data13 === "file"))){
+const err28 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -369,14 +369,39 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data14 = data.error;
+if(typeof data14 === "string"){
+if(func2(data14) > 200){
+const err29 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
 }
 errors++;
 }
@@ -5097,13 +5122,14 @@ return errors === 0;
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCrossfireFrontmatterRaw = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
 const schema59 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
-const schema65 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
-const schema66 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"};
+const schema66 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
+const schema67 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"};
 const pattern10 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"price":{"$ref":"#/$defs/Price"},"session":{"description":"`new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.","type":"string","enum":["new","resume"]},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Price":{"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}},"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"codex","model":"gpt-5","session":"resume","price":{"input_per_mtok":1.25,"cached_input_per_mtok":0.125,"output_per_mtok":10}},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
 const schema61 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
+const schema62 = {"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}};
 const pattern11 = new RegExp("^https?://[^@\\s]+$", "u");
 const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
@@ -5629,10 +5655,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.isolation !== undefined){
-let data16 = data.isolation;
-if(typeof data16 !== "string"){
-const err40 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.price !== undefined){
+let data16 = data.price;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.input_per_mtok === undefined){
+const err40 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Price/required",keyword:"required",params:{missingProperty: "input_per_mtok"},message:"must have required property '"+"input_per_mtok"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5641,8 +5668,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(!((data16 === "on") || (data16 === "off"))){
-const err41 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema60.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+if(data16.output_per_mtok === undefined){
+const err41 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Price/required",keyword:"required",params:{missingProperty: "output_per_mtok"},message:"must have required property '"+"output_per_mtok"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5651,13 +5678,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data.workspace !== undefined){
-if(data.tools === undefined){
-const err42 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "workspace",
-    missingProperty: "tools",
-    depsCount: 1,
-    deps: "tools"},message:"must have property tools when property workspace is present"};
+for(const key3 in data16){
+if(!(((key3 === "input_per_mtok") || (key3 === "cached_input_per_mtok")) || (key3 === "output_per_mtok"))){
+const err42 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5667,14 +5690,162 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data16.input_per_mtok !== undefined){
+let data17 = data16.input_per_mtok;
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err43 = {instancePath:instancePath+"/price/input_per_mtok",schemaPath:"#/$defs/Price/properties/input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/price/input_per_mtok",schemaPath:"#/$defs/Price/properties/input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data16.cached_input_per_mtok !== undefined){
+let data18 = data16.cached_input_per_mtok;
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err45 = {instancePath:instancePath+"/price/cached_input_per_mtok",schemaPath:"#/$defs/Price/properties/cached_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/price/cached_input_per_mtok",schemaPath:"#/$defs/Price/properties/cached_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data16.output_per_mtok !== undefined){
+let data19 = data16.output_per_mtok;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err47 = {instancePath:instancePath+"/price/output_per_mtok",schemaPath:"#/$defs/Price/properties/output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/price/output_per_mtok",schemaPath:"#/$defs/Price/properties/output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Price/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.session !== undefined){
+let data20 = data.session;
+if(typeof data20 !== "string"){
+const err50 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!((data20 === "new") || (data20 === "resume"))){
+const err51 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/enum",keyword:"enum",params:{allowedValues: schema60.properties.session.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.isolation !== undefined){
+let data21 = data.isolation;
+if(typeof data21 !== "string"){
+const err52 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(!((data21 === "on") || (data21 === "off"))){
+const err53 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema60.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.workspace !== undefined){
+if(data.tools === undefined){
+const err54 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "workspace",
+    missingProperty: "tools",
+    depsCount: 1,
+    deps: "tools"},message:"must have property tools when property workspace is present"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
 }
 errors++;
 }
@@ -5982,10 +6153,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.retries !== undefined){
-let data11 = data.retries;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err23 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.max_cost_usd !== undefined){
+let data11 = data.max_cost_usd;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err23 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5994,9 +6166,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 5 || isNaN(data11)){
-const err24 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+}
+else {
+const err24 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6005,8 +6177,11 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data11 < 0 || isNaN(data11)){
-const err25 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.retries !== undefined){
+let data12 = data.retries;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err25 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6015,14 +6190,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data.skills !== undefined){
-let data12 = data.skills;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const key2 in data12){
-if(!(((key2 === "enabled") || (key2 === "budget_tokens")) || (key2 === "exclude"))){
-const err26 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 5 || isNaN(data12)){
+const err26 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6031,10 +6201,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data12.enabled !== undefined){
-if(typeof data12.enabled !== "boolean"){
-const err27 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data12 < 0 || isNaN(data12)){
+const err27 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6044,10 +6212,13 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data12.budget_tokens !== undefined){
-let data14 = data12.budget_tokens;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err28 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.skills !== undefined){
+let data13 = data.skills;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key2 in data13){
+if(!(((key2 === "enabled") || (key2 === "budget_tokens")) || (key2 === "exclude"))){
+const err28 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6056,9 +6227,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 200000 || isNaN(data14)){
-const err29 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
+}
+if(data13.enabled !== undefined){
+if(typeof data13.enabled !== "boolean"){
+const err29 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6067,8 +6239,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data14 < 0 || isNaN(data14)){
-const err30 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data13.budget_tokens !== undefined){
+let data15 = data13.budget_tokens;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err30 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6077,15 +6252,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data12.exclude !== undefined){
-let data15 = data12.exclude;
-if(Array.isArray(data15)){
-const len0 = data15.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data15[i0] !== "string"){
-const err31 = {instancePath:instancePath+"/skills/exclude/" + i0,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 200000 || isNaN(data15)){
+const err31 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6094,10 +6263,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data15 < 0 || isNaN(data15)){
+const err32 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6108,8 +6275,13 @@ errors++;
 }
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data13.exclude !== undefined){
+let data16 = data13.exclude;
+if(Array.isArray(data16)){
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data16[i0] !== "string"){
+const err33 = {instancePath:instancePath+"/skills/exclude/" + i0,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6119,12 +6291,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.context !== undefined){
-let data17 = data.context;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key3 in data17){
-if(!(key3 === "window")){
-const err34 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err34 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6134,10 +6303,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.window !== undefined){
-let data18 = data17.window;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err35 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err35 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6146,9 +6314,13 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 1000 || isNaN(data18)){
-const err36 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+if(data.context !== undefined){
+let data18 = data.context;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key3 in data18){
+if(!(key3 === "window")){
+const err36 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6157,8 +6329,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data18 < 1 || isNaN(data18)){
-const err37 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data18.window !== undefined){
+let data19 = data18.window;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err37 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6167,11 +6342,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 1000 || isNaN(data19)){
+const err38 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6180,12 +6353,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.created_at !== undefined){
-let data19 = data.created_at;
-if(typeof data19 === "string"){
-if(!(formats0.validate(data19))){
-const err39 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data19 < 1 || isNaN(data19)){
+const err39 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6195,8 +6364,10 @@ vErrors.push(err39);
 errors++;
 }
 }
+}
+}
 else {
-const err40 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err40 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6206,10 +6377,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.outcome !== undefined){
-let data20 = data.outcome;
-if(typeof data20 !== "string"){
-const err41 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.created_at !== undefined){
+let data20 = data.created_at;
+if(typeof data20 === "string"){
+if(!(formats0.validate(data20))){
+const err41 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6218,8 +6390,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(!(((data20 === "aborted") || (data20 === "uncontested")) || (data20 === "partial"))){
-const err42 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err42 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6229,10 +6402,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.completed_rounds !== undefined){
-let data21 = data.completed_rounds;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err43 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.outcome !== undefined){
+let data21 = data.outcome;
+if(typeof data21 !== "string"){
+const err43 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6241,9 +6414,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 5 || isNaN(data21)){
-const err44 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(!(((data21 === "aborted") || (data21 === "uncontested")) || (data21 === "partial"))){
+const err44 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6252,8 +6424,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data21 < 0 || isNaN(data21)){
-const err45 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.completed_rounds !== undefined){
+let data22 = data.completed_rounds;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err45 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6262,13 +6437,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-if(data.failures !== undefined){
-let data22 = data.failures;
-if(Array.isArray(data22)){
-if(data22.length > 10){
-const err46 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 5 || isNaN(data22)){
+const err46 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6277,12 +6448,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-const len1 = data22.length;
-for(let i1=0; i1<len1; i1++){
-let data23 = data22[i1];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.role === undefined){
-const err47 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(data22 < 0 || isNaN(data22)){
+const err47 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6291,8 +6458,13 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data23.round === undefined){
-const err48 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
+}
+}
+if(data.failures !== undefined){
+let data23 = data.failures;
+if(Array.isArray(data23)){
+if(data23.length > 10){
+const err48 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -6301,8 +6473,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data23.code === undefined){
-const err49 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.role === undefined){
+const err49 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -6311,8 +6487,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data23.message === undefined){
-const err50 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data24.round === undefined){
+const err50 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -6321,9 +6497,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key4 in data23){
-if(!((((key4 === "role") || (key4 === "round")) || (key4 === "code")) || (key4 === "message"))){
-const err51 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data24.code === undefined){
+const err51 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6332,11 +6507,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data23.role !== undefined){
-let data24 = data23.role;
-if(typeof data24 !== "string"){
-const err52 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data24.message === undefined){
+const err52 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6345,8 +6517,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(!(((data24 === "proposer") || (data24 === "challenger")) || (data24 === "summarizer"))){
-const err53 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+for(const key4 in data24){
+if(!((((key4 === "role") || (key4 === "round")) || (key4 === "code")) || (key4 === "message"))){
+const err53 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6356,10 +6529,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data23.round !== undefined){
-let data25 = data23.round;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err54 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data24.role !== undefined){
+let data25 = data24.role;
+if(typeof data25 !== "string"){
+const err54 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6368,9 +6541,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 5 || isNaN(data25)){
-const err55 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(!(((data25 === "proposer") || (data25 === "challenger")) || (data25 === "summarizer"))){
+const err55 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6379,8 +6551,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data25 < 1 || isNaN(data25)){
-const err56 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data24.round !== undefined){
+let data26 = data24.round;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err56 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6389,13 +6564,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-if(data23.code !== undefined){
-let data26 = data23.code;
-if(typeof data26 === "string"){
-if(func2(data26) > 100){
-const err57 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 5 || isNaN(data26)){
+const err57 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6404,9 +6575,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data26 < 1 || isNaN(data26)){
+const err58 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6416,11 +6586,12 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data23.message !== undefined){
-let data27 = data23.message;
+}
+if(data24.code !== undefined){
+let data27 = data24.code;
 if(typeof data27 === "string"){
-if(func2(data27) > 300){
-const err59 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+if(func2(data27) > 100){
+const err59 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6431,7 +6602,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err60 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -6441,9 +6612,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data24.message !== undefined){
+let data28 = data24.message;
+if(typeof data28 === "string"){
+if(func2(data28) > 300){
+const err61 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -6453,9 +6626,8 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
 else {
-const err62 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err62 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6465,10 +6637,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data.winner !== undefined){
-let data28 = data.winner;
-if(typeof data28 !== "string"){
-const err63 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err63 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6477,8 +6648,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(!((data28 === "proposer") || (data28 === "challenger"))){
-const err64 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6488,14 +6661,37 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.winner !== undefined){
+let data29 = data.winner;
+if(typeof data29 !== "string"){
+const err65 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
 else {
 vErrors.push(err65);
+}
+errors++;
+}
+if(!((data29 === "proposer") || (data29 === "challenger"))){
+const err66 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
 }
 errors++;
 }
@@ -6505,9 +6701,9 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewFrontmatterRaw = validate52;
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Asked once when the judge fails for good (the gate's policy sets it); the failure stays in `failures` and the result is marked degraded.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
-const schema83 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
-const schema79 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Asked once when the judge fails for good (the gate's policy sets it); the failure stays in `failures` and the result is marked degraded.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
+const schema84 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
+const schema80 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6590,7 +6786,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6613,7 +6809,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((((data2 === "A") || (data2 === "B")) || (data2 === "C")) || (data2 === "D")) || (data2 === "E"))){
-const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6733,7 +6929,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema72.properties, key0))){
+if(!(func1.call(schema73.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -6794,7 +6990,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data2 === "code") || (data2 === "proposal")) || (data2 === "mixed"))){
-const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema72.properties.target.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema73.properties.target.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6817,7 +7013,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data3 === "auto") || (data3 === "manual"))){
-const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema72.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema73.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6840,7 +7036,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data4 === "quick") || (data4 === "standard")) || (data4 === "extensive"))){
-const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema72.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema73.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6993,7 +7189,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!(((((data9 === "awaiting_critic") || (data9 === "awaiting_judge")) || (data9 === "awaiting_decision")) || (data9 === "awaiting_author")) || (data9 === "complete"))){
-const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema72.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema73.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7016,7 +7212,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((((data10 === "A") || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E"))){
-const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema72.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema73.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7121,7 +7317,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data14 === "B") || (data14 === "C")) || (data14 === "D"))){
-const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema72.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7144,7 +7340,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((data15 === "accepted") || (data15 === "compromise")) || (data15 === "rebuttal"))){
-const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema72.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7167,7 +7363,7 @@ vErrors.push(err44);
 errors++;
 }
 if(!((data16 === "auto") || (data16 === "manual"))){
-const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema72.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7190,7 +7386,7 @@ vErrors.push(err46);
 errors++;
 }
 if(!((((((data17 === "continue") || (data17 === "decision")) || (data17 === "converged")) || (data17 === "agreed")) || (data17 === "max_rounds")) || (data17 === "budget"))){
-const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema72.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
+const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7247,7 +7443,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!(((((data20 === "decision") || (data20 === "converged")) || (data20 === "agreed")) || (data20 === "max_rounds")) || (data20 === "budget"))){
-const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema72.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema73.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7270,7 +7466,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!(((((data21 === "A") || (data21 === "B")) || (data21 === "C")) || (data21 === "D")) || (data21 === "E"))){
-const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema72.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
+const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema73.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7293,7 +7489,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((data22 === "auto") || (data22 === "manual"))){
-const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema72.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema73.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7488,7 +7684,7 @@ vErrors.push(err69);
 errors++;
 }
 if(!(((data31 === "critic") || (data31 === "judge")) || (data31 === "author"))){
-const err70 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema72.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err70 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema73.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -7657,10 +7853,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data.retries !== undefined){
-let data37 = data.retries;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err84 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.max_cost_usd !== undefined){
+let data37 = data.max_cost_usd;
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err84 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -7669,9 +7866,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 5 || isNaN(data37)){
-const err85 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+}
+else {
+const err85 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -7680,8 +7877,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data37 < 0 || isNaN(data37)){
-const err86 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.retries !== undefined){
+let data38 = data.retries;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err86 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -7690,14 +7890,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-if(data.skills !== undefined){
-let data38 = data.skills;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key4 in data38){
-if(!(((key4 === "enabled") || (key4 === "budget_tokens")) || (key4 === "exclude"))){
-const err87 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 5 || isNaN(data38)){
+const err87 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -7706,10 +7901,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data38.enabled !== undefined){
-if(typeof data38.enabled !== "boolean"){
-const err88 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data38 < 0 || isNaN(data38)){
+const err88 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -7719,10 +7912,13 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data38.budget_tokens !== undefined){
-let data40 = data38.budget_tokens;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err89 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.skills !== undefined){
+let data39 = data.skills;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key4 in data39){
+if(!(((key4 === "enabled") || (key4 === "budget_tokens")) || (key4 === "exclude"))){
+const err89 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -7731,9 +7927,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 200000 || isNaN(data40)){
-const err90 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
+}
+if(data39.enabled !== undefined){
+if(typeof data39.enabled !== "boolean"){
+const err90 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -7742,8 +7939,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data40 < 0 || isNaN(data40)){
-const err91 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data39.budget_tokens !== undefined){
+let data41 = data39.budget_tokens;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err91 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -7752,15 +7952,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data38.exclude !== undefined){
-let data41 = data38.exclude;
-if(Array.isArray(data41)){
-const len2 = data41.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data41[i2] !== "string"){
-const err92 = {instancePath:instancePath+"/skills/exclude/" + i2,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 200000 || isNaN(data41)){
+const err92 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -7769,10 +7963,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data41 < 0 || isNaN(data41)){
+const err93 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -7783,8 +7975,13 @@ errors++;
 }
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data39.exclude !== undefined){
+let data42 = data39.exclude;
+if(Array.isArray(data42)){
+const len2 = data42.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data42[i2] !== "string"){
+const err94 = {instancePath:instancePath+"/skills/exclude/" + i2,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -7794,11 +7991,9 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-let data43 = data.created_at;
-if(typeof data43 === "string"){
-if(!(formats0.validate(data43))){
-const err95 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err95 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -7808,8 +8003,9 @@ vErrors.push(err95);
 errors++;
 }
 }
+}
 else {
-const err96 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err96 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -7819,14 +8015,39 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-else {
-const err97 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.created_at !== undefined){
+let data44 = data.created_at;
+if(typeof data44 === "string"){
+if(!(formats0.validate(data44))){
+const err97 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err97];
 }
 else {
 vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
 }
 errors++;
 }
@@ -7836,9 +8057,9 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDebateFrontmatterRaw = validate37;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"judges":{"$ref":"#/$defs/Judges"},"reliability":{"$ref":"#/$defs/Reliability"},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"Judges":{"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}},"JudgeFigures":{"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}},"Reliability":{"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}},"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
-const schema67 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
-const schema62 = {"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"}},"title":"Seats"},"judges":{"$ref":"#/$defs/Judges"},"reliability":{"$ref":"#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"Judges":{"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}},"JudgeFigures":{"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}},"Reliability":{"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}},"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
+const schema68 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
+const schema63 = {"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7996,8 +8217,8 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}};
-const schema64 = {"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}};
+const schema64 = {"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}};
+const schema65 = {"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}};
 const pattern14 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8159,7 +8380,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal"))){
-const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema64.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8633,10 +8854,11 @@ vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.error
 errors = vErrors.length;
 }
 }
-if(data.retries !== undefined){
-let data12 = data.retries;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err21 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.max_cost_usd !== undefined){
+let data12 = data.max_cost_usd;
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err21 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8645,9 +8867,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 5 || isNaN(data12)){
-const err22 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+}
+else {
+const err22 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8656,8 +8878,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data12 < 0 || isNaN(data12)){
-const err23 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.retries !== undefined){
+let data13 = data.retries;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err23 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8666,14 +8891,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data.skills !== undefined){
-let data13 = data.skills;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key2 in data13){
-if(!(((key2 === "enabled") || (key2 === "budget_tokens")) || (key2 === "exclude"))){
-const err24 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 5 || isNaN(data13)){
+const err24 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8682,10 +8902,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data13.enabled !== undefined){
-if(typeof data13.enabled !== "boolean"){
-const err25 = {instancePath:instancePath+"/skills/enabled",schemaPath:"#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data13 < 0 || isNaN(data13)){
+const err25 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8695,10 +8913,13 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data13.budget_tokens !== undefined){
-let data15 = data13.budget_tokens;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err26 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.skills !== undefined){
+let data14 = data.skills;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key2 in data14){
+if(!(((key2 === "enabled") || (key2 === "budget_tokens")) || (key2 === "exclude"))){
+const err26 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8707,9 +8928,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 200000 || isNaN(data15)){
-const err27 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
+}
+if(data14.enabled !== undefined){
+if(typeof data14.enabled !== "boolean"){
+const err27 = {instancePath:instancePath+"/skills/enabled",schemaPath:"#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8718,8 +8940,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data15 < 0 || isNaN(data15)){
-const err28 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data14.budget_tokens !== undefined){
+let data16 = data14.budget_tokens;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err28 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -8728,15 +8953,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data13.exclude !== undefined){
-let data16 = data13.exclude;
-if(Array.isArray(data16)){
-const len0 = data16.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data16[i0] !== "string"){
-const err29 = {instancePath:instancePath+"/skills/exclude/" + i0,schemaPath:"#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 200000 || isNaN(data16)){
+const err29 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -8745,10 +8964,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/skills/exclude",schemaPath:"#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data16 < 0 || isNaN(data16)){
+const err30 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8759,8 +8976,13 @@ errors++;
 }
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.exclude !== undefined){
+let data17 = data14.exclude;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data17[i0] !== "string"){
+const err31 = {instancePath:instancePath+"/skills/exclude/" + i0,schemaPath:"#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -8770,12 +8992,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.context !== undefined){
-let data18 = data.context;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key3 in data18){
-if(!(key3 === "window")){
-const err32 = {instancePath:instancePath+"/context",schemaPath:"#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err32 = {instancePath:instancePath+"/skills/exclude",schemaPath:"#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -8785,10 +9004,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data18.window !== undefined){
-let data19 = data18.window;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err33 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err33 = {instancePath:instancePath+"/skills",schemaPath:"#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -8797,9 +9015,13 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 > 1000 || isNaN(data19)){
-const err34 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+if(data.context !== undefined){
+let data19 = data.context;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key3 in data19){
+if(!(key3 === "window")){
+const err34 = {instancePath:instancePath+"/context",schemaPath:"#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -8808,8 +9030,11 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data19 < 1 || isNaN(data19)){
-const err35 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data19.window !== undefined){
+let data20 = data19.window;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err35 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -8818,11 +9043,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/context",schemaPath:"#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 1000 || isNaN(data20)){
+const err36 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -8831,12 +9054,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data.created_at !== undefined){
-let data20 = data.created_at;
-if(typeof data20 === "string"){
-if(!(formats0.validate(data20))){
-const err37 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data20 < 1 || isNaN(data20)){
+const err37 = {instancePath:instancePath+"/context/window",schemaPath:"#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -8846,8 +9065,10 @@ vErrors.push(err37);
 errors++;
 }
 }
+}
+}
 else {
-const err38 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err38 = {instancePath:instancePath+"/context",schemaPath:"#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -8857,11 +9078,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.cumulative_scores !== undefined){
-let data21 = data.cumulative_scores;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.proposition === undefined){
-const err39 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "proposition"},message:"must have required property '"+"proposition"+"'"};
+if(data.created_at !== undefined){
+let data21 = data.created_at;
+if(typeof data21 === "string"){
+if(!(formats0.validate(data21))){
+const err39 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -8870,8 +9091,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data21.opposition === undefined){
-const err40 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "opposition"},message:"must have required property '"+"opposition"+"'"};
+}
+else {
+const err40 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -8880,9 +9102,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-for(const key4 in data21){
-if(!((key4 === "proposition") || (key4 === "opposition"))){
-const err41 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data.cumulative_scores !== undefined){
+let data22 = data.cumulative_scores;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.proposition === undefined){
+const err41 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "proposition"},message:"must have required property '"+"proposition"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -8891,12 +9116,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data21.proposition !== undefined){
-let data22 = data21.proposition;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.total === undefined){
-const err42 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(data22.opposition === undefined){
+const err42 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/required",keyword:"required",params:{missingProperty: "opposition"},message:"must have required property '"+"opposition"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -8905,8 +9126,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data22.count === undefined){
-const err43 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+for(const key4 in data22){
+if(!((key4 === "proposition") || (key4 === "opposition"))){
+const err43 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -8915,9 +9137,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key5 in data22){
-if(!((key5 === "total") || (key5 === "count"))){
-const err44 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data22.proposition !== undefined){
+let data23 = data22.proposition;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.total === undefined){
+const err44 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -8926,11 +9151,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data22.total !== undefined){
-let data23 = data22.total;
-if(!((typeof data23 == "number") && (isFinite(data23)))){
-const err45 = {instancePath:instancePath+"/cumulative_scores/proposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.count === undefined){
+const err45 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -8939,11 +9161,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data22.count !== undefined){
-let data24 = data22.count;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err46 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key5 in data23){
+if(!((key5 === "total") || (key5 === "count"))){
+const err46 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -8952,9 +9172,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err47 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data23.total !== undefined){
+let data24 = data23.total;
+if(!((typeof data24 == "number") && (isFinite(data24)))){
+const err47 = {instancePath:instancePath+"/cumulative_scores/proposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -8964,10 +9186,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.count !== undefined){
+let data25 = data23.count;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err48 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -8976,12 +9198,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data21.opposition !== undefined){
-let data25 = data21.opposition;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.total === undefined){
-const err49 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err49 = {instancePath:instancePath+"/cumulative_scores/proposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -8990,8 +9209,11 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data25.count === undefined){
-const err50 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/cumulative_scores/proposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -9000,9 +9222,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key6 in data25){
-if(!((key6 === "total") || (key6 === "count"))){
-const err51 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data22.opposition !== undefined){
+let data26 = data22.opposition;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.total === undefined){
+const err51 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -9011,11 +9236,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data25.total !== undefined){
-let data26 = data25.total;
-if(!((typeof data26 == "number") && (isFinite(data26)))){
-const err52 = {instancePath:instancePath+"/cumulative_scores/opposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data26.count === undefined){
+const err52 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -9024,11 +9246,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data25.count !== undefined){
-let data27 = data25.count;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err53 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key6 in data26){
+if(!((key6 === "total") || (key6 === "count"))){
+const err53 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -9037,9 +9257,11 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err54 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data26.total !== undefined){
+let data27 = data26.total;
+if(!((typeof data27 == "number") && (isFinite(data27)))){
+const err54 = {instancePath:instancePath+"/cumulative_scores/opposition/total",schemaPath:"#/$defs/SideScore/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -9049,10 +9271,10 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.count !== undefined){
+let data28 = data26.count;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err55 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -9061,10 +9283,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err56 = {instancePath:instancePath+"/cumulative_scores/opposition/count",schemaPath:"#/$defs/SideScore/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -9075,13 +9296,38 @@ errors++;
 }
 }
 }
+}
 else {
-const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err57 = {instancePath:instancePath+"/cumulative_scores/opposition",schemaPath:"#/$defs/SideScore/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/cumulative_scores",schemaPath:"#/properties/cumulative_scores/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
 }
 errors++;
 }
@@ -9091,7 +9337,7 @@ return errors === 0;
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDegradationRaw = validate63;
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/degradation.schema.json" */;
@@ -9126,7 +9372,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema87.properties, key0))){
+if(!(func1.call(schema88.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -9150,7 +9396,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((data0 === "seat_failed") || (data0 === "fallback_judge")) || (data0 === "quorum_missed")) || (data0 === "budget_spent")) || (data0 === "rounds_missing")) || (data0 === "evidence_unchecked"))){
-const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema87.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema88.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9387,7 +9633,7 @@ return errors === 0;
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateEffortMapRaw = validate64;
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
+const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
 const pattern19 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9509,7 +9755,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key4 in data4){
 const _errs16 = errors;
 if(!((((key4 === "low") || (key4 === "medium")) || (key4 === "high")) || (key4 === "max"))){
-const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema88.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
+const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema89.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9677,8 +9923,8 @@ return errors === 0;
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGatePolicyRaw = validate65;
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (needs judge panels in the review format).","type":"array","minItems":1,"maxItems":7,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them).","type":"integer","minimum":1,"maximum":7},"fallback_judge":{"description":"Asked once when the judge fails for good; the result then says so (degraded: fallback_judge).","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
-const schema77 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (needs judge panels in the review format).","type":"array","minItems":1,"maxItems":7,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them).","type":"integer","minimum":1,"maximum":7},"fallback_judge":{"description":"Asked once when the judge fails for good; the result then says so (degraded: fallback_judge).","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
+const schema78 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
 const func0 = require("ajv/dist/runtime/equal").default;
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9694,7 +9940,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema90.properties, key0))){
+if(!(func1.call(schema91.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9732,7 +9978,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err3 = {instancePath:instancePath+"/block_on/" + i0,schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/block_on/" + i0,schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9813,7 +10059,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err9 = {instancePath:instancePath+"/pass_decisions/" + i2,schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/pass_decisions/" + i2,schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9868,7 +10114,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data5 === "quick") || (data5 === "standard")) || (data5 === "extensive"))){
-const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema90.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema91.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10066,7 +10312,7 @@ return errors === 0;
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGateResultRaw = validate71;
-const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
@@ -10141,7 +10387,7 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema93.properties, key0))){
+if(!(func1.call(schema94.properties, key0))){
 const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
@@ -10165,7 +10411,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "pass") || (data0 === "blocked")) || (data0 === "undecided"))){
-const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema93.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema94.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10188,7 +10434,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data1 === 0) || (data1 === 1)) || (data1 === 2))){
-const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema93.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema94.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10272,7 +10518,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "A") || (data6 === "B")) || (data6 === "C")) || (data6 === "D")) || (data6 === "E"))){
-const err17 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10295,7 +10541,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((((data7 === "decision") || (data7 === "converged")) || (data7 === "agreed")) || (data7 === "max_rounds")) || (data7 === "budget"))){
-const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema93.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema94.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10408,7 +10654,7 @@ vErrors.push(err28);
 errors++;
 }
 for(const key1 in data10){
-if(!(func1.call(schema93.properties.findings.items.properties, key1))){
+if(!(func1.call(schema94.properties.findings.items.properties, key1))){
 const err29 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
@@ -10444,7 +10690,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((data12 === "P1") || (data12 === "P2")) || (data12 === "P3"))){
-const err32 = {instancePath:instancePath+"/findings/" + i0+"/severity",schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/findings/" + i0+"/severity",schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10540,7 +10786,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((((data18 === "valid") || (data18 === "invalid")) || (data18 === "needs_evidence")) || (data18 === "unjudged"))){
-const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema93.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10563,7 +10809,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!(((data19 === "verified") || (data19 === "unverified")) || (data19 === "needs_evidence"))){
-const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema93.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema94.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -10702,7 +10948,7 @@ vErrors.push(err52);
 errors++;
 }
 for(const key2 in data26){
-if(!(func1.call(schema87.properties, key2))){
+if(!(func1.call(schema88.properties, key2))){
 const err53 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -10726,7 +10972,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((((((data27 === "seat_failed") || (data27 === "fallback_judge")) || (data27 === "quorum_missed")) || (data27 === "budget_spent")) || (data27 === "rounds_missing")) || (data27 === "evidence_unchecked"))){
-const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema87.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema88.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -10987,7 +11233,8 @@ return errors === 0;
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJournalEntryRaw = validate72;
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema102 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
 const pattern20 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
 const pattern22 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -11104,7 +11351,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema97.properties, key0))){
+if(!(func1.call(schema98.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -11456,7 +11703,7 @@ if(data11.usage !== undefined){
 let data16 = data11.usage;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key2 in data16){
-if(!(((key2 === "inputTokens") || (key2 === "outputTokens")) || (key2 === "costUsd"))){
+if(!((((key2 === "inputTokens") || (key2 === "cachedInputTokens")) || (key2 === "outputTokens")) || (key2 === "costUsd"))){
 const err39 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err39];
@@ -11492,10 +11739,10 @@ errors++;
 }
 }
 }
-if(data16.outputTokens !== undefined){
-let data18 = data16.outputTokens;
+if(data16.cachedInputTokens !== undefined){
+let data18 = data16.cachedInputTokens;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err42 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err42 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -11506,7 +11753,7 @@ errors++;
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err43 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -11517,11 +11764,10 @@ errors++;
 }
 }
 }
-if(data16.costUsd !== undefined){
-let data19 = data16.costUsd;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err44 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data16.outputTokens !== undefined){
+let data19 = data16.outputTokens;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err44 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -11530,9 +11776,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err45 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -11543,8 +11789,11 @@ errors++;
 }
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data16.costUsd !== undefined){
+let data20 = data16.costUsd;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -11554,11 +11803,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data11.durationMs !== undefined){
-let data20 = data11.durationMs;
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err47 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err47 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -11568,8 +11814,9 @@ vErrors.push(err47);
 errors++;
 }
 }
+}
 else {
-const err48 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err48 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -11579,10 +11826,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data11.exitCode !== undefined){
-let data21 = data11.exitCode;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err49 = {instancePath:instancePath+"/result/exitCode",schemaPath:"adapter-result.schema.json/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
+if(data11.durationMs !== undefined){
+let data21 = data11.durationMs;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err49 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -11592,11 +11840,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data11.toolCalls !== undefined){
-let data22 = data11.toolCalls;
-if(Array.isArray(data22)){
-if(data22.length > 20){
-const err50 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+else {
+const err50 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -11605,12 +11850,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-const len0 = data22.length;
-for(let i0=0; i0<len0; i0++){
-let data23 = data22[i0];
-if(typeof data23 === "string"){
-if(func2(data23) > 200){
-const err51 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data11.exitCode !== undefined){
+let data22 = data11.exitCode;
+if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
+const err51 = {instancePath:instancePath+"/result/exitCode",schemaPath:"adapter-result.schema.json/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -11620,8 +11864,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.toolCalls !== undefined){
+let data23 = data11.toolCalls;
+if(Array.isArray(data23)){
+if(data23.length > 20){
+const err52 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -11630,10 +11877,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len0 = data23.length;
+for(let i0=0; i0<len0; i0++){
+let data24 = data23[i0];
+if(typeof data24 === "string"){
+if(func2(data24) > 200){
+const err53 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -11643,10 +11892,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data11.transport !== undefined){
-let data24 = data11.transport;
-if(typeof data24 !== "string"){
-const err54 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err54 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -11655,8 +11902,10 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!((((data24 === "cli") || (data24 === "acp")) || (data24 === "http")) || (data24 === "file"))){
-const err55 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -11666,11 +11915,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data11.error !== undefined){
-let data25 = data11.error;
-if(typeof data25 === "string"){
-if(func2(data25) > 200){
-const err56 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data11.transport !== undefined){
+let data25 = data11.transport;
+if(typeof data25 !== "string"){
+const err56 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -11679,9 +11927,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data25 === "cli") || (data25 === "acp")) || (data25 === "http")) || (data25 === "file"))){
+const err57 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -11691,9 +11938,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.error !== undefined){
+let data26 = data11.error;
+if(typeof data26 === "string"){
+if(func2(data26) > 200){
+const err58 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -11703,12 +11952,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.raw !== undefined){
-let data26 = data.raw;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key3 in data26){
-if(!(((key3 === "stdout") || (key3 === "stderr")) || (key3 === "truncated"))){
-const err59 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+else {
+const err59 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -11718,9 +11963,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data26.stdout !== undefined){
-if(typeof data26.stdout !== "string"){
-const err60 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err60 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -11730,9 +11975,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data26.stderr !== undefined){
-if(typeof data26.stderr !== "string"){
-const err61 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.usage !== undefined){
+let data27 = data.usage;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.input_tokens === undefined){
+const err61 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -11741,10 +11988,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data26.truncated !== undefined){
-if(typeof data26.truncated !== "boolean"){
-const err62 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data27.cached_input_tokens === undefined){
+const err62 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -11753,10 +11998,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.output_tokens === undefined){
+const err63 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -11765,12 +12008,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(data.validation !== undefined){
-let data30 = data.validation;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.ok === undefined){
-const err64 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+if(data27.tokens === undefined){
+const err64 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "tokens"},message:"must have required property '"+"tokens"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -11779,9 +12018,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-for(const key4 in data30){
-if(!((key4 === "ok") || (key4 === "errors"))){
-const err65 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data27.cost === undefined){
+const err65 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -11790,10 +12028,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data30.ok !== undefined){
-if(typeof data30.ok !== "boolean"){
-const err66 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key3 in data27){
+if(!((((((((key3 === "input_tokens") || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "tokens")) || (key3 === "cost")) || (key3 === "prompt_tokens")) || (key3 === "session"))){
+const err66 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -11803,13 +12040,10 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data30.errors !== undefined){
-let data32 = data30.errors;
-if(Array.isArray(data32)){
-const len1 = data32.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data32[i1] !== "string"){
-const err67 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.input_tokens !== undefined){
+let data28 = data27.input_tokens;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err67 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -11818,10 +12052,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err68 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -11832,8 +12065,10 @@ errors++;
 }
 }
 }
-else {
-const err69 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.cached_input_tokens !== undefined){
+let data29 = data27.cached_input_tokens;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err69 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -11842,10 +12077,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-else {
-const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err70 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -11854,19 +12088,328 @@ vErrors.push(err70);
 }
 errors++;
 }
+}
+}
+if(data27.output_tokens !== undefined){
+let data30 = data27.output_tokens;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err71 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err72 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+if(data27.cost_usd !== undefined){
+let data31 = data27.cost_usd;
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err73 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data27.tokens !== undefined){
+let data32 = data27.tokens;
+if(typeof data32 !== "string"){
+const err75 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(!((data32 === "reported") || (data32 === "estimated"))){
+const err76 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema102.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data27.cost !== undefined){
+let data33 = data27.cost;
+if(typeof data33 !== "string"){
+const err77 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(!((((data33 === "reported") || (data33 === "priced")) || (data33 === "free")) || (data33 === "unknown"))){
+const err78 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema102.properties.cost.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data27.prompt_tokens !== undefined){
+let data34 = data27.prompt_tokens;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err79 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 0 || isNaN(data34)){
+const err80 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data27.session !== undefined){
+let data35 = data27.session;
+if(typeof data35 !== "string"){
+const err81 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(!((data35 === "new") || (data35 === "resumed"))){
+const err82 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema102.properties.session.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.raw !== undefined){
+let data36 = data.raw;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key4 in data36){
+if(!(((key4 === "stdout") || (key4 === "stderr")) || (key4 === "truncated"))){
+const err84 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data36.stdout !== undefined){
+if(typeof data36.stdout !== "string"){
+const err85 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data36.stderr !== undefined){
+if(typeof data36.stderr !== "string"){
+const err86 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data36.truncated !== undefined){
+if(typeof data36.truncated !== "boolean"){
+const err87 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.validation !== undefined){
+let data40 = data.validation;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.ok === undefined){
+const err89 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+for(const key5 in data40){
+if(!((key5 === "ok") || (key5 === "errors"))){
+const err90 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data40.ok !== undefined){
+if(typeof data40.ok !== "boolean"){
+const err91 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data40.errors !== undefined){
+let data42 = data40.errors;
+if(Array.isArray(data42)){
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data42[i1] !== "string"){
+const err92 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
 validate72.errors = vErrors;
 return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJudgmentRaw = validate73;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+export const validateJudgmentRaw = validate76;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12282,21 +12825,21 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePanelResultRaw = validate74;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
-const schema102 = {"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]};
-const pattern23 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
-const schema101 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
+export const validatePanelResultRaw = validate77;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
+const schema109 = {"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]};
+const pattern24 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const schema108 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12355,7 +12898,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema101.properties, key0))){
+if(!(func1.call(schema108.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -12477,7 +13020,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data4 === "A") || (data4 === "B"))){
-const err15 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema101.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema108.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12512,7 +13055,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((((data5 === "proposition") || (data5 === "opposition")) || (data5 === "proposer")) || (data5 === "challenger"))){
-const err18 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema101.properties.first.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema108.properties.first.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12535,7 +13078,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data6 === "answered") || (data6 === "failed"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema108.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12558,7 +13101,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!(((((data7 === "proposition") || (data7 === "opposition")) || (data7 === "proposer")) || (data7 === "challenger")) || (data7 === "tie"))){
-const err22 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema102.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema109.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12726,17 +13269,17 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/panel-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12815,7 +13358,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema100.properties, key0))){
+if(!(func1.call(schema107.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -12829,7 +13372,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern24.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -12995,8 +13538,8 @@ errors++;
 }
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate75(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate78(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
@@ -13025,7 +13568,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(((((data8 === "proposition") || (data8 === "opposition")) || (data8 === "proposer")) || (data8 === "challenger")) || (data8 === "tie"))){
-const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema102.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema109.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13077,7 +13620,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((((data10 === "proposition") || (data10 === "opposition")) || (data10 === "proposer")) || (data10 === "challenger")) || (data10 === "tie"))){
-const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema102.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema109.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13190,7 +13733,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data15 === "krippendorff_alpha_interval") || (data15 === "krippendorff_alpha_nominal"))){
-const err37 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"debate.schema.json#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema64.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"debate.schema.json#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13374,19 +13917,19 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReplayEntryRaw = validate77;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+export const validateReplayEntryRaw = validate80;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13571,19 +14114,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewArtifactRaw = validate78;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
+export const validateReviewArtifactRaw = validate81;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate81.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13626,7 +14169,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((data0 === "original") || (data0 === "accepted")) || (data0 === "compromise")) || (data0 === "rebuttal"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema107.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema114.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13757,15 +14300,15 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewCritiqueRaw = validate54;
-const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
-const schema76 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
-const schema78 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
+const schema77 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
+const schema79 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
 const pattern17 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -13859,7 +14402,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14101,7 +14644,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema76.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema77.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14278,7 +14821,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14348,7 +14891,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data7 === "json") || (data7 === "markdown")) || (data7 === "bullets"))){
-const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema75.properties.form.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema76.properties.form.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14400,7 +14943,7 @@ return errors === 0;
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewDecisionRaw = validate53;
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
 const pattern18 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -14486,7 +15029,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema74.properties, key0))){
+if(!(func1.call(schema75.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -14535,7 +15078,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14558,7 +15101,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "auto") || (data2 === "manual"))){
-const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema74.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema75.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14581,7 +15124,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(((((data3 === "decision") || (data3 === "converged")) || (data3 === "agreed")) || (data3 === "max_rounds")) || (data3 === "budget"))){
-const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema74.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema75.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14903,7 +15446,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((((data16 === "A") || (data16 === "B")) || (data16 === "C")) || (data16 === "D")) || (data16 === "E"))){
-const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -14926,7 +15469,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((((data17 === "A") || (data17 === "B")) || (data17 === "C")) || (data17 === "D")) || (data17 === "E"))){
-const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -14976,13 +15519,13 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewJudgmentRaw = validate79;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
+export const validateReviewJudgmentRaw = validate82;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15070,7 +15613,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema77.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15312,7 +15855,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema76.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema77.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15333,17 +15876,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate82.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15490,7 +16033,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "valid") || (data3 === "invalid")) || (data3 === "needs_evidence"))){
-const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema108.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema115.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15574,8 +16117,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate80(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+if(!(validate83(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
@@ -15604,7 +16147,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((data7 === "A") || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E"))){
-const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15731,19 +16274,19 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateScoresFileRaw = validate82;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+export const validateScoresFileRaw = validate85;
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16107,21 +16650,247 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateSeatSessionRaw = validate86;
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://debatekit.dev/schemas/seat-session.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.role === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.adapter === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapter"},message:"must have required property '"+"adapter"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.session_id === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "session_id"},message:"must have required property '"+"session_id"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.prompt_sha256 === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt_sha256"},message:"must have required property '"+"prompt_sha256"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.prompt === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "version") || (key0 === "role")) || (key0 === "adapter")) || (key0 === "model")) || (key0 === "session_id")) || (key0 === "prompt_sha256")) || (key0 === "prompt"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err7 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data1 = data.role;
+if(typeof data1 === "string"){
+if(!pattern20.test(data1)){
+const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.adapter !== undefined){
+if(typeof data.adapter !== "string"){
+const err10 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+if(typeof data.model !== "string"){
+const err11 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.session_id !== undefined){
+let data4 = data.session_id;
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err12 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.prompt_sha256 !== undefined){
+let data5 = data.prompt_sha256;
+if(typeof data5 === "string"){
+if(!pattern22.test(data5)){
+const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err16 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateSeatConfigRaw = validate38;
 
-export const validateSideOutputRaw = validate83;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+export const validateSideOutputRaw = validate87;
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16192,20 +16961,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSkillManifestRaw = validate85;
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern32 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+export const validateSkillManifestRaw = validate89;
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const pattern35 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16323,7 +17092,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern32.test(data1)){
+if(!pattern35.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -16625,21 +17394,21 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTournamentFrontmatterRaw = validate86;
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern35 = new RegExp("^m[0-9]{2,4}$", "u");
-const schema118 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern34 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+export const validateTournamentFrontmatterRaw = validate90;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern38 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema126 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
+const pattern37 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16702,7 +17471,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern34.test(data0)){
+if(!pattern37.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -16741,17 +17510,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/tournament.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16870,7 +17639,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema117.properties, key0))){
+if(!(func1.call(schema125.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -16919,7 +17688,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data1 === "formal") || (data1 === "crossfire"))){
-const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema117.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema125.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16979,8 +17748,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate87(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate91(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 }
@@ -17011,8 +17780,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate87(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate91(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 }
@@ -17041,7 +17810,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(data7 === "round-robin")){
-const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema117.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema125.properties.pairing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17064,7 +17833,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data8 === "both") || (data8 === "one"))){
-const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema117.properties.sides.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema125.properties.sides.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17126,7 +17895,7 @@ errors++;
 if(data10.id !== undefined){
 let data11 = data10.id;
 if(typeof data11 === "string"){
-if(!pattern35.test(data11)){
+if(!pattern38.test(data11)){
 const err31 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -17196,7 +17965,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data13 === "for") || (data13 === "against"))){
-const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema117.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema125.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -17327,7 +18096,7 @@ errors++;
 if(data15.motion !== undefined){
 let data17 = data15.motion;
 if(typeof data17 === "string"){
-if(!pattern35.test(data17)){
+if(!pattern38.test(data17)){
 const err48 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
@@ -17806,7 +18575,7 @@ vErrors.push(err86);
 errors++;
 }
 if(!(((data32 === "created") || (data32 === "running")) || (data32 === "finished"))){
-const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema117.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema125.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -17877,7 +18646,1286 @@ vErrors.push(err92);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateUsageLedgerRaw = validate73;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
+const schema103 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
+const schema101 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.journal === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "journal"},message:"must have required property '"+"journal"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.exchange === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "exchange"},message:"must have required property '"+"exchange"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.phase === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phase"},message:"must have required property '"+"phase"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.role === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.attempt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempt"},message:"must have required property '"+"attempt"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.status === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.usage === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usage"},message:"must have required property '"+"usage"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema101.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.journal !== undefined){
+if(typeof data.journal !== "string"){
+const err8 = {instancePath:instancePath+"/journal",schemaPath:"#/properties/journal/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.exchange !== undefined){
+let data1 = data.exchange;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err9 = {instancePath:instancePath+"/exchange",schemaPath:"#/properties/exchange/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err10 = {instancePath:instancePath+"/exchange",schemaPath:"#/properties/exchange/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.phase !== undefined){
+if(typeof data.phase !== "string"){
+const err11 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+if(typeof data.role !== "string"){
+const err12 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.attempt !== undefined){
+let data4 = data.attempt;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err14 = {instancePath:instancePath+"/attempt",schemaPath:"#/properties/attempt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.adapter !== undefined){
+if(typeof data.adapter !== "string"){
+const err15 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+if(typeof data.model !== "string"){
+const err16 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.finished_at !== undefined){
+let data8 = data.finished_at;
+if(typeof data8 === "string"){
+if(!(formats0.validate(data8))){
+const err18 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.usage !== undefined){
+let data9 = data.usage;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.input_tokens === undefined){
+const err20 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data9.cached_input_tokens === undefined){
+const err21 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data9.output_tokens === undefined){
+const err22 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data9.tokens === undefined){
+const err23 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "tokens"},message:"must have required property '"+"tokens"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data9.cost === undefined){
+const err24 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key1 in data9){
+if(!((((((((key1 === "input_tokens") || (key1 === "cached_input_tokens")) || (key1 === "output_tokens")) || (key1 === "cost_usd")) || (key1 === "tokens")) || (key1 === "cost")) || (key1 === "prompt_tokens")) || (key1 === "session"))){
+const err25 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data9.input_tokens !== undefined){
+let data10 = data9.input_tokens;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err26 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"#/$defs/CallUsage/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err27 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"#/$defs/CallUsage/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data9.cached_input_tokens !== undefined){
+let data11 = data9.cached_input_tokens;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err28 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"#/$defs/CallUsage/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err29 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"#/$defs/CallUsage/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data9.output_tokens !== undefined){
+let data12 = data9.output_tokens;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err30 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"#/$defs/CallUsage/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err31 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"#/$defs/CallUsage/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data9.cost_usd !== undefined){
+let data13 = data9.cost_usd;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err32 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"#/$defs/CallUsage/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"#/$defs/CallUsage/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data9.tokens !== undefined){
+let data14 = data9.tokens;
+if(typeof data14 !== "string"){
+const err34 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!((data14 === "reported") || (data14 === "estimated"))){
+const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema102.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.cost !== undefined){
+let data15 = data9.cost;
+if(typeof data15 !== "string"){
+const err36 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!((((data15 === "reported") || (data15 === "priced")) || (data15 === "free")) || (data15 === "unknown"))){
+const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema102.properties.cost.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data9.prompt_tokens !== undefined){
+let data16 = data9.prompt_tokens;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err38 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"#/$defs/CallUsage/properties/prompt_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err39 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"#/$defs/CallUsage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+if(data9.session !== undefined){
+let data17 = data9.session;
+if(typeof data17 !== "string"){
+const err40 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!((data17 === "new") || (data17 === "resumed"))){
+const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema102.properties.session.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/usage",schemaPath:"#/$defs/CallUsage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://debatekit.dev/schemas/usage-ledger.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.debate_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "debate_id"},message:"must have required property '"+"debate_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.calls === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.seats === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seats"},message:"must have required property '"+"seats"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.total === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "version") || (key0 === "debate_id")) || (key0 === "max_cost_usd")) || (key0 === "calls")) || (key0 === "seats")) || (key0 === "total"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err6 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.debate_id !== undefined){
+if(typeof data.debate_id !== "string"){
+const err7 = {instancePath:instancePath+"/debate_id",schemaPath:"#/properties/debate_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.max_cost_usd !== undefined){
+let data2 = data.max_cost_usd;
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.calls !== undefined){
+let data3 = data.calls;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate74(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.seats !== undefined){
+let data5 = data.seats;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(!pattern20.test(key1)){
+const err11 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var valid3 = _errs12 === errors;
+if(!valid3){
+const err12 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+for(const key2 in data5){
+let data6 = data5[key2];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.calls === undefined){
+const err13 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6.input_tokens === undefined){
+const err14 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data6.cached_input_tokens === undefined){
+const err15 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data6.output_tokens === undefined){
+const err16 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6.cost_usd === undefined){
+const err17 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cost_usd"},message:"must have required property '"+"cost_usd"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.estimated_calls === undefined){
+const err18 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "estimated_calls"},message:"must have required property '"+"estimated_calls"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.unknown_cost_calls === undefined){
+const err19 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "unknown_cost_calls"},message:"must have required property '"+"unknown_cost_calls"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+for(const key3 in data6){
+if(!(((((((key3 === "calls") || (key3 === "input_tokens")) || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "estimated_calls")) || (key3 === "unknown_cost_calls"))){
+const err20 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data6.calls !== undefined){
+let data7 = data6.calls;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err21 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data6.input_tokens !== undefined){
+let data8 = data6.input_tokens;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data6.cached_input_tokens !== undefined){
+let data9 = data6.cached_input_tokens;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data6.output_tokens !== undefined){
+let data10 = data6.output_tokens;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data6.cost_usd !== undefined){
+let data11 = data6.cost_usd;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err29 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data6.estimated_calls !== undefined){
+let data12 = data6.estimated_calls;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data6.unknown_cost_calls !== undefined){
+let data13 = data6.unknown_cost_calls;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err33 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data14 = data.total;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.calls === undefined){
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data14.input_tokens === undefined){
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data14.cached_input_tokens === undefined){
+const err39 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data14.output_tokens === undefined){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data14.cost_usd === undefined){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cost_usd"},message:"must have required property '"+"cost_usd"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data14.estimated_calls === undefined){
+const err42 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "estimated_calls"},message:"must have required property '"+"estimated_calls"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data14.unknown_cost_calls === undefined){
+const err43 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "unknown_cost_calls"},message:"must have required property '"+"unknown_cost_calls"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+for(const key4 in data14){
+if(!(((((((key4 === "calls") || (key4 === "input_tokens")) || (key4 === "cached_input_tokens")) || (key4 === "output_tokens")) || (key4 === "cost_usd")) || (key4 === "estimated_calls")) || (key4 === "unknown_cost_calls"))){
+const err44 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data14.calls !== undefined){
+let data15 = data14.calls;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err45 = {instancePath:instancePath+"/total/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err46 = {instancePath:instancePath+"/total/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data14.input_tokens !== undefined){
+let data16 = data14.input_tokens;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err47 = {instancePath:instancePath+"/total/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err48 = {instancePath:instancePath+"/total/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+if(data14.cached_input_tokens !== undefined){
+let data17 = data14.cached_input_tokens;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err49 = {instancePath:instancePath+"/total/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err50 = {instancePath:instancePath+"/total/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data14.output_tokens !== undefined){
+let data18 = data14.output_tokens;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err51 = {instancePath:instancePath+"/total/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err52 = {instancePath:instancePath+"/total/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+if(data14.cost_usd !== undefined){
+let data19 = data14.cost_usd;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err53 = {instancePath:instancePath+"/total/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/total/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data14.estimated_calls !== undefined){
+let data20 = data14.estimated_calls;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err55 = {instancePath:instancePath+"/total/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err56 = {instancePath:instancePath+"/total/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+if(data14.unknown_cost_calls !== undefined){
+let data21 = data14.unknown_cost_calls;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err57 = {instancePath:instancePath+"/total/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err58 = {instancePath:instancePath+"/total/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
