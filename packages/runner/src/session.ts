@@ -123,9 +123,9 @@ export async function callWithSession(
     return [{ sent: request.prompt, session: "new", answer: await adapter.call(fresh) }];
   }
   const resumed = await adapter.call({ ...request, prompt: text, sessionId: stored.session_id });
-  // opencode (run --session, and acp session/load) does not refuse a session it no longer has: it
-  // waits until the seat's timeout (measured with 1.18.33). A resumed call that times out is
-  // therefore taken as a gone session too, and the whole prompt is sent once more.
+  // `opencode acp` does not refuse a session/load of a session it no longer has: it waits until the
+  // seat's timeout (measured with 1.18.33; `opencode run --session` fails at once). A resumed call
+  // that times out is therefore taken as a gone session too, and the whole prompt is sent once more.
   const gone =
     resumed.status === "timeout" ||
     resumed.status === "exit" ||

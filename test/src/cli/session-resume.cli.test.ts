@@ -142,8 +142,8 @@ for (const { name, cli, factory, seat, goneId } of seats) {
         figures.push(`${name}: ${sentResumed} / ${sentWhole} | ${cliResumed} / ${cliWhole}`);
 
         // A session the CLI no longer has: that call is on record as failed, the whole prompt goes out
-        // anew. claude, codex, gemini and copilot refuse an unknown session at once; opencode (run and
-        // acp) waits for it until the seat's timeout, hence a short one here.
+        // anew. claude, codex, gemini, copilot and opencode run refuse an unknown session at once;
+        // opencode acp waits for it until the seat's timeout, hence a short one here.
         const gone = await callWithSession(adapter, request(turn2, 10_000), {
           ...stored,
           session_id: goneId,
