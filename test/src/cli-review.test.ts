@@ -108,6 +108,29 @@ describe("debate review", () => {
     const summary = await readFile(join(dir, "summary.md"), "utf8");
     expect(summary).toContain("B — Accept the critique (auto)");
     expect(summary).toContain("Verified by evidence: 1");
+    // Its report: the verified P1 is the strongest finding, the invented one the weakest; decision B.
+    const reported = await debate(["report", dir, "--json"]);
+    expect(reported.code).toBe(0);
+    expect(JSON.parse(reported.stdout)).toMatchObject({
+      format: "review",
+      status: "complete",
+      headline: "decision B: accept the critique, after 1 round; stopped by the decision",
+      strongest: "r01-f1",
+      weakest: "r01-f2",
+      nodes: 2,
+      edges: 0,
+      chartPoints: [1, 1, 1],
+    });
+    const report = await readFile(join(dir, "report.md"), "utf8");
+    expect(report).toContain("| 1 | 1 | 1 | 0 |"); // round 1: one P1, one P2 (the demoted one), no P3
+    expect(report).toMatch(/\| r01-f1 \| P1 \| [^|]+ \| sum\.ts:3 \| verified \| round 1: valid \|/);
+    expect(report).toMatch(
+      /\| r01-f2 \| P2 \| Integer overflow on large arrays \| sum\.ts:40 \| not found \(needs evidence\) \| round 1: /,
+    );
+    expect(report).toContain(
+      "| 1 | 1/1/0 | - | B: accept the critique | B: accept the critique | the accepted version |",
+    );
+    expect(report).toContain("- **Final artifact**: artifact/v2.md");
   });
 
   it("a proposal: markdown, JSON and [P1] rewordings of one concern converge after three rounds", async () => {

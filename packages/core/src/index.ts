@@ -34,7 +34,7 @@ export type {
   StepMeta,
 } from "./formats/format.js";
 export { defineFormat } from "./formats/format.js";
-export { formatOf, formatOfState, formats, journalStepKey } from "./formats/registry.js";
+export { formatOf, formatOfState, formats, journalStepKey, REPORTING_PHASE } from "./formats/registry.js";
 export type { DecisionOutcome } from "./formats/review/decision.js";
 export { choiceEffect, decide, parseDecision } from "./formats/review/decision.js";
 export type { EvidenceSources, VerifiedFindings } from "./formats/review/evidence.js";
@@ -64,7 +64,7 @@ export {
   endRound,
   renderReviewSummary,
 } from "./formats/review/round.js";
-export { repositoryFiles } from "./formats/review/state.js";
+export { repositoryFiles, roundsOf } from "./formats/review/state.js";
 export type { ReviewTarget } from "./formats/review/target.js";
 export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";

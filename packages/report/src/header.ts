@@ -29,3 +29,54 @@ export function headerRows(report: Report): Array<[string, string]> {
     ["Cost", costText(report.totals.costUsd)],
   ];
 }
+
+const orDash = (n: number | undefined) => (n === undefined ? "-" : num(n));
+const seconds = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`);
+
+/** The seats table: who sat where, with which adapter and model, and how its calls went. */
+export function seatRows(report: Report): { columns: string[]; rows: string[][] } {
+  return {
+    columns: ["Seat", "Adapter / model", "Calls", "Failed", "Tokens", "Cost"],
+    rows: report.seats.map((s) => [
+      s.role,
+      seatText(s),
+      String(s.calls),
+      String(s.failedCalls),
+      tokensText(s),
+      costText(s.costUsd),
+    ]),
+  };
+}
+
+/** The usage table: per seat and in total, tokens (input, cached input, output), cost and time. */
+export function usageRows(report: Report): { columns: string[]; rows: string[][] } {
+  const row = (label: string, u: Omit<SeatSummary, "role" | "failedCalls">) => [
+    label,
+    String(u.calls),
+    orDash(u.inputTokens),
+    orDash(u.cachedInputTokens),
+    orDash(u.outputTokens),
+    costText(u.costUsd),
+    seconds(u.durationMs),
+  ];
+  const total = { calls: 0 } as Omit<SeatSummary, "role" | "failedCalls">;
+  for (const s of report.seats) {
+    total.calls += s.calls;
+    for (const k of ["inputTokens", "cachedInputTokens", "outputTokens", "costUsd", "durationMs"] as const)
+      if (s[k] !== undefined) total[k] = (total[k] ?? 0) + s[k]!;
+  }
+  return {
+    columns: ["Seat", "Calls", "Input tokens", "Cached input", "Output tokens", "Cost", "Time"],
+    rows: [...report.seats.map((s) => row(s.role, s)), row("total", total)],
+  };
+}
+
+/** The judges' reliability section: the panel's figures, or why there are none. */
+export function reliabilityOf(report: Report): { summary: string; rows: Array<[string, string]> } {
+  if (report.reliability) return report.reliability;
+  return {
+    summary:
+      "One judge seat gave every judgment, so there is no agreement between judges nor order-swap figure to show (DESIGN §9: a judge panel gives them).",
+    rows: [],
+  };
+}

@@ -1,7 +1,7 @@
 import { escapeHtml as h } from "./escape.js";
-import { costText, headerRows, seatText, tokensText } from "./header.js";
+import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { RankedArgument, Report } from "./model.js";
-import { layoutGraph, renderChartSvg, renderGraphSvg, SIDE_COLOR } from "./svg.js";
+import { edgeText, layoutGraph, renderChartSvg, renderGraphSvg, SIDE_COLOR } from "./svg.js";
 
 /** The page style every debatekit report shares (the debate report, the tournament's leaderboard). */
 export const BASE_STYLE = `
@@ -16,16 +16,19 @@ th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bo
 th { background: #f2f2f2; }
 .scroll { overflow-x: auto; }
 .scroll:focus { outline: 3px solid #0d47a1; }
+.degraded { border: 3px solid #7a4a00; background: #fff4e0; color: #3d2500; padding: .5rem 1rem; border-radius: 6px; margin-top: 1rem; }
+.degraded h2 { margin-top: .25rem; border: 0; }
 .alert { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
 `;
 
 const STYLE = `${BASE_STYLE}
 h3 { font-size: 1rem; margin-bottom: .25rem; }
-td { overflow-wrap: break-word; }
+td { overflow-wrap: break-word; min-width: 6rem; }
 th { white-space: nowrap; }
+th[scope="row"] { white-space: normal; min-width: 4rem; }
 .verdict { font-size: 1.15rem; font-weight: 600; }
 .prop { color: ${SIDE_COLOR.proposition}; } .opp { color: ${SIDE_COLOR.opposition}; }
-svg.chart { width: 100%; height: auto; max-width: 640px; display: block; }
+svg.chart { width: 100%; height: auto; min-width: 30rem; max-width: 640px; display: block; }
 svg.graph { display: block; max-width: none; }
 blockquote { margin: .25rem 0 1rem; padding-left: .75rem; border-left: 3px solid #999; white-space: pre-wrap; }
 @media (max-width: 40rem) { main { padding: .5rem; } th, td { padding: .3rem; font-size: .9rem; } }
@@ -39,6 +42,17 @@ function ranked(list: RankedArgument[]): string {
         `<li><strong class="${a.side === "proposition" ? "prop" : "opp"}">${h(a.id)}</strong>${a.score === undefined ? "" : ` (${a.score.toFixed(2)})`}: ${h(a.title)} <small>— ${h(a.why)}</small></li>`,
     )
     .join("")}</ol>`;
+}
+
+function table(t: { id: string; columns: string[]; rows: string[][] }, label = t.id): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-labelledby="${label}"><table id="${t.id}-table"><thead><tr>${t.columns
+    .map((c) => `<th scope="col">${h(c)}</th>`)
+    .join("")}</tr></thead><tbody>${t.rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${h(c)}</th>` : `<td>${h(c)}</td>`)).join("")}</tr>`,
+    )
+    .join("")}</tbody></table></div>`;
 }
 
 /** report.html: one self-contained page (styles and SVG inline, no script, no request). */
@@ -55,45 +69,59 @@ export function renderReportHtml(report: Report): string {
     "</head>",
     "<body>",
     "<main>",
-    `<h1>${h(report.title)}</h1>`,
   ];
+  if (report.degraded)
+    parts.push(
+      `<section class="degraded" id="degraded" aria-labelledby="degraded-title"><h2 id="degraded-title">Degraded result</h2><p>This result rests on less than was configured:</p><ul>${report.degraded.causes.map((c) => `<li>${h(c)}</li>`).join("")}</ul></section>`,
+    );
+  parts.push(`<h1>${h(report.title)}</h1>`);
   if (report.alerts.length > 0)
     parts.push(
       `<section class="alert" role="alert" aria-labelledby="alerts"><h2 id="alerts">Read this first</h2><ul>${report.alerts.map((a) => `<li>${h(a)}</li>`).join("")}</ul></section>`,
     );
   parts.push(
-    '<div class="scroll"><table><tbody>',
+    '<div class="scroll"><table id="header-table"><tbody>',
     ...headerRows(report).map(([k, v]) => `<tr><th scope="row">${h(k)}</th><td>${h(v)}</td></tr>`),
     "</tbody></table></div>",
     '<h2 id="seats">Seats</h2>',
-    '<div class="scroll" tabindex="0" role="region" aria-labelledby="seats"><table><thead><tr><th scope="col">Seat</th><th scope="col">Adapter / model</th><th scope="col">Calls</th><th scope="col">Failed</th><th scope="col">Tokens</th><th scope="col">Cost</th></tr></thead><tbody>',
-    ...report.seats.map(
-      (s) =>
-        `<tr><th scope="row">${h(s.role)}</th><td>${h(seatText(s))}</td><td>${s.calls}</td><td>${s.failedCalls}</td><td>${h(tokensText(s))}</td><td>${h(costText(s.costUsd))}</td></tr>`,
-    ),
-    "</tbody></table></div>",
+    table({ id: "seats", ...seatRows(report) }),
   );
   if (b) {
+    const items = b.itemName ?? "arguments";
     parts.push(
       '<h2 id="verdict">Verdict</h2>',
       `<p class="verdict">${h(b.verdict.headline)}</p>`,
       `<dl>${b.verdict.details.map((d) => `<dt>${h(d.label)}</dt><dd>${h(d.text)}</dd>`).join("")}</dl>`,
-      '<h2 id="standing">Standing over time</h2>',
-      renderChartSvg(b.chart),
-      '<h2 id="strongest">Strongest arguments</h2>',
+    );
+    for (const t of b.tables ?? [])
+      parts.push(
+        `<h2 id="${t.id}">${h(t.title)}</h2>`,
+        t.caption ? `<p>${h(t.caption)}</p>` : "",
+        t.rows.length > 0 ? table(t) : "<p>None.</p>",
+      );
+    parts.push(
+      `<h2 id="standing">${h(b.chartHeading ?? "Standing over time")}</h2>`,
+      `<div class="scroll" tabindex="0" role="region" aria-labelledby="standing">${renderChartSvg(b.chart)}</div>`,
+      `<h2 id="strongest">Strongest ${h(items)}</h2>`,
       ranked(b.strongest),
-      '<h2 id="weakest">Weakest arguments</h2>',
+      `<h2 id="weakest">Weakest ${h(items)}</h2>`,
       ranked(b.weakest),
       '<h2 id="turning">Turning points</h2>',
       b.turningPoints.length === 0
         ? "<p>None.</p>"
         : `<ul>${b.turningPoints.map((t) => `<li><strong>${h(t.label)}</strong>: ${h(t.detail)}</li>`).join("")}</ul>`,
-      '<h2 id="graph">Argument graph</h2>',
-      `<p>${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links: solid orange arrows attack, dashed blue arrows defend.</p>`,
-      `<div class="scroll" tabindex="0" role="region" aria-labelledby="graph">${renderGraphSvg(
-        layoutGraph(b.graph),
-        `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map((e) => `${e.from} ${e.kind === "attack" ? "attacks" : "defends"} ${e.to}`).join("; ")}.`,
-      )}</div>`,
+      `<h2 id="graph">${items === "arguments" ? "Argument graph" : `Graph of the ${h(items)}`}</h2>`,
+      `<p>${
+        b.graphLegend
+          ? h(b.graphLegend)
+          : `${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links: solid orange arrows attack, dashed blue arrows defend.`
+      }</p>`,
+      b.graph.nodes.length === 0
+        ? "<p>Nothing to draw yet.</p>"
+        : `<div class="scroll" tabindex="0" role="region" aria-labelledby="graph">${renderGraphSvg(
+            layoutGraph(b.graph),
+            `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map(edgeText).join("; ")}.`,
+          )}</div>`,
       '<h2 id="judges">Judges\' reasoning</h2>',
       ...b.judges.map(
         (j) =>
@@ -101,6 +129,29 @@ export function renderReportHtml(report: Report): string {
       ),
     );
   }
+  const r = reliabilityOf(report);
+  parts.push(
+    '<h2 id="reliability">Judges\' reliability</h2>',
+    `<p>${h(r.summary)}</p>`,
+    r.rows.length > 0
+      ? `<dl>${r.rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join("")}</dl>`
+      : "",
+    '<h2 id="usage">Usage</h2>',
+    `<p>Tokens, cost and time per seat, from ${h(report.usageSource)}; "-" where the CLI did not report it.</p>`,
+    table({ id: "usage", ...usageRows(report) }),
+  );
+  const n = report.narrative;
+  if (n)
+    parts.push(
+      '<h2 id="narrative">Narrative analysis</h2>',
+      n.ok
+        ? `<p><em>Written by the reporter seat (${h(n.seat)}); checked: every id it cites exists${n.cited.length > 0 ? ` (${h(n.cited.join(", "))})` : ""}. The sections above are computed, this one is a model's reading of them.</em></p>${n.text
+            .trim()
+            .split(/\n\s*\n/)
+            .map((p) => `<p>${h(p.trim())}</p>`)
+            .join("")}`
+        : `<p class="alert">The reporter seat (${h(n.seat)}) gave no usable analysis: ${h(n.error)}. The report above is complete without it.</p>`,
+    );
   parts.push("</main>", "</body>", "</html>");
-  return `${parts.join("\n")}\n`;
+  return `${parts.filter(Boolean).join("\n")}\n`;
 }

@@ -11,13 +11,17 @@ export type {
   GraphEdge,
   GraphNode,
   JudgeNote,
+  JudgeReliability,
+  Narrative,
   RankedArgument,
   Report,
   ReportSide,
+  ReportTable,
   SeatSummary,
   StandingChart,
   TurningPoint,
 } from "./model.js";
+export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
 export { reporters } from "./reporters.js";
 export type { GraphLayout } from "./svg.js";
 export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";

@@ -1,59 +1,122 @@
 import { escapeCell } from "./escape.js";
-import { costText, headerRows, seatText, tokensText } from "./header.js";
+import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { Report } from "./model.js";
+import { edgeText } from "./svg.js";
 
 const score = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(2));
 
+function table(t: { columns: string[]; rows: string[][] }): string[] {
+  return [
+    `| ${t.columns.map(escapeCell).join(" | ")} |`,
+    `|${t.columns.map(() => "---").join("|")}|`,
+    ...t.rows.map((r) => `| ${r.map(escapeCell).join(" | ")} |`),
+  ];
+}
+
+/** A model's text as markdown paragraphs: no HTML (checkNarrative already refused links, images and tags). */
+function plainParagraphs(text: string): string[] {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, " ").replace(/[\\<>]/g, (c) => `\\${c}`))
+    .flatMap((p) => [p, ""]);
+}
+
 /** report.md: the same sections as the HTML, as plain markdown (the chart and graph as tables). */
 export function renderReportMarkdown(report: Report): string {
-  const out: string[] = [`# ${report.title}`, ""];
+  const out: string[] = [];
+  if (report.degraded)
+    out.push(
+      "> [!CAUTION]",
+      "> **Degraded result**: this result rests on less than was configured:",
+      ...report.degraded.causes.map((c) => `> - ${escapeCell(c)}`),
+      "",
+    );
+  out.push(`# ${report.title}`, "");
   if (report.alerts.length > 0) {
     out.push("> [!WARNING]", ...report.alerts.map((a) => `> - ${escapeCell(a)}`), "");
   }
   out.push("| | |", "|---|---|", ...headerRows(report).map(([k, v]) => `| ${k} | ${escapeCell(v)} |`), "");
-  out.push(
-    "## Seats",
-    "",
-    "| Seat | Adapter / model | Calls | Failed | Tokens | Cost |",
-    "|---|---|---|---|---|---|",
-  );
-  for (const s of report.seats)
-    out.push(
-      `| ${s.role} | ${escapeCell(seatText(s))} | ${s.calls} | ${s.failedCalls} | ${tokensText(s)} | ${costText(s.costUsd)} |`,
-    );
-  out.push("");
+  out.push("## Seats", "", ...table(seatRows(report)), "");
   const b = report.body;
-  if (!b) return `${out.join("\n").trimEnd()}\n`;
-  out.push("## Verdict", "", `**${escapeCell(b.verdict.headline)}**`, "");
-  for (const d of b.verdict.details) out.push(`- **${d.label}**: ${escapeCell(d.text)}`);
-  out.push("", "## Standing over time", "", b.chart.description, "");
-  const [first, second] = b.chart.series;
-  if (first && second) {
-    out.push(`| ${b.chart.xLabel} | ${first.name} | ${second.name} |`, "|---|---|---|");
-    for (const [i, p] of first.points.entries())
-      out.push(`| ${p.x} | ${p.y} | ${second.points[i]?.y ?? "-"} |`);
+  if (b) {
+    out.push("## Verdict", "", `**${escapeCell(b.verdict.headline)}**`, "");
+    for (const d of b.verdict.details) out.push(`- **${d.label}**: ${escapeCell(d.text)}`);
     out.push("");
+    for (const t of b.tables ?? []) {
+      out.push(`## ${t.title}`, "");
+      if (t.caption) out.push(t.caption, "");
+      out.push(...(t.rows.length > 0 ? table(t) : ["None."]), "");
+    }
+    out.push(`## ${b.chartHeading ?? "Standing over time"}`, "", b.chart.description, "");
+    const xs = [...new Set(b.chart.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, c) => a - c);
+    if (b.chart.series.length > 0 && xs.length > 0)
+      out.push(
+        ...table({
+          columns: [b.chart.xLabel, ...b.chart.series.map((s) => s.name)],
+          rows: xs.map((x) => [
+            String(x),
+            ...b.chart.series.map((s) => String(s.points.find((p) => p.x === x)?.y ?? "-")),
+          ]),
+        }),
+        "",
+      );
+    const items = b.itemName ?? "arguments";
+    out.push(`## Strongest ${items}`, "");
+    for (const a of b.strongest)
+      out.push(`- **${a.id}** (${score(a.score)}): ${escapeCell(a.title)} — ${a.why}`);
+    if (b.strongest.length === 0) out.push("- none");
+    out.push("", `## Weakest ${items}`, "");
+    for (const a of b.weakest)
+      out.push(`- **${a.id}** (${score(a.score)}): ${escapeCell(a.title)} — ${a.why}`);
+    if (b.weakest.length === 0) out.push("- none");
+    out.push("", "## Turning points", "");
+    for (const t of b.turningPoints) out.push(`- **${escapeCell(t.label)}**: ${escapeCell(t.detail)}`);
+    if (b.turningPoints.length === 0) out.push("- none");
+    out.push(
+      "",
+      items === "arguments" ? "## Argument graph" : `## Graph of the ${items}`,
+      "",
+      `${b.graph.nodes.length} nodes, ${b.graph.edges.length} edges (the HTML report draws it).`,
+      "",
+    );
+    if (b.graph.edges.length > 0)
+      out.push(
+        ...table({
+          columns: ["From", "Relation", "To"],
+          rows: b.graph.edges.map((e) => [e.from, `${edgeText(e).split(" ")[1]} (${e.label})`, e.to]),
+        }),
+        "",
+      );
+    out.push("## Judges' reasoning", "");
+    for (const j of b.judges)
+      out.push(`### ${escapeCell(j.heading)}`, "", `*${escapeCell(j.judge)}*`, "", j.text.trim(), "");
   }
-  out.push("## Strongest arguments", "");
-  for (const a of b.strongest)
-    out.push(`- **${a.id}** (${score(a.score)}): ${escapeCell(a.title)} — ${a.why}`);
-  out.push("", "## Weakest arguments", "");
-  for (const a of b.weakest) out.push(`- **${a.id}** (${score(a.score)}): ${escapeCell(a.title)} — ${a.why}`);
-  out.push("", "## Turning points", "");
-  for (const t of b.turningPoints) out.push(`- **${escapeCell(t.label)}**: ${escapeCell(t.detail)}`);
-  if (b.turningPoints.length === 0) out.push("- none");
+  const r = reliabilityOf(report);
+  out.push("## Judges' reliability", "", r.summary, "");
+  for (const [k, v] of r.rows) out.push(`- **${escapeCell(k)}**: ${escapeCell(v)}`);
+  if (r.rows.length > 0) out.push("");
   out.push(
+    "## Usage",
     "",
-    "## Argument graph",
+    `Tokens, cost and time per seat, from ${report.usageSource}; "-" where the CLI did not report it.`,
     "",
-    `${b.graph.nodes.length} nodes, ${b.graph.edges.length} edges (the HTML report draws it).`,
+    ...table(usageRows(report)),
     "",
-    "| From | Relation | To |",
-    "|---|---|---|",
   );
-  for (const e of b.graph.edges) out.push(`| ${e.from} | ${e.kind} (${escapeCell(e.label)}) | ${e.to} |`);
-  out.push("", "## Judges' reasoning", "");
-  for (const j of b.judges)
-    out.push(`### ${escapeCell(j.heading)}`, "", `*${escapeCell(j.judge)}*`, "", j.text.trim(), "");
+  const n = report.narrative;
+  if (n) {
+    out.push("## Narrative analysis", "");
+    if (n.ok)
+      out.push(
+        `*Written by the reporter seat (${escapeCell(n.seat)}); checked: every id it cites exists. The sections above are computed, this one is a model's reading of them.*`,
+        "",
+        ...plainParagraphs(n.text),
+      );
+    else
+      out.push(
+        `The reporter seat (${escapeCell(n.seat)}) gave no usable analysis: ${escapeCell(n.error)}. The report above is complete without it.`,
+      );
+  }
   return `${out.join("\n").trimEnd()}\n`;
 }

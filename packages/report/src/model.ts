@@ -17,23 +17,28 @@ export interface StandingChart {
   description: string;
   xLabel: string;
   yLabel: string;
-  series: Array<{ side: ReportSide; name: string; points: ChartPoint[] }>;
+  /** Counts (review's findings): whole-number ticks. */
+  yInteger?: boolean;
+  /** One line per side (formal, crossfire) or per severity (review): `color`/`dash` override the side's. */
+  series: Array<{ side?: ReportSide; name: string; points: ChartPoint[]; color?: string; dash?: boolean }>;
 }
 
 /** One argument or point of the graph. */
 export interface GraphNode {
   id: string;
   side: ReportSide;
+  /** Fill colour instead of the side's (review: the severity's); must carry white text at WCAG AA. */
+  color?: string;
   /** Short text shown on hover and in the markdown list. */
   title: string;
   score?: number;
 }
 
-/** An attack or defense (formal), a flaw or resolution (crossfire): `from` acts on `to`. */
+/** An attack or defense (formal), a flaw or resolution (crossfire), a finding raised again (review): `from` acts on `to`. */
 export interface GraphEdge {
   from: string;
   to: string;
-  kind: "attack" | "defense";
+  kind: "attack" | "defense" | "repeat";
   label: string;
 }
 
@@ -79,6 +84,24 @@ export interface FormatReport {
   };
   /** Format-specific alerts (unscored arguments, a failed seat recorded in the state). */
   alerts: string[];
+  /** Format-specific tables (review: the findings, the decision history), drawn in this order after the verdict. */
+  tables?: ReportTable[];
+  /** What the ranked items are called in headings (`arguments` by default; review: `findings`). */
+  itemName?: string;
+  /** What the legend under the graph says each colour and line means. */
+  graphLegend?: string;
+  /** What the chart's points count, for the alt text of a table-less reader ("Standing over time" by default). */
+  chartHeading?: string;
+}
+
+/** A plain table of a report: header cells and rows of text. */
+export interface ReportTable {
+  id: string;
+  title: string;
+  /** One sentence above the table. */
+  caption?: string;
+  columns: string[];
+  rows: string[][];
 }
 
 /** A format's report section builder, keyed by the format object in `reporters` (never by its name). */
@@ -95,7 +118,22 @@ export interface SeatSummary {
   failedCalls: number;
   inputTokens?: number;
   outputTokens?: number;
+  cachedInputTokens?: number;
   costUsd?: number;
+  /** Wall time of its calls, journaled ones included. */
+  durationMs?: number;
+}
+
+/** The narrative section: a `reporter` seat's checked analysis, or why there is none. */
+export type Narrative =
+  | { ok: true; text: string; seat: string; cited: string[] }
+  | { ok: false; seat: string; error: string };
+
+/** Judge-panel reliability (DESIGN §9), when a panel judged: agreement, order flips, per-judge rows. */
+export interface JudgeReliability {
+  /** One sentence a reader takes away. */
+  summary: string;
+  rows: Array<[label: string, value: string]>;
 }
 
 /** A whole report, before it is rendered as markdown or HTML. */
@@ -111,6 +149,13 @@ export interface Report {
   totals: { inputTokens?: number; outputTokens?: number; costUsd?: number };
   /** Failed, partial, aborted or uncontested: shown first, never as a footnote. */
   alerts: string[];
+  /** The result rests on fewer seats, rounds or judges than configured (DESIGN §12): a banner above everything, with its causes. */
+  degraded?: { causes: string[] };
+  /** Where the usage figures come from (`the journal`, or a usage ledger), for the usage section. */
+  usageSource: string;
+  /** Judge-panel figures when there are some; the section says why there are none otherwise. */
+  reliability?: JudgeReliability;
+  narrative?: Narrative;
   /** Absent for a format without a reporter: the report then holds the header and the standing only. */
   body?: FormatReport;
 }

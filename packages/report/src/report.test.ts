@@ -1,7 +1,15 @@
 import { formalFormat } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { describe, expect, it } from "vitest";
-import { buildReport, createReport, type FormatReporter, layoutGraph, reporters } from "./index.js";
+import {
+  buildReport,
+  checkNarrative,
+  createReport,
+  type FormatReporter,
+  layoutGraph,
+  narrativePrompt,
+  reporters,
+} from "./index.js";
 import { longFormalDebate } from "./testing.js";
 
 // The dialectic fixture as dialectic wrote it (shared, read in place, never copied).
@@ -20,6 +28,7 @@ describe("the report of the dialectic fixture", () => {
     const b = report.body!;
     expect(report.format).toBe("formal");
     expect(report.progress).toBe("5 exchanges");
+    expect(report.status).toBe("complete"); // not the phase the folder would resume in
     expect(b.verdict.winner).toBe("proposition");
     expect(b.verdict.totals).toEqual({ proposition: 2.05, opposition: -2.05 });
     expect(b.verdict.headline).toBe("the proposition wins: +2.05 to -2.05");
@@ -122,5 +131,73 @@ describe("a long debate", () => {
     expect(layout.nodes.every((n) => Number.isFinite(n.x) && Number.isFinite(n.y))).toBe(true);
     expect(html.match(/<g class="node"/g)).toHaveLength(1000);
     expect(ms).toBeLessThan(5000);
+  });
+});
+
+describe("the narrative of a reporter seat", () => {
+  const words = (n: number, id: string) =>
+    Array.from({ length: n }, (_, i) => (i % 50 === 0 ? `[${id}]` : "word")).join(" ");
+
+  it("is accepted at 400-600 words citing known ids, bracketed or bare", async () => {
+    const { report } = createReport({ state: await fixtureState() });
+    const checked = checkNarrative(`${words(450, "prop_000b")}\n\nAnd opp_000c too.`, report);
+    expect(checked.ok && checked.value.cited).toEqual(["opp_000c", "prop_000b"]);
+  });
+
+  it("refuses an unknown id, bracketed or bare, a link or tag, and a wrong length, naming each", async () => {
+    const { report } = createReport({ state: await fixtureState() });
+    const codes = (text: string) => {
+      const r = checkNarrative(text, report);
+      return r.ok ? [] : r.errors.map((e) => e.code);
+    };
+    expect(codes(words(450, "prop_009z"))).toEqual(["NARRATIVE_UNKNOWN_ID"]);
+    expect(codes(`${words(450, "prop_000b")} and opp_042`)).toEqual(["NARRATIVE_UNKNOWN_ID"]);
+    expect(codes(`${words(450, "prop_000b")} see https://example.com`)).toEqual(["NARRATIVE_MARKUP"]);
+    expect(codes(`${words(450, "prop_000b")} <img src=x>`)).toEqual(["NARRATIVE_MARKUP"]);
+    expect(codes(words(399, "prop_000b"))).toEqual(["NARRATIVE_LENGTH"]);
+    expect(codes(words(601, "prop_000b"))).toEqual(["NARRATIVE_LENGTH"]);
+    const unknown = checkNarrative(words(450, "C9.9"), report);
+    expect(!unknown.ok && unknown.errors[0]!.message).toContain("cites [C9.9], which is not in this debate");
+  });
+
+  it("is asked with the report's facts and ids, and told why an answer was refused", async () => {
+    const { report } = createReport({ state: await fixtureState() });
+    const prompt = narrativePrompt(report, ["NARRATIVE_LENGTH narrative: expected 400-600 words, found 12"]);
+    expect(prompt).toContain("Verdict: the proposition wins: +2.05 to -2.05");
+    expect(prompt).toContain("- [prop_000b]");
+    expect(prompt).toContain("Your previous answer was refused:\n- NARRATIVE_LENGTH");
+    expect(narrativePrompt(report)).toBe(narrativePrompt(report)); // deterministic: same state, same prompt
+  });
+
+  it("is shown last when written, and its failure never hides the computed report", async () => {
+    const state = await fixtureState();
+    const good = createReport({
+      state,
+      narrative: { ok: true, seat: "http / m", text: "First <b>para</b>.\n\nSecond.", cited: [] },
+    });
+    expect(good.html).toContain("<p>First &#60;b&#62;para&#60;/b&#62;.</p><p>Second.</p>");
+    expect(good.markdown.trimEnd().endsWith("Second.")).toBe(true);
+    const failed = createReport({ state, narrative: { ok: false, seat: "http / m", error: "SEAT_TIMEOUT" } });
+    expect(failed.markdown).toContain("## Verdict");
+    expect(failed.markdown).toContain("The reporter seat (http / m) gave no usable analysis: SEAT_TIMEOUT.");
+  });
+});
+
+describe("the degraded banner, usage and reliability sections", () => {
+  it("puts a degraded result's causes above the title", async () => {
+    const state = await fixtureState();
+    (state.frontmatter as unknown as Record<string, unknown>).degraded = [
+      { cause: "seat_failed", message: "the judge failed", error: "SEAT_TIMEOUT after 600 s" },
+    ];
+    const { report, markdown, html } = createReport({ state });
+    expect(report.degraded?.causes[0]).toContain("the judge failed");
+    expect(markdown.startsWith("> [!CAUTION]\n> **Degraded result**")).toBe(true);
+    expect(html.indexOf('id="degraded"')).toBeLessThan(html.indexOf("<h1>"));
+  });
+
+  it("says where usage comes from and that one judge gives no reliability figures", async () => {
+    const { markdown } = createReport({ state: await fixtureState() });
+    expect(markdown).toContain("## Usage\n\nTokens, cost and time per seat, from nothing recorded");
+    expect(markdown).toContain("## Judges' reliability\n\nOne judge seat gave every judgment");
   });
 });

@@ -1,6 +1,7 @@
-import { crossfireFormat, type Format, formalFormat } from "@debatekit/core";
+import { crossfireFormat, type Format, formalFormat, reviewFormat } from "@debatekit/core";
 import { crossfireReporter } from "./formats/crossfire.js";
 import { formalReporter } from "./formats/formal.js";
+import { reviewReporter } from "./formats/review.js";
 import type { FormatReporter } from "./model.js";
 
 /**
@@ -10,4 +11,5 @@ import type { FormatReporter } from "./model.js";
 export const reporters: ReadonlyMap<Format, FormatReporter> = new Map<Format, FormatReporter>([
   [formalFormat, formalReporter],
   [crossfireFormat, crossfireReporter],
+  [reviewFormat, reviewReporter],
 ]);

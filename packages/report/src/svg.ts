@@ -4,7 +4,12 @@ import type { GraphEdge, GraphNode, ReportSide, StandingChart } from "./model.js
 
 /** Side colours: both pass WCAG AA (4.5:1) on white and carry white text. */
 export const SIDE_COLOR: Record<ReportSide, string> = { proposition: "#1b5e20", opposition: "#b71c1c" };
-const DASH: Record<ReportSide, string> = { proposition: "", opposition: ' stroke-dasharray="6 4"' };
+const DASH = ' stroke-dasharray="6 4"';
+/** A series' colour and dash: its own, else its side's (the opposition's line is dashed, for readers who do not see colour). */
+function seriesLook(s: StandingChart["series"][number]): { color: string; dash: string } {
+  const color = s.color ?? (s.side ? SIDE_COLOR[s.side] : "#333");
+  return { color, dash: (s.dash ?? s.side === "opposition") ? DASH : "" };
+}
 const f = (n: number) => (Math.round(n * 10) / 10).toString();
 
 /** The standing chart as an inline SVG: one line per side, a marked point per exchange or round. */
@@ -17,16 +22,21 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   let lo = Math.min(0, ...all.map((p) => p.y));
   let hi = Math.max(0, ...all.map((p) => p.y));
   if (hi === lo) hi = lo + 1;
+  // Counts start at their floor and leave a whole step of headroom (for the legend); scores get 8% each way.
+  const step = chart.yInteger ? Math.max(1, Math.ceil((hi - lo + 1) / 5)) : 0;
   const pad = (hi - lo) * 0.08;
-  lo -= pad;
-  hi += pad;
+  if (chart.yInteger) hi = Math.ceil((hi + 1) / step) * step;
+  else {
+    lo -= pad;
+    hi += pad;
+  }
   const x = (v: number) =>
     m.left +
     (xs.length <= 1
       ? (W - m.left - m.right) / 2
       : (xs.indexOf(v) / (xs.length - 1)) * (W - m.left - m.right));
   const y = (v: number) => m.top + ((hi - v) / (hi - lo)) * (H - m.top - m.bottom);
-  const ticks = 5;
+  const ticks = chart.yInteger ? (hi - lo) / step : 5;
   const parts: string[] = [
     `<svg id="${id}" class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="${id}-title">${escapeHtml(chart.title)}</title>`,
@@ -36,7 +46,7 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
     const v = lo + ((hi - lo) * i) / ticks;
     parts.push(
       `<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#d0d0d0"/>`,
-      `<text x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${v.toFixed(2)}</text>`,
+      `<text x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${v.toFixed(chart.yInteger ? 0 : 2)}</text>`,
     );
   }
   parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(0))}" y2="${f(y(0))}" stroke="#555"/>`);
@@ -48,10 +58,12 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
     `<text x="${(m.left + W - m.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12" fill="#333">${escapeHtml(chart.xLabel)}</text>`,
   );
   for (const s of chart.series) {
-    const color = SIDE_COLOR[s.side];
+    const { color, dash } = seriesLook(s);
     const d = s.points.map((p, i) => `${i === 0 ? "M" : "L"}${f(x(p.x))},${f(y(p.y))}`).join(" ");
-    parts.push(`<g class="series" data-side="${s.side}">`);
-    if (d) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2.5"${DASH[s.side]}/>`);
+    parts.push(
+      `<g class="series" data-name="${escapeHtml(s.name)}"${s.side ? ` data-side="${s.side}"` : ""}>`,
+    );
+    if (d) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2.5"${dash}/>`);
     for (const p of s.points)
       parts.push(
         `<circle class="point" cx="${f(x(p.x))}" cy="${f(y(p.y))}" r="4.5" fill="${color}"><title>${escapeHtml(`${s.name}, ${p.label}: ${p.y}`)}</title></circle>`,
@@ -61,8 +73,9 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   const legendY = m.top + 4;
   chart.series.forEach((s, i) => {
     const lx = m.left + 12 + i * 130;
+    const { color, dash } = seriesLook(s);
     parts.push(
-      `<line x1="${lx}" x2="${lx + 22}" y1="${legendY + 8}" y2="${legendY + 8}" stroke="${SIDE_COLOR[s.side]}" stroke-width="2.5"${DASH[s.side]}/>`,
+      `<line x1="${lx}" x2="${lx + 22}" y1="${legendY + 8}" y2="${legendY + 8}" stroke="${color}" stroke-width="2.5"${dash}/>`,
       `<text x="${lx + 28}" y="${legendY + 12}" font-size="12" fill="#222">${escapeHtml(s.name)}</text>`,
     );
   });
@@ -118,7 +131,18 @@ export function layoutGraph(graph: { nodes: GraphNode[]; edges: GraphEdge[] }): 
   };
 }
 
-const EDGE_COLOR = { attack: "#a34700", defense: "#0d47a1" } as const;
+const EDGE_COLOR = { attack: "#a34700", defense: "#0d47a1", repeat: "#555555" } as const;
+const EDGE_DASH = {
+  attack: "",
+  defense: ' stroke-dasharray="5 3"',
+  repeat: ' stroke-dasharray="2 3"',
+} as const;
+const EDGE_VERB = { attack: "attacks", defense: "defends", repeat: "repeats" } as const;
+
+/** One edge in words: `prop_001 attacks opp_000`. */
+export function edgeText(e: GraphEdge): string {
+  return `${e.from} ${EDGE_VERB[e.kind]} ${e.to}`;
+}
 
 /** The argument graph as an inline SVG: one node per argument (score inside), arrows from actor to target. */
 export function renderGraphSvg(layout: GraphLayout, description: string, id = "argument-graph"): string {
@@ -127,7 +151,7 @@ export function renderGraphSvg(layout: GraphLayout, description: string, id = "a
     `<title id="${id}-title">Argument graph</title>`,
     `<desc id="${id}-desc">${escapeHtml(description)}</desc>`,
     "<defs>",
-    ...(["attack", "defense"] as const).map(
+    ...(["attack", "defense", "repeat"] as const).map(
       (k) =>
         `<marker id="${id}-arrow-${k}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${EDGE_COLOR[k]}"/></marker>`,
     ),
@@ -137,7 +161,7 @@ export function renderGraphSvg(layout: GraphLayout, description: string, id = "a
     if (e.points.length === 0) continue;
     const d = e.points.map((p, i) => `${i === 0 ? "M" : "L"}${f(p.x)},${f(p.y)}`).join(" ");
     parts.push(
-      `<path class="edge" data-kind="${e.kind}" d="${d}" fill="none" stroke="${EDGE_COLOR[e.kind]}" stroke-width="1.8"${e.kind === "defense" ? ' stroke-dasharray="5 3"' : ""} marker-end="url(#${id}-arrow-${e.kind})"><title>${escapeHtml(`${e.from} ${e.kind === "attack" ? "attacks" : "defends"} ${e.to} (${e.label})`)}</title></path>`,
+      `<path class="edge" data-kind="${e.kind}" d="${d}" fill="none" stroke="${EDGE_COLOR[e.kind]}" stroke-width="1.8"${EDGE_DASH[e.kind]} marker-end="url(#${id}-arrow-${e.kind})"><title>${escapeHtml(`${edgeText(e)} (${e.label})`)}</title></path>`,
     );
   }
   for (const n of layout.nodes) {
@@ -146,8 +170,8 @@ export function renderGraphSvg(layout: GraphLayout, description: string, id = "a
     const score = n.score === undefined ? "" : n.score.toFixed(2);
     parts.push(
       `<g class="node" data-id="${escapeHtml(n.id)}" data-side="${n.side}"><title>${escapeHtml(`${n.id}: ${n.title}${score ? ` (score ${score})` : ""}`)}</title>`,
-      `<rect x="${f(x)}" y="${f(y)}" width="${n.width}" height="${n.height}" rx="6" fill="${SIDE_COLOR[n.side]}"${n.score === undefined && n.side ? "" : ""}/>`,
-      `<text x="${f(n.x)}" y="${f(n.y - 3)}" text-anchor="middle" font-size="12" font-weight="600" fill="#fff">${escapeHtml(n.id)}</text>`,
+      `<rect x="${f(x)}" y="${f(y)}" width="${n.width}" height="${n.height}" rx="6" fill="${n.color ?? SIDE_COLOR[n.side]}"/>`,
+      `<text x="${f(n.x)}" y="${f(score ? n.y - 3 : n.y + 4)}" text-anchor="middle" font-size="12" font-weight="600" fill="#fff">${escapeHtml(n.id)}</text>`,
       score
         ? `<text x="${f(n.x)}" y="${f(n.y + 13)}" text-anchor="middle" font-size="11" fill="#fff">${score}</text>`
         : "",

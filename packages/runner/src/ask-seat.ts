@@ -117,6 +117,18 @@ async function checkBudget(
 
 const defaultTimeoutMs = 600_000;
 
+/**
+ * A seat asked outside the format's steps (the report's `reporter`): its own phase, seat and prompt.
+ * A journaled answer is reused only when it was given to this very prompt (or one of its retries):
+ * once the debate has moved on, the prompt differs and the seat is asked again.
+ */
+export interface ExtraSeatAsk {
+  phase: Phase;
+  seat: SeatConfig;
+  /** The prompt, with the errors of the previous answer fed back (none for the first call). */
+  prompt: (feedback: readonly string[]) => string;
+}
+
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
@@ -147,6 +159,14 @@ function sanitizeCall(
   return raw ? { result, raw } : { result };
 }
 
+/** The step's entries that answered this prompt: its first form, or a retry of it with an entry's errors fed back. */
+function forThisPrompt(entries: JournalEntry[], prompt: ExtraSeatAsk["prompt"]): JournalEntry[] {
+  const prompts = new Set([sha256(prompt([]))]);
+  for (const e of entries)
+    if (e.validation?.ok === false) prompts.add(sha256(prompt(e.validation.errors ?? [])));
+  return entries.filter((e) => prompts.has(e.prompt_sha256));
+}
+
 /**
  * Gets one seat's valid answer for the debate's current step: reuses a journaled good answer when
  * there is one (a crash never repeats a call), else calls the seat, journals the result BEFORE
@@ -157,6 +177,7 @@ export async function askSeat<T>(
   state: DebateState,
   role: string,
   parseAnswer: (text: string) => Result<T>,
+  extra?: ExtraSeatAsk,
 ): Promise<SeatOutcome<T>> {
   const { dir, adapter, emit } = context;
   const parse = (text: string): Result<T> => {
@@ -181,8 +202,8 @@ export async function askSeat<T>(
   };
   const fm = state.frontmatter;
   const exchange = fm.current_exchange;
-  const phase: Phase = fm.current_phase;
-  const seat = formatOfState(state).seat(state, role);
+  const phase: Phase = extra?.phase ?? fm.current_phase;
+  const seat = extra ? extra.seat : formatOfState(state).seat(state, role);
   if (!seat) {
     throw new DebatekitError("SEAT_MISSING", `debate.md has no seat \`${role}\` for this step`, {
       file: "debate.md",
@@ -194,14 +215,15 @@ export async function askSeat<T>(
   const journalPath = (attempt: number) =>
     `.debate/journal/${journalFileName({ exchange, phase, role, attempt })}`;
 
-  const journal = await context.journal.forStep(exchange, phase, role);
+  const stepEntries = await context.journal.forStep(exchange, phase, role);
+  const journal = extra ? forThisPrompt(stepEntries, extra.prompt) : stepEntries;
   const answered = async (value: T): Promise<SeatOutcome<T>> => {
     const entries = await context.journal.forStep(exchange, phase, role);
     return { ok: true, value, spentMs: entries.reduce((sum, e) => sum + (e.result.durationMs ?? 0), 0) };
   };
   // Journal attempts number every call; the seat's attempt counts answers that failed validation
   // (so a replay recording keyed by attempt lines up with the retries).
-  let callNo = journal.reduce((max, e) => Math.max(max, e.attempt), 0);
+  let callNo = stepEntries.reduce((max, e) => Math.max(max, e.attempt), 0);
   let seatAttempt = 1 + journal.filter((e) => e.result.status === "ok" && e.validation?.ok === false).length;
   let feedback = journal.filter((e) => e.validation?.ok === false).at(-1)?.validation?.errors ?? [];
   let lastErrors: { errors: string[]; path: string; attempt: number } | undefined;
@@ -232,13 +254,15 @@ export async function askSeat<T>(
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: reusable.attempt };
   }
 
-  const { selection: skills, problems } = await chooseSkills(state, role, {
-    dir,
-    cwd: context.cwd,
-    env: context.env,
-    ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
-    ...(context.skillCache ? { cache: context.skillCache } : {}),
-  });
+  const { selection: skills, problems } = extra
+    ? { selection: undefined, problems: [] }
+    : await chooseSkills(state, role, {
+        dir,
+        cwd: context.cwd,
+        env: context.env,
+        ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
+        ...(context.skillCache ? { cache: context.skillCache } : {}),
+      });
   context.reportSkillProblems?.(role, problems);
   const resume = resumesSession(seat);
   let stored = resume ? await readSeatSession(dir, role, seat) : undefined;
@@ -246,7 +270,9 @@ export async function askSeat<T>(
     if (context.signal?.aborted) {
       return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };
     }
-    const prompt = assemblePrompt(state, role, { feedback, ...(skills ? { skills: skills.text } : {}) });
+    const prompt = extra
+      ? extra.prompt(feedback)
+      : assemblePrompt(state, role, { feedback, ...(skills ? { skills: skills.text } : {}) });
     let reserved = 0;
     if (context.budget) {
       const allowed = await checkBudget(context, context.budget, seat, role, prompt);

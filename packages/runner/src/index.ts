@@ -1,6 +1,8 @@
 export { builtinAdapters, createSeatAdapter, isAdapterInstalled } from "./adapters.js";
-export type { RunBudget, SeatContext, SeatOutcome } from "./ask-seat.js";
+export type { ExtraSeatAsk, RunBudget, SeatContext, SeatOutcome } from "./ask-seat.js";
 export { askSeat } from "./ask-seat.js";
+export type { ExtraSeatRequest } from "./extra-seat.js";
+export { askExtraSeat } from "./extra-seat.js";
 export {
   buildLedger,
   entryUsage,

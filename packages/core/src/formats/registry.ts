@@ -36,7 +36,10 @@ export function formatOfState(state: { frontmatter: unknown }): Format {
   return found.value;
 }
 
-const stepKeys = new Map<string, string>();
+/** The phase a report asks its optional `reporter` seat in, whatever the format (journal step key `9-report`). */
+export const REPORTING_PHASE = "reporting";
+
+const stepKeys = new Map<string, string>([[REPORTING_PHASE, "9-report"]]);
 for (const format of Object.values(formats))
   for (const [phase, key] of Object.entries(format.phases)) stepKeys.set(phase, key);
 

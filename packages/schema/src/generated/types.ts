@@ -44,6 +44,15 @@ export type DebateId = string
  * 
  * This interface was referenced by `SeatConfig3`'s JSON-Schema
  * via the `definition` "Effort".
+ * 
+ * This interface was referenced by `SeatConfig4`'s JSON-Schema
+ * via the `definition` "Effort".
+ * 
+ * This interface was referenced by `SeatConfig5`'s JSON-Schema
+ * via the `definition` "Effort".
+ * 
+ * This interface was referenced by `SeatConfig6`'s JSON-Schema
+ * via the `definition` "Effort".
  */
 export type Effort = ("low" | "medium" | "high" | "max")
 /**
@@ -601,6 +610,7 @@ export interface CrossfireSeats {
   challenger: SeatConfig
   judge: SeatConfig
   summarizer?: SeatConfig
+  reporter?: SeatConfig1
 }
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
@@ -679,6 +689,15 @@ export interface SeatConfig {
  * 
  * This interface was referenced by `SeatConfig3`'s JSON-Schema
  * via the `definition` "Price".
+ * 
+ * This interface was referenced by `SeatConfig4`'s JSON-Schema
+ * via the `definition` "Price".
+ * 
+ * This interface was referenced by `SeatConfig5`'s JSON-Schema
+ * via the `definition` "Price".
+ * 
+ * This interface was referenced by `SeatConfig6`'s JSON-Schema
+ * via the `definition` "Price".
  */
 export interface Price {
   input_per_mtok: number
@@ -687,6 +706,69 @@ export interface Price {
    */
   cached_input_per_mtok?: number
   output_per_mtok: number
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig1 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
 }
 /**
  * Skills added to the seats' prompts.
@@ -808,12 +890,76 @@ export interface ReviewSeats {
   author: SeatConfig
   critic: SeatConfig
   judge: SeatConfig
-  fallback_judge?: SeatConfig1
+  fallback_judge?: SeatConfig2
+  reporter?: SeatConfig3
 }
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
  */
-export interface SeatConfig1 {
+export interface SeatConfig2 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig3 {
   /**
    * Which adapter answers for this seat.
    */
@@ -935,6 +1081,70 @@ export interface Seats {
   proposition: SeatConfig
   opposition: SeatConfig
   judge?: SeatConfig
+  reporter?: SeatConfig4
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig4 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
 }
 /**
  * Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).
@@ -958,7 +1168,7 @@ export interface Judges {
    * How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.
    */
   quorum?: number
-  fallback?: SeatConfig2
+  fallback?: SeatConfig5
   /**
    * When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).
    */
@@ -967,7 +1177,7 @@ export interface Judges {
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
  */
-export interface SeatConfig2 {
+export interface SeatConfig5 {
   /**
    * Which adapter answers for this seat.
    */
@@ -1208,12 +1418,12 @@ export interface GatePolicy {
    * How many of the panel's judges must answer for a decision (default: all of them).
    */
   quorum?: number
-  fallback_judge?: SeatConfig3
+  fallback_judge?: SeatConfig6
 }
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
  */
-export interface SeatConfig3 {
+export interface SeatConfig6 {
   /**
    * Which adapter answers for this seat.
    */
@@ -1500,7 +1710,7 @@ export interface PanelBallot {
 export interface ReplayEntry {
   exchange: number
   /**
-   * The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback).
+   * The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).
    */
   role: string
   attempt?: number
