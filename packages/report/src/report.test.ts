@@ -120,17 +120,15 @@ describe("the header", () => {
 });
 
 describe("a long debate", () => {
-  it("lays out 1000 arguments with every node placed and reports 500 exchanges well under a second", () => {
+  // Its speed is `pnpm bench report`'s to measure (a timed unit test fails on a loaded machine).
+  it("lays out 1000 arguments with every node placed and reports 500 exchanges", () => {
     const state = longFormalDebate(500);
-    const started = performance.now();
     const { report, html } = createReport({ state });
-    const ms = performance.now() - started;
     expect(report.body!.chart.series[0]!.points).toHaveLength(500);
     expect(report.body!.graph.edges).toHaveLength(998);
     const layout = layoutGraph(report.body!.graph);
     expect(layout.nodes.every((n) => Number.isFinite(n.x) && Number.isFinite(n.y))).toBe(true);
     expect(html.match(/<g class="node"/g)).toHaveLength(1000);
-    expect(ms).toBeLessThan(5000);
   });
 });
 
