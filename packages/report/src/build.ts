@@ -42,26 +42,61 @@ function seatsOf(input: ReportInput, roles: readonly string[]): SeatSummary[] {
       seat.calls++;
       if (entry.result.status !== "ok") seat.failedCalls++;
       if (!seat.model && (entry.model ?? entry.result.model)) seat.model = entry.model ?? entry.result.model;
-      const usage = entry.result.usage;
+      const usage = callUsage(entry);
       if (usage) {
-        const input = add(seat.inputTokens, usage.inputTokens);
-        const output = add(seat.outputTokens, usage.outputTokens);
-        const cost = add(seat.costUsd, usage.costUsd);
-        // cachedInputTokens: in the usage ledger of issue 15 (DESIGN §10), absent from older journals.
-        const cached = add(
-          seat.cachedInputTokens,
-          (usage as { cachedInputTokens?: number }).cachedInputTokens,
-        );
-        if (input !== undefined) seat.inputTokens = input;
-        if (output !== undefined) seat.outputTokens = output;
-        if (cost !== undefined) seat.costUsd = cost;
-        if (cached !== undefined) seat.cachedInputTokens = cached;
+        for (const k of ["inputTokens", "outputTokens", "cachedInputTokens", "costUsd"] as const) {
+          const sum = add(seat[k], usage[k]);
+          if (sum !== undefined) seat[k] = sum;
+        }
+        if (usage.costUnknown) seat.unknownCostCalls = (seat.unknownCostCalls ?? 0) + 1;
+        if (usage.estimated) seat.estimatedCalls = (seat.estimatedCalls ?? 0) + 1;
       }
       const ms = add(seat.durationMs, entry.result.durationMs);
       if (ms !== undefined) seat.durationMs = ms;
     }
     return seat;
   });
+}
+
+type CallUsage = {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  costUsd?: number;
+  costUnknown?: boolean;
+  estimated?: boolean;
+};
+
+/**
+ * A journaled call's usage, in either shape: the adapter envelope's (`result.usage`, camelCase) or
+ * the usage ledger's (`usage` on the entry, snake_case, with `tokens: reported | estimated` and
+ * `cost: reported | priced | free | unknown`: DESIGN §10). An unknown cost is never counted as 0.
+ */
+function callUsage(entry: JournalEntry): CallUsage | undefined {
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  const ledger = (entry as unknown as { usage?: Record<string, unknown> }).usage;
+  if (ledger && typeof ledger === "object") {
+    const u: CallUsage = {};
+    const set = (k: keyof CallUsage, v: unknown) => {
+      const n = num(v);
+      if (n !== undefined) (u as Record<string, number>)[k] = n;
+    };
+    set("inputTokens", ledger.input_tokens);
+    set("outputTokens", ledger.output_tokens);
+    set("cachedInputTokens", ledger.cached_input_tokens);
+    set("costUsd", ledger.cost_usd);
+    if (ledger.cost === "unknown") u.costUnknown = true;
+    if (ledger.tokens === "estimated") u.estimated = true;
+    return u;
+  }
+  const env = entry.result.usage as Record<string, unknown> | undefined;
+  if (!env) return undefined;
+  const u: CallUsage = {};
+  for (const k of ["inputTokens", "outputTokens", "cachedInputTokens", "costUsd"] as const) {
+    const n = num(env[k]);
+    if (n !== undefined) u[k] = n;
+  }
+  return u;
 }
 
 /** The report of a debate (pure): header, alerts, and the format's own sections. */
@@ -76,12 +111,18 @@ export function buildReport(input: ReportInput, options: BuildReportOptions = {}
     const i = add(totals.inputTokens, s.inputTokens);
     const o = add(totals.outputTokens, s.outputTokens);
     const c = add(totals.costUsd, s.costUsd);
+    const u = add(totals.unknownCostCalls, s.unknownCostCalls);
+    if (u !== undefined) totals.unknownCostCalls = u;
     if (i !== undefined) totals.inputTokens = i;
     if (o !== undefined) totals.outputTokens = o;
     if (c !== undefined) totals.costUsd = c;
   }
   const alerts: string[] = [];
-  const causes = degradedCauses(state.frontmatter as unknown as Record<string, unknown>);
+  // DESIGN §12: the format's standing says what the result rests on (issue 20's `degraded` list); debate.md may too.
+  const causes = [
+    ...degradedCauses((standing as { degraded?: unknown }).degraded),
+    ...degradedCauses((state.frontmatter as unknown as Record<string, unknown>).degraded),
+  ].filter((c, i, all) => all.indexOf(c) === i);
   if (standing.outcome)
     causes.unshift(`outcome: ${standing.outcome}: the result rests on less than was configured`);
   for (const s of seats)
@@ -104,23 +145,59 @@ export function buildReport(input: ReportInput, options: BuildReportOptions = {}
       (input.journal ?? []).length > 0
         ? `the journal (.debate/journal/, ${input.journal!.length} call record(s))`
         : "nothing recorded (no journal: a folder written by hand or by dialectic)",
-    ...(input.reliability ? { reliability: input.reliability } : {}),
+    ...((input.reliability ?? reliabilityOfState(state.frontmatter))
+      ? { reliability: (input.reliability ?? reliabilityOfState(state.frontmatter))! }
+      : {}),
     ...(input.narrative ? { narrative: input.narrative } : {}),
     ...(body ? { body } : {}),
   };
 }
 
-/** debate.md's `degraded` record (DESIGN §12), whatever its shape: a string, a list, or objects with a cause. */
-function degradedCauses(fm: Record<string, unknown>): string[] {
-  const d = fm.degraded;
+/**
+ * A `degraded` record (DESIGN §12), whatever its shape: a string, a list, or objects such as
+ * `{cause, message, code?, error?}` (the error shown verbatim: it is sanitized where it is recorded).
+ */
+function degradedCauses(d: unknown): string[] {
   if (d === undefined || d === false || d === null) return [];
-  const one = (x: unknown): string =>
-    typeof x === "string"
-      ? x
-      : x && typeof x === "object"
-        ? Object.entries(x)
-            .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-            .join(", ")
-        : String(x);
+  const one = (x: unknown): string => {
+    if (typeof x === "string") return x;
+    if (!x || typeof x !== "object") return String(x);
+    const r = x as Record<string, unknown>;
+    if (typeof r.message === "string")
+      return `${r.message}${typeof r.code === "string" ? ` [${r.code}]` : ""}${typeof r.error === "string" ? `: ${r.error}` : ""}`;
+    return Object.entries(r)
+      .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .join(", ");
+  };
   return Array.isArray(d) ? d.map(one) : d === true ? ["marked degraded"] : [one(d)];
+}
+
+/**
+ * debate.md's `reliability` (issue 14's judge panels, DESIGN §9): agreement between judges, how
+ * often a winner flips with the order, each judge's deviation, the steps judged by fewer than configured.
+ */
+function reliabilityOfState(frontmatter: unknown): JudgeReliability | undefined {
+  const r = (frontmatter as { reliability?: Record<string, unknown> }).reliability;
+  if (!r || typeof r !== "object") return undefined;
+  const pct = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "not measurable");
+  const rows: Array<[string, string]> = [
+    [
+      "Agreement between judges (Krippendorff's alpha)",
+      typeof r.agreement === "number" ? r.agreement.toFixed(2) : "not measurable (one judge)",
+    ],
+    ["Winner flips when the sides' order is swapped", pct(r.flip_rate)],
+  ];
+  if (r.deviation && typeof r.deviation === "object")
+    for (const [judge, v] of Object.entries(r.deviation as Record<string, unknown>))
+      if (typeof v === "number") rows.push([`Mean deviation of ${judge} from the panel`, v.toFixed(2)]);
+  if (typeof r.degraded_steps === "number")
+    rows.push(["Steps judged by fewer judges than configured", String(r.degraded_steps)]);
+  const alpha = typeof r.agreement === "number" ? r.agreement : undefined;
+  return {
+    summary:
+      alpha === undefined
+        ? "A judge panel judged this debate; agreement could not be measured."
+        : `A judge panel judged this debate: agreement ${alpha.toFixed(2)} (${alpha >= 0.8 ? "reliable" : alpha >= 0.667 ? "tentative" : "low: read the verdict with care"}).`,
+    rows,
+  };
 }

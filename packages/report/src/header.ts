@@ -8,9 +8,10 @@ export function tokensText(t: { inputTokens?: number; outputTokens?: number }): 
   return `${num(t.inputTokens ?? 0)} in / ${num(t.outputTokens ?? 0)} out`;
 }
 
-/** Cost in USD, `-` when unknown. */
-export function costText(c: number | undefined): string {
-  return c === undefined ? "-" : `$${c.toFixed(4)}`;
+/** Cost in USD, `-` when not recorded; `+` when some calls' cost is unknown (never counted as 0). */
+export function costText(c: number | undefined, unknownCalls = 0): string {
+  if (c === undefined) return unknownCalls > 0 ? `unknown (${unknownCalls} call(s))` : "-";
+  return `$${c.toFixed(4)}${unknownCalls > 0 ? `+ (cost unknown for ${unknownCalls} call(s))` : ""}`;
 }
 
 /** A seat's adapter and model, as one cell. */
@@ -26,7 +27,7 @@ export function headerRows(report: Report): Array<[string, string]> {
     ["Progress", report.progress],
     ["Status", report.status],
     ["Tokens", tokensText(report.totals)],
-    ["Cost", costText(report.totals.costUsd)],
+    ["Cost", costText(report.totals.costUsd, report.totals.unknownCostCalls)],
   ];
 }
 
@@ -43,7 +44,7 @@ export function seatRows(report: Report): { columns: string[]; rows: string[][] 
       String(s.calls),
       String(s.failedCalls),
       tokensText(s),
-      costText(s.costUsd),
+      costText(s.costUsd, s.unknownCostCalls),
     ]),
   };
 }
@@ -56,13 +57,20 @@ export function usageRows(report: Report): { columns: string[]; rows: string[][]
     orDash(u.inputTokens),
     orDash(u.cachedInputTokens),
     orDash(u.outputTokens),
-    costText(u.costUsd),
+    costText(u.costUsd, u.unknownCostCalls),
     seconds(u.durationMs),
   ];
   const total = { calls: 0 } as Omit<SeatSummary, "role" | "failedCalls">;
   for (const s of report.seats) {
     total.calls += s.calls;
-    for (const k of ["inputTokens", "cachedInputTokens", "outputTokens", "costUsd", "durationMs"] as const)
+    for (const k of [
+      "inputTokens",
+      "cachedInputTokens",
+      "outputTokens",
+      "costUsd",
+      "durationMs",
+      "unknownCostCalls",
+    ] as const)
       if (s[k] !== undefined) total[k] = (total[k] ?? 0) + s[k]!;
   }
   return {

@@ -122,6 +122,10 @@ export interface SeatSummary {
   costUsd?: number;
   /** Wall time of its calls, journaled ones included. */
   durationMs?: number;
+  /** Calls whose cost is unknown (the true cost is higher than `costUsd`). */
+  unknownCostCalls?: number;
+  /** Calls whose tokens were counted by us, not reported by the CLI. */
+  estimatedCalls?: number;
 }
 
 /** The narrative section: a `reporter` seat's checked analysis, or why there is none. */
@@ -146,7 +150,7 @@ export interface Report {
   complete: boolean;
   progress: string;
   seats: SeatSummary[];
-  totals: { inputTokens?: number; outputTokens?: number; costUsd?: number };
+  totals: { inputTokens?: number; outputTokens?: number; costUsd?: number; unknownCostCalls?: number };
   /** Failed, partial, aborted or uncontested: shown first, never as a footnote. */
   alerts: string[];
   /** The result rests on fewer seats, rounds or judges than configured (DESIGN §12): a banner above everything, with its causes. */

@@ -182,13 +182,18 @@ describe("the narrative of a reporter seat", () => {
 });
 
 describe("the degraded banner, usage and reliability sections", () => {
-  it("puts a degraded result's causes above the title", async () => {
+  it("puts a degraded result's causes above the title, the real error verbatim", async () => {
     const state = await fixtureState();
     (state.frontmatter as unknown as Record<string, unknown>).degraded = [
-      { cause: "seat_failed", message: "the judge failed", error: "SEAT_TIMEOUT after 600 s" },
+      {
+        cause: "seat_failed",
+        message: "the judge failed",
+        code: "SEAT_TIMEOUT",
+        error: "no answer after 600 s",
+      },
     ];
     const { report, markdown, html } = createReport({ state });
-    expect(report.degraded?.causes[0]).toContain("the judge failed");
+    expect(report.degraded?.causes).toEqual(["the judge failed [SEAT_TIMEOUT]: no answer after 600 s"]);
     expect(markdown.startsWith("> [!CAUTION]\n> **Degraded result**")).toBe(true);
     expect(html.indexOf('id="degraded"')).toBeLessThan(html.indexOf("<h1>"));
   });
@@ -197,5 +202,52 @@ describe("the degraded banner, usage and reliability sections", () => {
     const { markdown } = createReport({ state: await fixtureState() });
     expect(markdown).toContain("## Usage\n\nTokens, cost and time per seat, from nothing recorded");
     expect(markdown).toContain("## Judges' reliability\n\nOne judge seat gave every judgment");
+  });
+
+  it("reads the usage ledger's shape (issue 15) and never counts an unknown cost as 0", async () => {
+    const entry = (usage: object) =>
+      ({ role: "judge", result: { status: "ok", durationMs: 1500 }, usage }) as never;
+    const report = buildReport({
+      state: await fixtureState(),
+      journal: [
+        entry({
+          input_tokens: 2000,
+          cached_input_tokens: 1500,
+          output_tokens: 300,
+          cost_usd: 0.02,
+          tokens: "reported",
+          cost: "reported",
+        }),
+        entry({ input_tokens: 1000, output_tokens: 100, tokens: "estimated", cost: "unknown" }),
+      ],
+    });
+    expect(report.seats.find((s) => s.role === "judge")).toMatchObject({
+      inputTokens: 3000,
+      cachedInputTokens: 1500,
+      outputTokens: 400,
+      costUsd: 0.02,
+      unknownCostCalls: 1,
+      durationMs: 3000,
+    });
+    const { markdown } = createReport({
+      state: await fixtureState(),
+      journal: [entry({ cost_usd: 0.5, cost: "priced" }), entry({ cost: "unknown" })],
+    });
+    expect(markdown).toContain("| Cost | $0.5000+ (cost unknown for 1 call(s)) |");
+  });
+
+  it("shows a judge panel's figures from debate.md's reliability (issue 14)", async () => {
+    const state = await fixtureState();
+    (state.frontmatter as unknown as Record<string, unknown>).reliability = {
+      agreement: 0.71,
+      flip_rate: 0.33,
+      deviation: { judge: 0.05, judge_2: 0.12 },
+      degraded_steps: 1,
+    };
+    const { markdown } = createReport({ state });
+    expect(markdown).toContain("A judge panel judged this debate: agreement 0.71 (tentative).");
+    expect(markdown).toContain("- **Winner flips when the sides' order is swapped**: 33%");
+    expect(markdown).toContain("- **Mean deviation of judge_2 from the panel**: 0.12");
+    expect(markdown).toContain("- **Steps judged by fewer judges than configured**: 1");
   });
 });
