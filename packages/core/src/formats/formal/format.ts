@@ -238,7 +238,10 @@ export const formalFormat = defineFormat({
     if (judges.length > 5)
       return fail(ruleError("JUDGES_TOO_MANY", "judges", `expected 1-5 judges, found ${judges.length}`));
     if (!init.allowSelfJudging) {
-      const own = judges.find((j) => j === proposition || j === opposition);
+      // A person (manual) or recorded answers (replay) have no text of their own to favour.
+      const own = judges.find(
+        (j) => (j === proposition || j === opposition) && j !== "manual" && j !== "replay",
+      );
       if (own) {
         return fail(
           ruleError(
