@@ -46,7 +46,7 @@ describe("debate status", () => {
     const lines = (await readFile(join(dir, "replay.jsonl"), "utf8")).trim().split("\n");
     await writeFile(
       join(dir, "replay.jsonl"),
-      `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: 300 })).join("\n")}\n`,
+      `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: 2000 })).join("\n")}\n`,
     );
     const child = spawn(process.execPath, [debateBin, "run", "running"], { cwd, env, stdio: "ignore" });
     const exited = new Promise((done) => child.on("close", done));

@@ -1,8 +1,8 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, exists, installPacked, newcomer, newManualDebate, type Ran } from "./newcomer.js";
-import { repoRoot } from "./workspace.js";
+import { debate, exists, installPacked, newcomer, newManualDebate, type Ran } from "../newcomer.js";
+import { repoRoot } from "../workspace.js";
 
 // A newcomer's first minutes, as the README tells them: `debate` installed globally from the packed
 // tarballs into a clean prefix, then run from a folder that has nothing to do with the repository.
