@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
 import { appendFile, writeFile } from "node:fs/promises";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { evaluateGate, type GateRun } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
@@ -48,6 +49,13 @@ function gateSlug(scope: string, now: Date): string {
   return `gate-${name || "scope"}-${stamp}`;
 }
 
+/** `slug`, or `slug-2`, `slug-3`... when a gate of the same scope already ran in the same second. */
+function freeSlug(parent: string, slug: string): string {
+  let candidate = slug;
+  for (let n = 2; existsSync(join(parent, candidate)); n++) candidate = `${slug}-${n}`;
+  return candidate;
+}
+
 /** Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY. */
 async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): Promise<void> {
   const comment = renderGateComment(result);
@@ -89,7 +97,8 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
     mode: "auto",
     // The gate judges the change as it is: nobody writes the accepted version.
     materialize: false,
-    slug: opts.slug ?? gateSlug(opts.scope, new Date()),
+    slug:
+      opts.slug ?? freeSlug(resolve(io.cwd, String(opts.dir ?? "debates")), gateSlug(opts.scope, new Date())),
     dir: opts.dir,
     seats: {
       ...(critic ? { critic } : {}),
