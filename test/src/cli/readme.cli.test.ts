@@ -24,7 +24,7 @@ afterAll(async () => {
 /** The first ```sh block under the README's `## Start here`, one command per line (comments dropped). */
 async function startHere(): Promise<string[]> {
   const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const section = readme.split(/^## Start here$/m)[1] ?? "";
+  const section = readme.split(/^## Start here\b.*$/m)[1] ?? "";
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   return block
     .split("\n")
