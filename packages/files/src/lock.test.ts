@@ -30,7 +30,14 @@ try {
   const lock = await acquireLock(dir, { wait: wait === "1", command: "debate run " + name, onWait: () => console.log("waiting") });
   appendFileSync(log, JSON.stringify({ name, event: "in", at: Date.now() }) + "\\n");
   console.log("locked");
-  await new Promise((r) => setTimeout(r, Number(holdMs)));
+  // A negative holdMs holds the lock until SIGUSR2, so a test never races a clock.
+  // (A signal listener alone does not keep node alive: the interval does.)
+  if (Number(holdMs) < 0) {
+    const alive = setInterval(() => {}, 1000);
+    await new Promise((r) => process.once("SIGUSR2", r));
+    clearInterval(alive);
+  }
+  else await new Promise((r) => setTimeout(r, Number(holdMs)));
   appendFileSync(log, JSON.stringify({ name, event: "out", at: Date.now() }) + "\\n");
   await lock.release();
 } catch (error) {
@@ -49,7 +56,12 @@ function contend(
   name: string,
   holdMs: number,
   wait: boolean,
-): { child: ChildProcess; output: Promise<{ code: number | null; stdout: string }>; locked: Promise<void> } {
+): {
+  child: ChildProcess;
+  output: Promise<{ code: number | null; stdout: string }>;
+  locked: Promise<void>;
+  waiting: Promise<void>;
+} {
   const debateDir = path.join(dir, "debate");
   const child = spawn(
     process.execPath,
@@ -61,23 +73,28 @@ function contend(
   children.push(child);
   let stdout = "";
   let onLocked: () => void = () => undefined;
+  let onWaiting: () => void = () => undefined;
   const locked = new Promise<void>((resolve) => {
     onLocked = resolve;
+  });
+  const waiting = new Promise<void>((resolve) => {
+    onWaiting = resolve;
   });
   child.stdout!.on("data", (chunk: Buffer) => {
     stdout += chunk.toString();
     if (stdout.includes("locked")) onLocked();
+    if (stdout.includes("waiting")) onWaiting();
   });
   const output = new Promise<{ code: number | null; stdout: string }>((resolve) => {
     child.on("close", (code) => resolve({ code, stdout }));
   });
-  return { child, output, locked };
+  return { child, output, locked, waiting };
 }
 
 // Starting node processes takes a second or more on a busy machine.
 describe("acquireLock", { timeout: 30_000 }, () => {
   it("lets one process hold the lock; a second one is told who holds it", async () => {
-    const first = contend("first", 3000, false);
+    const first = contend("first", -1, false);
     await first.locked;
     const second = await contend("second", 0, false).output;
     expect(second.code).toBe(3);
@@ -90,9 +107,11 @@ describe("acquireLock", { timeout: 30_000 }, () => {
   });
 
   it("with wait, takes the lock once the holder releases it", async () => {
-    const first = contend("first", 3000, false);
+    const first = contend("first", -1, false);
     await first.locked;
     const second = contend("second", 0, true);
+    await second.waiting;
+    first.child.kill("SIGUSR2");
     expect((await first.output).code).toBe(0);
     const secondResult = await second.output;
     expect(secondResult.code).toBe(0);

@@ -146,12 +146,12 @@ describe("acp adapter against a scripted agent", () => {
     const pidFile = join(dir, "grandchild.pid");
     const result = await adapter("hang", { FAKE_PIDFILE: pidFile }).call({
       prompt: "x",
-      timeoutMs: 1500,
+      timeoutMs: 5000,
       cwd: dir,
     });
     expect(result).toMatchObject({
       status: "timeout",
-      error: "no answer within 1500 ms; process group terminated",
+      error: "no answer within 5000 ms; process group terminated",
     });
     const grandchild = Number(await readFile(pidFile, "utf8"));
     expect(alive(grandchild)).toBe(false);

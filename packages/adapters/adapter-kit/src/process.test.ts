@@ -81,7 +81,9 @@ describe("runProcess", () => {
     const out = await runProcess({
       command: process.execPath,
       args: [script("stubborn")],
-      timeoutMs: 400,
+      // Long enough for node to start and install its SIGTERM handler on a loaded CI machine
+      // (400 ms was not: the handler was not there yet and SIGTERM alone ended it).
+      timeoutMs: 5000,
       killGraceMs: 300,
     });
     expect(out.timedOut).toBe(true);
@@ -112,7 +114,8 @@ describe("runProcess", () => {
     const out = await runProcess({
       command: process.execPath,
       args: [script("grandchild"), pidFile],
-      timeoutMs: 500,
+      // Long enough for the grandchild to be spawned and recorded under load before the timeout.
+      timeoutMs: 5000,
     });
     expect(out.timedOut).toBe(true);
     const pid = Number(await readFile(pidFile, "utf8"));

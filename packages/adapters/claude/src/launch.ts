@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type LaunchInput, type LaunchPlan, readUserJsonObject } from "@debatekit/adapter-kit";

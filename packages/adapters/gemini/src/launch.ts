@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type LaunchInput, type LaunchPlan, readUserJsonObject } from "@debatekit/adapter-kit";
