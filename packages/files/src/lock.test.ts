@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -179,6 +179,27 @@ describe("acquireLock", { timeout: 30_000 }, () => {
     );
     await lock.release();
     expect(existsSync(lockFile)).toBe(true);
+  });
+
+  it("never shows an empty lock: the holder is in the file from the moment it exists", async () => {
+    // A contender is SIGKILLed at random moments while taking the lock; whatever it leaves behind
+    // is either no lock or a whole one, and its temp file is tidied by the next holder.
+    const debateDir = path.join(dir, "debate");
+    for (const delayMs of [0, 5, 20, 60]) {
+      const contender = contend("killed", 60_000, false);
+      await new Promise((r) => setTimeout(r, delayMs));
+      contender.child.kill("SIGKILL");
+      await contender.output;
+      const lockFile = path.join(debateDir, ".debate", "lock");
+      if (existsSync(lockFile)) {
+        const held = JSON.parse(await readFile(lockFile, "utf8"));
+        expect(held.pid).toBe(contender.child.pid);
+      }
+      const lock = await acquireLock(debateDir, { command: "after a kill" });
+      await lock.release();
+      const left = await readdir(path.join(debateDir, ".debate"));
+      expect(left.filter((n) => n.endsWith(".tmp") || n === "lock")).toEqual([]);
+    }
   });
 
   it("gives up waiting after waitTimeoutMs with DEBATE_LOCKED", async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rmdir, stat, unlink, utimes } from "node:fs/promises";
+import { link, mkdir, open, readFile, rmdir, stat, unlink, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { DebatekitError, quote } from "@debatekit/core";
@@ -64,7 +64,8 @@ async function readHolder(
 
 function isStale(found: { holder?: LockHolder; mtimeMs: number }, staleMs: number): boolean {
   const age = Date.now() - found.mtimeMs;
-  if (!found.holder) return age > RECOVERY_STALE_MS; // a crash between creating and filling the file
+  // Unreadable content (an older version's crash between creating and filling it, or a hand edit).
+  if (!found.holder) return age > RECOVERY_STALE_MS;
   if (found.holder.host === hostname() && !isProcessAlive(found.holder.pid)) return true;
   return age > staleMs;
 }
@@ -122,18 +123,39 @@ export async function acquireLock(
     token: randomBytes(8).toString("hex"),
   };
   const content = `${JSON.stringify(holder, null, 2)}\n`;
+  // The lock appears whole or not at all: its content is written to a temp file first (named like
+  // writeFileAtomic's, so a killed process's leftover is tidied), then hard-linked to the lock's
+  // name, which fails if the lock exists. A kill can never leave an empty lock behind.
+  const temp = path.join(path.dirname(file), `.lock.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(temp, "wx", 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    return await takeLock(dir, file, temp, content, holder, staleMs, options);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+async function takeLock(
+  dir: string,
+  file: string,
+  temp: string,
+  content: string,
+  holder: LockHolder,
+  staleMs: number,
+  options: LockOptions,
+): Promise<{ release(): Promise<void>; holder: LockHolder }> {
   const deadline =
     options.waitTimeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.waitTimeoutMs;
   let announced = false;
   for (;;) {
     try {
-      const handle = await open(file, "wx", 0o644);
-      try {
-        await handle.writeFile(content);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await createWhole(temp, file, content);
       const release = startHeartbeat(file, content);
       // Holding the lock, no other writer of this folder is running: tidy temp files left by a killed one.
       try {
@@ -170,6 +192,23 @@ export async function acquireLock(
         `stopped while waiting for ${describeHolder(found.holder)} to release ${dir}`,
         { file: LOCK_FILE },
       );
+  }
+}
+
+/** Creates the lock from the temp file; where hard links are not supported, creates it in place. */
+async function createWhole(temp: string, file: string, content: string): Promise<void> {
+  try {
+    await link(temp, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS") throw error;
+    const handle = await open(file, "wx", 0o644);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 }
 
