@@ -1,8 +1,10 @@
-import { spawn } from "node:child_process";
-import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { type ServerResponse, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, exists, newcomer, until } from "./newcomer.js";
+import { debate, debateBin, newcomer } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // `debate status` tells the truth: each case through the built binary, on real folders.
@@ -29,6 +31,18 @@ async function editDebate(dir: string, edit: (text: string) => string): Promise<
   await writeFile(file, edit(await readFile(file, "utf8")));
 }
 
+/** The built `debate`, run without blocking this process (a run beside it goes on). */
+function debateAsync(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ stdout: string }> {
+  return new Promise((done, fail) =>
+    execFile(process.execPath, [debateBin, ...args], options, (error, stdout) =>
+      error ? fail(error) : done({ stdout }),
+    ),
+  );
+}
+
 const statusJson = (args: string[]) => JSON.parse(debate(["status", ...args, "--json"], { cwd, env }).stdout);
 
 describe("debate status", () => {
@@ -43,24 +57,65 @@ describe("debate status", () => {
 
   it("shows a run in progress as running with its pid, and a stopped run leaves no error behind", async () => {
     const dir = await copyExample("running");
-    const lines = (await readFile(join(dir, "replay.jsonl"), "utf8")).trim().split("\n");
-    await writeFile(
-      join(dir, "replay.jsonl"),
-      `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: 2000 })).join("\n")}\n`,
-    );
-    const child = spawn(process.execPath, [debateBin, "run", "running"], { cwd, env, stdio: "ignore" });
-    const exited = new Promise((done) => child.on("close", done));
-    await until("the run to hold the lock and journal an answer", async () => {
-      const journal = await readdir(join(dir, ".debate/journal")).catch(() => []);
-      return journal.length > 0 && (await exists(join(dir, ".debate/lock")));
+    // The judge is a model server that holds its request until the test is done: the run is caught
+    // in progress by an event (the request arrived), never by being slow enough.
+    const held: ServerResponse[] = [];
+    let asked: () => void = () => undefined;
+    const judgeAsked = new Promise<void>((done) => {
+      asked = done;
     });
-    const status = debate(["status", "running"], { cwd, env });
-    expect(status.stdout).toContain(`running (pid ${child.pid})`);
-    child.kill("SIGINT");
-    await exited;
-    const after = statusJson(["running"])[0];
-    expect(after.activity).toBeUndefined();
-    expect(after.last_error).toBeUndefined();
+    const server = createServer((_req, res) => {
+      held.push(res);
+      asked();
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await editDebate(dir, (t) =>
+        t.replace(
+          "judge: { adapter: replay, file: replay.jsonl }",
+          `judge: { adapter: http, base_url: "http://127.0.0.1:${port}/v1", model: "held" }`,
+        ),
+      );
+      const child = spawn(process.execPath, [debateBin, "run", "running"], { cwd, env, stdio: "ignore" });
+      const exited = new Promise((done) => child.on("close", done));
+      await judgeAsked;
+      const status = debate(["status", "running"], { cwd, env });
+      expect(status.stdout).toMatch(
+        new RegExp(`^running\\s+awaiting_judgment\\s.*running \\(pid ${child.pid}\\)`, "m"),
+      );
+      child.kill("SIGINT");
+      await exited;
+      const after = statusJson(["running"])[0];
+      expect(after.activity).toBeUndefined();
+      expect(after.last_error).toBeUndefined();
+    } finally {
+      for (const res of held) res.destroy();
+      server.close();
+    }
+  });
+
+  it("reads a folder consistently while a run commits its steps (never invalid mid-commit)", async () => {
+    const dir = await copyExample("busy");
+    const child = spawn(process.execPath, [debateBin, "run", "busy"], { cwd, env, stdio: "ignore" });
+    let running = true;
+    const exited = new Promise((done) =>
+      child.on("close", (code) => {
+        running = false;
+        done(code);
+      }),
+    );
+    const rows: Array<{ phase?: string; last_error?: string }> = [];
+    while (running) {
+      const ran = await debateAsync(["status", "busy", "--json"], { cwd, env });
+      rows.push(JSON.parse(ran.stdout)[0]);
+    }
+    expect(await exited).toBe(0);
+    for (const row of rows) {
+      expect(row.last_error).toBeUndefined();
+      expect(row.phase).toMatch(/^awaiting_|^complete/);
+    }
+    expect(statusJson(["busy"])[0]).toMatchObject({ phase: "complete", exchange: 5 });
   });
 
   it("names the inbox file a manual seat waits for", async () => {

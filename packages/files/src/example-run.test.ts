@@ -213,3 +213,28 @@ describe("a full run of the example keeps a hand-edited debate.md as written", (
     expect(Object.keys(JSON.parse(text.slice(0, text.indexOf("\n}\n") + 2)))[0]).toBe("seats");
   });
 });
+
+describe("a reader beside a running debate", () => {
+  it("always reads a committed state, never one step's scores.json with the step before's debate.md", async () => {
+    let running = true;
+    const failures: string[] = [];
+    let reads = 0;
+    // Readers run while the steps commit: each read must be whole (one commit's files), never invalid.
+    const reader = async () => {
+      while (running) {
+        const read = await readDebateFolder(dir);
+        reads++;
+        if (!read.ok) failures.push(read.errors.map((e) => e.message).join("; "));
+      }
+    };
+    const readers = [reader(), reader(), reader()];
+    try {
+      await runToEnd(() => undefined);
+    } finally {
+      running = false;
+      await Promise.all(readers);
+    }
+    expect(reads).toBeGreaterThan(0);
+    expect(failures).toEqual([]);
+  });
+});

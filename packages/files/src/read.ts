@@ -246,11 +246,34 @@ function compareArguments(a: ArgumentRecord, b: ArgumentRecord): number {
   );
 }
 
-/** Reads a debate folder into its committed state, validating every file; never writes. */
+/** Reads of a folder that changed while being read, before the last one is returned as it is. */
+const CONSISTENT_READ_ATTEMPTS = 5;
+
+/**
+ * Reads a debate folder into its committed state, validating every file; never writes.
+ *
+ * A run may commit a step while the folder is read (`debate status` beside `debate run`): the reader
+ * could then pair the old debate.md (the marker) with the new scores.json. debate.md is replaced
+ * last by every commit, so the read is repeated until debate.md is the same after it as before it:
+ * what was read then belongs to one commit.
+ */
 export async function readDebateFolder(dir: string): Promise<Result<DebateFolder>> {
-  const debate = await readDebateMarkdown(dir);
-  if (!debate.ok) return debate;
-  const doc = debate.value.doc;
+  let debate = await readDebateMarkdown(dir);
+  for (let attempt = 1; ; attempt++) {
+    if (!debate.ok) return debate;
+    const result = await readCommitted(dir, debate.value);
+    const after = await readDebateMarkdown(dir);
+    if (!after.ok || after.value.text === debate.value.text || attempt >= CONSISTENT_READ_ATTEMPTS)
+      return result;
+    debate = after;
+  }
+}
+
+async function readCommitted(
+  dir: string,
+  debate: { text: string; doc: ReturnType<typeof parseDebateFile> },
+): Promise<Result<DebateFolder>> {
+  const doc = debate.doc;
   if (!doc.ok) return doc;
   const errors: RuleError[] = [];
   const motion = parseMotion(doc.value.body, "debate.md");

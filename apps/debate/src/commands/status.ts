@@ -88,7 +88,15 @@ async function findDebates(path: string): Promise<string[]> {
 /** Status of one debate; a folder that does not read becomes a row with its error. */
 export async function debateStatus(dir: string): Promise<StatusRow> {
   const read = await readDebateFolder(dir);
-  if (!read.ok) return { dir, last_error: read.errors[0]?.message ?? "unreadable" };
+  if (!read.ok) {
+    // A folder a run holds is shown as running even when it does not read (a hand edit meanwhile).
+    const holder = await readLockHolder(dir).catch(() => undefined);
+    return {
+      dir,
+      ...(holder ? { activity: `running (pid ${holder.pid})` } : {}),
+      last_error: read.errors[0]?.message ?? "unreadable",
+    };
+  }
   const state = read.value.state;
   const fm = state.frontmatter;
   const format = formatOfState(state);
