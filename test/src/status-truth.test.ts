@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
-import { type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { debate, debateBin, newcomer } from "./newcomer.js";
@@ -96,7 +96,7 @@ describe("debate status", () => {
   });
 
   it("reads a folder consistently while a run commits its steps (never invalid mid-commit)", async () => {
-    const dir = await copyExample("busy");
+    await copyExample("busy");
     const child = spawn(process.execPath, [debateBin, "run", "busy"], { cwd, env, stdio: "ignore" });
     let running = true;
     const exited = new Promise((done) =>

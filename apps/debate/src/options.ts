@@ -19,3 +19,12 @@ export function parseUsd(value: string): number {
   }
   return n;
 }
+
+/** Commander parser for a whole number from 0 (`--to 0`). */
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 1000) {
+    throw new InvalidArgumentError(`expected a whole number from 0 to 1000, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}

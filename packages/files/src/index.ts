@@ -22,6 +22,8 @@ export { parseMotion } from "./motion.js";
 export { resolveInside } from "./paths.js";
 export type { DebateFolder } from "./read.js";
 export { readDebateFolder } from "./read.js";
+export type { ResetOptions, ResetResult } from "./reset.js";
+export { resetDebateFolder } from "./reset.js";
 export { sleepUnlessAborted } from "./sleep.js";
 export { removeStaleTempFiles, TEMP_FILE_MAX_AGE_MS } from "./temp-files.js";
 export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";

@@ -7,6 +7,7 @@ import { registerImport } from "./import.js";
 import { registerMcp } from "./mcp.js";
 import { registerNew } from "./new.js";
 import { registerReport } from "./report.js";
+import { registerReset } from "./reset.js";
 import { registerReview } from "./review.js";
 import { registerRun } from "./run.js";
 import { registerSetup } from "./setup.js";
@@ -26,6 +27,7 @@ export const commands: RegisterCommand[] = [
   registerGate,
   registerRun,
   registerStatus,
+  registerReset,
   registerReport,
   registerWatch,
   registerTournament,

@@ -1,6 +1,7 @@
 import { cp, mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { resetDebateFolder } from "@debatekit/files";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -9,7 +10,7 @@ import type { CliIO } from "../output.js";
 import { createProgress, formatSkillProblemLine, formatSummary } from "../progress.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
 
-/** Copies a debate folder into a new temporary folder and returns the copy's path. */
+/** Copies a debate folder into a new temporary folder, back at its start, and returns the copy's path. */
 async function freshCopy(dir: string): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), "debatekit-"));
   const copy = join(parent, basename(resolve(dir)));
@@ -19,6 +20,8 @@ async function freshCopy(dir: string): Promise<string> {
     recursive: true,
     filter: (src) => src !== state && !src.startsWith(`${state}${sep}`),
   });
+  // Fresh means from the start: what the original has done so far is not carried over.
+  await resetDebateFolder(copy, { keep: false, command: "debate run --fresh" });
   return copy;
 }
 
@@ -60,7 +63,10 @@ export function registerRun(program: Command, io: CliIO): void {
       parseUsd,
     )
     .option("--wait", "wait for another run holding the lock instead of failing")
-    .option("--fresh", "run a copy of the folder in a new temporary folder, leaving the original untouched")
+    .option(
+      "--fresh",
+      "start over from the debate's first exchange in a copy in a new temporary folder, leaving the original untouched (to start over in place: debate reset)",
+    )
     .option("--json", "print the summary as JSON on stdout (no progress)")
     .action(
       async (
