@@ -70,7 +70,13 @@ export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
 export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
 export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";
-export { blindFormalText, unblindFormalText, unblindJudgment } from "./judging/blind.js";
+export {
+  blindCrossfireText,
+  blindFormalText,
+  unblindFormalText,
+  unblindJudgment,
+  unblindVerdict,
+} from "./judging/blind.js";
 export type { Vote } from "./judging/combine.js";
 export { combineRescores, combineScores, judgeVote, majority, median, recentre } from "./judging/combine.js";
 export type { Ballot, JudgingConfig, Label } from "./judging/panel.js";

@@ -179,25 +179,40 @@ function degradedCauses(d: unknown): string[] {
 function reliabilityOfState(frontmatter: unknown): JudgeReliability | undefined {
   const r = (frontmatter as { reliability?: Record<string, unknown> }).reliability;
   if (!r || typeof r !== "object") return undefined;
+  // debate.md's `reliability` (schema Reliability) holds the figures under `figures`.
+  const f = (r.figures && typeof r.figures === "object" ? r.figures : r) as Record<string, unknown>;
   const pct = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "not measurable");
+  const votes = f.agreement_metric === "percent_agreement";
+  const agreement = typeof f.agreement === "number" ? f.agreement : undefined;
   const rows: Array<[string, string]> = [
-    [
-      "Agreement between judges (Krippendorff's alpha)",
-      typeof r.agreement === "number" ? r.agreement.toFixed(2) : "not measurable (one judge)",
-    ],
-    ["Winner flips when the sides' order is swapped", pct(r.flip_rate)],
+    votes
+      ? ["Agreement between judges (share of judge pairs giving the same verdict)", pct(agreement)]
+      : [
+          "Agreement between judges (Krippendorff's alpha)",
+          agreement !== undefined ? agreement.toFixed(2) : "not measurable (one judge)",
+        ],
+    ["Winner flips when the sides' order is swapped", pct(f.flip_rate)],
   ];
-  if (r.deviation && typeof r.deviation === "object")
-    for (const [judge, v] of Object.entries(r.deviation as Record<string, unknown>))
-      if (typeof v === "number") rows.push([`Mean deviation of ${judge} from the panel`, v.toFixed(2)]);
+  if (typeof f.flips === "number" && typeof f.swapped_judges === "number")
+    rows.push(["Judges whose verdict flipped with the order", `${f.flips} of ${f.swapped_judges}`]);
+  if (f.deviation && typeof f.deviation === "object")
+    for (const [judge, v] of Object.entries(f.deviation as Record<string, unknown>))
+      if (typeof v === "number")
+        rows.push([
+          votes
+            ? `Share of ${judge}'s verdicts against the panel`
+            : `Mean deviation of ${judge} from the panel`,
+          votes ? pct(v) : v.toFixed(2),
+        ]);
   if (typeof r.degraded_steps === "number")
     rows.push(["Steps judged by fewer judges than configured", String(r.degraded_steps)]);
-  const alpha = typeof r.agreement === "number" ? r.agreement : undefined;
   return {
     summary:
-      alpha === undefined
+      agreement === undefined
         ? "A judge panel judged this debate; agreement could not be measured."
-        : `A judge panel judged this debate: agreement ${alpha.toFixed(2)} (${alpha >= 0.8 ? "reliable" : alpha >= 0.667 ? "tentative" : "low: read the verdict with care"}).`,
+        : votes
+          ? `A judge panel judged this debate: ${pct(agreement)} of judge pairs gave the same verdict${agreement < 1 ? " (split: read the verdict with care)" : ""}.`
+          : `A judge panel judged this debate: agreement ${agreement.toFixed(2)} (${agreement >= 0.8 ? "reliable" : agreement >= 0.667 ? "tentative" : "low: read the verdict with care"}).`,
     rows,
   };
 }

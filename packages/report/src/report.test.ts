@@ -239,16 +239,48 @@ describe("the degraded banner, usage and reliability sections", () => {
 
   it("shows a judge panel's figures from debate.md's reliability (issue 14)", async () => {
     const state = await fixtureState();
+    // The shape debate.md holds (schema Reliability): the figures under `figures`.
     (state.frontmatter as unknown as Record<string, unknown>).reliability = {
-      agreement: 0.71,
-      flip_rate: 0.33,
-      deviation: { judge: 0.05, judge_2: 0.12 },
+      judges: 2,
+      judged_steps: 3,
       degraded_steps: 1,
+      figures: {
+        agreement: 0.71,
+        agreement_metric: "krippendorff_alpha_interval",
+        flip_rate: 0.33,
+        flips: 1,
+        swapped_judges: 3,
+        deviation: { judge: 0.05, judge_2: 0.12 },
+      },
     };
     const { markdown } = createReport({ state });
     expect(markdown).toContain("A judge panel judged this debate: agreement 0.71 (tentative).");
     expect(markdown).toContain("- **Winner flips when the sides' order is swapped**: 33%");
+    expect(markdown).toContain("- **Judges whose verdict flipped with the order**: 1 of 3");
     expect(markdown).toContain("- **Mean deviation of judge_2 from the panel**: 0.12");
     expect(markdown).toContain("- **Steps judged by fewer judges than configured**: 1");
+  });
+
+  it("shows a voting panel's figures (crossfire, review): share of agreeing judge pairs", async () => {
+    const state = await fixtureState();
+    (state.frontmatter as unknown as Record<string, unknown>).reliability = {
+      judges: 3,
+      judged_steps: 1,
+      degraded_steps: 0,
+      figures: {
+        agreement: 0.333,
+        agreement_metric: "percent_agreement",
+        flip_rate: 0.333,
+        deviation: { judge: 0, judge_3: 0.5 },
+      },
+    };
+    const { markdown } = createReport({ state });
+    expect(markdown).toContain(
+      "A judge panel judged this debate: 33% of judge pairs gave the same verdict (split: read the verdict with care).",
+    );
+    expect(markdown).toContain(
+      "- **Agreement between judges (share of judge pairs giving the same verdict)**: 33%",
+    );
+    expect(markdown).toContain("- **Share of judge_3's verdicts against the panel**: 50%");
   });
 });

@@ -63,15 +63,18 @@ export function registerNew(program: Command, io: CliIO): void {
   command
     .option(
       "--judges <adapters>",
-      "formal: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order",
+      "formal, crossfire: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order",
       (value: string) =>
         value
           .split(",")
           .map((s) => s.trim())
           .filter(Boolean),
     )
-    .option("--swap", "formal: ask every judge twice, once per order of the sides")
-    .option("--allow-self-judging", "formal: let a judge be a debater's own CLI (refused by default)")
+    .option("--swap", "formal, crossfire: ask every judge twice, once per order of the sides")
+    .option(
+      "--allow-self-judging",
+      "formal, crossfire: let a judge be a debater's own CLI (refused by default)",
+    )
     .addOption(
       new Option("--effort <level>", "how hard every seat thinks").choices(["low", "medium", "high", "max"]),
     )
@@ -100,7 +103,7 @@ export function registerNew(program: Command, io: CliIO): void {
       const panelFlags = ["judges", "swap", "allowSelfJudging"].filter((f) => opts[f] !== undefined);
       if (panelFlags.length > 0 && !format.newOptions.panel) {
         throw new ExitError(
-          `--judges, --swap and --allow-self-judging are options of the formal format, not ${format.name}`,
+          `--judges, --swap and --allow-self-judging are options of the formal and crossfire formats, not ${format.name}`,
         );
       }
       if (opts.judges !== undefined && opts.judge !== undefined)

@@ -171,11 +171,15 @@ function table(rows: string[][]): string {
     .join("\n");
 }
 
-/** The JUDGES cell: panel size, agreement (Krippendorff's alpha), flip rate under order swap, degraded steps. */
+/** The JUDGES cell: panel size, agreement (alpha, or `agree` for voting panels), flip rate under order swap, degraded steps. */
 export function judgesCell(r: Reliability | undefined): string {
   if (!r) return "-";
   const parts = [String(r.judges ?? "-")];
-  if (r.figures?.agreement !== undefined) parts.push(`α ${r.figures.agreement.toFixed(2)}`);
+  // Krippendorff's alpha over scores (formal), or the share of agreeing judge pairs (verdicts, decisions).
+  if (r.figures?.agreement !== undefined)
+    parts.push(
+      `${r.figures.agreement_metric === "percent_agreement" ? "agree" : "α"} ${r.figures.agreement.toFixed(2)}`,
+    );
   if (r.figures?.flip_rate !== undefined) parts.push(`flip ${r.figures.flip_rate.toFixed(2)}`);
   if (r.degraded_steps > 0) parts.push(`${r.degraded_steps} degraded`);
   return parts.join(" · ");

@@ -2,14 +2,17 @@ import type { DebateFrontmatter, Judges } from "@debatekit/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseSideAnswer } from "../answers.js";
+import { crossfireFormat } from "../formats/crossfire/format.js";
 import { formalFormat } from "../formats/formal/format.js";
 import { applyArguments } from "../formats/formal/machine.js";
 import type { SeatAsk } from "../formats/format.js";
 import { answer, draft, freshState } from "../test-helpers/states.js";
 import type { DebateState } from "../types.js";
+import { blindCrossfireText, unblindVerdict } from "./blind.js";
 import { combineRescores, combineScores, judgeVote, majority, median, recentre } from "./combine.js";
 import { ballotsOf, firstSide, judgingOf, labelsFor } from "./panel.js";
 import { flipRate, krippendorffAlpha, meanDeviation } from "./reliability.js";
+import { panelVerdict } from "./votes.js";
 
 const TITLES = { prop: ["Tea", "Coffee", "Cocoa"], opp: ["Water", "Juice", "Milk"] } as const;
 
@@ -269,5 +272,109 @@ describe("self-judging", () => {
       "judge_3/judge_3",
       "judge_3_swapped/judge_3",
     ]);
+  });
+});
+
+describe("crossfire verdict labels", () => {
+  const points = ["P1.1", "P1.2", "C1.1", "C2.3", "P3.k1", "C2.k2"];
+  it("a blind verdict maps back to the side the judge meant, whatever the labels (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 20 }),
+        fc.constantFrom("proposer" as const, "challenger" as const),
+        fc.subarray(points, { minLength: 1 }),
+        (debateId, winner, cited) => {
+          const labels = labelsFor(debateId, { judge: "judge_2" }, ["proposer", "challenger"]);
+          const real = JSON.stringify({
+            winner,
+            reasoning: `The ${winner} wins on ${cited.join(", ")}; the proposer conceded.`,
+            cited_points: cited,
+          });
+          const seen = blindCrossfireText(real, labels);
+          // The judge sees neither side's name nor a real id.
+          expect(seen).not.toMatch(/proposer|challenger|\b[PC]\d\./);
+          const answer = { ...JSON.parse(seen), winner: `Debater ${labels[winner]}` };
+          const back = unblindVerdict(answer, labels) as {
+            winner: string;
+            cited_points: string[];
+            reasoning: string;
+          };
+          expect(back.winner).toBe(winner);
+          expect(back.cited_points).toEqual(cited);
+          expect(back.reasoning).toContain(cited.join(", "));
+        },
+      ),
+    );
+  });
+  it("a bare label and a real side name both map to the side", () => {
+    const labels = { proposer: "B", challenger: "A" } as const;
+    expect((unblindVerdict({ winner: "A" }, labels) as { winner: string }).winner).toBe("challenger");
+    expect((unblindVerdict({ winner: "debater b" }, labels) as { winner: string }).winner).toBe("proposer");
+    expect((unblindVerdict({ winner: "proposer" }, labels) as { winner: string }).winner).toBe("proposer");
+    expect((unblindVerdict({ winner: "C" }, labels) as { winner: string }).winner).toBe("C");
+  });
+  it("panel votes: a flipped judge votes tie; equal counts are a tie", () => {
+    const split = panelVerdict(
+      new Map<string, Array<"proposer" | "challenger" | "tie">>([
+        ["judge", ["proposer", "proposer"]],
+        ["judge_2", ["challenger", "challenger"]],
+        ["judge_3", ["proposer", "challenger"]],
+      ]),
+      ["proposer", "challenger"],
+    );
+    expect(split).toEqual({
+      votes: { judge: "proposer", judge_2: "challenger", judge_3: "tie" },
+      winner: "tie",
+    });
+  });
+});
+
+describe("crossfire verdict panel steps", () => {
+  const verdictState = (judges: Judges, seats: Record<string, unknown> = {}) =>
+    ({
+      ...freshState({ debate_id: "xf" }),
+      frontmatter: {
+        debate_id: "xf",
+        format: "crossfire",
+        rounds: 1,
+        current_exchange: 1,
+        current_phase: "awaiting_verdict",
+        seats: { proposer: { adapter: "codex" }, challenger: { adapter: "gemini" }, ...seats },
+        judges,
+      },
+    }) as unknown as DebateState;
+  it("asks every ballot in parallel with the quorum and the fallback", () => {
+    const step = crossfireFormat.next(
+      verdictState({
+        panel: [{ adapter: "claude" }, { adapter: "opencode" }],
+        swap: true,
+        fallback: { adapter: "http", base_url: "http://127.0.0.1:1/v1", model: "m" },
+      }),
+    );
+    expect(step).toMatchObject({
+      kind: "ask",
+      mode: "parallel",
+      quorum: 2,
+      fallback: { role: "judge_fallback" },
+    });
+    expect((step as { asks: SeatAsk[] }).asks.map((a) => `${a.role}/${a.group}/${a.task}`)).toEqual([
+      "judge/judge/verdict",
+      "judge_swapped/judge/verdict",
+      "judge_2/judge_2/verdict",
+      "judge_2_swapped/judge_2/verdict",
+    ]);
+  });
+  it("refuses a judge that is a debater's own adapter and model, unless allowed; refuses seats.judge with judges:", () => {
+    const self = crossfireFormat.next(verdictState({ panel: [{ adapter: "claude" }, { adapter: "codex" }] }));
+    expect(self).toMatchObject({ kind: "blocked", reason: "self_judging" });
+    expect((self as { message: string }).message).toMatch(/judge_2.*codex.*proposer/);
+    const allowed = crossfireFormat.next(
+      verdictState({ panel: [{ adapter: "claude" }, { adapter: "codex" }], allow_self_judging: true }),
+    );
+    expect(allowed.kind).toBe("ask");
+    const twice = crossfireFormat.next(
+      verdictState({ panel: [{ adapter: "claude" }] }, { judge: { adapter: "claude" } }),
+    );
+    expect(twice).toMatchObject({ kind: "blocked", reason: "judges_twice" });
   });
 });

@@ -47,7 +47,13 @@ const seatName = (state: DebateState, role: string) => {
   const seat = (
     state.frontmatter.seats as unknown as Record<string, { adapter?: string; model?: string } | undefined>
   )[role];
-  return seat ? [seat.adapter, seat.model].filter(Boolean).join(" / ") : role;
+  if (seat) return [seat.adapter, seat.model].filter(Boolean).join(" / ");
+  // A verdict panel (judges:): its judges' adapters.
+  const panel = (state.frontmatter as { judges?: { panel?: Array<{ adapter?: string; model?: string }> } })
+    .judges?.panel;
+  if (role === "judge" && panel)
+    return `panel: ${panel.map((s) => [s.adapter, s.model].filter(Boolean).join(" / ")).join(", ")}`;
+  return role;
 };
 
 /** crossfire: points and the flaws aimed at them per round; the verdict's citations rank the points. */
@@ -158,7 +164,7 @@ export const crossfireReporter: FormatReporter = {
     if (verdict)
       judges.push({ heading: "verdict", judge: seatName(state, "judge"), text: verdict.reasoning });
 
-    const winner = verdict ? SIDE[verdict.winner] : undefined;
+    const winner = verdict && verdict.winner !== "tie" ? SIDE[verdict.winner] : undefined;
     const alerts = (fm.failures ?? []).map(
       (f) => `the ${f.role} failed in round ${f.round}: ${f.code}: ${f.message}`,
     );
@@ -179,7 +185,11 @@ export const crossfireReporter: FormatReporter = {
       turningPoints,
       judges,
       verdict: {
-        headline: verdict ? `the ${verdict.winner} wins` : "no verdict yet",
+        headline: verdict
+          ? verdict.winner === "tie"
+            ? "a tie: the judge panel is split"
+            : `the ${verdict.winner} wins`
+          : "no verdict yet",
         ...(winner ? { winner } : {}),
         details: verdict
           ? [

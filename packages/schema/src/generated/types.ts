@@ -491,9 +491,9 @@ export interface CrossfireWithdrawal {
  */
 export interface CrossfireVerdict {
   /**
-   * One side; a tie is not a verdict.
+   * One side; a tie is not a judge's verdict. `tie` appears only in a judge panel's combined verdict (votes split, or verdicts that flipped with the order of the sides).
    */
-  winner: ("proposer" | "challenger")
+  winner: ("proposer" | "challenger" | "tie")
   reasoning: string
   /**
    * Ids of the points the reasoning rests on (P1.2, C2.1).
@@ -569,6 +569,8 @@ export interface CrossfireFrontmatter {
    */
   paused?: boolean
   seats?: CrossfireSeats
+  judges?: Judges
+  reliability?: Reliability
   /**
    * Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.
    */
@@ -598,17 +600,17 @@ export interface CrossfireFrontmatter {
    */
   failures?: CrossfireFailure[]
   /**
-   * Mirrored from verdict.md when the verdict is in.
+   * Mirrored from verdict.md when the verdict is in; `tie` only from a judge panel whose votes are split (or whose judges flipped with the order).
    */
-  winner?: ("proposer" | "challenger")
+  winner?: ("proposer" | "challenger" | "tie")
 }
 /**
- * Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).
+ * Who argues, who gives the verdict (`judge`, or a panel in `judges:`; give one or the other), and who summarizes long debates (default: the judge's seat, else the panel's first judge).
  */
 export interface CrossfireSeats {
   proposer: SeatConfig
   challenger: SeatConfig
-  judge: SeatConfig
+  judge?: SeatConfig
   summarizer?: SeatConfig
   reporter?: SeatConfig1
 }
@@ -771,6 +773,146 @@ export interface SeatConfig1 {
   isolation?: ("on" | "off")
 }
 /**
+ * Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "Judges".
+ */
+export interface Judges {
+  /**
+   * The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).
+   * 
+   * @minItems 1
+   * @maxItems 5
+   */
+  panel: SeatConfig[]
+  /**
+   * When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.
+   */
+  swap?: boolean
+  /**
+   * How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.
+   */
+  quorum?: number
+  fallback?: SeatConfig2
+  /**
+   * When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).
+   */
+  allow_self_judging?: boolean
+}
+/**
+ * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
+ */
+export interface SeatConfig2 {
+  /**
+   * Which adapter answers for this seat.
+   */
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
+  /**
+   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
+   */
+  model?: string
+  effort?: Effort
+  /**
+   * Per-call time limit in milliseconds. The process group is terminated when it expires.
+   */
+  timeout_ms?: number
+  /**
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * 
+   * @minItems 1
+   */
+  command?: string[]
+  /**
+   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
+   */
+  base_url?: string
+  /**
+   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
+   */
+  api_key_env?: string
+  /**
+   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
+   */
+  file?: string
+  /**
+   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
+   */
+  skill_budget_tokens?: number
+  /**
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
+   */
+  tools?: ("none" | "read")
+  /**
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   */
+  workspace?: string
+  price?: Price
+  /**
+   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
+   */
+  session?: ("new" | "resume")
+  /**
+   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
+   */
+  isolation?: ("on" | "off")
+}
+/**
+ * The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "Reliability".
+ */
+export interface Reliability {
+  /**
+   * Judges configured.
+   */
+  judges?: number
+  judged_steps: number
+  /**
+   * Judged steps that rest on fewer judges than configured, or on the fallback.
+   */
+  degraded_steps: number
+  figures?: JudgeFigures
+}
+/**
+ * How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.
+ * 
+ * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
+ * via the `definition` "JudgeFigures".
+ */
+export interface JudgeFigures {
+  /**
+   * Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.
+   */
+  agreement?: number
+  agreement_metric?: ("krippendorff_alpha_interval" | "krippendorff_alpha_nominal" | "percent_agreement")
+  /**
+   * The share of judges asked in both orders whose verdict changed with the order.
+   */
+  flip_rate?: number
+  /**
+   * Judges whose verdict changed with the order, of `swapped_judges`.
+   */
+  flips?: number
+  /**
+   * Judges asked in both orders.
+   */
+  swapped_judges?: number
+  /**
+   * Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).
+   */
+  deviation?: {
+    [k: string]: number
+  }
+}
+/**
  * Skills added to the seats' prompts.
  * 
  * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
@@ -890,13 +1032,13 @@ export interface ReviewSeats {
   author: SeatConfig
   critic: SeatConfig
   judge: SeatConfig
-  fallback_judge?: SeatConfig2
-  reporter?: SeatConfig3
+  fallback_judge?: SeatConfig3
+  reporter?: SeatConfig4
 }
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
  */
-export interface SeatConfig2 {
+export interface SeatConfig3 {
   /**
    * Which adapter answers for this seat.
    */
@@ -959,7 +1101,7 @@ export interface SeatConfig2 {
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
  */
-export interface SeatConfig3 {
+export interface SeatConfig4 {
   /**
    * Which adapter answers for this seat.
    */
@@ -1081,98 +1223,7 @@ export interface Seats {
   proposition: SeatConfig
   opposition: SeatConfig
   judge?: SeatConfig
-  reporter?: SeatConfig4
-}
-/**
- * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
- */
-export interface SeatConfig4 {
-  /**
-   * Which adapter answers for this seat.
-   */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "acp" | "http" | "replay" | "manual")
-  /**
-   * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
-   */
-  model?: string
-  effort?: Effort
-  /**
-   * Per-call time limit in milliseconds. The process group is terminated when it expires.
-   */
-  timeout_ms?: number
-  /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
-   * 
-   * @minItems 1
-   */
-  command?: string[]
-  /**
-   * The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.
-   */
-  base_url?: string
-  /**
-   * The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.
-   */
-  api_key_env?: string
-  /**
-   * For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.
-   */
-  file?: string
-  /**
-   * Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).
-   */
-  skill_budget_tokens?: number
-  /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
-   */
-  env?: {
-    [k: string]: string
-  }
-  /**
-   * What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.
-   */
-  tools?: ("none" | "read")
-  /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
-   */
-  workspace?: string
-  price?: Price
-  /**
-   * `new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.
-   */
-  session?: ("new" | "resume")
-  /**
-   * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
-   */
-  isolation?: ("on" | "off")
-}
-/**
- * Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).
- * 
- * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
- * via the `definition` "Judges".
- */
-export interface Judges {
-  /**
-   * The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).
-   * 
-   * @minItems 1
-   * @maxItems 5
-   */
-  panel: SeatConfig[]
-  /**
-   * When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.
-   */
-  swap?: boolean
-  /**
-   * How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.
-   */
-  quorum?: number
-  fallback?: SeatConfig5
-  /**
-   * When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).
-   */
-  allow_self_judging?: boolean
+  reporter?: SeatConfig5
 }
 /**
  * Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.
@@ -1236,55 +1287,6 @@ export interface SeatConfig5 {
    * `on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.
    */
   isolation?: ("on" | "off")
-}
-/**
- * The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.
- * 
- * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
- * via the `definition` "Reliability".
- */
-export interface Reliability {
-  /**
-   * Judges configured.
-   */
-  judges?: number
-  judged_steps: number
-  /**
-   * Judged steps that rest on fewer judges than configured, or on the fallback.
-   */
-  degraded_steps: number
-  figures?: JudgeFigures
-}
-/**
- * How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.
- * 
- * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
- * via the `definition` "JudgeFigures".
- */
-export interface JudgeFigures {
-  /**
-   * Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.
-   */
-  agreement?: number
-  agreement_metric?: ("krippendorff_alpha_interval" | "krippendorff_alpha_nominal")
-  /**
-   * The share of judges asked in both orders whose verdict changed with the order.
-   */
-  flip_rate?: number
-  /**
-   * Judges whose verdict changed with the order, of `swapped_judges`.
-   */
-  flips?: number
-  /**
-   * Judges asked in both orders.
-   */
-  swapped_judges?: number
-  /**
-   * Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).
-   */
-  deviation?: {
-    [k: string]: number
-  }
 }
 /**
  * Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.

@@ -4369,7 +4369,7 @@ return errors === 0;
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCrossfireVerdictRaw = validate35;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-verdict.schema.json","title":"CrossfireVerdict","description":"The judge's verdict on a crossfire debate (and the frontmatter of verdict.md): a winner (no tie), reasoning that cites point ids that exist, quality ratings, agreements with their evidence, disagreements, unresolved questions and an actionable recommendation.","type":"object","required":["winner","reasoning","cited_points","ratings","agreements","disagreements","unresolved","recommendation"],"additionalProperties":false,"properties":{"winner":{"description":"One side; a tie is not a verdict.","type":"string","enum":["proposer","challenger"]},"reasoning":{"type":"string","minLength":1,"maxLength":6000},"cited_points":{"description":"Ids of the points the reasoning rests on (P1.2, C2.1).","type":"array","minItems":1,"maxItems":30,"items":{"type":"string","maxLength":20}},"ratings":{"type":"object","required":["genuine_disagreement","evidence_quality","challenge_depth"],"additionalProperties":false,"properties":{"genuine_disagreement":{"$ref":"#/$defs/CrossfireRating"},"evidence_quality":{"$ref":"#/$defs/CrossfireRating"},"challenge_depth":{"$ref":"#/$defs/CrossfireRating"}},"title":"CrossfireRatings"},"agreements":{"type":"array","maxItems":20,"items":{"type":"object","required":["text","points"],"additionalProperties":false,"properties":{"text":{"type":"string","minLength":1,"maxLength":1000},"points":{"description":"The points whose evidence supports the agreement.","type":"array","minItems":1,"maxItems":10,"items":{"type":"string","maxLength":20}}},"title":"CrossfireAgreement"}},"disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"unresolved":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"recommendation":{"description":"What to do, concretely.","type":"string","minLength":1,"maxLength":3000},"rounds_considered":{"description":"Set by the engine: the completed rounds the verdict rests on.","type":"integer","minimum":0,"maximum":5},"outcome":{"description":"Set by the engine when the debate is degraded.","type":"string","enum":["uncontested","partial"]}},"$defs":{"CrossfireRating":{"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]}},"examples":[{"winner":"challenger","reasoning":"C1.1 showed with the proxy benchmark that P1.1's size win is eaten by transcoding.","cited_points":["C1.1","P1.1"],"ratings":{"genuine_disagreement":"high","evidence_quality":"medium","challenge_depth":"high"},"agreements":[{"text":"Internal services benefit from typed clients.","points":["P1.2"]}],"disagreements":["Whether the public API should move."],"unresolved":["The cost of running the proxy."],"recommendation":"Move internal service-to-service calls to gRPC; keep the public API on JSON."}]};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-verdict.schema.json","title":"CrossfireVerdict","description":"The judge's verdict on a crossfire debate (and the frontmatter of verdict.md): a winner (no tie), reasoning that cites point ids that exist, quality ratings, agreements with their evidence, disagreements, unresolved questions and an actionable recommendation.","type":"object","required":["winner","reasoning","cited_points","ratings","agreements","disagreements","unresolved","recommendation"],"additionalProperties":false,"properties":{"winner":{"description":"One side; a tie is not a judge's verdict. `tie` appears only in a judge panel's combined verdict (votes split, or verdicts that flipped with the order of the sides).","type":"string","enum":["proposer","challenger","tie"]},"reasoning":{"type":"string","minLength":1,"maxLength":6000},"cited_points":{"description":"Ids of the points the reasoning rests on (P1.2, C2.1).","type":"array","minItems":1,"maxItems":30,"items":{"type":"string","maxLength":20}},"ratings":{"type":"object","required":["genuine_disagreement","evidence_quality","challenge_depth"],"additionalProperties":false,"properties":{"genuine_disagreement":{"$ref":"#/$defs/CrossfireRating"},"evidence_quality":{"$ref":"#/$defs/CrossfireRating"},"challenge_depth":{"$ref":"#/$defs/CrossfireRating"}},"title":"CrossfireRatings"},"agreements":{"type":"array","maxItems":20,"items":{"type":"object","required":["text","points"],"additionalProperties":false,"properties":{"text":{"type":"string","minLength":1,"maxLength":1000},"points":{"description":"The points whose evidence supports the agreement.","type":"array","minItems":1,"maxItems":10,"items":{"type":"string","maxLength":20}}},"title":"CrossfireAgreement"}},"disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"unresolved":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"recommendation":{"description":"What to do, concretely.","type":"string","minLength":1,"maxLength":3000},"rounds_considered":{"description":"Set by the engine: the completed rounds the verdict rests on.","type":"integer","minimum":0,"maximum":5},"outcome":{"description":"Set by the engine when the debate is degraded.","type":"string","enum":["uncontested","partial"]}},"$defs":{"CrossfireRating":{"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]}},"examples":[{"winner":"challenger","reasoning":"C1.1 showed with the proxy benchmark that P1.1's size win is eaten by transcoding.","cited_points":["C1.1","P1.1"],"ratings":{"genuine_disagreement":"high","evidence_quality":"medium","challenge_depth":"high"},"agreements":[{"text":"Internal services benefit from typed clients.","points":["P1.2"]}],"disagreements":["Whether the public API should move."],"unresolved":["The cost of running the proxy."],"recommendation":"Move internal service-to-service calls to gRPC; keep the public API on JSON."}]};
 const schema54 = {"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4488,7 +4488,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((data0 === "proposer") || (data0 === "challenger"))){
+if(!(((data0 === "proposer") || (data0 === "challenger")) || (data0 === "tie"))){
 const err10 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema53.properties.winner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
@@ -5122,7 +5122,7 @@ return errors === 0;
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCrossfireFrontmatterRaw = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict, and who summarizes long debates (default: the judge's seat).","type":"object","required":["proposer","challenger","judge"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in.","type":"string","enum":["proposer","challenger"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict (`judge`, or a panel in `judges:`; give one or the other), and who summarizes long debates (default: the judge's seat, else the panel's first judge).","type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"judges":{"$ref":"debate.schema.json#/$defs/Judges"},"reliability":{"$ref":"debate.schema.json#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in; `tie` only from a judge panel whose votes are split (or whose judges flipped with the order).","type":"string","enum":["proposer","challenger","tie"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
 const schema59 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
 const schema66 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
 const schema67 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"};
@@ -5854,6 +5854,516 @@ return errors === 0;
 }
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema63 = {"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.panel === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "panel"},message:"must have required property '"+"panel"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "panel") || (key0 === "swap")) || (key0 === "quorum")) || (key0 === "fallback")) || (key0 === "allow_self_judging"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.panel !== undefined){
+let data0 = data.panel;
+if(Array.isArray(data0)){
+if(data0.length > 5){
+const err2 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate38(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.swap !== undefined){
+if(typeof data.swap !== "boolean"){
+const err5 = {instancePath:instancePath+"/swap",schemaPath:"#/properties/swap/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.quorum !== undefined){
+let data3 = data.quorum;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 5 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err8 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.fallback !== undefined){
+if(!(validate38(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.allow_self_judging !== undefined){
+if(typeof data.allow_self_judging !== "boolean"){
+const err9 = {instancePath:instancePath+"/allow_self_judging",schemaPath:"#/properties/allow_self_judging/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema64 = {"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}};
+const schema65 = {"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal","percent_agreement"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}};
+const pattern14 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.judged_steps === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "judged_steps"},message:"must have required property '"+"judged_steps"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.degraded_steps === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "degraded_steps"},message:"must have required property '"+"degraded_steps"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "judges") || (key0 === "judged_steps")) || (key0 === "degraded_steps")) || (key0 === "figures"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.judges !== undefined){
+let data0 = data.judges;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.judged_steps !== undefined){
+let data1 = data.judged_steps;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/judged_steps",schemaPath:"#/properties/judged_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/judged_steps",schemaPath:"#/properties/judged_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.degraded_steps !== undefined){
+let data2 = data.degraded_steps;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/degraded_steps",schemaPath:"#/properties/degraded_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/degraded_steps",schemaPath:"#/properties/degraded_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.figures !== undefined){
+let data3 = data.figures;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+if(!((((((key1 === "agreement") || (key1 === "agreement_metric")) || (key1 === "flip_rate")) || (key1 === "flips")) || (key1 === "swapped_judges")) || (key1 === "deviation"))){
+const err9 = {instancePath:instancePath+"/figures",schemaPath:"#/$defs/JudgeFigures/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.agreement !== undefined){
+let data4 = data3.agreement;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/figures/agreement",schemaPath:"#/$defs/JudgeFigures/properties/agreement/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.agreement_metric !== undefined){
+let data5 = data3.agreement_metric;
+if(typeof data5 !== "string"){
+const err11 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal")) || (data5 === "percent_agreement"))){
+const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.flip_rate !== undefined){
+let data6 = data3.flip_rate;
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/figures/flip_rate",schemaPath:"#/$defs/JudgeFigures/properties/flip_rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/figures/flip_rate",schemaPath:"#/$defs/JudgeFigures/properties/flip_rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/figures/flip_rate",schemaPath:"#/$defs/JudgeFigures/properties/flip_rate/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.flips !== undefined){
+let data7 = data3.flips;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err16 = {instancePath:instancePath+"/figures/flips",schemaPath:"#/$defs/JudgeFigures/properties/flips/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err17 = {instancePath:instancePath+"/figures/flips",schemaPath:"#/$defs/JudgeFigures/properties/flips/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data3.swapped_judges !== undefined){
+let data8 = data3.swapped_judges;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err18 = {instancePath:instancePath+"/figures/swapped_judges",schemaPath:"#/$defs/JudgeFigures/properties/swapped_judges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/figures/swapped_judges",schemaPath:"#/$defs/JudgeFigures/properties/swapped_judges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data3.deviation !== undefined){
+let data9 = data3.deviation;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+const _errs24 = errors;
+if(typeof key2 === "string"){
+if(!pattern14.test(key2)){
+const err20 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key2};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+var valid3 = _errs24 === errors;
+if(!valid3){
+const err21 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+for(const key3 in data9){
+let data10 = data9[key3];
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err22 = {instancePath:instancePath+"/figures/deviation/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JudgeFigures/properties/deviation/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/figures/deviation/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JudgeFigures/properties/deviation/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/figures",schemaPath:"#/$defs/JudgeFigures/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6095,24 +6605,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data6.judge === undefined){
-const err20 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/required",keyword:"required",params:{missingProperty: "judge"},message:"must have required property '"+"judge"+"'"};
+for(const key1 in data6){
+if(!(((((key1 === "proposer") || (key1 === "challenger")) || (key1 === "judge")) || (key1 === "summarizer")) || (key1 === "reporter"))){
+const err20 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
-}
-errors++;
-}
-for(const key1 in data6){
-if(!(((((key1 === "proposer") || (key1 === "challenger")) || (key1 === "judge")) || (key1 === "summarizer")) || (key1 === "reporter"))){
-const err21 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
@@ -6149,7 +6649,33 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.judges !== undefined){
+if(!(validate54(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+if(data.reliability !== undefined){
+if(!(validate58(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+if(data.max_cost_usd !== undefined){
+let data14 = data.max_cost_usd;
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err22 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6159,11 +6685,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.max_cost_usd !== undefined){
-let data12 = data.max_cost_usd;
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err23 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err23 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6173,8 +6696,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.retries !== undefined){
+let data15 = data.retries;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err24 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6183,11 +6708,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.retries !== undefined){
-let data13 = data.retries;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err25 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 5 || isNaN(data15)){
+const err25 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6196,9 +6719,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 5 || isNaN(data13)){
-const err26 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(data15 < 0 || isNaN(data15)){
+const err26 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6207,8 +6729,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data13 < 0 || isNaN(data13)){
-const err27 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.skills !== undefined){
+let data16 = data.skills;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key2 in data16){
+if(!(((key2 === "enabled") || (key2 === "budget_tokens")) || (key2 === "exclude"))){
+const err27 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6218,13 +6746,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-if(data.skills !== undefined){
-let data14 = data.skills;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key2 in data14){
-if(!(((key2 === "enabled") || (key2 === "budget_tokens")) || (key2 === "exclude"))){
-const err28 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data16.enabled !== undefined){
+if(typeof data16.enabled !== "boolean"){
+const err28 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6234,9 +6758,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data14.enabled !== undefined){
-if(typeof data14.enabled !== "boolean"){
-const err29 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data16.budget_tokens !== undefined){
+let data18 = data16.budget_tokens;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err29 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6245,11 +6770,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data14.budget_tokens !== undefined){
-let data16 = data14.budget_tokens;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err30 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 200000 || isNaN(data18)){
+const err30 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6258,9 +6781,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 200000 || isNaN(data16)){
-const err31 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
+if(data18 < 0 || isNaN(data18)){
+const err31 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6269,8 +6791,15 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data16 < 0 || isNaN(data16)){
-const err32 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data16.exclude !== undefined){
+let data19 = data16.exclude;
+if(Array.isArray(data19)){
+const len0 = data19.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data19[i0] !== "string"){
+const err32 = {instancePath:instancePath+"/skills/exclude/" + i0,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6281,13 +6810,8 @@ errors++;
 }
 }
 }
-if(data14.exclude !== undefined){
-let data17 = data14.exclude;
-if(Array.isArray(data17)){
-const len0 = data17.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data17[i0] !== "string"){
-const err33 = {instancePath:instancePath+"/skills/exclude/" + i0,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err33 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6299,7 +6823,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err34 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6309,9 +6833,12 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.context !== undefined){
+let data21 = data.context;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key3 in data21){
+if(!(key3 === "window")){
+const err35 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6321,12 +6848,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.context !== undefined){
-let data19 = data.context;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key3 in data19){
-if(!(key3 === "window")){
-const err36 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data21.window !== undefined){
+let data22 = data21.window;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err36 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6335,11 +6860,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data19.window !== undefined){
-let data20 = data19.window;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err37 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 1000 || isNaN(data22)){
+const err37 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6348,9 +6871,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 > 1000 || isNaN(data20)){
-const err38 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(data22 < 1 || isNaN(data22)){
+const err38 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6359,8 +6881,11 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data20 < 1 || isNaN(data20)){
-const err39 = {instancePath:instancePath+"/context/window",schemaPath:"debate.schema.json#/$defs/ContextSettings/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6370,10 +6895,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/context",schemaPath:"debate.schema.json#/$defs/ContextSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.created_at !== undefined){
+let data23 = data.created_at;
+if(typeof data23 === "string"){
+if(!(formats0.validate(data23))){
+const err40 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6383,11 +6909,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-let data21 = data.created_at;
-if(typeof data21 === "string"){
-if(!(formats0.validate(data21))){
-const err41 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err41 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6397,8 +6920,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-else {
-const err42 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.outcome !== undefined){
+let data24 = data.outcome;
+if(typeof data24 !== "string"){
+const err42 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6407,11 +6932,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data.outcome !== undefined){
-let data22 = data.outcome;
-if(typeof data22 !== "string"){
-const err43 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data24 === "aborted") || (data24 === "uncontested")) || (data24 === "partial"))){
+const err43 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6420,8 +6942,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(!(((data22 === "aborted") || (data22 === "uncontested")) || (data22 === "partial"))){
-const err44 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.completed_rounds !== undefined){
+let data25 = data.completed_rounds;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err44 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6430,11 +6955,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.completed_rounds !== undefined){
-let data23 = data.completed_rounds;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err45 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 5 || isNaN(data25)){
+const err45 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6443,9 +6966,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 5 || isNaN(data23)){
-const err46 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(data25 < 0 || isNaN(data25)){
+const err46 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6454,8 +6976,13 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err47 = {instancePath:instancePath+"/completed_rounds",schemaPath:"#/properties/completed_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.failures !== undefined){
+let data26 = data.failures;
+if(Array.isArray(data26)){
+if(data26.length > 10){
+const err47 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6464,13 +6991,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-if(data.failures !== undefined){
-let data24 = data.failures;
-if(Array.isArray(data24)){
-if(data24.length > 10){
-const err48 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.role === undefined){
+const err48 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -6479,12 +7005,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-const len1 = data24.length;
-for(let i1=0; i1<len1; i1++){
-let data25 = data24[i1];
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.role === undefined){
-const err49 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(data27.round === undefined){
+const err49 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -6493,8 +7015,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data25.round === undefined){
-const err50 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
+if(data27.code === undefined){
+const err50 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -6503,8 +7025,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data25.code === undefined){
-const err51 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data27.message === undefined){
+const err51 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6513,8 +7035,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data25.message === undefined){
-const err52 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key4 in data27){
+if(!((((key4 === "role") || (key4 === "round")) || (key4 === "code")) || (key4 === "message"))){
+const err52 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6523,9 +7046,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-for(const key4 in data25){
-if(!((((key4 === "role") || (key4 === "round")) || (key4 === "code")) || (key4 === "message"))){
-const err53 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data27.role !== undefined){
+let data28 = data27.role;
+if(typeof data28 !== "string"){
+const err53 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6534,11 +7059,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data25.role !== undefined){
-let data26 = data25.role;
-if(typeof data26 !== "string"){
-const err54 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data28 === "proposer") || (data28 === "challenger")) || (data28 === "summarizer"))){
+const err54 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6547,8 +7069,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!(((data26 === "proposer") || (data26 === "challenger")) || (data26 === "summarizer"))){
-const err55 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+}
+if(data27.round !== undefined){
+let data29 = data27.round;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err55 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6557,11 +7082,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data25.round !== undefined){
-let data27 = data25.round;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err56 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 5 || isNaN(data29)){
+const err56 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6570,9 +7093,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 5 || isNaN(data27)){
-const err57 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(data29 < 1 || isNaN(data29)){
+const err57 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6581,8 +7103,13 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data27 < 1 || isNaN(data27)){
-const err58 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data27.code !== undefined){
+let data30 = data27.code;
+if(typeof data30 === "string"){
+if(func2(data30) > 100){
+const err58 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6592,12 +7119,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-if(data25.code !== undefined){
-let data28 = data25.code;
-if(typeof data28 === "string"){
-if(func2(data28) > 100){
-const err59 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err59 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6607,8 +7130,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.message !== undefined){
+let data31 = data27.message;
+if(typeof data31 === "string"){
+if(func2(data31) > 300){
+const err60 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -6618,11 +7144,8 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data25.message !== undefined){
-let data29 = data25.message;
-if(typeof data29 === "string"){
-if(func2(data29) > 300){
-const err61 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+else {
+const err61 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -6632,8 +7155,9 @@ vErrors.push(err61);
 errors++;
 }
 }
+}
 else {
-const err62 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err62 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6645,7 +7169,7 @@ errors++;
 }
 }
 else {
-const err63 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err63 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6655,9 +7179,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.winner !== undefined){
+let data32 = data.winner;
+if(typeof data32 !== "string"){
+const err64 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6666,11 +7191,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(data.winner !== undefined){
-let data30 = data.winner;
-if(typeof data30 !== "string"){
-const err65 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data32 === "proposer") || (data32 === "challenger")) || (data32 === "tie"))){
+const err65 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -6679,8 +7201,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(!((data30 === "proposer") || (data30 === "challenger"))){
-const err66 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -6689,32 +7213,20 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-}
-else {
-const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
 validate36.errors = vErrors;
 return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewFrontmatterRaw = validate54;
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Asked once when the judge fails for good (the gate's policy sets it); the failure stays in `failures` and the result is marked degraded.","$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
-const schema84 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
-const schema80 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
+export const validateReviewFrontmatterRaw = validate60;
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Asked once when the judge fails for good (the gate's policy sets it); the failure stays in `failures` and the result is marked degraded.","$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
+const schema87 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
+const schema83 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6792,7 +7304,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6815,7 +7327,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((((data2 === "A") || (data2 === "B")) || (data2 === "C")) || (data2 === "D")) || (data2 === "E"))){
-const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6836,17 +7348,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate-review.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6935,7 +7447,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema73.properties, key0))){
+if(!(func1.call(schema76.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -6996,7 +7508,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data2 === "code") || (data2 === "proposal")) || (data2 === "mixed"))){
-const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema73.properties.target.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema76.properties.target.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7019,7 +7531,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data3 === "auto") || (data3 === "manual"))){
-const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema73.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema76.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7042,7 +7554,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data4 === "quick") || (data4 === "standard")) || (data4 === "extensive"))){
-const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema73.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema76.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7195,7 +7707,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!(((((data9 === "awaiting_critic") || (data9 === "awaiting_judge")) || (data9 === "awaiting_decision")) || (data9 === "awaiting_author")) || (data9 === "complete"))){
-const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema73.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema76.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7218,7 +7730,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((((data10 === "A") || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E"))){
-const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema73.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema76.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7323,7 +7835,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data14 === "B") || (data14 === "C")) || (data14 === "D"))){
-const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7346,7 +7858,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((data15 === "accepted") || (data15 === "compromise")) || (data15 === "rebuttal"))){
-const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7369,7 +7881,7 @@ vErrors.push(err44);
 errors++;
 }
 if(!((data16 === "auto") || (data16 === "manual"))){
-const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7392,7 +7904,7 @@ vErrors.push(err46);
 errors++;
 }
 if(!((((((data17 === "continue") || (data17 === "decision")) || (data17 === "converged")) || (data17 === "agreed")) || (data17 === "max_rounds")) || (data17 === "budget"))){
-const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema73.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
+const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7419,8 +7931,8 @@ let data18 = data.history;
 if(Array.isArray(data18)){
 const len0 = data18.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate59(data18[i0], {instancePath:instancePath+"/history/" + i0,parentData:data18,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate65(data18[i0], {instancePath:instancePath+"/history/" + i0,parentData:data18,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 }
@@ -7449,7 +7961,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!(((((data20 === "decision") || (data20 === "converged")) || (data20 === "agreed")) || (data20 === "max_rounds")) || (data20 === "budget"))){
-const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema73.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema76.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7472,7 +7984,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!(((((data21 === "A") || (data21 === "B")) || (data21 === "C")) || (data21 === "D")) || (data21 === "E"))){
-const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema73.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
+const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema76.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7495,7 +8007,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((data22 === "auto") || (data22 === "manual"))){
-const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema73.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema76.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7696,7 +8208,7 @@ vErrors.push(err69);
 errors++;
 }
 if(!(((data32 === "critic") || (data32 === "judge")) || (data32 === "author"))){
-const err70 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema73.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err70 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema76.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -8063,15 +8575,14 @@ vErrors.push(err99);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDebateFrontmatterRaw = validate37;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"Seats"},"judges":{"$ref":"#/$defs/Judges"},"reliability":{"$ref":"#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"Judges":{"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}},"JudgeFigures":{"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}},"Reliability":{"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}},"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"Seats"},"judges":{"$ref":"#/$defs/Judges"},"reliability":{"$ref":"#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"Judges":{"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}},"JudgeFigures":{"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal","percent_agreement"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}},"Reliability":{"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}},"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
 const schema68 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
-const schema63 = {"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8229,9 +8740,6 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}};
-const schema65 = {"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric over argument scores; nominal over verdicts in formats without scores). 1 = perfect, 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}};
-const pattern14 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8391,7 +8899,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal"))){
+if(!(((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal")) || (data5 === "percent_agreement"))){
 const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
@@ -9354,14 +9862,14 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDegradationRaw = validate66;
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
+export const validateDegradationRaw = validate72;
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/degradation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9390,7 +9898,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema88.properties, key0))){
+if(!(func1.call(schema91.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -9414,7 +9922,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((data0 === "seat_failed") || (data0 === "fallback_judge")) || (data0 === "quorum_missed")) || (data0 === "budget_spent")) || (data0 === "rounds_missing")) || (data0 === "evidence_unchecked"))){
-const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema88.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema91.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9645,20 +10153,20 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateEffortMapRaw = validate67;
-const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
-const pattern19 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+export const validateEffortMapRaw = validate73;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
+const pattern20 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/effort-map.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9706,7 +10214,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern19.test(key1)){
+if(!pattern20.test(key1)){
 const err3 = {instancePath:instancePath+"/adapters",schemaPath:"#/properties/adapters/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
@@ -9773,7 +10281,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key4 in data4){
 const _errs16 = errors;
 if(!((((key4 === "low") || (key4 === "medium")) || (key4 === "high")) || (key4 === "max"))){
-const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema89.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
+const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema92.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9935,21 +10443,21 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGatePolicyRaw = validate68;
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (needs judge panels in the review format).","type":"array","minItems":1,"maxItems":7,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them).","type":"integer","minimum":1,"maximum":7},"fallback_judge":{"description":"Asked once when the judge fails for good; the result then says so (degraded: fallback_judge).","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
-const schema78 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
+export const validateGatePolicyRaw = validate74;
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (needs judge panels in the review format).","type":"array","minItems":1,"maxItems":7,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them).","type":"integer","minimum":1,"maximum":7},"fallback_judge":{"description":"Asked once when the judge fails for good; the result then says so (degraded: fallback_judge).","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
+const schema81 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
 const func0 = require("ajv/dist/runtime/equal").default;
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-policy.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9958,7 +10466,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema91.properties, key0))){
+if(!(func1.call(schema94.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9996,7 +10504,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err3 = {instancePath:instancePath+"/block_on/" + i0,schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/block_on/" + i0,schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10077,7 +10585,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err9 = {instancePath:instancePath+"/pass_decisions/" + i2,schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/pass_decisions/" + i2,schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10132,7 +10640,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data5 === "quick") || (data5 === "standard")) || (data5 === "extensive"))){
-const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema91.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema94.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10324,19 +10832,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGateResultRaw = validate74;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
+export const validateGateResultRaw = validate80;
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10405,7 +10913,7 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema94.properties, key0))){
+if(!(func1.call(schema97.properties, key0))){
 const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
@@ -10429,7 +10937,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "pass") || (data0 === "blocked")) || (data0 === "undecided"))){
-const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema94.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema97.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10452,7 +10960,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data1 === 0) || (data1 === 1)) || (data1 === 2))){
-const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema94.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema97.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10536,7 +11044,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "A") || (data6 === "B")) || (data6 === "C")) || (data6 === "D")) || (data6 === "E"))){
-const err17 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10559,7 +11067,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((((data7 === "decision") || (data7 === "converged")) || (data7 === "agreed")) || (data7 === "max_rounds")) || (data7 === "budget"))){
-const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema94.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema97.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10672,7 +11180,7 @@ vErrors.push(err28);
 errors++;
 }
 for(const key1 in data10){
-if(!(func1.call(schema94.properties.findings.items.properties, key1))){
+if(!(func1.call(schema97.properties.findings.items.properties, key1))){
 const err29 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
@@ -10708,7 +11216,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((data12 === "P1") || (data12 === "P2")) || (data12 === "P3"))){
-const err32 = {instancePath:instancePath+"/findings/" + i0+"/severity",schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/findings/" + i0+"/severity",schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10804,7 +11312,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((((data18 === "valid") || (data18 === "invalid")) || (data18 === "needs_evidence")) || (data18 === "unjudged"))){
-const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema97.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10827,7 +11335,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!(((data19 === "verified") || (data19 === "unverified")) || (data19 === "needs_evidence"))){
-const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema94.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema97.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -10966,7 +11474,7 @@ vErrors.push(err52);
 errors++;
 }
 for(const key2 in data26){
-if(!(func1.call(schema88.properties, key2))){
+if(!(func1.call(schema91.properties, key2))){
 const err53 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -10990,7 +11498,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((((((data27 === "seat_failed") || (data27 === "fallback_judge")) || (data27 === "quorum_missed")) || (data27 === "budget_spent")) || (data27 === "rounds_missing")) || (data27 === "evidence_unchecked"))){
-const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema88.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema91.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -11245,22 +11753,22 @@ vErrors.push(err75);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJournalEntryRaw = validate75;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
-const schema102 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
-const pattern20 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
-const pattern22 = new RegExp("^[0-9a-f]{64}$", "u");
+export const validateJournalEntryRaw = validate81;
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema105 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
+const pattern21 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern23 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate81.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11369,7 +11877,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema98.properties, key0))){
+if(!(func1.call(schema101.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -11432,7 +11940,7 @@ errors++;
 if(data.phase !== undefined){
 let data3 = data.phase;
 if(typeof data3 === "string"){
-if(!pattern20.test(data3)){
+if(!pattern21.test(data3)){
 const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -11531,7 +12039,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
+if(!pattern23.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -12171,7 +12679,7 @@ vErrors.push(err75);
 errors++;
 }
 if(!((data32 === "reported") || (data32 === "estimated"))){
-const err76 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema102.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err76 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema105.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -12194,7 +12702,7 @@ vErrors.push(err77);
 errors++;
 }
 if(!((((data33 === "reported") || (data33 === "priced")) || (data33 === "free")) || (data33 === "unknown"))){
-const err78 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema102.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err78 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema105.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -12242,7 +12750,7 @@ vErrors.push(err81);
 errors++;
 }
 if(!((data35 === "new") || (data35 === "resumed"))){
-const err82 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema102.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err82 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema105.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -12415,19 +12923,19 @@ vErrors.push(err95);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJudgmentRaw = validate79;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+export const validateJudgmentRaw = validate85;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate85.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12843,21 +13351,21 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
+validate85.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePanelResultRaw = validate80;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
-const schema109 = {"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]};
-const pattern24 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
-const schema108 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
+export const validatePanelResultRaw = validate86;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
+const schema112 = {"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]};
+const pattern25 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const schema111 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12916,7 +13424,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema108.properties, key0))){
+if(!(func1.call(schema111.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -13038,7 +13546,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data4 === "A") || (data4 === "B"))){
-const err15 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema108.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema111.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13073,7 +13581,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((((data5 === "proposition") || (data5 === "opposition")) || (data5 === "proposer")) || (data5 === "challenger"))){
-const err18 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema108.properties.first.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema111.properties.first.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13096,7 +13604,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data6 === "answered") || (data6 === "failed"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema108.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema111.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13119,7 +13627,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!(((((data7 === "proposition") || (data7 === "opposition")) || (data7 === "proposer")) || (data7 === "challenger")) || (data7 === "tie"))){
-const err22 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema109.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema112.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13287,17 +13795,17 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/panel-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13376,7 +13884,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema107.properties, key0))){
+if(!(func1.call(schema110.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -13390,7 +13898,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern24.test(data0)){
+if(!pattern25.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -13556,8 +14064,8 @@ errors++;
 }
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate81(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+if(!(validate87(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -13586,7 +14094,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(((((data8 === "proposition") || (data8 === "opposition")) || (data8 === "proposer")) || (data8 === "challenger")) || (data8 === "tie"))){
-const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema109.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema112.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13638,7 +14146,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((((data10 === "proposition") || (data10 === "opposition")) || (data10 === "proposer")) || (data10 === "challenger")) || (data10 === "tie"))){
-const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema109.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema112.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13750,7 +14258,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!((data15 === "krippendorff_alpha_interval") || (data15 === "krippendorff_alpha_nominal"))){
+if(!(((data15 === "krippendorff_alpha_interval") || (data15 === "krippendorff_alpha_nominal")) || (data15 === "percent_agreement"))){
 const err37 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"debate.schema.json#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
@@ -13935,19 +14443,19 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReplayEntryRaw = validate83;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+export const validateReplayEntryRaw = validate89;
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14132,19 +14640,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewArtifactRaw = validate84;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
+export const validateReviewArtifactRaw = validate90;
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14187,7 +14695,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((data0 === "original") || (data0 === "accepted")) || (data0 === "compromise")) || (data0 === "rebuttal"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema114.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema117.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14318,21 +14826,21 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewCritiqueRaw = validate56;
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
-const schema77 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
-const schema79 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
-const pattern17 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
+export const validateReviewCritiqueRaw = validate62;
+const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
+const schema80 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
+const schema82 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
+const pattern18 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14385,7 +14893,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern17.test(data0)){
+if(!pattern18.test(data0)){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -14420,7 +14928,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14662,7 +15170,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema77.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema80.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14683,17 +15191,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-critique.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14748,8 +15256,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate57(data0[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate63(data0[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 }
@@ -14839,7 +15347,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14909,7 +15417,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data7 === "json") || (data7 === "markdown")) || (data7 === "bullets"))){
-const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema76.properties.form.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema79.properties.form.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14955,20 +15463,20 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewDecisionRaw = validate55;
-const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
-const pattern18 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
+export const validateReviewDecisionRaw = validate61;
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
+const pattern19 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-decision.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15047,7 +15555,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema75.properties, key0))){
+if(!(func1.call(schema78.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -15096,7 +15604,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15119,7 +15627,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "auto") || (data2 === "manual"))){
-const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema75.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema78.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15142,7 +15650,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(((((data3 === "decision") || (data3 === "converged")) || (data3 === "agreed")) || (data3 === "max_rounds")) || (data3 === "budget"))){
-const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema75.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema78.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15180,7 +15688,7 @@ errors++;
 if(data.final_artifact !== undefined){
 let data5 = data.final_artifact;
 if(typeof data5 === "string"){
-if(!pattern18.test(data5)){
+if(!pattern19.test(data5)){
 const err18 = {instancePath:instancePath+"/final_artifact",schemaPath:"#/properties/final_artifact/pattern",keyword:"pattern",params:{pattern: "^artifact/v[0-9]+\\.md$"},message:"must match pattern \""+"^artifact/v[0-9]+\\.md$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -15464,7 +15972,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((((data16 === "A") || (data16 === "B")) || (data16 === "C")) || (data16 === "D")) || (data16 === "E"))){
-const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -15487,7 +15995,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((((data17 === "A") || (data17 === "B")) || (data17 === "C")) || (data17 === "D")) || (data17 === "E"))){
-const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -15532,18 +16040,18 @@ vErrors.push(err46);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewJudgmentRaw = validate85;
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
+export const validateReviewJudgmentRaw = validate91;
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15596,7 +16104,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern17.test(data0)){
+if(!pattern18.test(data0)){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -15631,7 +16139,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15873,7 +16381,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema77.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema80.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15894,17 +16402,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16016,7 +16524,7 @@ errors++;
 if(data1.finding_id !== undefined){
 let data2 = data1.finding_id;
 if(typeof data2 === "string"){
-if(!pattern17.test(data2)){
+if(!pattern18.test(data2)){
 const err9 = {instancePath:instancePath+"/classifications/" + i0+"/finding_id",schemaPath:"#/properties/classifications/items/properties/finding_id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -16051,7 +16559,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "valid") || (data3 === "invalid")) || (data3 === "needs_evidence"))){
-const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema115.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema118.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16135,8 +16643,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate86(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate92(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
@@ -16165,7 +16673,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((data7 === "A") || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E"))){
-const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema80.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16292,19 +16800,19 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateScoresFileRaw = validate88;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+export const validateScoresFileRaw = validate94;
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16668,19 +17176,19 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSeatSessionRaw = validate89;
-const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
+export const validateSeatSessionRaw = validate95;
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat-session.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate95.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16775,7 +17283,7 @@ errors++;
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 === "string"){
-if(!pattern20.test(data1)){
+if(!pattern21.test(data1)){
 const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -16849,7 +17357,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data5 = data.prompt_sha256;
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
+if(!pattern23.test(data5)){
 const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -16894,21 +17402,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateSeatConfigRaw = validate38;
 
-export const validateSideOutputRaw = validate90;
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+export const validateSideOutputRaw = validate96;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16979,20 +17487,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate96.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSkillManifestRaw = validate92;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern35 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+export const validateSkillManifestRaw = validate98;
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const pattern36 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17110,7 +17618,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern35.test(data1)){
+if(!pattern36.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -17412,21 +17920,21 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTournamentFrontmatterRaw = validate93;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern38 = new RegExp("^m[0-9]{2,4}$", "u");
-const schema126 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern37 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+export const validateTournamentFrontmatterRaw = validate99;
+const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern39 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema129 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
+const pattern38 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17489,7 +17997,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern37.test(data0)){
+if(!pattern38.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -17528,17 +18036,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/tournament.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17657,7 +18165,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema125.properties, key0))){
+if(!(func1.call(schema128.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -17706,7 +18214,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data1 === "formal") || (data1 === "crossfire"))){
-const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema125.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema128.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17766,8 +18274,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate94(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate100(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 }
@@ -17798,8 +18306,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate94(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate100(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 }
@@ -17828,7 +18336,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(data7 === "round-robin")){
-const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema125.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema128.properties.pairing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17851,7 +18359,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data8 === "both") || (data8 === "one"))){
-const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema125.properties.sides.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema128.properties.sides.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17913,7 +18421,7 @@ errors++;
 if(data10.id !== undefined){
 let data11 = data10.id;
 if(typeof data11 === "string"){
-if(!pattern38.test(data11)){
+if(!pattern39.test(data11)){
 const err31 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -17983,7 +18491,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data13 === "for") || (data13 === "against"))){
-const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema125.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema128.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -18114,7 +18622,7 @@ errors++;
 if(data15.motion !== undefined){
 let data17 = data15.motion;
 if(typeof data17 === "string"){
-if(!pattern38.test(data17)){
+if(!pattern39.test(data17)){
 const err48 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
@@ -18241,7 +18749,7 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key3 in data21){
 const _errs46 = errors;
 if(typeof key3 === "string"){
-if(!pattern19.test(key3)){
+if(!pattern20.test(key3)){
 const err58 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key3};
 if(vErrors === null){
 vErrors = [err58];
@@ -18593,7 +19101,7 @@ vErrors.push(err86);
 errors++;
 }
 if(!(((data32 === "created") || (data32 === "running")) || (data32 === "finished"))){
-const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema125.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema128.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -18664,20 +19172,20 @@ vErrors.push(err92);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUsageLedgerRaw = validate76;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
-const schema103 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
-const schema101 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
+export const validateUsageLedgerRaw = validate82;
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
+const schema106 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
+const schema104 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18756,7 +19264,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema101.properties, key0))){
+if(!(func1.call(schema104.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -19092,7 +19600,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((data14 === "reported") || (data14 === "estimated"))){
-const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema102.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema105.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19115,7 +19623,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((((data15 === "reported") || (data15 === "priced")) || (data15 === "free")) || (data15 === "unknown"))){
-const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema102.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema105.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19163,7 +19671,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data17 === "new") || (data17 === "resumed"))){
-const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema102.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema105.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -19196,17 +19704,17 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/usage-ledger.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate82.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19330,8 +19838,8 @@ let data3 = data.calls;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate77(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate83(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
@@ -19353,7 +19861,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
 const _errs12 = errors;
 if(typeof key1 === "string"){
-if(!pattern20.test(key1)){
+if(!pattern21.test(key1)){
 const err11 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
@@ -19943,7 +20451,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

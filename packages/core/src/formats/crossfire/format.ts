@@ -10,12 +10,16 @@ import {
   validateCrossfireSummary,
   validateCrossfireTurn,
   validateCrossfireVerdict,
+  validatePanelResult,
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
-import { fail, ok, quote, ruleError } from "../../errors.js";
+import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
+import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { panelDegradations } from "../../judging/votes.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
+import { judgeAsks, selfJudgingProblem } from "../formal/judges.js";
 import {
   defineFormat,
   type FormatRecord,
@@ -25,7 +29,16 @@ import {
 } from "../format.js";
 import { checkCommittedCrossfire } from "./committed.js";
 import { importAgentsysDebate } from "./import.js";
-import { buildCrossfirePrompt, summaryInput, verdictTurns } from "./prompt.js";
+import {
+  combineVerdicts,
+  crossfireJudgePrompt,
+  crossfirePanels,
+  PANEL_VERDICT_FILE,
+  PANEL_VERDICT_NAME,
+  parseJudgeVerdict,
+  verdictReliability,
+} from "./judges.js";
+import { buildCrossfirePrompt, summaryInput } from "./prompt.js";
 import { renderSummary, renderTurn, renderVerdict } from "./render.js";
 import { assignIds, checkTurn, turnKind } from "./rules.js";
 import {
@@ -44,7 +57,6 @@ import {
   withRecords,
 } from "./state.js";
 import { checkSummary } from "./summary.js";
-import { checkVerdict } from "./verdict.js";
 
 type Phase = CrossfireFrontmatter["current_phase"];
 
@@ -62,7 +74,7 @@ const SEATS_EXAMPLE =
 function phaseError(state: DebateState, role: string): RuleError | undefined {
   const fm = crossfireFrontmatter(state);
   const wanted = ROLE_OF_PHASE[fm.current_phase];
-  if (wanted === role) return undefined;
+  if (wanted === role || (wanted === "judge" && isJudgeRole(role))) return undefined;
   return ruleError(
     "DEBATE_PHASE_MISMATCH",
     "current_phase",
@@ -151,25 +163,28 @@ function newCrossfireDebate(
       ),
     );
   }
-  // Default judge: a CLI that debates in neither seat.
+  if (init.judges && init.judges.length > 5)
+    return fail(ruleError("JUDGES_TOO_MANY", "judges", `expected 1-5 judges, found ${init.judges.length}`));
+  // Default judge: a CLI that debates in neither seat. `--judges`: a blind panel in `judges:`.
   const judge =
     init.seats.judge ?? ["claude", "codex", "gemini"].find((a) => a !== proposer && a !== challenger)!;
-  const judgeSeat = seat(judge);
+  const judgeSeats = init.judges ? init.judges.map(seat) : [seat(judge)];
   const seats: NonNullable<CrossfireFrontmatter["seats"]> = {
     proposer: seat(proposer),
     challenger: seat(challenger),
-    judge: judgeSeat,
+    ...(init.judges ? {} : { judge: judgeSeats[0]! }),
     ...(init.seats.summarizer ? { summarizer: seat(init.seats.summarizer) } : {}),
   };
   const warnings: string[] = [];
-  for (const side of ["proposer", "challenger"] as const) {
-    const debater = seats[side];
-    if (debater.adapter === judgeSeat.adapter && debater.model === judgeSeat.model) {
-      warnings.push(
-        `the judge (${judgeSeat.adapter}${judgeSeat.model ? ` ${judgeSeat.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
-      );
+  for (const judgeSeat of judgeSeats)
+    for (const side of ["proposer", "challenger"] as const) {
+      const debater = seats[side];
+      if (debater.adapter === judgeSeat.adapter && debater.model === judgeSeat.model) {
+        warnings.push(
+          `the judge (${judgeSeat.adapter}${judgeSeat.model ? ` ${judgeSeat.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
+        );
+      }
     }
-  }
   const frontmatter: CrossfireFrontmatter = {
     debate_id: init.slug,
     format: "crossfire",
@@ -177,6 +192,15 @@ function newCrossfireDebate(
     current_exchange: 1,
     current_phase: "awaiting_proposer",
     seats,
+    ...(init.judges
+      ? {
+          judges: {
+            panel: judgeSeats,
+            ...(init.swap ? { swap: true } : {}),
+            ...(init.allowSelfJudging ? { allow_self_judging: true } : {}),
+          },
+        }
+      : {}),
     created_at: init.now,
   };
   return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
@@ -201,14 +225,26 @@ export const crossfireFormat = defineFormat({
       validate: (data: unknown) => validateCrossfireSummary(data) as never,
     },
     { dir: "", name: VERDICT_NAME, validate: (data: unknown) => validateCrossfireVerdict(data) as never },
+    // The verdict panel's record (judges:): labels, orders, every judge's verdict or error, figures.
+    {
+      dir: "judges",
+      name: PANEL_VERDICT_NAME,
+      validate: (data: unknown) => validatePanelResult(data) as never,
+    },
   ],
   validateFrontmatter: (data: unknown) => validateCrossfireFrontmatter(data) as never,
   isRecordCommitted: (frontmatter, file) => isCommitted(frontmatter as unknown as CrossfireFrontmatter, file),
   seat(state, role) {
-    const seats = crossfireFrontmatter(state).seats;
+    const fm = crossfireFrontmatter(state);
+    const seats = fm.seats;
     if (!seats) return undefined;
-    // The summarizer defaults to the judge's seat (DESIGN §3.3).
-    if (role === "summarizer") return seats.summarizer ?? seats.judge;
+    // The summarizer defaults to the judge's seat (DESIGN §3.3), else the panel's first judge.
+    if (role === "summarizer") return seats.summarizer ?? seats.judge ?? fm.judges?.panel[0];
+    if (isJudgeRole(role)) {
+      const config = judgingOf(fm);
+      if (!config) return undefined;
+      return config.blind ? ballotOf(config, role)?.seat : role === "judge" ? config.panel[0] : undefined;
+    }
     return (seats as unknown as Record<string, SeatConfig | undefined>)[role];
   },
   next(state): FormatStep {
@@ -217,10 +253,11 @@ export const crossfireFormat = defineFormat({
     if (fm.current_phase === "complete") {
       const verdict = verdictOf(state);
       const label = outcomeLabel(fm);
+      const winner = verdict?.winner ?? fm.winner ?? "?";
       return {
         kind: "done",
         reason: "complete",
-        message: `verdict: the ${verdict?.winner ?? fm.winner ?? "?"} wins${label ? `, ${label}` : ` after ${fm.rounds} round(s)`}`,
+        message: `verdict: ${winner === "tie" ? "a tie (the judge panel is split)" : `the ${winner} wins`}${label ? `, ${label}` : ` after ${fm.rounds} round(s)`}`,
       };
     }
     if (fm.current_phase === "aborted") {
@@ -245,6 +282,35 @@ export const crossfireFormat = defineFormat({
       };
     }
     const role = ROLE_OF_PHASE[fm.current_phase]!;
+    if (role === "judge") {
+      if (fm.judges && fm.seats.judge)
+        return {
+          kind: "blocked",
+          reason: "judges_twice",
+          message:
+            "debate.md has both `seats.judge` and `judges:`; keep one (a panel in `judges.panel`, or the one judge in `seats.judge`)",
+        };
+      const config = judgingOf(fm);
+      if (!config)
+        return {
+          kind: "blocked",
+          reason: "no_seats",
+          message:
+            "debate.md names no judge: add `seats.judge`, or a panel in `judges:` (e.g. judges: { panel: [{ adapter: codex }, { adapter: gemini }] })",
+        };
+      const self = config.blind ? selfJudgingProblem(state, config, ["proposer", "challenger"]) : undefined;
+      if (self) return { kind: "blocked", reason: "self_judging", message: self };
+      if (config.blind)
+        return {
+          kind: "ask",
+          exchange: round,
+          phase: fm.current_phase,
+          mode: "parallel",
+          ...judgeAsks(config, "verdict"),
+          opens: false,
+          completed: fm.outcome ? (fm.completed_rounds ?? 0) : round,
+        };
+    }
     const task =
       role === "summarizer"
         ? "summary"
@@ -265,11 +331,14 @@ export const crossfireFormat = defineFormat({
       completed: done,
     };
   },
-  prompt: (state, role, options = {}) => buildCrossfirePrompt(state, role, options),
+  prompt: (state, role, options = {}) =>
+    isJudgeRole(role)
+      ? crossfireJudgePrompt(state, role, options)
+      : buildCrossfirePrompt(state, role, options),
   skillTask(state, role) {
     const round = crossfireFrontmatter(state).current_exchange;
     if (role === "summarizer") return "summary";
-    if (role === "judge") return "verdict";
+    if (isJudgeRole(role)) return "verdict";
     return turnKind(role as CrossfireSide, round);
   },
   parseAnswer(state, role, text): Result<unknown> {
@@ -299,41 +368,39 @@ export const crossfireFormat = defineFormat({
       const { round: _r, covers: _c, ...rest } = summary.value;
       return ok({ round, covers: round - 2, ...rest });
     }
-    // The verdict: a tie or a missing winner is named as such, not as a generic schema error.
-    const json = extractJson(text);
-    if (json.ok) {
-      const winner = (json.value as { winner?: unknown }).winner;
-      if (winner !== "proposer" && winner !== "challenger") {
-        return fail(
-          ruleError(
-            "VERDICT_NO_WINNER",
-            "winner",
-            `expected the winner to be "proposer" or "challenger" (a tie is not a verdict), found ${quote(winner)}`,
-          ),
-        );
-      }
-    }
-    const verdict = parseJson<CrossfireVerdict>(
-      text,
-      validateCrossfireVerdict,
-      "the verdict does not match the expected shape",
-    );
-    if (!verdict.ok) return verdict;
-    const turns = verdictTurns(state);
-    const errors = checkVerdict(verdict.value, turns);
-    if (errors.length > 0) return fail(...errors);
-    const { rounds_considered: _rc, outcome: _o, ...rest } = verdict.value;
-    const considered = fm.outcome ? (fm.completed_rounds ?? 0) : round;
-    return ok({
-      ...rest,
-      rounds_considered: considered,
-      ...(fm.outcome === "uncontested" || fm.outcome === "partial" ? { outcome: fm.outcome } : {}),
-    } satisfies CrossfireVerdict);
+    // The verdict: one judge's, or a panel judge's with its labels mapped back to the sides.
+    return parseJudgeVerdict(state, role, text);
   },
-  apply(state, answers, _now) {
+  apply(state, answers, _now, meta = {}) {
     const fm = crossfireFrontmatter(state);
     const round = fm.current_exchange;
     const role = ROLE_OF_PHASE[fm.current_phase];
+    if (role === "judge" && judgingOf(fm)?.blind) {
+      // A verdict panel: the judges' votes combined; verdict.md and the panel's judges/verdict.md.
+      const panel = combineVerdicts(state, answers, meta.failures ?? {});
+      if (!panel.ok) return panel;
+      const { verdict, record: panelRecord, result, config } = panel.value;
+      const taken = [VERDICT_FILE, PANEL_VERDICT_FILE].find((f) =>
+        (state.records ?? []).some((r) => r.file === f),
+      );
+      if (taken)
+        return fail(
+          ruleError(
+            "RECORD_EXISTS",
+            taken,
+            `expected a new ${taken}, found it already committed (was this step already applied?)`,
+          ),
+        );
+      const next = moved(fm, round, "complete", {
+        winner: verdict.winner,
+        reliability: verdictReliability(config, result),
+      });
+      return ok({
+        ...state,
+        frontmatter: asDebateFrontmatter(next),
+        records: withRecords(state, [record(VERDICT_FILE, verdict, renderVerdict(verdict)), panelRecord]),
+      });
+    }
     if (!role || !(role in answers)) {
       return fail(
         ruleError(
@@ -434,6 +501,10 @@ export const crossfireFormat = defineFormat({
           : fm.current_exchange - 1;
     const label = outcomeLabel(fm);
     const winner = verdict?.winner ?? fm.winner;
+    const degraded = [
+      ...(fm.outcome ? crossfireDegraded(fm) : []),
+      ...panelDegradations(crossfirePanels(state), () => ({ text: "the verdict" })),
+    ];
     return {
       phase: fm.current_phase,
       progress: { done, total: fm.rounds, unit: "round" },
@@ -445,10 +516,12 @@ export const crossfireFormat = defineFormat({
             },
           }
         : {}),
-      ...(winner ? { headline: `the ${winner} wins` } : {}),
+      ...(winner
+        ? { headline: winner === "tie" ? "a tie: the judge panel is split" : `the ${winner} wins` }
+        : {}),
       complete,
       ...(label ? { outcome: label } : {}),
-      ...(fm.outcome ? { degraded: crossfireDegraded(fm) } : {}),
+      ...(degraded.length > 0 ? { degraded } : {}),
     };
   },
   newOptions: {
@@ -463,6 +536,7 @@ export const crossfireFormat = defineFormat({
       { role: "summarizer", description: "who summarizes rounds from round 3 (default: the judge)" },
     ],
     length: { flag: "rounds", description: "how many rounds", default: 2, min: 1, max: 5 },
+    panel: true,
   },
   importers: {
     agentsys: {

@@ -64,6 +64,18 @@ function pick(options: BuildPromptOptions, role: string, task: string) {
   return template;
 }
 
+/** The placeholders every crossfire prompt fills. */
+function commonFields(state: DebateState, options: BuildPromptOptions) {
+  const fm = crossfireFrontmatter(state);
+  return {
+    topic: state.motion.text.trim(),
+    round: String(fm.current_exchange),
+    rounds: String(fm.rounds),
+    skills: options.skills?.trim() || "(no extra guidance for this debate)",
+    feedback: feedbackBlock(options.feedback),
+  };
+}
+
 /** The prompt of one crossfire seat at the current step, from its agent template. */
 export function buildCrossfirePrompt(
   state: DebateState,
@@ -72,13 +84,7 @@ export function buildCrossfirePrompt(
 ): string {
   const fm = crossfireFrontmatter(state);
   const round = fm.current_exchange;
-  const common = {
-    topic: state.motion.text.trim(),
-    round: String(round),
-    rounds: String(fm.rounds),
-    skills: options.skills?.trim() || "(no extra guidance for this debate)",
-    feedback: feedbackBlock(options.feedback),
-  };
+  const common = commonFields(state, options);
   if (role === "proposer" || role === "challenger") {
     const side = role as CrossfireSide;
     const other: CrossfireSide = side === "proposer" ? "challenger" : "proposer";
@@ -107,7 +113,23 @@ export function buildCrossfirePrompt(
         : "(none)",
     });
   }
-  const considered = verdictTurns(state);
+  return verdictPrompt(state, options);
+}
+
+/**
+ * The verdict's prompt; `first` is the side whose turn comes first within each round (a panel's judge
+ * reading the other order sees the challenger's turn of a round before the proposer's).
+ */
+export function verdictPrompt(
+  state: DebateState,
+  options: BuildPromptOptions = {},
+  first: CrossfireSide = "proposer",
+): string {
+  const fm = crossfireFrontmatter(state);
+  const common = commonFields(state, options);
+  const considered = verdictTurns(state).sort(
+    (a, b) => a.round - b.round || Number(b.role === first) - Number(a.role === first),
+  );
   const outcome =
     fm.outcome === "uncontested"
       ? "The challenger failed in round 1: the proposer's position is uncontested. Judge it on its own merits and evidence."

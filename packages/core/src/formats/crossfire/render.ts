@@ -81,7 +81,9 @@ export function renderVerdict(verdict: CrossfireVerdict): string {
           ]
         : [];
   const lines = [
-    `# Verdict: the ${verdict.winner} wins`,
+    verdict.winner === "tie"
+      ? "# Verdict: a tie (the judge panel is split)"
+      : `# Verdict: the ${verdict.winner} wins`,
     ...degraded,
     "",
     "## Reasoning",

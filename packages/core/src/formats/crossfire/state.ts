@@ -91,7 +91,7 @@ const PHASE_POSITION: Record<CrossfireFrontmatter["current_phase"], number> = {
 
 /** Whether a record file is committed under debate.md's marker (a file of a later step is a leftover of a crash). */
 export function isCommitted(fm: CrossfireFrontmatter, file: string): boolean {
-  if (file === VERDICT_FILE) return fm.current_phase === "complete";
+  if (file === VERDICT_FILE || file === `judges/${VERDICT_FILE}`) return fm.current_phase === "complete";
   const marker = fm.current_exchange * 10 + PHASE_POSITION[fm.current_phase];
   const turn = TURN_FILE.exec(file);
   if (turn) {

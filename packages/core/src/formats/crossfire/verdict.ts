@@ -1,8 +1,11 @@
-import type { CrossfireVerdict } from "@debatekit/schema";
-import { quote, ruleError } from "../../errors.js";
-import type { RuleError } from "../../types.js";
+import { type CrossfireVerdict, validateCrossfireVerdict } from "@debatekit/schema";
+import { fail, ok, quote, ruleError } from "../../errors.js";
+import { extractJson } from "../../extract-json.js";
+import { schemaRuleErrors } from "../../schema-errors.js";
+import type { DebateState, Result, RuleError } from "../../types.js";
+import { verdictTurns } from "./prompt.js";
 import { POINT_ID_IN_TEXT } from "./rules.js";
-import type { Turn } from "./state.js";
+import { crossfireFrontmatter, type Turn } from "./state.js";
 
 /** A recommendation shorter than this says nothing a reader can act on. */
 export const MIN_RECOMMENDATION_CHARS = 20;
@@ -69,4 +72,38 @@ export function checkVerdict(verdict: CrossfireVerdict, turns: readonly Turn[]):
     );
   }
   return errors;
+}
+
+/**
+ * One judge's verdict from its answer: a tie or a missing winner is named as such (not as a generic
+ * schema error), the schema and the rules checked, and the rounds it rests on set by the engine.
+ */
+export function parseVerdict(state: DebateState, text: string): Result<CrossfireVerdict> {
+  const fm = crossfireFrontmatter(state);
+  const json = extractJson(text);
+  if (!json.ok) return json;
+  const winner = (json.value as { winner?: unknown } | null)?.winner;
+  if (winner !== "proposer" && winner !== "challenger") {
+    return fail(
+      ruleError(
+        "VERDICT_NO_WINNER",
+        "winner",
+        `expected the winner to be "proposer" or "challenger" (a tie is not a verdict), found ${quote(winner)}`,
+      ),
+    );
+  }
+  const checked = validateCrossfireVerdict(json.value);
+  if (!checked.ok)
+    return fail(
+      ...schemaRuleErrors("ANSWER_SCHEMA", "the verdict does not match the expected shape", checked.errors),
+    );
+  const errors = checkVerdict(checked.value, verdictTurns(state));
+  if (errors.length > 0) return fail(...errors);
+  const { rounds_considered: _rc, outcome: _o, ...rest } = checked.value;
+  const considered = fm.outcome ? (fm.completed_rounds ?? 0) : fm.current_exchange;
+  return ok({
+    ...rest,
+    rounds_considered: considered,
+    ...(fm.outcome === "uncontested" || fm.outcome === "partial" ? { outcome: fm.outcome } : {}),
+  } satisfies CrossfireVerdict);
 }

@@ -5,11 +5,11 @@ import type {
   PanelBallot,
   PanelResult,
   Reliability,
+  SeatConfig,
 } from "@debatekit/schema";
-import { validatePanelResult } from "@debatekit/schema";
 import { parseJudgeAnswer } from "../../answers.js";
 import { clipText } from "../../clip.js";
-import { fail, ok, quote, ruleError } from "../../errors.js";
+import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
 import { blindFormalText, unblindJudgment } from "../../judging/blind.js";
 import { combineRescores, combineScores, judgeVote, type Vote } from "../../judging/combine.js";
@@ -25,6 +25,7 @@ import {
   selfJudging,
 } from "../../judging/panel.js";
 import { flipRate, krippendorffAlpha, meanDeviation, roundFigure } from "../../judging/reliability.js";
+import { panelDegradations as degradationsOf, judgeOfRole, panelRecord } from "../../judging/votes.js";
 import { type BuildPromptOptions, buildPrompt } from "../../prompt.js";
 import { roundScore } from "../../scoring.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
@@ -45,23 +46,29 @@ export function panelExchange(file: string): number | undefined {
 }
 
 /** The panel's asks for a judgment, its quorum and fallback (a bare `seats.judge` is one ask, as always). */
-export function judgeAsks(config: JudgingConfig): { asks: SeatAsk[]; quorum?: number; fallback?: SeatAsk } {
-  if (!config.blind) return { asks: [{ role: "judge", task: "judgment" }] };
+export function judgeAsks(
+  config: JudgingConfig,
+  task = "judgment",
+): { asks: SeatAsk[]; quorum?: number; fallback?: SeatAsk } {
+  if (!config.blind) return { asks: [{ role: "judge", task }] };
   return {
-    asks: ballotsOf(config).map((b) => ({ role: b.role, task: "judgment", group: b.judge })),
+    asks: ballotsOf(config).map((b) => ({ role: b.role, task, group: b.judge })),
     quorum: config.quorum,
-    ...(config.fallback ? { fallback: { role: FALLBACK_ROLE, task: "judgment", group: FALLBACK_ROLE } } : {}),
+    ...(config.fallback ? { fallback: { role: FALLBACK_ROLE, task, group: FALLBACK_ROLE } } : {}),
   };
 }
 
 /** Why the debate cannot be judged as configured: a judge that is a debater's own adapter and model. */
-export function selfJudgingProblem(state: DebateState, config: JudgingConfig): string | undefined {
+export function selfJudgingProblem(
+  state: DebateState,
+  config: JudgingConfig,
+  debaters: readonly string[] = ["proposition", "opposition"],
+): string | undefined {
   if (config.allowSelfJudging) return undefined;
-  const seats = state.frontmatter.seats;
-  const found = selfJudging(config, {
-    proposition: seats?.proposition,
-    opposition: seats?.opposition,
-  }).filter((f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual");
+  const seats = state.frontmatter.seats as Record<string, SeatConfig | undefined> | undefined;
+  const found = selfJudging(config, Object.fromEntries(debaters.map((d) => [d, seats?.[d]]))).filter(
+    (f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual",
+  );
   if (found.length === 0) return undefined;
   const f = found[0]!;
   return `debate.md: the judge \`${f.judge}\` (${f.seat.adapter}${f.seat.model ? ` ${f.seat.model}` : ""}) is the ${f.debater}'s own adapter and model, and models favour their own text; choose another judge, or set \`judges.allow_self_judging: true\``;
@@ -184,11 +191,6 @@ export function panelFigures(results: readonly PanelResult[]): JudgeFigures {
   return figures;
 }
 
-/** The judge a role belongs to (`judge_2_swapped` -> `judge_2`). */
-function judgeOfRole(role: string): string {
-  return role.endsWith("_swapped") ? role.slice(0, -"_swapped".length) : role;
-}
-
 /** The debate's reliability, from its panel results (debate.md's `reliability:` mirror). */
 export function reliabilityFrom(config: JudgingConfig, results: readonly PanelResult[]): Reliability {
   return {
@@ -204,27 +206,6 @@ export function formalPanels(state: DebateState): PanelResult[] {
   return (state.records ?? [])
     .filter((r) => panelExchange(r.file) !== undefined)
     .map((r) => r.frontmatter as unknown as PanelResult);
-}
-
-function panelBody(result: PanelResult): string {
-  const rows = result.judges.map((b) => {
-    const who = `${b.adapter}${b.model ? ` ${b.model}` : ""}`;
-    const what = b.status === "answered" ? (b.winner ?? "-") : `failed: ${b.error?.code ?? "?"}`;
-    return `| ${b.role} | ${who} | A = ${b.labels.proposition === "A" ? "proposition" : "opposition"} | ${b.first} | ${what} |`;
-  });
-  const f = result.figures;
-  const lines = [
-    `# Judges of ${result.step}`,
-    "",
-    `${result.answered} of ${result.configured} judge(s) answered (quorum ${result.quorum})${result.degraded ? " — DEGRADED" : ""}; combined: ${result.winner ?? "-"}.`,
-    "",
-    "| ballot | judge | labels | read first | verdict |",
-    "| --- | --- | --- | --- | --- |",
-    ...rows,
-    "",
-    `Agreement (Krippendorff's alpha): ${f.agreement ?? "n/a"}; flip rate under order swap: ${f.flip_rate ?? "n/a"}.`,
-  ];
-  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -333,53 +314,15 @@ export function combinePanel(
     votes,
     combined: Object.fromEntries(Object.entries(combined).map(([id, s]) => [id, roundScore(s)])),
   };
-  const result: PanelResult = { ...base, figures: panelFigures([{ ...base, figures: {} }]) };
-  const checked = validatePanelResult(result);
-  if (!checked.ok)
-    return fail(
-      ruleError(
-        "PANEL_RESULT_INVALID",
-        checked.errors[0]?.path ?? "",
-        `the panel's record is invalid: ${quote(checked.errors[0]?.message)}`,
-      ),
-    );
-  const record: FormatRecord = {
-    file: panelFile(exchange),
-    frontmatter: result as unknown as Record<string, unknown>,
-    body: panelBody(result),
-  };
-  return ok({ judgment, record, result, config });
+  const made = panelRecord(panelFile(exchange), base, panelFigures);
+  if (!made.ok) return made;
+  return ok({ judgment, record: made.value.record, result: made.value.result, config });
 }
 
 /** What a debate's judged exchanges rest on less than configured (DESIGN §12): failed judges, the fallback. */
 export function panelDegradations(state: DebateState): Degradation[] {
-  return formalPanels(state).flatMap((r) => {
-    if (!r.degraded) return [];
+  return degradationsOf(formalPanels(state), (r) => {
     const exchange = Number(r.step.slice(1));
-    const failed: Degradation[] = r.judges
-      .filter((b) => b.status === "failed")
-      .map((b) => ({
-        cause: "seat_failed" as const,
-        message: `the judge ${b.role} (${b.adapter}) failed at exchange ${exchange}; ${r.answered} of ${r.configured} judges answered`,
-        role: b.role,
-        adapter: b.adapter,
-        round: exchange,
-        ...(b.error ? { code: b.error.code, error: b.error.message } : {}),
-        configured: r.configured,
-        used: r.answered,
-      }));
-    const fallback: Degradation[] = r.fallback_used
-      ? [
-          {
-            cause: "fallback_judge",
-            message: `the fallback judge judged exchange ${exchange}`,
-            role: FALLBACK_ROLE,
-            round: exchange,
-            configured: r.configured,
-            used: r.answered,
-          },
-        ]
-      : [];
-    return [...failed, ...fallback];
+    return { text: `exchange ${exchange}`, round: exchange };
   });
 }
