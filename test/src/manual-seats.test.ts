@@ -1,7 +1,8 @@
+import { spawn } from "node:child_process";
 import { readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, exists, newcomer, newManualDebate } from "./newcomer.js";
+import { debate, debateBin, exists, newcomer, newManualDebate, until } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // Manual seats as a person uses them: through the built binary, answers written into inbox/.
@@ -58,5 +59,44 @@ describe("manual seats", () => {
     expect(fixed.stderr).toContain("committed exchange 0 arguments");
     expect(await exists(join(cwd, "d/arguments/prop_000a.md"))).toBe(true);
     expect(await exists(join(cwd, "d/inbox/e000-proposition-attempt2.md"))).toBe(false);
+  });
+
+  it("respect retries across runs: the answer rejected retries + 1 times fails the step, no more prompts", async () => {
+    expect(newManualDebate("This house would ban meetings on Fridays", "r", { cwd, env }).code).toBe(0);
+    const file = join(cwd, "r/debate.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace(/^current_phase: .*$/m, "$&\nretries: 1"));
+    expect(debate(["run", "r"], { cwd, env }).code).toBe(0);
+    await writeFile(join(cwd, "r/inbox/e000-opposition.md"), await recorded(0, "opposition"));
+    await writeFile(join(cwd, "r/inbox/e000-proposition.md"), "not an answer\n");
+    expect(debate(["run", "r"], { cwd, env }).code).toBe(0);
+    await writeFile(join(cwd, "r/inbox/e000-proposition-attempt2.md"), "still not an answer\n");
+    for (let run = 0; run < 2; run++) {
+      const failed = debate(["run", "r"], { cwd, env });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/proposition's answer for exchange 0 .*retries/);
+      expect(await exists(join(cwd, "r/prompts/e000-proposition-attempt3.md"))).toBe(false);
+    }
+  });
+
+  it("in watch mode, say why an answer was rejected", async () => {
+    expect(newManualDebate("This house would write the docs first", "w", { cwd, env }).code).toBe(0);
+    const watch = spawn(process.execPath, [debateBin, "watch", "w"], { cwd, env });
+    let out = "";
+    watch.stdout.on("data", (d) => (out += d));
+    watch.stderr.resume();
+    const exited = new Promise((done) => watch.on("close", done));
+    try {
+      await until("the prompts", () => exists(join(cwd, "w/prompts/e000-proposition.md")));
+      await writeFile(join(cwd, "w/inbox/e000-opposition.md"), await recorded(0, "opposition"));
+      await writeFile(join(cwd, "w/inbox/e000-proposition.md"), "I agree.\n");
+      await until("the rejection line", async () => out.includes("answer was rejected"));
+      expect(out).toMatch(
+        /w: exchange 0 · the proposition's answer was rejected, asking again \(attempt 2\): \S+/,
+      );
+      await until("the waiting line", async () => out.includes("e000-proposition-attempt2.md"));
+    } finally {
+      watch.kill("SIGINT");
+      await exited;
+    }
   });
 });

@@ -266,7 +266,29 @@ export async function askSeat<T>(
   context.reportSkillProblems?.(role, problems);
   const resume = resumesSession(seat);
   let stored = resume ? await readSeatSession(dir, role, seat) : undefined;
-  for (let call = 0; call <= retries; call++) {
+  // `retries` bounds the step's attempts across runs too: the rejected answers this seat (same adapter
+  // and model) already gave count, so a manual seat answered run after run stops at retries + 1.
+  // Another seat in debate.md starts the count again.
+  const used = journal.filter(
+    (e) =>
+      e.result.status === "ok" &&
+      e.validation?.ok === false &&
+      e.adapter === adapter.name &&
+      (e.model ?? undefined) === (seat.model ?? undefined),
+  );
+  if (used.length > retries) {
+    const latest = used.at(-1)!;
+    return {
+      ok: false,
+      status: "failed",
+      error: {
+        code: "ANSWER_INVALID",
+        message: `the ${role}'s answer for exchange ${exchange} was rejected ${used.length} time(s), and retries is ${retries}: ${latest.validation?.errors?.[0] ?? "invalid answer"} (raise \`retries\` in debate.md, change the seat, or debate reset)`,
+        file: journalPath(latest.attempt),
+      },
+    };
+  }
+  for (let call = used.length; call <= retries; call++) {
     if (context.signal?.aborted) {
       return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };
     }
@@ -391,7 +413,7 @@ export async function askSeat<T>(
     status: "failed",
     error: {
       code: "ANSWER_INVALID",
-      message: `the ${role}'s answer for exchange ${exchange} is still invalid after ${retries + 1} attempt(s): ${first}`,
+      message: `the ${role}'s answer for exchange ${exchange} is still invalid after ${retries + 1} attempt(s) (retries: ${retries}): ${first}`,
       file: journalPath(lastErrors?.attempt ?? callNo),
       field: lastErrors?.path ?? "",
     },

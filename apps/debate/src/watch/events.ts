@@ -49,6 +49,16 @@ export type WatchEvent = { at: string } & (
       error?: RunSummary["error"];
       pending?: PendingSeat[];
     }
+  | {
+      type: "answer_rejected";
+      dir: string;
+      exchange: number;
+      role: string;
+      /** The attempt that will be asked next. */
+      attempt: number;
+      /** Why the answer was rejected (the rules' messages, as the seat's retry prompt gives them). */
+      errors: string[];
+    }
   | { type: "invalid"; dir: string; code: string; file: string; field?: string; message: string }
   | { type: "recovered"; dir: string }
   | ({ type: "skill_problem"; dir: string; role: string } & SkillProblemReport)

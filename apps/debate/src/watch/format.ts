@@ -33,6 +33,8 @@ export function formatWatchLine(event: WatchEvent, name: (dir: string) => string
       }
       return `${name(event.dir)}: ${what} [${where}]`;
     }
+    case "answer_rejected":
+      return `${name(event.dir)}: exchange ${event.exchange} · the ${event.role}'s answer was rejected, asking again (attempt ${event.attempt}): ${event.errors.join("; ")}`;
     case "invalid":
       return `${name(event.dir)}: ${event.file}${event.field ? ` field ${event.field}` : ""} is invalid (${event.code}): ${event.message}; waiting for a fix`;
     case "recovered":
@@ -108,11 +110,13 @@ export function createWatchPrinter(
       const colored =
         event.type === "invalid" || event.type === "run_error" || event.type === "watch_error"
           ? c.red(line)
-          : event.type === "step_committed"
-            ? c.green(line)
-            : event.type === "skill_problem"
-              ? c.yellow(line)
-              : line;
+          : event.type === "answer_rejected"
+            ? c.yellow(line)
+            : event.type === "step_committed"
+              ? c.green(line)
+              : event.type === "skill_problem"
+                ? c.yellow(line)
+                : line;
       io.stdout.write(`${clock(event.at)} ${colored}\n`);
       render();
     },

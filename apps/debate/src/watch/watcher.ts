@@ -141,6 +141,15 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
               exchange: event.exchange,
               phase: event.phase,
             });
+          } else if (event.type === "retry") {
+            emit({
+              type: "answer_rejected",
+              dir,
+              exchange: event.exchange,
+              role: event.role,
+              attempt: event.attempt,
+              errors: event.errors,
+            });
           } else if (event.type === "seat_finished" && event.status === "pending") {
             pending.push({ role: event.role, message: event.error ?? "" });
           } else if (event.type === "skill_problem") {
