@@ -237,7 +237,59 @@ describe("debate gate", () => {
       await policy("both-down", { ...seats, judge: "down", fallback_judge: "down" }),
     ]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/gate: undecided: the judge \(http\) failed: /);
+    expect(run.stderr).toMatch(
+      /gate: undecided: the judge panel missed its quorum \(1 of 1\); the judge \(http\) failed: /,
+    );
+  });
+
+  it("exits 2 when the judge panel misses its quorum (2 of 3 judges down, no fallback)", async () => {
+    git("checkout", "-q", "clean");
+    const { judge: _j, ...rest } = seats;
+    const file = await policy("panel-short", rest);
+    const data = JSON.parse(await readFile(file, "utf8"));
+    const http = (model: string) => ({ ...data.critic, model });
+    await writeFile(
+      file,
+      JSON.stringify({ ...data, judges: [http("judge"), http("down"), http("down")], quorum: 2 }),
+    );
+    const run = await gate(["--scope", "base:main", "--policy", file, "--json"]);
+    expect(run.code).toBe(2);
+    const result = JSON.parse(run.stdout);
+    expect(validateGateResult(result).ok).toBe(true);
+    expect(result.outcome).toBe("undecided");
+    expect(result.reason).toMatch(
+      /^undecided: the judge panel missed its quorum \(2 of 3\); the judge_[23] \(http\) failed: /,
+    );
+    expect(result.degraded).toMatchObject([{ cause: "quorum_missed", adapter: "http", configured: 3 }]);
+    expect(result.degraded[0].error).toContain("upstream overloaded");
+    expect(result.degraded[0].error).not.toContain("Zq8xK2mP9vL4nR7tW1yB6cD3fG5hJ0");
+    // The folder's debate.md holds the panel as the gate wrote it.
+    expect(await readFile(join(result.dir, "debate.md"), "utf8")).toMatch(/judges:\n {2}panel:\n/);
+  });
+
+  it("exits 0 when the fallback judge saves a panel that missed its quorum; a 2-judge panel decides by majority", async () => {
+    git("checkout", "-q", "clean");
+    const { judge: _j, ...rest } = seats;
+    const file = await policy("panel-fallback", { ...rest, fallback_judge: "judge" });
+    const data = JSON.parse(await readFile(file, "utf8"));
+    const http = (model: string) => ({ ...data.critic, model });
+    await writeFile(file, JSON.stringify({ ...data, judges: [http("judge"), http("down")], quorum: 2 }));
+    const run = await gate(["--scope", "base:main", "--policy", file, "--json"]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ outcome: "pass", decision: "A" });
+    expect(result.degraded).toMatchObject([{ cause: "fallback_judge", role: "judge_2", adapter: "http" }]);
+    expect(result.reason).toContain("degraded: fallback_judge");
+    const panel = await readFile(join(result.dir, "judges", "r01.md"), "utf8");
+    expect(panel).toMatch(/answered: 2\n/);
+    expect(panel).toMatch(/fallback_used: true\n/);
+    expect(panel).toMatch(/votes:\n {2}judge: A\n {2}judge_fallback: A\n/);
+  });
+
+  it("--judge and --judges together are a usage error (exit 2)", async () => {
+    const run = await gate(["--scope", "base:main", "--judge", "claude", "--judges", "codex,gemini"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("give --judge (one judge) or --judges (a panel), not both");
   });
 
   it("exits 2 when the budget runs out before a decision", async () => {

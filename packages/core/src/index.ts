@@ -46,11 +46,12 @@ export {
   newSevereFindings,
   sameFinding,
 } from "./formats/review/fingerprint.js";
-export { degradedReview, reviewFormat } from "./formats/review/format.js";
+export { degradedReview, reviewDegraded, reviewFormat } from "./formats/review/format.js";
 export type { GateRun, ResolvedGatePolicy } from "./formats/review/gate.js";
 export { evaluateGate, resolveGatePolicy } from "./formats/review/gate.js";
 export type { Intensity } from "./formats/review/guards.js";
 export { budgetForCall, INTENSITY_PRESETS, resolveGuards } from "./formats/review/guards.js";
+export { combineJudgments, reviewPanels, TIE_ORDER } from "./formats/review/judges.js";
 export type { ClassifiedFinding } from "./formats/review/judgment.js";
 export { checkRecommendation, checkReviewJudgment, classify } from "./formats/review/judgment.js";
 export type { CritiqueForm } from "./formats/review/parse.js";

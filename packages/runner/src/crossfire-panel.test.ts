@@ -113,7 +113,7 @@ describe("a crossfire verdict panel (examples/crossfire-panel)", () => {
     for (const role of JUDGES) {
       const prompt = prompts[role]!;
       expect(prompt).not.toMatch(/\bproposer\b|\bchallenger\b|\b[PC][1-5]\.\d/i);
-      const labels = panel.judges.find((b) => b.role === role)!.labels;
+      const labels = panel.judges.find((b) => b.role === role)!.labels!;
       expect(prompt).toContain(`Round 1: Debater ${labels.proposer} (opening)`);
       // The side read first comes first within each round.
       const opening = prompt.indexOf(`Round 1: Debater ${labels.proposer} (opening)`);
@@ -139,7 +139,7 @@ describe("a crossfire verdict panel (examples/crossfire-panel)", () => {
     const summary = await runDebate(dir, options());
     expect(summary.status).toBe("done");
     const panel = (await record(dir, "judges/verdict.md")) as unknown as PanelResult;
-    expect(panel.judges.find((b) => b.role === "judge_2")!.labels.proposer).toBe("A");
+    expect(panel.judges.find((b) => b.role === "judge_2")!.labels?.proposer).toBe("A");
     expect(panel.votes).toEqual({ judge: "challenger", judge_2: "proposer", judge_3: "tie" });
     expect(panel.winner).toBe("tie");
     const verdict = (await record(dir, "verdict.md")) as unknown as CrossfireVerdict;

@@ -24,6 +24,7 @@ interface GateOptions {
   critic?: string;
   author?: string;
   judge?: string;
+  judges?: string[];
   fallbackJudge?: string;
   intensity?: string;
   maxRounds?: number;
@@ -77,15 +78,30 @@ async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): P
 /** Runs the gate: review the scope to its end, then judge the result under the policy. */
 async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
   const policy: GatePolicy = await loadGatePolicy(io.cwd, opts.policy);
-  if ((policy.judges?.length ?? 0) > 1)
-    throw new ExitError(
-      `${opts.policy}: \`judges\` (a panel) is not supported yet by the review format; use \`judge\` and \`fallback_judge\``,
-      2,
-    );
+  if (opts.judge !== undefined && opts.judges !== undefined)
+    throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
+  if (policy.judge && policy.judges)
+    throw new ExitError(`${opts.policy}: give \`judge\` (one judge) or \`judges\` (a panel), not both`, 2);
   const critic = seat(opts.critic, policy.critic);
   const author = seat(opts.author, policy.author);
-  const judge = seat(opts.judge, policy.judge ?? policy.judges?.[0]);
+  // A panel: --judges, else the policy's `judges` (unless --judge names one judge).
+  const panel =
+    opts.judges !== undefined
+      ? opts.judges.map((adapter) => ({ adapter }) as SeatConfig)
+      : opts.judge === undefined
+        ? policy.judges
+        : undefined;
+  if (panel && panel.length > 5)
+    throw new ExitError(`--judges: expected 1-5 judges, found ${panel.length}`, 2);
+  const judge = panel ? undefined : seat(opts.judge, policy.judge);
   const fallback = seat(opts.fallbackJudge, policy.fallback_judge);
+  // The policy's quorum (default: every judge of the panel) must be reachable.
+  const quorum = panel ? (policy.quorum ?? panel.length) : undefined;
+  if (panel && quorum! > panel.length)
+    throw new ExitError(
+      `${opts.policy}: \`quorum\` (${quorum}) is more than the panel's ${panel.length} judge(s)`,
+      2,
+    );
   const { dir, fm, warnings, origin, revision } = await createReview(io, {
     scope: opts.scope,
     critic: critic?.adapter,
@@ -104,8 +120,17 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
       ...(critic ? { critic } : {}),
       ...(author ? { author } : {}),
       ...(judge ? { judge } : {}),
-      ...(fallback ? { fallback_judge: fallback } : {}),
     },
+    // A panel, or one judge with a fallback: the review's `judges:` (one fallback concept: judges.fallback).
+    ...(panel || fallback
+      ? {
+          judges: {
+            ...(panel ? { panel } : {}),
+            ...(quorum !== undefined ? { quorum } : {}),
+            ...(fallback ? { fallback } : {}),
+          },
+        }
+      : {}),
   });
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (!opts.json)
@@ -163,7 +188,19 @@ export function registerGate(program: Command, io: CliIO): void {
     .option("--critic <adapter>", "who critiques (overrides the policy)")
     .option("--author <adapter>", "who answers a D (rebuttal) or C (compromise) (overrides the policy)")
     .option("--judge <adapter>", "who classifies and decides (overrides the policy)")
-    .option("--fallback-judge <adapter>", "asked once when the judge fails (overrides the policy)")
+    .option(
+      "--judges <adapters>",
+      "a judge panel, comma-separated (e.g. claude,gemini,opencode): asked in parallel, decided by majority; the policy's quorum (default: all) must answer (overrides the policy)",
+      (value: string) =>
+        value
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+    )
+    .option(
+      "--fallback-judge <adapter>",
+      "asked when the judge fails or the panel misses its quorum (overrides the policy)",
+    )
     .addOption(
       new Option(
         "--intensity <preset>",

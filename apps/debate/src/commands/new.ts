@@ -63,14 +63,14 @@ export function registerNew(program: Command, io: CliIO): void {
   command
     .option(
       "--judges <adapters>",
-      "formal, crossfire: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order",
+      "formal, crossfire, review: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order",
       (value: string) =>
         value
           .split(",")
           .map((s) => s.trim())
           .filter(Boolean),
     )
-    .option("--swap", "formal, crossfire: ask every judge twice, once per order of the sides")
+    .option("--swap", "formal, crossfire: ask every judge twice, once per order of the sides (not review)")
     .option(
       "--allow-self-judging",
       "formal, crossfire: let a judge be a debater's own CLI (refused by default)",
@@ -103,7 +103,7 @@ export function registerNew(program: Command, io: CliIO): void {
       const panelFlags = ["judges", "swap", "allowSelfJudging"].filter((f) => opts[f] !== undefined);
       if (panelFlags.length > 0 && !format.newOptions.panel) {
         throw new ExitError(
-          `--judges, --swap and --allow-self-judging are options of the formal and crossfire formats, not ${format.name}`,
+          `--judges, --swap and --allow-self-judging are options of the formal, crossfire and review formats, not ${format.name}`,
         );
       }
       if (opts.judges !== undefined && opts.judge !== undefined)

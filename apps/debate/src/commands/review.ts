@@ -52,7 +52,12 @@ export interface ReviewInput {
   slug?: string | undefined;
   dir?: string | undefined;
   /** Full seat configurations (the gate's policy), over the adapters named by critic/author/judge. */
-  seats?: Partial<Record<"critic" | "author" | "judge" | "fallback_judge", SeatConfig>>;
+  seats?: Partial<Record<"critic" | "author" | "judge", SeatConfig>>;
+  /**
+   * A judge panel (the gate's `--judges` / policy): written as `judges:` (panel, quorum, fallback)
+   * instead of `seats.judge`; without a panel, the one judge of `seats.judge` is the panel.
+   */
+  judges?: { panel?: SeatConfig[]; quorum?: number; fallback?: SeatConfig };
   [key: string]: unknown;
 }
 
@@ -125,6 +130,16 @@ export async function createReview(
     ...(opts.materialize === false ? { skip_materialize: true } : {}),
   };
   if (opts.seats && fm.seats) fm.seats = { ...fm.seats, ...opts.seats };
+  if (opts.judges && fm.seats) {
+    const { judge, ...others } = fm.seats;
+    const panel = opts.judges.panel ?? (judge ? [judge] : []);
+    fm.seats = others;
+    fm.judges = {
+      panel,
+      ...(opts.judges.quorum !== undefined ? { quorum: opts.judges.quorum } : {}),
+      ...(opts.judges.fallback ? { fallback: opts.judges.fallback } : {}),
+    };
+  }
   const artifact: ReviewArtifact = {
     kind: "original",
     version: 1,

@@ -23,9 +23,9 @@ export function panelBallots<S extends string, A>(
   config: JudgingConfig,
   answers: Readonly<Record<string, unknown>>,
   failures: Readonly<Record<string, SeatFailure>>,
-  labels: (ballot: Ballot) => Record<S, "A" | "B">,
-  sides: readonly [S, S],
   winnerOf: (answer: A) => S | "tie",
+  /** The two sides and each ballot's labels (formal, crossfire); a review judge has neither. */
+  blind?: { sides: readonly [S, S]; labels: (ballot: Ballot) => Record<S, "A" | "B"> },
 ): { ballots: PanelBallot[]; byJudge: Map<string, A[]>; winners: Map<string, Array<S | "tie">> } {
   const roles = [...ballotsOf(config).map((b) => b.role), ...(config.fallback ? [FALLBACK_ROLE] : [])];
   const ballots: PanelBallot[] = [];
@@ -40,8 +40,12 @@ export function panelBallots<S extends string, A>(
       role,
       adapter: ballot.seat.adapter,
       ...(ballot.seat.model ? { model: ballot.seat.model } : {}),
-      labels: labels(ballot),
-      first: firstSide(ballot, sides) as PanelBallot["first"],
+      ...(blind
+        ? {
+            labels: blind.labels(ballot),
+            first: firstSide(ballot, blind.sides) as PanelBallot["first"],
+          }
+        : {}),
       status: answer !== undefined ? "answered" : "failed",
     };
     if (answer !== undefined) {
@@ -171,8 +175,8 @@ export function panelRecordBody(result: PanelResult): string {
   const rows = result.judges.map((b) => {
     const who = `${b.adapter}${b.model ? ` ${b.model}` : ""}`;
     const what = b.status === "answered" ? (b.winner ?? "-") : `failed: ${b.error?.code ?? "?"}`;
-    const a = Object.entries(b.labels).find(([, label]) => label === "A")?.[0] ?? "?";
-    return `| ${b.role} | ${who} | A = ${a} | ${b.first} | ${what} |`;
+    const a = Object.entries(b.labels ?? {}).find(([, label]) => label === "A")?.[0];
+    return `| ${b.role} | ${who} | ${a ? `A = ${a}` : "-"} | ${b.first ?? "-"} | ${what} |`;
   });
   const f = result.figures;
   const metric =

@@ -70,18 +70,20 @@ export type ReviewChoice = ("A" | "B" | "C" | "D" | "E")
  */
 export type ReviewSeverity = ("P1" | "P2" | "P3")
 /**
- * The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).
+ * The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.
  */
-export type PanelSide = ("proposition" | "opposition" | "proposer" | "challenger" | "tie")
+export type PanelSide = ("proposition" | "opposition" | "proposer" | "challenger" | "A" | "B" | "C" | "D" | "E" | "tie")
 /**
  * The combined verdict: the side ahead (formal: by combined score), or `tie`.
  */
-export type PanelSide1 = ("proposition" | "opposition" | "proposer" | "challenger" | "tie")
+export type PanelSide1 = ("proposition" | "opposition" | "proposer" | "challenger" | "A" | "B" | "C" | "D" | "E" | "tie")
 /**
+ * A side (formal, crossfire), a review recommendation A-E, or `tie`.
+ * 
  * This interface was referenced by `PanelResult`'s JSON-Schema
  * via the `definition` "PanelSide".
  */
-export type PanelSide2 = ("proposition" | "opposition" | "proposer" | "challenger" | "tie")
+export type PanelSide2 = ("proposition" | "opposition" | "proposer" | "challenger" | "A" | "B" | "C" | "D" | "E" | "tie")
 
 /**
  * The one envelope every adapter returns for one seat call. `error` is sanitized (no secrets) and at most 200 characters.
@@ -1009,6 +1011,8 @@ export interface ReviewFrontmatter {
    */
   paused?: boolean
   seats?: ReviewSeats
+  judges?: Judges
+  reliability?: Reliability
   /**
    * Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).
    * 
@@ -1031,7 +1035,7 @@ export interface ReviewHistoryEntry {
 export interface ReviewSeats {
   author: SeatConfig
   critic: SeatConfig
-  judge: SeatConfig
+  judge?: SeatConfig
   fallback_judge?: SeatConfig3
   reporter?: SeatConfig4
 }
@@ -1410,14 +1414,14 @@ export interface GatePolicy {
   author?: SeatConfig
   judge?: SeatConfig
   /**
-   * A judge panel instead of one judge (needs judge panels in the review format).
+   * A judge panel instead of one judge (`--judges` overrides it): every judge is asked in parallel, the decision is the majority's (a split panel: the less final recommendation, see the core README). Give `judge` or `judges`, not both.
    * 
    * @minItems 1
-   * @maxItems 7
+   * @maxItems 5
    */
   judges?: SeatConfig[]
   /**
-   * How many of the panel's judges must answer for a decision (default: all of them).
+   * How many of the panel's judges must answer for a decision (default: all of them); fewer, and no fallback judge that answers: undecided (quorum_missed).
    */
   quorum?: number
   fallback_judge?: SeatConfig6
@@ -1681,15 +1685,15 @@ export interface PanelBallot {
   adapter: string
   model?: string
   /**
-   * The label each side had for this judge (`A` or `B`), by side.
+   * The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).
    */
-  labels: {
+  labels?: {
     [k: string]: "A" | "B"
   }
   /**
-   * The side this judge read first.
+   * The side this judge read first (formal, crossfire).
    */
-  first: ("proposition" | "opposition" | "proposer" | "challenger")
+  first?: ("proposition" | "opposition" | "proposer" | "challenger")
   status: ("answered" | "failed")
   winner?: PanelSide
   /**

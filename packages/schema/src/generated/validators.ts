@@ -7219,7 +7219,7 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewFrontmatterRaw = validate60;
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic","judge"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Asked once when the judge fails for good (the gate's policy sets it); the failure stays in `failures` and the result is marked degraded.","$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
+const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Read for folders written before judge panels: asked once when `seats.judge` fails for good; the failure stays in `failures` and the result is marked degraded. New folders write `judges.fallback` instead (the same role); both at once is refused.","$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"judges":{"$ref":"debate.schema.json#/$defs/Judges"},"reliability":{"$ref":"debate.schema.json#/$defs/Reliability"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
 const schema87 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
 const schema83 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
 
@@ -7352,6 +7352,512 @@ validate65.errors = vErrors;
 return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.panel === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "panel"},message:"must have required property '"+"panel"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "panel") || (key0 === "swap")) || (key0 === "quorum")) || (key0 === "fallback")) || (key0 === "allow_self_judging"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.panel !== undefined){
+let data0 = data.panel;
+if(Array.isArray(data0)){
+if(data0.length > 5){
+const err2 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate38(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.swap !== undefined){
+if(typeof data.swap !== "boolean"){
+const err5 = {instancePath:instancePath+"/swap",schemaPath:"#/properties/swap/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.quorum !== undefined){
+let data3 = data.quorum;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 5 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err8 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.fallback !== undefined){
+if(!(validate38(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.allow_self_judging !== undefined){
+if(typeof data.allow_self_judging !== "boolean"){
+const err9 = {instancePath:instancePath+"/allow_self_judging",schemaPath:"#/properties/allow_self_judging/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.judged_steps === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "judged_steps"},message:"must have required property '"+"judged_steps"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.degraded_steps === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "degraded_steps"},message:"must have required property '"+"degraded_steps"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "judges") || (key0 === "judged_steps")) || (key0 === "degraded_steps")) || (key0 === "figures"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.judges !== undefined){
+let data0 = data.judges;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.judged_steps !== undefined){
+let data1 = data.judged_steps;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/judged_steps",schemaPath:"#/properties/judged_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/judged_steps",schemaPath:"#/properties/judged_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.degraded_steps !== undefined){
+let data2 = data.degraded_steps;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/degraded_steps",schemaPath:"#/properties/degraded_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/degraded_steps",schemaPath:"#/properties/degraded_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.figures !== undefined){
+let data3 = data.figures;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+if(!((((((key1 === "agreement") || (key1 === "agreement_metric")) || (key1 === "flip_rate")) || (key1 === "flips")) || (key1 === "swapped_judges")) || (key1 === "deviation"))){
+const err9 = {instancePath:instancePath+"/figures",schemaPath:"#/$defs/JudgeFigures/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.agreement !== undefined){
+let data4 = data3.agreement;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/figures/agreement",schemaPath:"#/$defs/JudgeFigures/properties/agreement/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.agreement_metric !== undefined){
+let data5 = data3.agreement_metric;
+if(typeof data5 !== "string"){
+const err11 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal")) || (data5 === "percent_agreement"))){
+const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.flip_rate !== undefined){
+let data6 = data3.flip_rate;
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/figures/flip_rate",schemaPath:"#/$defs/JudgeFigures/properties/flip_rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/figures/flip_rate",schemaPath:"#/$defs/JudgeFigures/properties/flip_rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/figures/flip_rate",schemaPath:"#/$defs/JudgeFigures/properties/flip_rate/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.flips !== undefined){
+let data7 = data3.flips;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err16 = {instancePath:instancePath+"/figures/flips",schemaPath:"#/$defs/JudgeFigures/properties/flips/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err17 = {instancePath:instancePath+"/figures/flips",schemaPath:"#/$defs/JudgeFigures/properties/flips/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data3.swapped_judges !== undefined){
+let data8 = data3.swapped_judges;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err18 = {instancePath:instancePath+"/figures/swapped_judges",schemaPath:"#/$defs/JudgeFigures/properties/swapped_judges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/figures/swapped_judges",schemaPath:"#/$defs/JudgeFigures/properties/swapped_judges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data3.deviation !== undefined){
+let data9 = data3.deviation;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+const _errs24 = errors;
+if(typeof key2 === "string"){
+if(!pattern14.test(key2)){
+const err20 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key2};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+var valid3 = _errs24 === errors;
+if(!valid3){
+const err21 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+for(const key3 in data9){
+let data10 = data9[key3];
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err22 = {instancePath:instancePath+"/figures/deviation/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JudgeFigures/properties/deviation/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/figures/deviation/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JudgeFigures/properties/deviation/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/figures",schemaPath:"#/$defs/JudgeFigures/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8052,24 +8558,14 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data24.judge === undefined){
-const err59 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/required",keyword:"required",params:{missingProperty: "judge"},message:"must have required property '"+"judge"+"'"};
+for(const key2 in data24){
+if(!(((((key2 === "author") || (key2 === "critic")) || (key2 === "judge")) || (key2 === "fallback_judge")) || (key2 === "reporter"))){
+const err59 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err59];
 }
 else {
 vErrors.push(err59);
-}
-errors++;
-}
-for(const key2 in data24){
-if(!(((((key2 === "author") || (key2 === "critic")) || (key2 === "judge")) || (key2 === "fallback_judge")) || (key2 === "reporter"))){
-const err60 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
 }
 errors++;
 }
@@ -8106,7 +8602,33 @@ errors = vErrors.length;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.judges !== undefined){
+if(!(validate72(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.reliability !== undefined){
+if(!(validate76(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+}
+if(data.failures !== undefined){
+let data32 = data.failures;
+if(Array.isArray(data32)){
+if(data32.length > 10){
+const err61 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -8115,12 +8637,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data.failures !== undefined){
-let data30 = data.failures;
-if(Array.isArray(data30)){
-if(data30.length > 10){
-const err62 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+const len1 = data32.length;
+for(let i1=0; i1<len1; i1++){
+let data33 = data32[i1];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.role === undefined){
+const err62 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -8129,12 +8651,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-const len1 = data30.length;
-for(let i1=0; i1<len1; i1++){
-let data31 = data30[i1];
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.role === undefined){
-const err63 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(data33.round === undefined){
+const err63 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -8143,8 +8661,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data31.round === undefined){
-const err64 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "round"},message:"must have required property '"+"round"+"'"};
+if(data33.adapter === undefined){
+const err64 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "adapter"},message:"must have required property '"+"adapter"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -8153,8 +8671,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data31.adapter === undefined){
-const err65 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "adapter"},message:"must have required property '"+"adapter"+"'"};
+if(data33.code === undefined){
+const err65 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -8163,8 +8681,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data31.code === undefined){
-const err66 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data33.message === undefined){
+const err66 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -8173,8 +8691,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data31.message === undefined){
-const err67 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key3 in data33){
+if(!((((((key3 === "role") || (key3 === "round")) || (key3 === "adapter")) || (key3 === "code")) || (key3 === "message")) || (key3 === "replaced_by"))){
+const err67 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -8183,9 +8702,11 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key3 in data31){
-if(!((((((key3 === "role") || (key3 === "round")) || (key3 === "adapter")) || (key3 === "code")) || (key3 === "message")) || (key3 === "replaced_by"))){
-const err68 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+if(data33.role !== undefined){
+let data34 = data33.role;
+if(typeof data34 !== "string"){
+const err68 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -8194,11 +8715,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data31.role !== undefined){
-let data32 = data31.role;
-if(typeof data32 !== "string"){
-const err69 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data34 === "critic") || (data34 === "judge")) || (data34 === "author"))){
+const err69 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema76.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -8207,8 +8725,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(!(((data32 === "critic") || (data32 === "judge")) || (data32 === "author"))){
-const err70 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema76.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+}
+if(data33.round !== undefined){
+let data35 = data33.round;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err70 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -8217,11 +8738,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data31.round !== undefined){
-let data33 = data31.round;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err71 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 10 || isNaN(data35)){
+const err71 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -8230,9 +8749,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 > 10 || isNaN(data33)){
-const err72 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data35 < 1 || isNaN(data35)){
+const err72 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -8241,8 +8759,13 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data33 < 1 || isNaN(data33)){
-const err73 = {instancePath:instancePath+"/failures/" + i1+"/round",schemaPath:"#/properties/failures/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data33.adapter !== undefined){
+let data36 = data33.adapter;
+if(typeof data36 === "string"){
+if(func2(data36) > 100){
+const err73 = {instancePath:instancePath+"/failures/" + i1+"/adapter",schemaPath:"#/properties/failures/items/properties/adapter/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -8252,12 +8775,8 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-if(data31.adapter !== undefined){
-let data34 = data31.adapter;
-if(typeof data34 === "string"){
-if(func2(data34) > 100){
-const err74 = {instancePath:instancePath+"/failures/" + i1+"/adapter",schemaPath:"#/properties/failures/items/properties/adapter/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err74 = {instancePath:instancePath+"/failures/" + i1+"/adapter",schemaPath:"#/properties/failures/items/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -8267,8 +8786,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/failures/" + i1+"/adapter",schemaPath:"#/properties/failures/items/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.code !== undefined){
+let data37 = data33.code;
+if(typeof data37 === "string"){
+if(func2(data37) > 100){
+const err75 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -8278,11 +8800,8 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data31.code !== undefined){
-let data35 = data31.code;
-if(typeof data35 === "string"){
-if(func2(data35) > 100){
-const err76 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err76 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -8292,8 +8811,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-else {
-const err77 = {instancePath:instancePath+"/failures/" + i1+"/code",schemaPath:"#/properties/failures/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.message !== undefined){
+let data38 = data33.message;
+if(typeof data38 === "string"){
+if(func2(data38) > 300){
+const err77 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -8303,11 +8825,8 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data31.message !== undefined){
-let data36 = data31.message;
-if(typeof data36 === "string"){
-if(func2(data36) > 300){
-const err78 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+else {
+const err78 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -8317,8 +8836,11 @@ vErrors.push(err78);
 errors++;
 }
 }
-else {
-const err79 = {instancePath:instancePath+"/failures/" + i1+"/message",schemaPath:"#/properties/failures/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.replaced_by !== undefined){
+let data39 = data33.replaced_by;
+if(typeof data39 === "string"){
+if(func2(data39) > 100){
+const err79 = {instancePath:instancePath+"/failures/" + i1+"/replaced_by",schemaPath:"#/properties/failures/items/properties/replaced_by/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -8328,11 +8850,8 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data31.replaced_by !== undefined){
-let data37 = data31.replaced_by;
-if(typeof data37 === "string"){
-if(func2(data37) > 100){
-const err80 = {instancePath:instancePath+"/failures/" + i1+"/replaced_by",schemaPath:"#/properties/failures/items/properties/replaced_by/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+else {
+const err80 = {instancePath:instancePath+"/failures/" + i1+"/replaced_by",schemaPath:"#/properties/failures/items/properties/replaced_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -8342,8 +8861,9 @@ vErrors.push(err80);
 errors++;
 }
 }
+}
 else {
-const err81 = {instancePath:instancePath+"/failures/" + i1+"/replaced_by",schemaPath:"#/properties/failures/items/properties/replaced_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err81 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -8355,7 +8875,7 @@ errors++;
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/failures/" + i1,schemaPath:"#/properties/failures/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err82 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -8365,9 +8885,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/failures",schemaPath:"#/properties/failures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.max_cost_usd !== undefined){
+let data40 = data.max_cost_usd;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err83 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -8377,11 +8899,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data.max_cost_usd !== undefined){
-let data38 = data.max_cost_usd;
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
-const err84 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err84 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -8391,8 +8910,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/max_cost_usd",schemaPath:"#/properties/max_cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.retries !== undefined){
+let data41 = data.retries;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err85 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -8401,11 +8922,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.retries !== undefined){
-let data39 = data.retries;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err86 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 5 || isNaN(data41)){
+const err86 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -8414,9 +8933,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 > 5 || isNaN(data39)){
-const err87 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
+if(data41 < 0 || isNaN(data41)){
+const err87 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -8425,8 +8943,14 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data39 < 0 || isNaN(data39)){
-const err88 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.skills !== undefined){
+let data42 = data.skills;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key4 in data42){
+if(!(((key4 === "enabled") || (key4 === "budget_tokens")) || (key4 === "exclude"))){
+const err88 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -8436,13 +8960,9 @@ vErrors.push(err88);
 errors++;
 }
 }
-}
-if(data.skills !== undefined){
-let data40 = data.skills;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key4 in data40){
-if(!(((key4 === "enabled") || (key4 === "budget_tokens")) || (key4 === "exclude"))){
-const err89 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data42.enabled !== undefined){
+if(typeof data42.enabled !== "boolean"){
+const err89 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -8452,9 +8972,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data40.enabled !== undefined){
-if(typeof data40.enabled !== "boolean"){
-const err90 = {instancePath:instancePath+"/skills/enabled",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data42.budget_tokens !== undefined){
+let data44 = data42.budget_tokens;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err90 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -8463,11 +8984,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data40.budget_tokens !== undefined){
-let data42 = data40.budget_tokens;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err91 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 200000 || isNaN(data44)){
+const err91 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -8476,9 +8995,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 200000 || isNaN(data42)){
-const err92 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
+if(data44 < 0 || isNaN(data44)){
+const err92 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -8487,8 +9005,15 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data42 < 0 || isNaN(data42)){
-const err93 = {instancePath:instancePath+"/skills/budget_tokens",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/budget_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data42.exclude !== undefined){
+let data45 = data42.exclude;
+if(Array.isArray(data45)){
+const len2 = data45.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data45[i2] !== "string"){
+const err93 = {instancePath:instancePath+"/skills/exclude/" + i2,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -8499,13 +9024,8 @@ errors++;
 }
 }
 }
-if(data40.exclude !== undefined){
-let data43 = data40.exclude;
-if(Array.isArray(data43)){
-const len2 = data43.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data43[i2] !== "string"){
-const err94 = {instancePath:instancePath+"/skills/exclude/" + i2,schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err94 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -8517,7 +9037,7 @@ errors++;
 }
 }
 else {
-const err95 = {instancePath:instancePath+"/skills/exclude",schemaPath:"debate.schema.json#/$defs/SkillSettings/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err95 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -8527,9 +9047,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
-else {
-const err96 = {instancePath:instancePath+"/skills",schemaPath:"debate.schema.json#/$defs/SkillSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.created_at !== undefined){
+let data47 = data.created_at;
+if(typeof data47 === "string"){
+if(!(formats0.validate(data47))){
+const err96 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -8539,11 +9061,8 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-let data45 = data.created_at;
-if(typeof data45 === "string"){
-if(!(formats0.validate(data45))){
-const err97 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err97 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -8553,25 +9072,14 @@ vErrors.push(err97);
 errors++;
 }
 }
+}
 else {
-const err98 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err98 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err98];
 }
 else {
 vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
 }
 errors++;
 }
@@ -9862,14 +10370,14 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDegradationRaw = validate72;
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
+export const validateDegradationRaw = validate78;
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/degradation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9898,7 +10406,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema91.properties, key0))){
+if(!(func1.call(schema94.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -9922,7 +10430,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((data0 === "seat_failed") || (data0 === "fallback_judge")) || (data0 === "quorum_missed")) || (data0 === "budget_spent")) || (data0 === "rounds_missing")) || (data0 === "evidence_unchecked"))){
-const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema91.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema94.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10153,20 +10661,20 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateEffortMapRaw = validate73;
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
-const pattern20 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+export const validateEffortMapRaw = validate79;
+const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
+const pattern21 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/effort-map.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10214,7 +10722,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern20.test(key1)){
+if(!pattern21.test(key1)){
 const err3 = {instancePath:instancePath+"/adapters",schemaPath:"#/properties/adapters/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
@@ -10281,7 +10789,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key4 in data4){
 const _errs16 = errors;
 if(!((((key4 === "low") || (key4 === "medium")) || (key4 === "high")) || (key4 === "max"))){
-const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema92.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
+const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema95.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10443,21 +10951,21 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGatePolicyRaw = validate74;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (needs judge panels in the review format).","type":"array","minItems":1,"maxItems":7,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them).","type":"integer","minimum":1,"maximum":7},"fallback_judge":{"description":"Asked once when the judge fails for good; the result then says so (degraded: fallback_judge).","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
+export const validateGatePolicyRaw = validate80;
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (`--judges` overrides it): every judge is asked in parallel, the decision is the majority's (a split panel: the less final recommendation, see the core README). Give `judge` or `judges`, not both.","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them); fewer, and no fallback judge that answers: undecided (quorum_missed).","type":"integer","minimum":1,"maximum":5},"fallback_judge":{"description":"Asked when the judge fails for good, or when the panel misses its quorum; the result then says so (degraded: fallback_judge). Written to the review's `judges.fallback`.","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
 const schema81 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
 const func0 = require("ajv/dist/runtime/equal").default;
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-policy.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10466,7 +10974,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema94.properties, key0))){
+if(!(func1.call(schema97.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10640,7 +11148,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data5 === "quick") || (data5 === "standard")) || (data5 === "extensive"))){
-const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema94.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema97.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10741,8 +11249,8 @@ errors = vErrors.length;
 if(data.judges !== undefined){
 let data11 = data.judges;
 if(Array.isArray(data11)){
-if(data11.length > 7){
-const err20 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/maxItems",keyword:"maxItems",params:{limit: 7},message:"must NOT have more than 7 items"};
+if(data11.length > 5){
+const err20 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10793,8 +11301,8 @@ vErrors.push(err23);
 errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 7 || isNaN(data13)){
-const err24 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 7},message:"must be <= 7"};
+if(data13 > 5 || isNaN(data13)){
+const err24 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5},message:"must be <= 5"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10832,19 +11340,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGateResultRaw = validate80;
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
+export const validateGateResultRaw = validate86;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10913,7 +11421,7 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema97.properties, key0))){
+if(!(func1.call(schema100.properties, key0))){
 const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
@@ -10937,7 +11445,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "pass") || (data0 === "blocked")) || (data0 === "undecided"))){
-const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema97.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema100.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10960,7 +11468,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data1 === 0) || (data1 === 1)) || (data1 === 2))){
-const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema97.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema100.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11067,7 +11575,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((((data7 === "decision") || (data7 === "converged")) || (data7 === "agreed")) || (data7 === "max_rounds")) || (data7 === "budget"))){
-const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema97.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema100.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11180,7 +11688,7 @@ vErrors.push(err28);
 errors++;
 }
 for(const key1 in data10){
-if(!(func1.call(schema97.properties.findings.items.properties, key1))){
+if(!(func1.call(schema100.properties.findings.items.properties, key1))){
 const err29 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
@@ -11312,7 +11820,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((((data18 === "valid") || (data18 === "invalid")) || (data18 === "needs_evidence")) || (data18 === "unjudged"))){
-const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema97.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema100.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11335,7 +11843,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!(((data19 === "verified") || (data19 === "unverified")) || (data19 === "needs_evidence"))){
-const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema97.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema100.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -11474,7 +11982,7 @@ vErrors.push(err52);
 errors++;
 }
 for(const key2 in data26){
-if(!(func1.call(schema91.properties, key2))){
+if(!(func1.call(schema94.properties, key2))){
 const err53 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -11498,7 +12006,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((((((data27 === "seat_failed") || (data27 === "fallback_judge")) || (data27 === "quorum_missed")) || (data27 === "budget_spent")) || (data27 === "rounds_missing")) || (data27 === "evidence_unchecked"))){
-const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema91.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema94.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -11753,22 +12261,22 @@ vErrors.push(err75);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJournalEntryRaw = validate81;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
-const schema105 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
-const pattern21 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
-const pattern23 = new RegExp("^[0-9a-f]{64}$", "u");
+export const validateJournalEntryRaw = validate87;
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema108 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
+const pattern22 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern24 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11877,7 +12385,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema101.properties, key0))){
+if(!(func1.call(schema104.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -11940,7 +12448,7 @@ errors++;
 if(data.phase !== undefined){
 let data3 = data.phase;
 if(typeof data3 === "string"){
-if(!pattern21.test(data3)){
+if(!pattern22.test(data3)){
 const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -12039,7 +12547,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern23.test(data8)){
+if(!pattern24.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -12679,7 +13187,7 @@ vErrors.push(err75);
 errors++;
 }
 if(!((data32 === "reported") || (data32 === "estimated"))){
-const err76 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema105.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err76 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema108.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -12702,7 +13210,7 @@ vErrors.push(err77);
 errors++;
 }
 if(!((((data33 === "reported") || (data33 === "priced")) || (data33 === "free")) || (data33 === "unknown"))){
-const err78 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema105.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err78 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema108.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -12750,7 +13258,7 @@ vErrors.push(err81);
 errors++;
 }
 if(!((data35 === "new") || (data35 === "resumed"))){
-const err82 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema105.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err82 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema108.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -12923,19 +13431,19 @@ vErrors.push(err95);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJudgmentRaw = validate85;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+export const validateJudgmentRaw = validate91;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13351,21 +13859,21 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePanelResultRaw = validate86;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
-const schema112 = {"title":"PanelSide","type":"string","enum":["proposition","opposition","proposer","challenger","tie"]};
-const pattern25 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
-const schema111 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","labels","first","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side.","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first.","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total; equal totals: tie).","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
+export const validatePanelResultRaw = validate92;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
+const schema115 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
+const pattern26 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const schema114 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13393,8 +13901,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.labels === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "labels"},message:"must have required property '"+"labels"+"'"};
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13403,8 +13911,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.first === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "first"},message:"must have required property '"+"first"+"'"};
+for(const key0 in data){
+if(!(func1.call(schema114.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13413,8 +13922,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+if(data.role !== undefined){
+let data0 = data.role;
+if(typeof data0 === "string"){
+if(!pattern14.test(data0)){
+const err4 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13423,9 +13936,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema111.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+else {
+const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13435,11 +13948,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.role !== undefined){
-let data0 = data.role;
-if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\""};
+if(data.adapter !== undefined){
+let data1 = data.adapter;
+if(typeof data1 === "string"){
+if(func2(data1) > 40){
+const err6 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13448,9 +13961,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data1) < 1){
+const err7 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13460,11 +13972,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.adapter !== undefined){
-let data1 = data.adapter;
-if(typeof data1 === "string"){
-if(func2(data1) > 40){
-const err8 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+else {
+const err8 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13473,8 +13982,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func2(data1) < 1){
-const err9 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.model !== undefined){
+let data2 = data.model;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err9 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13483,9 +13996,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data2) < 1){
+const err10 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13495,37 +14007,13 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.model !== undefined){
-let data2 = data.model;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err11 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err11 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
-}
-errors++;
-}
-if(func2(data2) < 1){
-const err12 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
 }
 errors++;
 }
@@ -13536,7 +14024,29 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 let data4 = data3[key1];
 if(typeof data4 !== "string"){
-const err14 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((data4 === "A") || (data4 === "B"))){
+const err13 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema114.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13545,8 +14055,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!((data4 === "A") || (data4 === "B"))){
-const err15 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema111.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.first !== undefined){
+let data5 = data.first;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13555,10 +14068,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((((data5 === "proposition") || (data5 === "opposition")) || (data5 === "proposer")) || (data5 === "challenger"))){
+const err16 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema114.properties.first.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13568,10 +14079,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.first !== undefined){
-let data5 = data.first;
-if(typeof data5 !== "string"){
-const err17 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status !== undefined){
+let data6 = data.status;
+if(typeof data6 !== "string"){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13580,8 +14091,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!((((data5 === "proposition") || (data5 === "opposition")) || (data5 === "proposer")) || (data5 === "challenger"))){
-const err18 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema111.properties.first.enum},message:"must be equal to one of the allowed values"};
+if(!((data6 === "answered") || (data6 === "failed"))){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema114.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13591,10 +14102,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data6 = data.status;
-if(typeof data6 !== "string"){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.winner !== undefined){
+let data7 = data.winner;
+if(typeof data7 !== "string"){
+const err19 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13603,36 +14114,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!((data6 === "answered") || (data6 === "failed"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema111.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(!((((((((((data7 === "proposition") || (data7 === "opposition")) || (data7 === "proposer")) || (data7 === "challenger")) || (data7 === "A")) || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E")) || (data7 === "tie"))){
+const err20 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema115.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.winner !== undefined){
-let data7 = data.winner;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(!(((((data7 === "proposition") || (data7 === "opposition")) || (data7 === "proposer")) || (data7 === "challenger")) || (data7 === "tie"))){
-const err22 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema112.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
@@ -13644,7 +14132,28 @@ for(const key2 in data8){
 let data9 = data8[key2];
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 1 || isNaN(data9)){
-const err23 = {instancePath:instancePath+"/scores/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/scores/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+const err21 = {instancePath:instancePath+"/scores/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/scores/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data9 < -1 || isNaN(data9)){
+const err22 = {instancePath:instancePath+"/scores/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/scores/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/scores/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/scores/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13653,8 +14162,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data9 < -1 || isNaN(data9)){
-const err24 = {instancePath:instancePath+"/scores/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/scores/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/scores",schemaPath:"#/properties/scores/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13664,8 +14175,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-else {
-const err25 = {instancePath:instancePath+"/scores/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/scores/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.error !== undefined){
+let data10 = data.error;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.code === undefined){
+const err25 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13674,10 +14188,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/scores",schemaPath:"#/properties/scores/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data10.message === undefined){
+const err26 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13686,12 +14198,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data10 = data.error;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.code === undefined){
-const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+for(const key3 in data10){
+if(!((key3 === "code") || (key3 === "message"))){
+const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13700,8 +14209,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data10.message === undefined){
-const err28 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data10.code !== undefined){
+let data11 = data10.code;
+if(typeof data11 === "string"){
+if(func2(data11) > 100){
+const err28 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13710,9 +14223,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-for(const key3 in data10){
-if(!((key3 === "code") || (key3 === "message"))){
-const err29 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err29 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13722,11 +14235,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data10.code !== undefined){
-let data11 = data10.code;
-if(typeof data11 === "string"){
-if(func2(data11) > 100){
-const err30 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(data10.message !== undefined){
+let data12 = data10.message;
+if(typeof data12 === "string"){
+if(func2(data12) > 300){
+const err30 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13737,7 +14250,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err31 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13747,11 +14260,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data10.message !== undefined){
-let data12 = data10.message;
-if(typeof data12 === "string"){
-if(func2(data12) > 300){
-const err32 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"};
+}
+else {
+const err32 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -13761,8 +14272,9 @@ vErrors.push(err32);
 errors++;
 }
 }
+}
 else {
-const err33 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13771,41 +14283,17 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-validate87.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/panel-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13884,7 +14372,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema110.properties, key0))){
+if(!(func1.call(schema113.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -13898,7 +14386,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -14064,8 +14552,8 @@ errors++;
 }
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate87(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate93(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -14093,8 +14581,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!(((((data8 === "proposition") || (data8 === "opposition")) || (data8 === "proposer")) || (data8 === "challenger")) || (data8 === "tie"))){
-const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema112.enum},message:"must be equal to one of the allowed values"};
+if(!((((((((((data8 === "proposition") || (data8 === "opposition")) || (data8 === "proposer")) || (data8 === "challenger")) || (data8 === "A")) || (data8 === "B")) || (data8 === "C")) || (data8 === "D")) || (data8 === "E")) || (data8 === "tie"))){
+const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema115.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14145,8 +14633,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!(((((data10 === "proposition") || (data10 === "opposition")) || (data10 === "proposer")) || (data10 === "challenger")) || (data10 === "tie"))){
-const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema112.enum},message:"must be equal to one of the allowed values"};
+if(!((((((((((data10 === "proposition") || (data10 === "opposition")) || (data10 === "proposer")) || (data10 === "challenger")) || (data10 === "A")) || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E")) || (data10 === "tie"))){
+const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema115.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -14443,19 +14931,19 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReplayEntryRaw = validate89;
-const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+export const validateReplayEntryRaw = validate95;
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate95.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14640,19 +15128,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewArtifactRaw = validate90;
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
+export const validateReviewArtifactRaw = validate96;
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14695,7 +15183,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((data0 === "original") || (data0 === "accepted")) || (data0 === "compromise")) || (data0 === "rebuttal"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema117.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema120.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14826,10 +15314,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewCritiqueRaw = validate62;
 const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
@@ -16045,13 +16533,13 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewJudgmentRaw = validate91;
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
+export const validateReviewJudgmentRaw = validate97;
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16402,17 +16890,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16559,7 +17047,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "valid") || (data3 === "invalid")) || (data3 === "needs_evidence"))){
-const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema118.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema121.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16643,8 +17131,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate92(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate98(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -16800,19 +17288,19 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateScoresFileRaw = validate94;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+export const validateScoresFileRaw = validate100;
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17176,19 +17664,19 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSeatSessionRaw = validate95;
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
+export const validateSeatSessionRaw = validate101;
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat-session.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17283,7 +17771,7 @@ errors++;
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 === "string"){
-if(!pattern21.test(data1)){
+if(!pattern22.test(data1)){
 const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -17357,7 +17845,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data5 = data.prompt_sha256;
 if(typeof data5 === "string"){
-if(!pattern23.test(data5)){
+if(!pattern24.test(data5)){
 const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -17402,21 +17890,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateSeatConfigRaw = validate38;
 
-export const validateSideOutputRaw = validate96;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+export const validateSideOutputRaw = validate102;
+const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17487,20 +17975,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSkillManifestRaw = validate98;
-const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern36 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+export const validateSkillManifestRaw = validate104;
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const pattern37 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate104.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17618,7 +18106,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern36.test(data1)){
+if(!pattern37.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -17920,21 +18408,21 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTournamentFrontmatterRaw = validate99;
-const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern39 = new RegExp("^m[0-9]{2,4}$", "u");
-const schema129 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern38 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+export const validateTournamentFrontmatterRaw = validate105;
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern40 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema132 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
+const pattern39 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17997,7 +18485,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern38.test(data0)){
+if(!pattern39.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -18036,17 +18524,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/tournament.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18165,7 +18653,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema128.properties, key0))){
+if(!(func1.call(schema131.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -18214,7 +18702,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data1 === "formal") || (data1 === "crossfire"))){
-const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema128.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema131.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18274,8 +18762,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate100(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate106(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 }
@@ -18306,8 +18794,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate100(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate106(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 }
@@ -18336,7 +18824,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(data7 === "round-robin")){
-const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema128.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema131.properties.pairing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18359,7 +18847,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data8 === "both") || (data8 === "one"))){
-const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema128.properties.sides.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema131.properties.sides.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -18421,7 +18909,7 @@ errors++;
 if(data10.id !== undefined){
 let data11 = data10.id;
 if(typeof data11 === "string"){
-if(!pattern39.test(data11)){
+if(!pattern40.test(data11)){
 const err31 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -18491,7 +18979,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data13 === "for") || (data13 === "against"))){
-const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema128.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema131.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -18622,7 +19110,7 @@ errors++;
 if(data15.motion !== undefined){
 let data17 = data15.motion;
 if(typeof data17 === "string"){
-if(!pattern39.test(data17)){
+if(!pattern40.test(data17)){
 const err48 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
@@ -18749,7 +19237,7 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key3 in data21){
 const _errs46 = errors;
 if(typeof key3 === "string"){
-if(!pattern20.test(key3)){
+if(!pattern21.test(key3)){
 const err58 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key3};
 if(vErrors === null){
 vErrors = [err58];
@@ -19101,7 +19589,7 @@ vErrors.push(err86);
 errors++;
 }
 if(!(((data32 === "created") || (data32 === "running")) || (data32 === "finished"))){
-const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema128.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema131.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -19172,20 +19660,20 @@ vErrors.push(err92);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUsageLedgerRaw = validate82;
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
-const schema106 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
-const schema104 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
+export const validateUsageLedgerRaw = validate88;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
+const schema109 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
+const schema107 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19264,7 +19752,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema104.properties, key0))){
+if(!(func1.call(schema107.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -19600,7 +20088,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((data14 === "reported") || (data14 === "estimated"))){
-const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema105.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema108.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19623,7 +20111,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((((data15 === "reported") || (data15 === "priced")) || (data15 === "free")) || (data15 === "unknown"))){
-const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema105.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema108.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19671,7 +20159,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data17 === "new") || (data17 === "resumed"))){
-const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema105.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema108.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -19704,17 +20192,17 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/usage-ledger.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19838,8 +20326,8 @@ let data3 = data.calls;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate83(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate89(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
@@ -19861,7 +20349,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
 const _errs12 = errors;
 if(typeof key1 === "string"){
-if(!pattern21.test(key1)){
+if(!pattern22.test(key1)){
 const err11 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
@@ -20451,7 +20939,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -97,9 +97,8 @@ export function combineVerdicts(
     config,
     answers,
     failures,
-    (b) => labelsOf(state, b),
-    SIDES,
     (v) => (v.winner === "tie" ? "tie" : v.winner),
+    { sides: SIDES, labels: (b) => labelsOf(state, b) },
   );
   if (byJudge.size === 0)
     return fail(ruleError("PANEL_NO_ANSWER", "judges", "expected at least one judge's verdict"));

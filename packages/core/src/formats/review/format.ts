@@ -4,8 +4,8 @@ import {
   type ReviewArtifact,
   type ReviewChoice,
   type ReviewFrontmatter,
-  type ReviewJudgment,
   type SeatConfig,
+  validatePanelResult,
   validateReviewArtifact,
   validateReviewCritique,
   validateReviewFrontmatter,
@@ -13,8 +13,10 @@ import {
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
+import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { removeSecrets } from "../../secrets.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
+import { judgeAsks } from "../formal/judges.js";
 import {
   defineFormat,
   type FormatRecord,
@@ -24,7 +26,15 @@ import {
 } from "../format.js";
 import { parseDecision } from "./decision.js";
 import { budgetForCall, INTENSITY_PRESETS } from "./guards.js";
-import type { ClassifiedFinding } from "./judgment.js";
+import {
+  combineJudgments,
+  type JudgeAnswer,
+  PANEL_NAME,
+  panelRound,
+  reviewPanelDegradations,
+  reviewPanels,
+  reviewReliability,
+} from "./judges.js";
 import { checkReviewJudgment } from "./judgment.js";
 import { buildReviewPrompt, reviewTask } from "./prompt.js";
 import {
@@ -70,15 +80,9 @@ const DEFAULT_SEAT_TIMEOUT_MS = 600_000;
 const SEATS_EXAMPLE =
   "seats:\n  author: { adapter: claude }\n  critic: { adapter: codex }\n  judge: { adapter: claude }";
 
-/** A checked judge's answer, as parseAnswer hands it to apply. */
-interface JudgeAnswer {
-  judgment: ReviewJudgment;
-  classified: ClassifiedFinding[];
-}
-
 function phaseError(fm: ReviewFrontmatter, role: string): RuleError | undefined {
   const wanted = ROLE_OF_PHASE[fm.current_phase];
-  if (wanted === role) return undefined;
+  if (wanted === role || (wanted === "judge" && isJudgeRole(role))) return undefined;
   return ruleError(
     "DEBATE_PHASE_MISMATCH",
     "current_phase",
@@ -177,14 +181,17 @@ function newReviewDebate(
   // The critic is "the other model": codex against a claude author, claude against a codex one.
   const author = init.seats.author ?? (init.seats.critic === "claude" ? "codex" : "claude");
   const critic = init.seats.critic ?? (author === "codex" ? "claude" : "codex");
+  if (init.judges && init.judges.length > 5)
+    return fail(ruleError("JUDGES_TOO_MANY", "judges", `expected 1-5 judges, found ${init.judges.length}`));
   const judge = init.seats.judge ?? author;
+  const judges = init.judges ?? [judge];
   const preset = INTENSITY_PRESETS.standard;
-  const warnings =
-    judge === critic
-      ? [
-          `the judge (${judge}) is the critic's adapter: it may favour its own findings; pass --judge with another CLI`,
-        ]
-      : [];
+  const warnings = judges
+    .filter((j) => j === critic)
+    .map(
+      (j) =>
+        `the judge (${j}) is the critic's adapter: it may favour its own findings; pass --judge with another CLI`,
+    );
   const frontmatter: ReviewFrontmatter = {
     debate_id: init.slug,
     format: "review",
@@ -196,7 +203,9 @@ function newReviewDebate(
     current_exchange: 1,
     current_phase: "awaiting_critic",
     artifact_version: 1,
-    seats: { author: seat(author), critic: seat(critic), judge: seat(judge) },
+    seats: { author: seat(author), critic: seat(critic), ...(init.judges ? {} : { judge: seat(judge) }) },
+    // `--judges`: a panel asked in parallel, decided by majority (the tie rule in judges.ts).
+    ...(init.judges ? { judges: { panel: init.judges.map(seat) } } : {}),
     created_at: init.now,
   };
   return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
@@ -244,12 +253,24 @@ export const reviewFormat = defineFormat({
         } as never;
       },
     },
+    // A judge panel's record of each judged round (judges:): every judge's recommendation or error, figures.
+    { dir: "judges", name: PANEL_NAME, validate: (data: unknown) => validatePanelResult(data) as never },
   ],
   derivedFiles: (state) => finalFiles(state),
   validateFrontmatter: (data: unknown) => validateReviewFrontmatter(data) as never,
-  isRecordCommitted: (frontmatter, file) => isCommitted(frontmatter as unknown as ReviewFrontmatter, file),
+  isRecordCommitted: (frontmatter, file) => {
+    const fm = frontmatter as unknown as ReviewFrontmatter;
+    // A panel's record is committed with its round's judgment.
+    const round = panelRound(file);
+    return isCommitted(fm, round === undefined ? file : judgmentFile(round));
+  },
   seat(state, role) {
-    const seats = reviewFrontmatter(state).seats;
+    const fm = reviewFrontmatter(state);
+    if (isJudgeRole(role) && fm.judges) {
+      const config = judgingOf(fm);
+      return config ? ballotOf(config, role)?.seat : undefined;
+    }
+    const seats = fm.seats;
     return seats ? (seats as unknown as Record<string, SeatConfig | undefined>)[role] : undefined;
   },
   next(state): FormatStep {
@@ -302,6 +323,22 @@ export const reviewFormat = defineFormat({
     // The budget is checked before every call: once spent, the loop stops without calling anyone.
     if (budget.exhausted) return { kind: "advance", reason: "budget", message: "the budget is spent" };
     const role = ROLE_OF_PHASE[fm.current_phase]!;
+    if (role === "judge") {
+      const problem = judgesProblem(fm);
+      if (problem) return { kind: "blocked", reason: problem.reason, message: problem.message };
+      const config = judgingOf(fm);
+      if (fm.judges && config)
+        return {
+          kind: "ask",
+          exchange: round,
+          phase: fm.current_phase,
+          mode: "parallel",
+          ...judgeAsks(config, reviewTask(state, "judge")),
+          opens: false,
+          completed: round - 1,
+          timeoutMs: budget.timeoutMs,
+        };
+    }
     return {
       kind: "ask",
       exchange: round,
@@ -339,8 +376,10 @@ export const reviewFormat = defineFormat({
     }
     return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
   },
-  prompt: (state, role, options = {}) => buildReviewPrompt(state, role, options),
-  skillTask: (state, role) => reviewTask(state, role),
+  // Every judge of a panel gets the judge's prompt: a review has no two debaters to hide or reorder.
+  prompt: (state, role, options = {}) =>
+    buildReviewPrompt(state, isJudgeRole(role) ? "judge" : role, options),
+  skillTask: (state, role) => reviewTask(state, isJudgeRole(role) ? "judge" : role),
   parseAnswer(state, role, text): Result<unknown> {
     const fm = reviewFrontmatter(state);
     const wrong = phaseError(fm, role);
@@ -362,16 +401,9 @@ export const reviewFormat = defineFormat({
         verified: critique.value.verified,
       } satisfies CritiqueRecord);
     }
-    if (role === "judge") {
+    if (isJudgeRole(role)) {
       const current = rounds.find((r) => r.round === round);
-      if (!current)
-        return fail(
-          ruleError(
-            "REVIEW_NO_CRITIQUE",
-            critiqueFile(round),
-            "expected the round's critique before its judgment",
-          ),
-        );
+      if (!current) return fail(noCritique(round));
       return acceptJudgment(text, current, evidenceSources(state));
     }
     // Secrets never reach a file (DESIGN §5): the author's text is redacted before it is kept.
@@ -386,10 +418,23 @@ export const reviewFormat = defineFormat({
       );
     return ok({ kind: fm.pending?.task ?? "rebuttal", text: `${body}\n` });
   },
-  apply(state, answers, _now, meta = {}) {
+  apply(state, given, _now, meta = {}) {
     const fm = reviewFrontmatter(state);
     const round = fm.current_exchange;
     const role = ROLE_OF_PHASE[fm.current_phase];
+    let answers = given;
+    const panel: FormatRecord[] = [];
+    let reliability: ReviewFrontmatter["reliability"];
+    if (role === "judge" && fm.judges) {
+      // A judge panel: the judges' judgments combined into the round's one judgment, and its record.
+      const current = roundsOf(state).find((r) => r.round === round);
+      if (!current) return fail(noCritique(round));
+      const combined = combineJudgments(state, round, current.critique.findings, given, meta.failures ?? {});
+      if (!combined.ok) return combined;
+      answers = { judge: combined.value.answer };
+      panel.push(combined.value.record);
+      reliability = reviewReliability(combined.value.config, [...reviewPanels(state), combined.value.result]);
+    }
     if (!role || !(role in answers)) {
       return fail(
         ruleError(
@@ -429,7 +474,8 @@ export const reviewFormat = defineFormat({
         ...(spent.history ?? []).filter((h) => h.round !== round),
         { round, recommendation: judgment.recommendation },
       ];
-      const base = { ...spent, history };
+      const base = { ...spent, history, ...(reliability ? { reliability } : {}) };
+      added.push(...panel);
       next = afterRoundEnd(
         base,
         endOf(
@@ -514,7 +560,8 @@ export const reviewFormat = defineFormat({
       });
     }
     const fallback = fm.seats?.fallback_judge;
-    if (role !== "judge" || !fm.seats || !fallback) return undefined;
+    // With `judges:`, the panel's quorum and `judges.fallback` are the runner's (settled before this).
+    if (role !== "judge" || !fm.seats?.judge || !fallback || fm.judges) return undefined;
     if ((fm.failures ?? []).some((f) => f.role === "judge")) return undefined;
     const failures: NonNullable<ReviewFrontmatter["failures"]> = [
       ...(fm.failures ?? []),
@@ -554,7 +601,7 @@ export const reviewFormat = defineFormat({
           : {}),
       complete,
       ...(fm.stop_reason === "budget" ? { outcome: "stopped: budget spent" } : {}),
-      ...(degradedReview(fm, judged).length > 0 ? { degraded: degradedReview(fm, judged) } : {}),
+      ...(reviewDegraded(state).length > 0 ? { degraded: reviewDegraded(state) } : {}),
     };
   },
   newOptions: {
@@ -570,6 +617,7 @@ export const reviewFormat = defineFormat({
       { role: "judge", description: "who classifies the findings and recommends (default: the author)" },
     ],
     length: { flag: "max-rounds", description: "at most this many rounds", default: 3, min: 1, max: 10 },
+    panel: true,
   },
   newDebate: (init) => newReviewDebate(init),
 });
@@ -600,4 +648,53 @@ export function degradedReview(fm: ReviewFrontmatter, judged: number): Degradati
       used: judged,
     });
   return out;
+}
+
+/** Everything a review's result rests on less than configured: replaced or failed judges, panel judges, the budget. */
+export function reviewDegraded(state: DebateState): Degradation[] {
+  const fm = reviewFrontmatter(state);
+  const judged = roundsOf(state).filter((r) => r.judgment).length;
+  return [...reviewPanelDegradations(state), ...degradedReview(fm, judged)];
+}
+
+/**
+ * Why a review's judges cannot be asked as configured: `seats.judge` and `judges:` both given; the
+ * old `seats.fallback_judge` beside `judges:` (one fallback: `judges.fallback`); `swap` (a review
+ * judge classifies one critique of one artifact: there are no two sides to reorder); no judge.
+ */
+function judgesProblem(fm: ReviewFrontmatter): { reason: string; message: string } | undefined {
+  if (fm.judges && fm.seats?.judge)
+    return {
+      reason: "judges_twice",
+      message:
+        "debate.md has both `seats.judge` and `judges:`; keep one (a panel in `judges.panel`, or the one judge in `seats.judge`)",
+    };
+  if (fm.judges && fm.seats?.fallback_judge)
+    return {
+      reason: "fallback_twice",
+      message:
+        "debate.md has both `seats.fallback_judge` and `judges:`; move the fallback judge to `judges.fallback` (the same role)",
+    };
+  if (fm.judges?.swap)
+    return {
+      reason: "swap_not_applicable",
+      message:
+        "debate.md: `judges.swap` does not apply to a review (its judge classifies one critique: there are no two sides to swap); remove it",
+    };
+  if (!fm.judges && !fm.seats?.judge)
+    return {
+      reason: "no_seats",
+      message:
+        "debate.md names no judge: add `seats.judge`, or a panel in `judges:` (e.g. judges: { panel: [{ adapter: codex }, { adapter: gemini }] })",
+    };
+  return undefined;
+}
+
+/** A judgment asked or applied before its round's critique. */
+function noCritique(round: number): RuleError {
+  return ruleError(
+    "REVIEW_NO_CRITIQUE",
+    critiqueFile(round),
+    "expected the round's critique before its judgment",
+  );
 }

@@ -8,8 +8,9 @@ import type {
   ReviewSeverity,
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
+import { isJudgeRole } from "../../judging/panel.js";
 import type { DebateState } from "../../types.js";
-import { degradedReview } from "./format.js";
+import { reviewDegraded } from "./format.js";
 import { reviewFrontmatter, roundsOf } from "./state.js";
 
 /** A gate policy with every default filled in (DESIGN §12). */
@@ -108,7 +109,7 @@ export function evaluateGate(input: {
   const judged = rounds.filter((r) => r.judgment).length;
   const uncheckedIds = new Set<string>();
   const findings = gateFindings(input.state, policy, uncheckedIds);
-  const degraded: Degradation[] = degradedReview(fm, judged);
+  const degraded: Degradation[] = reviewDegraded(input.state);
   const base = {
     ...(input.dir ? { dir: input.dir } : {}),
     ...(input.scope ? { scope: input.scope } : {}),
@@ -128,6 +129,25 @@ export function evaluateGate(input: {
   });
   const { run } = input;
   if (run.status !== "done" || fm.current_phase !== "complete") {
+    if (run.status === "failed" && run.error && fm.judges && run.role && isJudgeRole(run.role)) {
+      // A judge panel short of its quorum (and of a fallback that could answer): no decision.
+      const configured = fm.judges.panel.length;
+      const quorum = Math.min(fm.judges.quorum ?? Math.floor(configured / 2) + 1, configured);
+      const error = oneLine(run.error.message);
+      degraded.push({
+        cause: "quorum_missed",
+        message: `the judge panel missed its quorum in round ${fm.current_exchange} (${quorum} of ${configured} judges needed${fm.judges.fallback ? ", the fallback judge failed too" : ""}): no decision`,
+        role: run.role,
+        ...(run.adapter ? { adapter: run.adapter } : {}),
+        round: fm.current_exchange,
+        code: run.error.code,
+        error,
+        configured,
+      });
+      return undecided(
+        `undecided: the judge panel missed its quorum (${quorum} of ${configured}); the ${run.role}${run.adapter ? ` (${run.adapter})` : ""} failed: ${error}`,
+      );
+    }
     if (run.status === "failed" && run.error) {
       const who = run.role ? `the ${run.role}${run.adapter ? ` (${run.adapter})` : ""}` : "the review";
       const error = oneLine(run.error.message);
