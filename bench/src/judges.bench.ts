@@ -5,9 +5,15 @@ import { performance } from "node:perf_hooks";
 import { runDebate } from "@debatekit/runner";
 import { report } from "./measure.js";
 
-// examples/judge-panel: a formal debate judged by 3 replay judges, each recorded in both orders.
-const example = new URL("../../examples/judge-panel/", import.meta.url).pathname;
+// examples/judge-panel: a formal debate judged by 3 replay judges, each recorded in both orders;
+// examples/crossfire-panel: a crossfire debate whose verdict 3 replay judges give, likewise.
+const EXAMPLES = {
+  formal: new URL("../../examples/judge-panel/", import.meta.url).pathname,
+  crossfire: new URL("../../examples/crossfire-panel/", import.meta.url).pathname,
+};
+type Kind = keyof typeof EXAMPLES;
 const JUDGE_DELAY_MS = 1000;
+const RUNS = 3;
 
 interface Entry {
   exchange: number;
@@ -17,9 +23,9 @@ interface Entry {
 }
 
 /** A copy of the example judged by the first `judges` judges (in both orders with `swap`), each answer taking 1 s. */
-async function prepare(parent: string, judges: number, swap: boolean): Promise<string> {
-  const dir = join(parent, `j${judges}${swap ? "-swap" : ""}`);
-  await cp(example, dir, { recursive: true });
+async function prepare(parent: string, kind: Kind, judges: number, swap: boolean): Promise<string> {
+  const dir = join(parent, `${kind}-j${judges}${swap ? "-swap" : ""}`);
+  await cp(EXAMPLES[kind], dir, { recursive: true });
   const panel = Array.from({ length: judges }, () => "    - { adapter: replay, file: replay.jsonl }").join(
     "\n",
   );
@@ -37,16 +43,20 @@ async function prepare(parent: string, judges: number, swap: boolean): Promise<s
   return dir;
 }
 
-/** Wall time of the opening's judgment step: from the arguments' commit to the judgment's. */
-async function judgmentTime(dir: string): Promise<number> {
+/**
+ * Wall time of the judged step: formal, the opening's judgment (from the arguments' commit to the
+ * judgment's); crossfire, the verdict (from the last turn's commit to the verdict's).
+ */
+async function judgmentTime(dir: string, kind: Kind): Promise<number> {
   let argued = 0;
   let judged = 0;
+  const waits = kind === "formal" ? "awaiting_judgment" : "awaiting_verdict";
   const summary = await runDebate(dir, {
-    exchanges: 1,
+    ...(kind === "formal" ? { exchanges: 1 } : {}),
     onEvent: (e) => {
       if (e.type !== "step_committed") return;
-      if (e.phase === "awaiting_judgment") argued = performance.now();
-      else judged = performance.now();
+      if (e.phase === waits) argued = performance.now();
+      else if (argued > 0 && judged === 0) judged = performance.now();
     },
   });
   if (summary.status !== "done") throw new Error(`run stopped: ${JSON.stringify(summary)}`);
@@ -63,12 +73,23 @@ export async function run(): Promise<void> {
       ["1 judge asked in both orders (2 calls)", 1, true],
       ["3-judge panel, both orders (6 calls)", 3, true],
     ];
-    let single = 0;
-    for (const [name, judges, swap] of rows) {
-      const ms = await judgmentTime(await prepare(parent, judges, swap));
-      if (judges === 1 && !swap) single = ms;
-      report(`judgment step, ${name} of 1 s each`, ms / 1000, "s");
-      if (single > 0 && !(judges === 1 && !swap)) report(`  overhead over 1 judge`, ms - single, "ms");
+    for (const kind of ["formal", "crossfire"] as const) {
+      let single = 0;
+      for (const [name, judges, swap] of rows) {
+        // The median of three runs: one run on a loaded machine can be off by half a second.
+        const times: number[] = [];
+        for (let i = 0; i < RUNS; i++)
+          times.push(await judgmentTime(await prepare(join(parent, String(i)), kind, judges, swap), kind));
+        const ms = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+        if (judges === 1 && !swap) single = ms;
+        report(
+          `${kind === "formal" ? "judgment" : "crossfire verdict"} step, ${name} of 1 s each`,
+          ms / 1000,
+          "s",
+        );
+        if (single > 0 && !(judges === 1 && !swap))
+          report("  overhead over 1 judge (median of 3)", ms - single, "ms");
+      }
     }
   } finally {
     await rm(parent, { recursive: true, force: true });
