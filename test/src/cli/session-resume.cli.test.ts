@@ -143,11 +143,17 @@ for (const { name, cli, factory, seat, goneId } of seats) {
 
         // A session the CLI no longer has: that call is on record as failed, the whole prompt goes out
         // anew. claude, codex, gemini, copilot and opencode run refuse an unknown session at once;
-        // opencode acp waits for it until the seat's timeout, hence a short one here.
-        const gone = await callWithSession(adapter, request(turn2, 10_000), {
-          ...stored,
-          session_id: goneId,
-        });
+        // opencode acp waits for it until the seat's timeout, hence a shorter one for it here (the
+        // same limit then applies to the fresh call after it, which takes 30 s and more on a loaded
+        // CI machine: 10 s was too short there).
+        const gone = await callWithSession(
+          adapter,
+          request(turn2, seat.adapter === "acp" ? 60_000 : 90_000),
+          {
+            ...stored,
+            session_id: goneId,
+          },
+        );
         expect(gone.map((c) => c.session)).toEqual(["resumed", "new"]);
         expect(gone[0]!.answer.status).not.toBe("ok");
         goneFigures.push(
