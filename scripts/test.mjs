@@ -9,6 +9,8 @@ import { spawn } from "node:child_process";
 const steps = [
   ["install"],
   ["exec", "node", "scripts/install-chromium.mjs"],
+  // the tournament queue tests start Debian's redis-server on a loopback port
+  ["exec", "node", "scripts/install-redis.mjs"],
   ["run", "check"],
   ["run", "test:cli"],
 ];

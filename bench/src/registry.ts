@@ -15,4 +15,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   report: () => import("./report.bench.js"),
   prompts: () => import("./prompts.bench.js"),
   judges: () => import("./judges.bench.js"),
+  tournament: () => import("./tournament.bench.js"),
 };

@@ -185,7 +185,20 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     return adapter;
   };
   let committed = 0;
-  const journal = createJournalStore(dir, { env });
+  const store = createJournalStore(dir, { env });
+  // A queued debate copies what it writes elsewhere (Redis) as it writes it: after every journal
+  // entry (a paid answer) and every committed step. A checkpoint that throws stops the run.
+  const journal: typeof store = options.checkpoint
+    ? {
+        forStep: (...args) => store.forStep(...args),
+        all: () => store.all(),
+        async write(entry) {
+          const path = await store.write(entry);
+          await options.checkpoint!("journal");
+          return path;
+        },
+      }
+    : store;
   const secrets = secretsFromEnv(env);
   const reportSkillProblems = createSkillProblemReporter({ dir, secrets, emit });
   const skillCache = createSkillCache();
@@ -372,6 +385,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       }
       const written = await commitStep(folder, next.value);
       cached = { folder: written, debateText: await readDebateText(dir) };
+      await options.checkpoint?.("step");
       committed++;
       emit({
         type: "step_committed",

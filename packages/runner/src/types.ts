@@ -113,6 +113,12 @@ export interface RunOptions {
    * in flight and per minute across many debates). The wrapper must call the adapter it is given.
    */
   wrapAdapter?: (adapter: Adapter, seat: SeatConfig) => Adapter;
+  /**
+   * Called after every journal entry is written (`journal`) and every step is committed (`step`),
+   * before the run goes on; a queued debate copies the folder to Redis here. When it throws, the
+   * run stops with that error (e.g. the job's lock was lost to another worker).
+   */
+  checkpoint?: (what: "journal" | "step") => Promise<void>;
   /** Adapter factories by adapter name, used instead of importing `@debatekit/adapter-<name>`. */
   adapters?: Record<string, AdapterFactory>;
   skillRoots?: string[];

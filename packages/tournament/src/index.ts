@@ -14,11 +14,20 @@ export {
 export type { Leaderboard, Tally } from "./leaderboard.js";
 export { computeLeaderboard, gamesOf } from "./leaderboard.js";
 export type { Gate, GateClock, ProviderLimit } from "./limiter.js";
-export { createGate, createProviderGates, gatedAdapter } from "./limiter.js";
+export { createGate, createProviderGates, createRedisGates, gatedAdapter } from "./limiter.js";
 export type { TournamentMotion } from "./motions.js";
 export { parseMotions } from "./motions.js";
 export type { PlanLine, PlanOptions, TournamentPlan } from "./plan.js";
 export { planTournament } from "./plan.js";
+export type { QueueRunOptions, WorkerEvent, WorkerOptions } from "./queue.js";
+export {
+  connectRedis,
+  DEBATE_QUEUE,
+  debateJobId,
+  enqueueTournament,
+  startWorker,
+  TOURNAMENT_QUEUE,
+} from "./queue.js";
 export type { FitOptions, Game, RatedPlayer, Ratings } from "./ratings.js";
 export { fitBradleyTerry, quantile, rateWithIntervals, seededRandom, winProbability } from "./ratings.js";
 export { renderLeaderboardHtml, renderLeaderboardMarkdown, renderRatingChart } from "./render.js";
@@ -27,4 +36,6 @@ export type { FailureRecord, MatchResult } from "./results.js";
 export { FAILURES_DIR, readMatchResult, readResults, recordFailure } from "./results.js";
 export type { TournamentEvent, TournamentRunOptions, TournamentRunSummary } from "./run-local.js";
 export { needsRun, runTournament } from "./run-local.js";
+export type { FolderSnapshot } from "./snapshot.js";
+export { readFolderSnapshot, writeFolderSnapshot } from "./snapshot.js";
 export { parseEntrant, parseEntrants, REPLAY_FILE, slugPart } from "./spec.js";

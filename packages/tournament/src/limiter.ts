@@ -121,3 +121,92 @@ export function gatedAdapter(adapter: Adapter, gate: Gate | undefined): Adapter 
     },
   };
 }
+
+/** The Redis client calls the shared gates use (ioredis's `eval`). */
+export interface RedisEval {
+  eval(script: string, keys: number, ...args: Array<string | number>): Promise<unknown>;
+}
+
+// One sorted set per adapter and limit. In flight: members are leases (score = expiry, so a crashed
+// worker's lease runs out); per minute: members are starts (score = start time). Returns 0 when the
+// call may start, else how many ms to wait before asking again.
+const ACQUIRE = `
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+if ARGV[4] == 'flight' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  if redis.call('ZCARD', KEYS[1]) < limit then
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[5]), ARGV[3])
+    return 0
+  end
+  return 50
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 60000)
+if redis.call('ZCARD', KEYS[1]) < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], 120000)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return math.max(1, tonumber(oldest[2]) + 60000 - now)`;
+
+/** A call in flight holds its lease at most this long (a worker killed mid-call frees its place then). */
+const LEASE_MS = 10 * 60_000;
+
+/**
+ * Gates shared by every worker through Redis (queue mode): per adapter, calls in flight and calls
+ * started per rolling minute across all machines. Time is the workers' clocks (keep them in sync).
+ */
+export function createRedisGates(redis: RedisEval & { zrem(key: string, member: string): Promise<unknown> }) {
+  let serial = 0;
+  const wait = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((done, fail) => {
+      if (signal?.aborted) return fail(signal.reason);
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          fail(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  return (seat: SeatConfig, limit: ProviderLimit | undefined): Gate | undefined => {
+    if (!limit) return undefined;
+    const flightKey = `debatekit:limit:${seat.adapter}:flight`;
+    const minuteKey = `debatekit:limit:${seat.adapter}:minute`;
+    return {
+      async acquire(signal) {
+        const id = `${process.pid}:${Date.now()}:${serial++}`;
+        if (limit.concurrency !== undefined) {
+          for (;;) {
+            const ms = Number(
+              await redis.eval(ACQUIRE, 1, flightKey, Date.now(), limit.concurrency, id, "flight", LEASE_MS),
+            );
+            if (ms === 0) break;
+            await wait(ms, signal);
+          }
+        }
+        const release = () => {
+          if (limit.concurrency !== undefined) void redis.zrem(flightKey, id).catch(() => undefined);
+        };
+        try {
+          if (limit.per_minute !== undefined) {
+            for (;;) {
+              const ms = Number(
+                await redis.eval(ACQUIRE, 1, minuteKey, Date.now(), limit.per_minute, id, "minute", 0),
+              );
+              if (ms === 0) break;
+              await wait(ms, signal);
+            }
+          }
+        } catch (error) {
+          release();
+          throw error;
+        }
+        return release;
+      },
+    };
+  };
+}

@@ -15,6 +15,7 @@ import { registerSkills } from "./skills.js";
 import { registerStatus } from "./status.js";
 import { registerTournament } from "./tournament.js";
 import { registerWatch } from "./watch.js";
+import { registerWorker } from "./worker.js";
 
 /** A subcommand: adds itself to the program. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
@@ -31,6 +32,7 @@ export const commands: RegisterCommand[] = [
   registerReport,
   registerWatch,
   registerTournament,
+  registerWorker,
   registerSkills,
   registerDoctor,
   registerMcp,

@@ -3,6 +3,7 @@ import { relative, resolve } from "node:path";
 import type { TournamentFrontmatter } from "@debatekit/schema";
 import {
   createTournament,
+  enqueueTournament,
   parseEntrants,
   parseMotions,
   planTournament,
@@ -237,28 +238,48 @@ Examples:
       parseMoney,
     )
     .option("--retry-failed", "run the debates recorded as failed again")
+    .option(
+      "--queue <redis-url>",
+      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here",
+    )
     .option("--json", "print events as JSON lines")
     .action(
       async (
         dirArg: string,
-        opts: { concurrency: number; maxCost?: number; retryFailed?: boolean; json?: boolean },
+        opts: {
+          concurrency: number;
+          maxCost?: number;
+          retryFailed?: boolean;
+          queue?: string;
+          json?: boolean;
+        },
       ) => {
         const dir = resolve(io.cwd, dirArg);
-        const stop = abortOnSignals(io, "stopping the running debates; `debate tournament run` resumes");
+        const stop = abortOnSignals(
+          io,
+          opts.queue
+            ? "stopping the wait (the workers go on); `debate tournament run --queue` collects"
+            : "stopping the running debates; `debate tournament run` resumes",
+        );
         try {
           const estimates =
             opts.maxCost !== undefined
               ? (await planTournament(await readTournament(dir))).perMatch
               : undefined;
-          const summary = await runTournament(dir, {
-            concurrency: opts.concurrency,
+          const common = {
             signal: stop.signal,
             onEvent: tournamentProgress(io, Boolean(opts.json)),
-            env: io.env,
-            cwd: io.cwd,
             ...(opts.retryFailed ? { retryFailed: true } : {}),
             ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost, estimates } : {}),
-          });
+          };
+          const summary = opts.queue
+            ? await enqueueTournament(dir, opts.queue, common)
+            : await runTournament(dir, {
+                ...common,
+                concurrency: opts.concurrency,
+                env: io.env,
+                cwd: io.cwd,
+              });
           if (!opts.json) {
             io.stdout.write(
               `${summary.status}: ${summary.done} done, ${summary.failed} failed, ${summary.remaining} not finished of ${summary.total} (${summary.ran} run now)${summary.reason ? `; ${summary.reason}` : ""}\n`,

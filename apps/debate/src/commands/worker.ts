@@ -1,0 +1,87 @@
+import { resolve } from "node:path";
+import { startWorker } from "@debatekit/tournament";
+import type { Command } from "commander";
+import { ExitError } from "../exit-error.js";
+import { parsePositiveInt } from "../options.js";
+import type { CliIO } from "../output.js";
+
+/** `debate worker --queue redis://...`: runs tournaments' debates from a Redis queue until stopped. */
+export function registerWorker(program: Command, io: CliIO): void {
+  program
+    .command("worker")
+    .description(
+      "take debates from a Redis queue (`debate tournament run --queue`) and run them, until Ctrl-C",
+    )
+    .argument("[redis-url]", "the Redis the tournaments were enqueued on, e.g. redis://10.0.0.5:6379")
+    .option("--queue <redis-url>", "the same Redis URL, as an option")
+    .option("--concurrency <n>", "debates at once on this machine", parsePositiveInt, 1)
+    .option("--dir <folder>", "where this worker keeps its working copies (default: a new temp folder)")
+    .option(
+      "--lock-duration <ms>",
+      "how long a job stays this worker's without a lock renewal",
+      parsePositiveInt2,
+      30_000,
+    )
+    .option(
+      "--stalled-interval <ms>",
+      "how often stalled jobs (a dead worker's) are looked for",
+      parsePositiveInt2,
+      30_000,
+    )
+    .option("--json", "print events as JSON lines")
+    .action(
+      async (
+        urlArg: string | undefined,
+        opts: {
+          queue?: string;
+          concurrency: number;
+          dir?: string;
+          lockDuration: number;
+          stalledInterval: number;
+          json?: boolean;
+        },
+      ) => {
+        const url = urlArg ?? opts.queue;
+        if (!url)
+          throw new ExitError("debate worker needs the Redis URL: debate worker redis://HOST:PORT", 2);
+        const worker = await startWorker(url, {
+          concurrency: opts.concurrency,
+          ...(opts.dir ? { workDir: resolve(io.cwd, opts.dir) } : {}),
+          lockDurationMs: opts.lockDuration,
+          stalledIntervalMs: opts.stalledInterval,
+          env: io.env,
+          onEvent: (event) =>
+            io.stderr.write(
+              opts.json
+                ? `${JSON.stringify(event)}\n`
+                : event.type === "job_started"
+                  ? `started ${event.job} (attempt ${event.attempt})${event.inFlight ? `; the call in flight when its last owner lost it, ${event.inFlight}, is asked again unless answered` : ""}\n`
+                  : event.type === "rated"
+                    ? `rated ${event.tournament}\n`
+                    : `${event.status} ${event.job}${event.reason ? `: ${event.reason.split("\n")[0]}` : ""}\n`,
+            ),
+        });
+        io.stderr.write(
+          `worker ${process.pid}: waiting for debates on ${url.replace(/\/\/[^@/]*@/, "//***@")}\n`,
+        );
+        await new Promise<void>((done) => {
+          const stop = () => {
+            process.off("SIGINT", stop);
+            process.off("SIGTERM", stop);
+            done();
+          };
+          process.on("SIGINT", stop);
+          process.on("SIGTERM", stop);
+        });
+        io.stderr.write("stopping: finishing the debates in hand (their progress is in Redis)\n");
+        await worker.close();
+      },
+    );
+}
+
+function parsePositiveInt2(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 100)
+    throw new Error(`expected milliseconds (at least 100), got ${JSON.stringify(value)}`);
+  return n;
+}

@@ -1,0 +1,206 @@
+// `pnpm bench tournament`: queue mode's throughput with 1, 2, 4 and 8 `debate worker` processes on
+// one Redis (Debian's redis-server on a free loopback port), seats answering after a fixed delay;
+// the orchestration overhead per debate, local and queued (seats answering at once); Redis commands
+// per debate (INFO commandstats). 4 replay players x 2 motions x both sides = 24 crossfire debates
+// of one round (3 seat calls each, the two debaters asked at once).
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import {
+  createTournament,
+  enqueueTournament,
+  parseEntrants,
+  parseMotions,
+  runTournament,
+  startWorker,
+} from "@debatekit/tournament";
+import { Redis } from "ioredis";
+import { report } from "./measure.js";
+
+const example = new URL("../../examples/tournament-replay/", import.meta.url).pathname;
+const bin = new URL("../../apps/debate/dist/bin.js", import.meta.url).pathname;
+const PLAYERS = ["alice", "bob", "carol", "dave"];
+const SEAT_DELAY_MS = 1000;
+const REDIS = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function startRedis(dir: string): Promise<{ url: string; port: number; child: ChildProcess }> {
+  const port = await freePort();
+  await mkdir(dir, { recursive: true });
+  const child = spawn(
+    REDIS!,
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  await new Promise<void>((done, fail) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += String(d);
+      if (/Ready to accept connections/.test(out)) done();
+    });
+    child.once("exit", () => fail(new Error(`redis-server exited: ${out}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, port, child };
+}
+
+/** Recordings for every ordered pair of PLAYERS on both motions, from the example's alice-vs-bob one. */
+async function recordings(dir: string, delayMs: number): Promise<void> {
+  const template = await readFile(
+    join(example, "recordings", "m01-replay-alice-vs-replay-bob.jsonl"),
+    "utf8",
+  );
+  await mkdir(dir, { recursive: true });
+  for (const m of ["m01", "m02"]) {
+    for (const first of PLAYERS) {
+      for (const second of PLAYERS) {
+        if (first === second) continue;
+        const lines = template
+          .trim()
+          .split("\n")
+          .map((l) =>
+            JSON.parse(l.replaceAll("alice", "\u0000").replaceAll("bob", second).replaceAll("\u0000", first)),
+          )
+          .map((l) => JSON.stringify(delayMs ? { ...l, delay_ms: delayMs } : l));
+        await writeFile(join(dir, `${m}-replay-${first}-vs-replay-${second}.jsonl`), `${lines.join("\n")}\n`);
+      }
+    }
+  }
+}
+
+async function newTournament(parent: string, name: string, delayMs: number): Promise<string> {
+  const replayDir = join(parent, `rec-${delayMs}`);
+  if (!existsSync(replayDir)) await recordings(replayDir, delayMs);
+  const dir = join(parent, name);
+  await createTournament(dir, {
+    motions: parseMotions(await readFile(join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
+    players: parseEntrants(PLAYERS.map((p) => `replay:${p}`).join(","), "--seats"),
+    judges: parseEntrants("replay", "--judges"),
+    format: "crossfire",
+    length: 1,
+    replayDir,
+    now: new Date().toISOString(),
+  });
+  return dir;
+}
+
+/** A `debate worker` process; resolves once it waits on the queue. */
+function startWorkerProcess(url: string, dir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, "worker", url, "--dir", dir], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((done, fail) => {
+    let err = "";
+    child.stderr!.on("data", (d) => {
+      err += String(d);
+      if (/waiting for debates/.test(err)) done(child);
+    });
+    child.once("exit", (code) => fail(new Error(`debate worker exited (${code}): ${err}`)));
+  });
+}
+
+async function stop(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once("exit", () => done());
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}
+
+/** Commands Redis ran (client commands, and every command including those inside Lua scripts). */
+async function commandCounts(url: string): Promise<{ client: number; all: number }> {
+  const redis = new Redis(url);
+  try {
+    const stats = await redis.info("stats");
+    const client = Number(stats.match(/total_commands_processed:(\d+)/)?.[1] ?? 0);
+    const commandstats = await redis.info("commandstats");
+    const all = [...commandstats.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    return { client, all };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function run(): Promise<void> {
+  if (!REDIS) throw new Error("redis-server is missing: run `node scripts/install-redis.mjs`");
+  const parent = await mkdtemp(join(tmpdir(), "bench-tournament-"));
+  const redis = await startRedis(join(parent, "redis"));
+  try {
+    // Orchestration overhead: seats answer at once, one debate at a time, in this process.
+    const local = await newTournament(parent, "local", 0);
+    let start = performance.now();
+    const localRun = await runTournament(local, { concurrency: 1 });
+    const localMs = (performance.now() - start) / localRun.done;
+    const queuedDir = await newTournament(parent, "queued", 0);
+    const worker = await startWorker(redis.url, { workDir: join(parent, "w-inproc") });
+    const before = await commandCounts(redis.url);
+    start = performance.now();
+    const queuedRun = await enqueueTournament(queuedDir, redis.url, { pollMs: 20 });
+    const queuedMs = (performance.now() - start) / queuedRun.done;
+    const after = await commandCounts(redis.url);
+    await worker.close();
+    console.log(
+      `${localRun.done} debates (${PLAYERS.length} players x 2 motions x both sides, crossfire, 3 seat calls each), one at a time`,
+    );
+    report("local run: wall time per debate (seats answer at once)", localMs, "ms");
+    report("queued (1 worker, this process): wall time per debate", queuedMs, "ms");
+    report("queue adds per debate", queuedMs - localMs, "ms");
+    report(
+      "Redis commands per debate (sent by clients)",
+      (after.client - before.client) / queuedRun.done,
+      "",
+    );
+    report(
+      "Redis commands per debate (incl. inside Lua scripts)",
+      (after.all - before.all) / queuedRun.done,
+      "",
+    );
+
+    // Throughput: worker processes on one Redis, seats answering after SEAT_DELAY_MS.
+    const perMinute: Record<number, number> = {};
+    for (const workers of [1, 2, 4, 8]) {
+      const dir = await newTournament(parent, `w${workers}`, SEAT_DELAY_MS);
+      const children = await Promise.all(
+        Array.from({ length: workers }, (_, i) =>
+          startWorkerProcess(redis.url, join(parent, `work-${workers}-${i}`)),
+        ),
+      );
+      start = performance.now();
+      const summary = await enqueueTournament(dir, redis.url, { pollMs: 50 });
+      const minutes = (performance.now() - start) / 60_000;
+      await stop(children);
+      if (summary.done !== summary.total)
+        throw new Error(`${workers} workers: ${summary.done}/${summary.total} done`);
+      perMinute[workers] = summary.done / minutes;
+      report(
+        `${workers} worker(s), seats answering after ${SEAT_DELAY_MS} ms`,
+        perMinute[workers],
+        "debates/min",
+      );
+    }
+    report("8 workers / 1 worker", perMinute[8]! / perMinute[1]!, "x");
+  } finally {
+    redis.child.kill("SIGTERM");
+    await rm(parent, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,475 @@
+// Queue mode (DESIGN §11): every debate a BullMQ job, the tournament the parent of a flow. Workers
+// share nothing but Redis: a debate's folder is checkpointed there as it is written, each write
+// guarded by the job's lock token, so a job redelivered to another worker resumes from there.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Adapter } from "@debatekit/adapter-kit";
+import { DebatekitError } from "@debatekit/core";
+import { sleepUnlessAborted } from "@debatekit/files";
+import { runDebate } from "@debatekit/runner";
+import { FlowProducer, Job, Queue, RateLimitError, UnrecoverableError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { DEBATES_DIR, readTournament, TOURNAMENT_FILE } from "./folder.js";
+import { computeLeaderboard } from "./leaderboard.js";
+import { createRedisGates, gatedAdapter } from "./limiter.js";
+import { readResults, recordFailure } from "./results.js";
+import type { TournamentEvent, TournamentRunSummary } from "./run-local.js";
+import { markEnded, needsRun } from "./run-local.js";
+import { type FolderSnapshot, readFolderSnapshot, writeFolderSnapshot } from "./snapshot.js";
+
+/** The queue of debates (one job per match) and the queue of tournaments (a flow's parent, which rates). */
+export const DEBATE_QUEUE = "debatekit-debates";
+export const TOURNAMENT_QUEUE = "debatekit-tournaments";
+/** BullMQ's default key prefix: the lock of job J in queue Q is `bull:Q:J:lock`, holding the worker's token. */
+const PREFIX = "bull";
+
+const filesKey = (tid: string, id: string) => `debatekit:files:${tid}:${id}`;
+const inflightKey = (tid: string, id: string) => `debatekit:inflight:${tid}:${id}`;
+const tournamentKey = (tid: string) => `debatekit:tournament:${tid}`;
+/** A job id per match: BullMQ refuses `:` in custom ids. Enqueuing it twice is a no-op. */
+export const debateJobId = (tid: string, id: string) => `${tid}.${id}`;
+
+// Replaces a folder's snapshot only while KEYS[1] (the job's lock) holds ARGV[1] (our token): a
+// worker that stalled past its lock and woke up late is refused (0), never overwrites the new owner.
+// Only what changed since the last checkpoint is sent: ARGV[2] names removed, then name/text pairs.
+// The snapshot then holds every answer asked so far, so the in-flight marker (KEYS[3]) is cleared.
+const CHECKPOINT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[3])
+local removed = tonumber(ARGV[2])
+for i = 3, 2 + removed do redis.call('HDEL', KEYS[2], ARGV[i]) end
+for i = 3 + removed, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+return 1`;
+// Before every seat call: still the job's owner? Then mark the call in flight (KEYS[2]) and go on;
+// a worker that lost its lock (stalled, woke up late) is refused here, before it asks anything.
+const MARK = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1`;
+// Uploads a folder only when Redis holds none yet: re-enqueuing never rolls a debate back.
+const UPLOAD_IF_ABSENT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1`;
+
+/** A Redis connection as BullMQ wants it (workers block: no per-request retry limit). */
+export function connectRedis(url: string): Redis {
+  if (!/^rediss?:\/\//.test(url)) {
+    throw new DebatekitError(
+      "QUEUE_URL_INVALID",
+      `--queue must be a redis:// URL (e.g. redis://127.0.0.1:6379), got ${JSON.stringify(url)}`,
+      {
+        field: "--queue",
+      },
+    );
+  }
+  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+}
+
+const flatten = (files: FolderSnapshot) => Object.entries(files).flat();
+
+/** Options of enqueueTournament. */
+export interface QueueRunOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: TournamentEvent) => void;
+  /** Attempts per debate (default 3), with exponential backoff from `backoffMs` (default 1000). */
+  attempts?: number;
+  backoffMs?: number;
+  /** How often the enqueuer looks at the jobs (default 200 ms). */
+  pollMs?: number;
+  /** Enqueue the debates recorded as failed again (their jobs are replaced). */
+  retryFailed?: boolean;
+  /** Stop enqueuing before a debate whose estimate would take the spend past this (USD). */
+  maxCostUsd?: number;
+  /** Estimated cost of each match (planTournament's perMatch); needed with maxCostUsd. */
+  estimates?: Record<string, number | undefined>;
+  now?: () => Date;
+}
+
+/**
+ * `tournament run --queue`: uploads every unfinished debate folder to Redis (unless it is there
+ * already), adds the tournament as a BullMQ flow (jobs by id: adding twice is a no-op), then waits,
+ * writing each finished debate's folder from Redis back into the tournament folder (a failed one is
+ * recorded in failures/), until the flow's parent has rated the tournament. Stopping the wait
+ * (signal) leaves the jobs to the workers; running it again picks up where it is.
+ */
+export async function enqueueTournament(
+  dir: string,
+  url: string,
+  options: QueueRunOptions = {},
+): Promise<TournamentRunSummary> {
+  const emit = (event: TournamentEvent) => options.onEvent?.(event);
+  const now = options.now ?? (() => new Date());
+  const redis = connectRedis(url);
+  const connection = redis;
+  const debates = new Queue(DEBATE_QUEUE, { connection });
+  const tournaments = new Queue(TOURNAMENT_QUEUE, { connection });
+  const flows = new FlowProducer({ connection });
+  try {
+    const tournament = await readTournament(dir);
+    const tid = tournament.frontmatter.tournament_id;
+    const results = new Map((await readResults(tournament)).map((r) => [r.match.id, r]));
+    let todo = [...results.values()].filter((r) => needsRun(r, options.retryFailed)).map((r) => r.match);
+    const total = tournament.frontmatter.matches.length;
+    const count = () => {
+      const all = [...results.values()];
+      return {
+        done: all.filter((r) => r.status === "done").length,
+        failed: all.filter((r) => r.status === "failed").length,
+        spendUsd: all.reduce((s, r) => s + r.costUsd, 0),
+      };
+    };
+    let budgetStop: string | undefined;
+    if (options.maxCostUsd !== undefined) {
+      const unpriced = todo.filter((m) => options.estimates?.[m.id] === undefined);
+      if (unpriced.length > 0) {
+        throw new DebatekitError(
+          "PRICE_MISSING",
+          `--max-cost needs a price for every seat; tournament.md has none for the seats of ${unpriced[0]!.id} (set prices with \`debate tournament new --price\`)`,
+          { file: TOURNAMENT_FILE, field: "prices" },
+        );
+      }
+      // Spent so far, plus the estimate of every debate enqueued now: stop before the one that would pass the budget.
+      let committedUsd = count().spendUsd;
+      const within: typeof todo = [];
+      for (const match of todo) {
+        const estimateUsd = options.estimates![match.id]!;
+        if (committedUsd + estimateUsd > options.maxCostUsd) {
+          budgetStop = `stopped before ${match.id}: its estimated cost $${estimateUsd.toFixed(4)} would take the spend ($${committedUsd.toFixed(4)} spent or enqueued) past --max-cost $${options.maxCostUsd}`;
+          emit({
+            type: "budget_stop",
+            id: match.id,
+            estimateUsd,
+            committedUsd,
+            maxCostUsd: options.maxCostUsd,
+          });
+          break;
+        }
+        committedUsd += estimateUsd;
+        within.push(match);
+      }
+      todo = within;
+    }
+    emit({ type: "started", total, done: count().done, failed: count().failed, todo: todo.length });
+    if (tournament.frontmatter.status !== "finished") {
+      tournament.frontmatter = {
+        ...tournament.frontmatter,
+        status: "running",
+        runs: (tournament.frontmatter.runs ?? 0) + 1,
+      };
+      const { writeTournament } = await import("./folder.js");
+      await writeTournament(tournament);
+    }
+    await redis.hset(tournamentKey(tid), TOURNAMENT_FILE, await readTournamentText(dir));
+    for (const match of todo) {
+      const files = await readFolderSnapshot(path.join(dir, DEBATES_DIR, match.id));
+      await redis.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, match.id), ...flatten(files));
+    }
+    let parent = await Job.fromId(tournaments, tid);
+    if (parent && todo.length > 0 && (await parent.getState()) === "completed") {
+      // A finished flow gets no new children: debates enqueued again (--retry-failed, a budget
+      // raised) go into a new flow, in place of the old one and of their own failed jobs.
+      for (const match of todo)
+        await (await Job.fromId(debates, debateJobId(tid, match.id)))?.remove({ removeChildren: false });
+      await parent.remove({ removeChildren: false });
+      parent = undefined;
+    }
+    if (!parent && todo.length > 0) {
+      await flows.add({
+        name: "rate",
+        queueName: TOURNAMENT_QUEUE,
+        data: { tid, matches: tournament.frontmatter.matches.map((m) => m.id) },
+        opts: { jobId: tid },
+        children: todo.map((m) => ({
+          name: "debate",
+          queueName: DEBATE_QUEUE,
+          data: { tid, id: m.id, limits: tournament.frontmatter.limits ?? {} },
+          opts: {
+            jobId: debateJobId(tid, m.id),
+            attempts: options.attempts ?? 3,
+            backoff: { type: "exponential", delay: options.backoffMs ?? 1000 },
+            // A debate that fails for good is recorded; the tournament still rates the others.
+            ignoreDependencyOnFailure: true,
+          },
+        })),
+      });
+    }
+    const pending = new Set(todo.map((m) => m.id));
+    const started = Date.now();
+    let ended = 0;
+    while (pending.size > 0 && !options.signal?.aborted) {
+      // Two commands a look, however many debates are pending: their scores in BullMQ's
+      // completed and failed sets (a job is in one of them once it has ended).
+      const ids = [...pending];
+      const jobIds = ids.map((id) => debateJobId(tid, id));
+      const [completed, failed] = await Promise.all([
+        redis.zmscore(`${PREFIX}:${DEBATE_QUEUE}:completed`, ...jobIds),
+        redis.zmscore(`${PREFIX}:${DEBATE_QUEUE}:failed`, ...jobIds),
+      ]);
+      for (const [i, id] of ids.entries()) {
+        const state = completed[i] !== null ? "completed" : failed[i] !== null ? "failed" : "pending";
+        if (state === "pending") continue;
+        const job = state === "failed" ? await Job.fromId(debates, debateJobId(tid, id)) : undefined;
+        const debateDir = path.join(dir, DEBATES_DIR, id);
+        const files = await redis.hgetall(filesKey(tid, id));
+        if (Object.keys(files).length > 0) await writeFolderSnapshot(debateDir, files);
+        if (state === "failed") {
+          await recordFailure(dir, id, {
+            code: "DEBATE_FAILED",
+            message: job?.failedReason ?? "the debate failed",
+            at: now().toISOString(),
+          });
+        }
+        const match = tournament.frontmatter.matches.find((m) => m.id === id)!;
+        const { readMatchResult } = await import("./results.js");
+        results.set(id, await readMatchResult(tournament, match));
+        pending.delete(id);
+        ended++;
+        emit({
+          type: "debate_finished",
+          id,
+          status: state === "completed" ? "done" : "failed",
+          durationMs: Date.now() - started,
+        });
+        const left = pending.size;
+        const c = count();
+        emit({
+          type: "progress",
+          ...c,
+          total,
+          running: left,
+          ...(left > 0 ? { etaMs: Math.round(((Date.now() - started) / ended) * left) } : {}),
+        });
+      }
+      if (pending.size > 0) await sleepUnlessAborted(options.pollMs ?? 200, options.signal);
+    }
+    // Every debate ended: the flow's parent rates once a worker has taken it.
+    while (pending.size === 0 && !options.signal?.aborted) {
+      const job = await Job.fromId(tournaments, tid);
+      if (!job || (await job.getState()) === "completed") break;
+      await sleepUnlessAborted(options.pollMs ?? 200, options.signal);
+    }
+    const c = count();
+    const remaining = total - c.done - c.failed;
+    const summary: TournamentRunSummary = {
+      total,
+      done: c.done,
+      failed: c.failed,
+      remaining,
+      ran: todo.length,
+      status: remaining === 0 ? "finished" : "stopped",
+      spendUsd: c.spendUsd,
+      ...(options.signal?.aborted
+        ? { reason: "stopped waiting (the workers go on); run again to collect" }
+        : budgetStop
+          ? { reason: budgetStop }
+          : {}),
+    };
+    await markEnded(dir, summary, now());
+    emit({ type: "finished", summary });
+    return summary;
+  } finally {
+    await flows.close();
+    await debates.close();
+    await tournaments.close();
+    await redis.quit().catch(() => undefined);
+  }
+}
+
+async function readTournamentText(dir: string): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
+  return readFile(path.join(dir, TOURNAMENT_FILE), "utf8");
+}
+
+/** What a worker reports. */
+export type WorkerEvent =
+  | {
+      type: "job_started";
+      job: string;
+      attempt: number;
+      /** The call a previous owner had in flight when it lost the job (asked again now, if not answered). */
+      inFlight?: string;
+    }
+  | { type: "job_finished"; job: string; status: "done" | "failed" | "lost"; reason?: string }
+  | { type: "rated"; tournament: string };
+
+/** Options of startWorker. */
+export interface WorkerOptions {
+  /** Debates this worker runs at once (default 1). */
+  concurrency?: number;
+  /** Where the worker keeps its working copies (default: a new temp folder). */
+  workDir?: string;
+  /** BullMQ's lock duration and stalled-check interval (defaults 30 s and 30 s; tests use short ones). */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  env?: NodeJS.ProcessEnv;
+  onEvent?: (event: WorkerEvent) => void;
+}
+
+/** The lock was taken over: another worker owns the job now; this one must stop writing. */
+class LockLostError extends Error {}
+
+/**
+ * `debate worker --queue`: takes debates from Redis and runs them in a working folder of its own,
+ * checkpointing the folder to Redis after every journal entry and committed step under the job's
+ * lock token; also rates tournaments whose debates have all ended. Returns a handle to stop it.
+ */
+export async function startWorker(
+  url: string,
+  options: WorkerOptions = {},
+): Promise<{ close(): Promise<void> }> {
+  const redis = connectRedis(url);
+  // Connections given to BullMQ stay open when its workers close: close() quits them itself.
+  const debatesConnection = connectRedis(url);
+  const ratingConnection = connectRedis(url);
+  const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), "debatekit-worker-")));
+  const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  const gates = createRedisGates(redis);
+  const common = {
+    connection: debatesConnection,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    // A job whose worker died or stalled goes back to the queue, and resumes from its checkpoint:
+    // several such losses are no reason to give the debate up.
+    maxStalledCount: 10,
+  };
+  const debatesWorker: Worker = new Worker(
+    DEBATE_QUEUE,
+    async (job, token) => {
+      const { tid, id, limits } = job.data as {
+        tid: string;
+        id: string;
+        limits: Record<string, { concurrency?: number; per_minute?: number }>;
+      };
+      const lockKey = `${PREFIX}:${DEBATE_QUEUE}:${job.id}:lock`;
+      const dir = path.join(workDir, tid, id);
+      const files = await redis.hgetall(filesKey(tid, id));
+      const inFlight = await redis.get(inflightKey(tid, id));
+      emit({
+        type: "job_started",
+        job: job.id!,
+        attempt: job.attemptsMade + 1,
+        ...(inFlight ? { inFlight } : {}),
+      });
+      if (Object.keys(files).length === 0)
+        throw new UnrecoverableError(`Redis holds no folder for ${id}: enqueue the tournament again`);
+      // A scratch copy (Redis holds the debate): plain writes, no fsync.
+      await writeFolderSnapshot(dir, files, { atomic: false });
+      let sent = new Map(Object.entries(files));
+      const checkpoint = async () => {
+        const now = await readFolderSnapshot(dir);
+        const removed = [...sent.keys()].filter((name) => !Object.hasOwn(now, name));
+        const changed = Object.entries(now).filter(([name, text]) => sent.get(name) !== text);
+        const written = await redis.eval(
+          CHECKPOINT,
+          3,
+          lockKey,
+          filesKey(tid, id),
+          inflightKey(tid, id),
+          token!,
+          removed.length,
+          ...removed,
+          ...changed.flat(),
+        );
+        if (written !== 1) throw new LockLostError(`lost the lock of ${job.id}: another worker owns it now`);
+        sent = new Map(Object.entries(now));
+      };
+      const markedAdapter = (adapter: Adapter): Adapter => ({
+        ...adapter,
+        name: adapter.name,
+        detect: () => adapter.detect(),
+        async call(request) {
+          const step = request.step
+            ? `x${request.step.exchange}/${request.step.role}/a${request.step.attempt}`
+            : "a call";
+          const marked = await redis.eval(
+            MARK,
+            2,
+            lockKey,
+            inflightKey(tid, id),
+            token!,
+            `${step} (worker ${process.pid})`,
+          );
+          if (marked !== 1)
+            throw new LockLostError(
+              `lost the lock of ${job.id} before asking ${step}: another worker owns it now`,
+            );
+          return adapter.call(request);
+        },
+      });
+      let summary: Awaited<ReturnType<typeof runDebate>>;
+      try {
+        summary = await runDebate(dir, {
+          command: `debate worker (job ${job.id})`,
+          checkpoint,
+          wrapAdapter: (adapter, seat) =>
+            gatedAdapter(markedAdapter(adapter), gates(seat, limits[seat.adapter])),
+          ...(options.env ? { env: options.env } : {}),
+        });
+        await checkpoint();
+      } catch (error) {
+        if (error instanceof LockLostError) {
+          emit({ type: "job_finished", job: job.id!, status: "lost", reason: error.message });
+          // Nothing this worker writes counts any more; BullMQ refuses its completion too.
+          throw error;
+        }
+        throw error;
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      if (summary.status === "done") {
+        emit({ type: "job_finished", job: job.id!, status: "done" });
+        return { status: "done", outcome: summary.outcome ?? null };
+      }
+      const reason = summary.error
+        ? `${summary.error.code}: ${summary.error.message}`
+        : (summary.reason ?? summary.status);
+      emit({ type: "job_finished", job: job.id!, status: "failed", reason });
+      if (/\b429\b|rate.?limit/i.test(reason)) {
+        // The provider said slow down: pause this queue a while without using up an attempt.
+        await debatesWorker.rateLimit(5_000);
+        throw new RateLimitError();
+      }
+      if (summary.status === "waiting" || summary.status === "paused") {
+        throw new UnrecoverableError(
+          `${summary.status}: ${reason} (a queued debate cannot wait for a person)`,
+        );
+      }
+      throw new Error(reason);
+    },
+    { ...common, concurrency: options.concurrency ?? 1 },
+  );
+  const ratingWorker = new Worker(
+    TOURNAMENT_QUEUE,
+    async (job) => {
+      const { tid, matches } = job.data as { tid: string; matches: string[] };
+      const dir = await mkdtemp(path.join(tmpdir(), "debatekit-rate-"));
+      try {
+        const text = await redis.hget(tournamentKey(tid), TOURNAMENT_FILE);
+        if (!text) throw new UnrecoverableError(`Redis holds no tournament.md for ${tid}`);
+        const snapshot: FolderSnapshot = { [TOURNAMENT_FILE]: text };
+        for (const id of matches) {
+          for (const [name, body] of Object.entries(await redis.hgetall(filesKey(tid, id))))
+            snapshot[`${DEBATES_DIR}/${id}/${name}`] = body;
+        }
+        await writeFolderSnapshot(dir, snapshot);
+        const tournament = await readTournament(dir);
+        const leaderboard = computeLeaderboard(tournament.frontmatter, await readResults(tournament));
+        emit({ type: "rated", tournament: tid });
+        return { counts: leaderboard.counts, ratings: leaderboard.ratings };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    { ...common, connection: ratingConnection },
+  );
+  return {
+    async close() {
+      await debatesWorker.close();
+      await ratingWorker.close();
+      for (const connection of [redis, debatesConnection, ratingConnection])
+        await connection.quit().catch(() => undefined);
+    },
+  };
+}
