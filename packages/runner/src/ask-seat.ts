@@ -159,6 +159,20 @@ function sanitizeCall(
   return raw ? { result, raw } : { result };
 }
 
+/** How much of a prompt the journal keeps (characters); the hash is always of the whole prompt. */
+const KEPT_PROMPT_CHARS = 262_144;
+
+/** The prompt as the journal keeps it for `debate log`: secrets redacted, cut when very long. */
+function keptPrompt(
+  prompt: string,
+  secrets: readonly string[],
+): Pick<JournalEntry, "prompt" | "prompt_truncated"> {
+  const redacted = redactSecrets(prompt, secrets);
+  return redacted.length > KEPT_PROMPT_CHARS
+    ? { prompt: redacted.slice(0, KEPT_PROMPT_CHARS), prompt_truncated: true }
+    : { prompt: redacted };
+}
+
 /** The step's entries that answered this prompt: its first form, or a retry of it with an entry's errors fed back. */
 function forThisPrompt(entries: JournalEntry[], prompt: ExtraSeatAsk["prompt"]): JournalEntry[] {
   const prompts = new Set([sha256(prompt([]))]);
@@ -361,6 +375,7 @@ export async function askSeat<T>(
         adapter: adapter.name,
         ...(seat.model ? { model: seat.model } : {}),
         prompt_sha256: sha256(sent.sent),
+        ...keptPrompt(sent.sent, context.secrets),
         started_at: startedAt,
         finished_at: context.now().toISOString(),
         result,

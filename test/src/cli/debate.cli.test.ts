@@ -2,6 +2,7 @@
 // claude (proposition) vs codex (opposition), judged by gemini. The loopback model server plays
 // the models: each CLI calls its own API, so the API tells the seat, and the prompt tells the
 // exchange; the answers are the example debate's recorded (valid) arguments and judgments.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunEvent, runDebate } from "@debatekit/runner";
@@ -42,6 +43,12 @@ function answer(request: ModelRequest): string {
       0,
   );
   return recordedAnswer(role, exchange);
+}
+
+/** The first words of an answer's first argument title (as they appear, escaped or not, in raw output). */
+function firstWordsOf(answer: string): string {
+  const title = (JSON.parse(answer) as { arguments: { title: string }[] }).arguments[0]?.title ?? "";
+  return title.split(" ").slice(0, 3).join(" ");
 }
 
 let server: ModelServer;
@@ -125,6 +132,24 @@ test("claude vs codex judged by gemini: 2 exchanges run to completion through th
     const apis = new Set(server.requests.map((r) => r.api));
     expect([...apis]).toEqual(expect.arrayContaining(["anthropic", "openai-responses", "gemini-stream"]));
     expect(processesWithEnv(fresh.home)).toEqual([]);
+    // `debate log` shows what was sent to each real CLI and what it printed (from the journal).
+    const log = spawnSync(
+      process.execPath,
+      [join(repoRoot, "apps/debate/dist/bin.js"), "log", dir, "--step", "1:proposition"],
+      {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, HOME: fresh.home, NO_COLOR: "1" },
+      },
+    );
+    expect(log.status, log.stderr).toBe(0);
+    expect(log.stdout).toMatch(
+      /^=== exchange 1 · awaiting_arguments · proposition · attempt 1 · claude sonnet · ok · /,
+    );
+    expect(log.stdout).toContain("--- sent ---\nYou are the **proposition**");
+    // claude's own stream (its JSON lines), with the recorded answer inside it.
+    expect(log.stdout).toContain("--- received (raw stdout) ---\n{");
+    expect(log.stdout).toContain(firstWordsOf(recordedAnswer("proposition", 1)));
+    expect(log.stdout).not.toContain("opposition · attempt");
   } finally {
     fresh.remove();
   }

@@ -4,6 +4,7 @@ import { registerDoctor } from "./doctor.js";
 import { registerExample } from "./example.js";
 import { registerGate } from "./gate.js";
 import { registerImport } from "./import.js";
+import { registerLog } from "./log.js";
 import { registerMcp } from "./mcp.js";
 import { registerNew } from "./new.js";
 import { registerReport } from "./report.js";
@@ -29,6 +30,7 @@ export const commands: RegisterCommand[] = [
   registerRun,
   registerStatus,
   registerReset,
+  registerLog,
   registerReport,
   registerWatch,
   registerTournament,

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { resetDebateFolder } from "@debatekit/files";
+import { readJournal, resetDebateFolder } from "@debatekit/files";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -9,6 +9,7 @@ import { parsePositiveInt, parseUsd } from "../options.js";
 import type { CliIO } from "../output.js";
 import { createProgress, formatSkillProblemLine, formatSummary } from "../progress.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
+import { formatJournalEntry } from "./log.js";
 
 /** Copies a debate folder into a new temporary folder, back at its start, and returns the copy's path. */
 async function freshCopy(dir: string): Promise<string> {
@@ -68,10 +69,21 @@ export function registerRun(program: Command, io: CliIO): void {
       "start over from the debate's first exchange in a copy in a new temporary folder, leaving the original untouched (to start over in place: debate reset)",
     )
     .option("--json", "print the summary as JSON on stdout (no progress)")
+    .option(
+      "--verbose",
+      "print each call's prompt and answer on stderr as it is made (as `debate log` shows them)",
+    )
     .action(
       async (
         dirArg: string,
-        opts: { exchanges?: number; maxCost?: number; wait?: boolean; fresh?: boolean; json?: boolean },
+        opts: {
+          exchanges?: number;
+          maxCost?: number;
+          wait?: boolean;
+          fresh?: boolean;
+          json?: boolean;
+          verbose?: boolean;
+        },
       ) => {
         let dir = await debateFolderOf(io, dirArg);
         if (opts.fresh) {
@@ -87,16 +99,36 @@ export function registerRun(program: Command, io: CliIO): void {
 export async function runAndReport(
   io: CliIO,
   dir: string,
-  opts: { exchanges?: number; maxCost?: number; wait?: boolean; json?: boolean; command: string },
+  opts: {
+    exchanges?: number;
+    maxCost?: number;
+    wait?: boolean;
+    json?: boolean;
+    verbose?: boolean;
+    command: string;
+  },
 ): Promise<void> {
   const stop = abortOnSignals(io, "stopping the seats; the folder resumes with `debate run`");
   const progress = opts.json ? undefined : createProgress(io);
   // With --json stdout holds only the summary; skill problems still go to stderr, as warnings.
-  const onEvent: RunOptions["onEvent"] =
+  const shown: RunOptions["onEvent"] =
     progress?.onEvent ??
     ((event) => {
       if (event.type === "skill_problem") io.stderr.write(`${formatSkillProblemLine(event)}\n`);
     });
+  // --verbose: each call as the journal keeps it, printed in order once it is journaled.
+  let printed = Promise.resolve();
+  const onEvent: RunOptions["onEvent"] = opts.verbose
+    ? (event) => {
+        shown?.(event);
+        if (event.type !== "seat_finished" || event.reused || event.status === "pending") return;
+        printed = printed.then(async () => {
+          const step = { exchange: event.exchange, phase: event.phase, role: event.role };
+          const entry = (await readJournal(dir, step).catch(() => [])).at(-1);
+          if (entry) io.stderr.write(`${formatJournalEntry(entry)}\n`);
+        });
+      }
+    : shown;
   try {
     const summary = await runDebate(dir, {
       signal: stop.signal,
@@ -112,6 +144,7 @@ export async function runAndReport(
         throw new ExitError((error as Error).message, cancelledExitCode, { cause: error });
       throw error;
     });
+    await printed;
     progress?.stop();
     if (opts.json) io.stdout.write(`${JSON.stringify({ dir, ...summary }, null, 2)}\n`);
     else io.stdout.write(formatSummary(io, summary, dir));

@@ -1560,6 +1560,14 @@ export interface JournalEntry {
    * Hash of the prompt that was sent.
    */
   prompt_sha256: string
+  /**
+   * The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.
+   */
+  prompt?: string
+  /**
+   * True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.
+   */
+  prompt_truncated?: boolean
   started_at: string
   finished_at: string
   result: AdapterResult

@@ -12267,7 +12267,7 @@ return errors === 0;
 validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJournalEntryRaw = validate87;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
 const schema108 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
 const pattern22 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
 const pattern24 = new RegExp("^[0-9a-f]{64}$", "u");
@@ -12569,11 +12569,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.started_at !== undefined){
-let data9 = data.started_at;
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-const err25 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err25 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12583,8 +12581,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt_truncated !== undefined){
+if(typeof data.prompt_truncated !== "boolean"){
+const err26 = {instancePath:instancePath+"/prompt_truncated",schemaPath:"#/properties/prompt_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12594,11 +12593,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.finished_at !== undefined){
-let data10 = data.finished_at;
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-const err27 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data.started_at !== undefined){
+let data11 = data.started_at;
+if(typeof data11 === "string"){
+if(!(formats0.validate(data11))){
+const err27 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12609,7 +12608,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12619,11 +12618,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data11 = data.result;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.status === undefined){
-const err29 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(data.finished_at !== undefined){
+let data12 = data.finished_at;
+if(typeof data12 === "string"){
+if(!(formats0.validate(data12))){
+const err29 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12632,8 +12631,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data11.text === undefined){
-const err30 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+}
+else {
+const err30 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12642,8 +12642,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data11.durationMs === undefined){
-const err31 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+if(data.result !== undefined){
+let data13 = data.result;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.status === undefined){
+const err31 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12652,8 +12656,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data11.transport === undefined){
-const err32 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "transport"},message:"must have required property '"+"transport"+"'"};
+if(data13.text === undefined){
+const err32 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12662,9 +12666,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-for(const key1 in data11){
-if(!(func1.call(schema31.properties, key1))){
-const err33 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data13.durationMs === undefined){
+const err33 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12673,11 +12676,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data11.status !== undefined){
-let data12 = data11.status;
-if(typeof data12 !== "string"){
-const err34 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.transport === undefined){
+const err34 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "transport"},message:"must have required property '"+"transport"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12686,8 +12686,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!((((((((data12 === "ok") || (data12 === "timeout")) || (data12 === "exit")) || (data12 === "parse_error")) || (data12 === "empty")) || (data12 === "unavailable")) || (data12 === "cancelled")) || (data12 === "pending"))){
-const err35 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
+for(const key1 in data13){
+if(!(func1.call(schema31.properties, key1))){
+const err35 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12697,9 +12698,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data11.text !== undefined){
-if(typeof data11.text !== "string"){
-const err36 = {instancePath:instancePath+"/result/text",schemaPath:"adapter-result.schema.json/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.status !== undefined){
+let data14 = data13.status;
+if(typeof data14 !== "string"){
+const err36 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12708,10 +12710,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data11.sessionId !== undefined){
-if(typeof data11.sessionId !== "string"){
-const err37 = {instancePath:instancePath+"/result/sessionId",schemaPath:"adapter-result.schema.json/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((((data14 === "ok") || (data14 === "timeout")) || (data14 === "exit")) || (data14 === "parse_error")) || (data14 === "empty")) || (data14 === "unavailable")) || (data14 === "cancelled")) || (data14 === "pending"))){
+const err37 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -12721,9 +12721,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data11.model !== undefined){
-if(typeof data11.model !== "string"){
-const err38 = {instancePath:instancePath+"/result/model",schemaPath:"adapter-result.schema.json/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.text !== undefined){
+if(typeof data13.text !== "string"){
+const err38 = {instancePath:instancePath+"/result/text",schemaPath:"adapter-result.schema.json/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -12733,12 +12733,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data11.usage !== undefined){
-let data16 = data11.usage;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key2 in data16){
-if(!((((key2 === "inputTokens") || (key2 === "cachedInputTokens")) || (key2 === "outputTokens")) || (key2 === "costUsd"))){
-const err39 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data13.sessionId !== undefined){
+if(typeof data13.sessionId !== "string"){
+const err39 = {instancePath:instancePath+"/result/sessionId",schemaPath:"adapter-result.schema.json/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12748,10 +12745,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data16.inputTokens !== undefined){
-let data17 = data16.inputTokens;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err40 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data13.model !== undefined){
+if(typeof data13.model !== "string"){
+const err40 = {instancePath:instancePath+"/result/model",schemaPath:"adapter-result.schema.json/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12760,9 +12756,13 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-const err41 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data13.usage !== undefined){
+let data18 = data13.usage;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key2 in data18){
+if(!((((key2 === "inputTokens") || (key2 === "cachedInputTokens")) || (key2 === "outputTokens")) || (key2 === "costUsd"))){
+const err41 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12772,11 +12772,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-if(data16.cachedInputTokens !== undefined){
-let data18 = data16.cachedInputTokens;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err42 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data18.inputTokens !== undefined){
+let data19 = data18.inputTokens;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err42 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12785,9 +12784,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err43 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -12798,10 +12797,10 @@ errors++;
 }
 }
 }
-if(data16.outputTokens !== undefined){
-let data19 = data16.outputTokens;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err44 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data18.cachedInputTokens !== undefined){
+let data20 = data18.cachedInputTokens;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err44 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -12810,9 +12809,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err45 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -12823,11 +12822,10 @@ errors++;
 }
 }
 }
-if(data16.costUsd !== undefined){
-let data20 = data16.costUsd;
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err46 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data18.outputTokens !== undefined){
+let data21 = data18.outputTokens;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err46 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -12836,9 +12834,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err47 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -12849,8 +12847,11 @@ errors++;
 }
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data18.costUsd !== undefined){
+let data22 = data18.costUsd;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err48 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -12860,11 +12861,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data11.durationMs !== undefined){
-let data21 = data11.durationMs;
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err49 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err49 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -12874,8 +12872,9 @@ vErrors.push(err49);
 errors++;
 }
 }
+}
 else {
-const err50 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err50 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -12885,10 +12884,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data11.exitCode !== undefined){
-let data22 = data11.exitCode;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err51 = {instancePath:instancePath+"/result/exitCode",schemaPath:"adapter-result.schema.json/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
+if(data13.durationMs !== undefined){
+let data23 = data13.durationMs;
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err51 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -12898,11 +12898,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data11.toolCalls !== undefined){
-let data23 = data11.toolCalls;
-if(Array.isArray(data23)){
-if(data23.length > 20){
-const err52 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+else {
+const err52 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -12911,12 +12908,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-const len0 = data23.length;
-for(let i0=0; i0<len0; i0++){
-let data24 = data23[i0];
-if(typeof data24 === "string"){
-if(func2(data24) > 200){
-const err53 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data13.exitCode !== undefined){
+let data24 = data13.exitCode;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+const err53 = {instancePath:instancePath+"/result/exitCode",schemaPath:"adapter-result.schema.json/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -12926,8 +12922,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data13.toolCalls !== undefined){
+let data25 = data13.toolCalls;
+if(Array.isArray(data25)){
+if(data25.length > 20){
+const err54 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -12936,10 +12935,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len0 = data25.length;
+for(let i0=0; i0<len0; i0++){
+let data26 = data25[i0];
+if(typeof data26 === "string"){
+if(func2(data26) > 200){
+const err55 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12949,10 +12950,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data11.transport !== undefined){
-let data25 = data11.transport;
-if(typeof data25 !== "string"){
-const err56 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err56 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -12961,8 +12960,10 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!((((data25 === "cli") || (data25 === "acp")) || (data25 === "http")) || (data25 === "file"))){
-const err57 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -12972,11 +12973,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data11.error !== undefined){
-let data26 = data11.error;
-if(typeof data26 === "string"){
-if(func2(data26) > 200){
-const err58 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data13.transport !== undefined){
+let data27 = data13.transport;
+if(typeof data27 !== "string"){
+const err58 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -12985,9 +12985,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data27 === "cli") || (data27 === "acp")) || (data27 === "http")) || (data27 === "file"))){
+const err59 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -12997,9 +12996,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data13.error !== undefined){
+let data28 = data13.error;
+if(typeof data28 === "string"){
+if(func2(data28) > 200){
+const err60 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -13009,11 +13010,8 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data.usage !== undefined){
-let data27 = data.usage;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.input_tokens === undefined){
-const err61 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
+else {
+const err61 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -13022,8 +13020,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data27.cached_input_tokens === undefined){
-const err62 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -13032,8 +13032,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data27.output_tokens === undefined){
-const err63 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
+}
+if(data.usage !== undefined){
+let data29 = data.usage;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.input_tokens === undefined){
+const err63 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -13042,8 +13046,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data27.tokens === undefined){
-const err64 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "tokens"},message:"must have required property '"+"tokens"+"'"};
+if(data29.cached_input_tokens === undefined){
+const err64 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -13052,8 +13056,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data27.cost === undefined){
-const err65 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
+if(data29.output_tokens === undefined){
+const err65 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -13062,9 +13066,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-for(const key3 in data27){
-if(!((((((((key3 === "input_tokens") || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "tokens")) || (key3 === "cost")) || (key3 === "prompt_tokens")) || (key3 === "session"))){
-const err66 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data29.tokens === undefined){
+const err66 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "tokens"},message:"must have required property '"+"tokens"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -13073,11 +13076,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data27.input_tokens !== undefined){
-let data28 = data27.input_tokens;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err67 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.cost === undefined){
+const err67 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -13086,9 +13086,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 0 || isNaN(data28)){
-const err68 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key3 in data29){
+if(!((((((((key3 === "input_tokens") || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "tokens")) || (key3 === "cost")) || (key3 === "prompt_tokens")) || (key3 === "session"))){
+const err68 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13098,11 +13098,10 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
-if(data27.cached_input_tokens !== undefined){
-let data29 = data27.cached_input_tokens;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err69 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.input_tokens !== undefined){
+let data30 = data29.input_tokens;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err69 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -13111,9 +13110,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err70 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err70 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -13124,10 +13123,10 @@ errors++;
 }
 }
 }
-if(data27.output_tokens !== undefined){
-let data30 = data27.output_tokens;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err71 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.cached_input_tokens !== undefined){
+let data31 = data29.cached_input_tokens;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err71 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -13136,9 +13135,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 < 0 || isNaN(data30)){
-const err72 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err72 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -13149,11 +13148,10 @@ errors++;
 }
 }
 }
-if(data27.cost_usd !== undefined){
-let data31 = data27.cost_usd;
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 0 || isNaN(data31)){
-const err73 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data29.output_tokens !== undefined){
+let data32 = data29.output_tokens;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err73 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -13162,9 +13160,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err74 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -13174,10 +13172,12 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data27.tokens !== undefined){
-let data32 = data27.tokens;
-if(typeof data32 !== "string"){
-const err75 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data29.cost_usd !== undefined){
+let data33 = data29.cost_usd;
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err75 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -13186,8 +13186,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(!((data32 === "reported") || (data32 === "estimated"))){
-const err76 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema108.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err76 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -13197,10 +13198,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data27.cost !== undefined){
-let data33 = data27.cost;
-if(typeof data33 !== "string"){
-const err77 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.tokens !== undefined){
+let data34 = data29.tokens;
+if(typeof data34 !== "string"){
+const err77 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -13209,8 +13210,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(!((((data33 === "reported") || (data33 === "priced")) || (data33 === "free")) || (data33 === "unknown"))){
-const err78 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema108.properties.cost.enum},message:"must be equal to one of the allowed values"};
+if(!((data34 === "reported") || (data34 === "estimated"))){
+const err78 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema108.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13220,10 +13221,10 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data27.prompt_tokens !== undefined){
-let data34 = data27.prompt_tokens;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err79 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.cost !== undefined){
+let data35 = data29.cost;
+if(typeof data35 !== "string"){
+const err79 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -13232,9 +13233,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 0 || isNaN(data34)){
-const err80 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((((data35 === "reported") || (data35 === "priced")) || (data35 === "free")) || (data35 === "unknown"))){
+const err80 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema108.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13244,11 +13244,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data27.session !== undefined){
-let data35 = data27.session;
-if(typeof data35 !== "string"){
-const err81 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.prompt_tokens !== undefined){
+let data36 = data29.prompt_tokens;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err81 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -13257,8 +13256,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(!((data35 === "new") || (data35 === "resumed"))){
-const err82 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema108.properties.session.enum},message:"must be equal to one of the allowed values"};
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err82 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -13269,8 +13269,10 @@ errors++;
 }
 }
 }
-else {
-const err83 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data29.session !== undefined){
+let data37 = data29.session;
+if(typeof data37 !== "string"){
+const err83 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -13279,13 +13281,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-if(data.raw !== undefined){
-let data36 = data.raw;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "stdout") || (key4 === "stderr")) || (key4 === "truncated"))){
-const err84 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(!((data37 === "new") || (data37 === "resumed"))){
+const err84 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema108.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13295,9 +13292,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data36.stdout !== undefined){
-if(typeof data36.stdout !== "string"){
-const err85 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err85 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -13307,9 +13304,12 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data36.stderr !== undefined){
-if(typeof data36.stderr !== "string"){
-const err86 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.raw !== undefined){
+let data38 = data.raw;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "stdout") || (key4 === "stderr")) || (key4 === "truncated"))){
+const err86 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -13319,9 +13319,9 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data36.truncated !== undefined){
-if(typeof data36.truncated !== "boolean"){
-const err87 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data38.stdout !== undefined){
+if(typeof data38.stdout !== "string"){
+const err87 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -13331,9 +13331,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data38.stderr !== undefined){
+if(typeof data38.stderr !== "string"){
+const err88 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -13343,11 +13343,9 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data.validation !== undefined){
-let data40 = data.validation;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.ok === undefined){
-const err89 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+if(data38.truncated !== undefined){
+if(typeof data38.truncated !== "boolean"){
+const err89 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -13356,9 +13354,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-for(const key5 in data40){
-if(!((key5 === "ok") || (key5 === "errors"))){
-const err90 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -13368,9 +13367,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data40.ok !== undefined){
-if(typeof data40.ok !== "boolean"){
-const err91 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.validation !== undefined){
+let data42 = data.validation;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.ok === undefined){
+const err91 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -13379,14 +13380,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-if(data40.errors !== undefined){
-let data42 = data40.errors;
-if(Array.isArray(data42)){
-const len1 = data42.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data42[i1] !== "string"){
-const err92 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data42){
+if(!((key5 === "ok") || (key5 === "errors"))){
+const err92 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -13396,9 +13392,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data42.ok !== undefined){
+if(typeof data42.ok !== "boolean"){
+const err93 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -13408,9 +13404,13 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-else {
-const err94 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data42.errors !== undefined){
+let data44 = data42.errors;
+if(Array.isArray(data44)){
+const len1 = data44.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data44[i1] !== "string"){
+const err94 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -13422,12 +13422,36 @@ errors++;
 }
 }
 else {
-const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err95 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err95];
 }
 else {
 vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
 }
 errors++;
 }
