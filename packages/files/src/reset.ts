@@ -21,7 +21,7 @@ const STARTS: Record<string, { exchange: number; phase: string; engineKeys: stri
   crossfire: {
     exchange: 1,
     phase: "awaiting_proposer",
-    engineKeys: ["outcome", "completed_rounds", "failures", "winner"],
+    engineKeys: ["outcome", "completed_rounds", "failures", "winner", "reliability"],
   },
 };
 
