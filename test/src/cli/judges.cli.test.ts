@@ -5,9 +5,10 @@
 // judgment in those labels, with the judge's own margin, so the combination is visible.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { blindCrossfireText } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { type RunEvent, runDebate } from "@debatekit/runner";
-import type { PanelResult } from "@debatekit/schema";
+import type { CrossfireVerdict, PanelResult } from "@debatekit/schema";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
@@ -19,9 +20,27 @@ const judgeByApi: Partial<Record<ModelRequest["api"], { margin: number }>> = {
   "openai-responses": { margin: 0.1 },
 };
 
+/** The crossfire-grpc verdict (the challenger wins), in the labels this judge's prompt shows. */
+const crossfireVerdict = JSON.parse(
+  readFileSync(join(repoRoot, "examples", "crossfire-grpc", "replay.jsonl"), "utf8")
+    .split("\n")
+    .find((l) => l.includes('"role":"judge"'))!,
+).text as string;
+function crossfireAnswer(request: ModelRequest): string {
+  const proposer = /Round 1: Debater ([AB]) \(opening\)/.exec(request.allText)?.[1] as "A" | "B" | undefined;
+  if (!proposer) return "no labels in the prompt";
+  const labels = { proposer, challenger: proposer === "A" ? ("B" as const) : ("A" as const) };
+  return JSON.stringify({
+    ...JSON.parse(blindCrossfireText(crossfireVerdict, labels)),
+    winner: `Debater ${labels.challenger}`,
+  });
+}
+
 function answer(request: ModelRequest): string {
   const judge = judgeByApi[request.api];
   if (!judge) return "unexpected API";
+  if (request.allText.includes("you know them only as Debater A and Debater B"))
+    return crossfireAnswer(request);
   const labels = /Debater ([AB]) argues for the motion, Debater ([AB]) against it/.exec(request.allText);
   if (!labels) return "no labels in the prompt";
   const [, prop, opp] = labels;
@@ -108,6 +127,56 @@ test("a panel of claude and codex judges the opening blind, in parallel, and is 
     expect(result.combined!.prop_000a).toBeCloseTo(0.2, 6);
     expect(result.combined!.opp_000c).toBeCloseTo(-0.2, 6);
     expect(result.figures.deviation).toEqual({ judge: 0.1, judge_2: 0.1 });
+    expect(processesWithEnv(fresh.home)).toEqual([]);
+  } finally {
+    fresh.remove();
+  }
+});
+
+test("a crossfire verdict panel of claude and codex: blind, both orders across the panel, majority", async () => {
+  const fresh = createFreshHome("xjudges");
+  const env = { ...pointCliAtServer("claude", server, fresh), ...pointCliAtServer("codex", server, fresh) };
+  const dir = join(fresh.cwd, "xpanel");
+  mkdirSync(dir);
+  const crossfire = join(repoRoot, "examples", "crossfire-panel");
+  copyFileSync(join(crossfire, "replay.jsonl"), join(dir, "replay.jsonl"));
+  const seatLine = (cli: "claude" | "codex", model: string) =>
+    `{ adapter: ${cli}, model: ${model}, timeout_ms: 120000, command: [${JSON.stringify(cliBinPath(cli))}] }`;
+  const debate = readFileSync(join(crossfire, "debate.md"), "utf8")
+    .replace(
+      "  challenger: { adapter: replay, file: replay.jsonl }\n",
+      "  challenger: { adapter: replay, file: replay.jsonl }\n  summarizer: { adapter: replay, file: replay.jsonl }\n",
+    )
+    .replace(
+      /^judges:\n(?: {2}.*\n)+/m,
+      `judges:\n  panel:\n    - ${seatLine("claude", "sonnet")}\n    - ${seatLine("codex", "gpt-5.5")}\n`,
+    );
+  writeFileSync(join(dir, "debate.md"), debate);
+  const before = server.requests.length;
+  const summary = await runDebate(dir, { env, cwd: fresh.cwd });
+  try {
+    expect(summary.error).toBeUndefined();
+    expect(summary).toMatchObject({ status: "done" });
+    const prompts = server.requests
+      .slice(before)
+      .filter((r) => r.allText.includes("you know them only as Debater A and Debater B"));
+    expect(new Set(prompts.map((r) => r.api))).toEqual(new Set(["anthropic", "openai-responses"]));
+    for (const r of prompts) expect(r.allText).not.toMatch(/\bproposer\b|\bchallenger\b|\b[PC][1-5]\.\d/);
+    const read = await readDebateFolder(dir);
+    if (!read.ok) throw new Error(JSON.stringify(read.errors));
+    const records = read.value.state.records!;
+    const panel = records.find((r) => r.file === "judges/verdict.md")!.frontmatter as unknown as PanelResult;
+    expect(panel.judges.map((b) => `${b.role}:${b.adapter}:${b.first}`)).toEqual([
+      "judge:claude:proposer",
+      "judge_2:codex:challenger",
+    ]);
+    // Each answered with its own labels; both map back to the challenger.
+    expect(panel.votes).toEqual({ judge: "challenger", judge_2: "challenger" });
+    expect(panel).toMatchObject({ configured: 2, answered: 2, winner: "challenger", degraded: false });
+    expect(panel.figures).toMatchObject({ agreement: 1, agreement_metric: "percent_agreement" });
+    const verdict = records.find((r) => r.file === "verdict.md")!.frontmatter as unknown as CrossfireVerdict;
+    expect(verdict.winner).toBe("challenger");
+    expect(verdict.cited_points).toContain("C1.1");
     expect(processesWithEnv(fresh.home)).toEqual([]);
   } finally {
     fresh.remove();
