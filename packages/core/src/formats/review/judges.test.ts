@@ -255,3 +255,21 @@ describe("a review's judge panel", () => {
     expect(result.reason).toMatch(/^undecided: the judge panel missed its quorum \(3 of 3\)/);
   });
 });
+
+describe("debate new with --judges", () => {
+  it("review: writes the panel in judges: and no seats.judge", () => {
+    const made = reviewFormat.newDebate({
+      slug: "r",
+      seats: { critic: "codex" },
+      judges: ["gemini", "opencode"],
+      now: "2026-01-01T00:00:00Z",
+    });
+    if (!made.ok) throw new Error(JSON.stringify(made.errors));
+    const fm = made.value.frontmatter as unknown as ReviewFrontmatter;
+    expect(fm.judges).toEqual({ panel: [{ adapter: "gemini" }, { adapter: "opencode" }] });
+    expect(fm.seats?.judge).toBeUndefined();
+    expect(
+      reviewFormat.newDebate({ slug: "r", seats: {}, judges: ["a", "b", "c", "d", "e", "f"], now: "x" }).ok,
+    ).toBe(false);
+  });
+});
