@@ -187,7 +187,14 @@ export const reviewReporter: FormatReporter = {
     }
     turningPoints.sort((a, b) => b.magnitude - a.magnitude || a.label.localeCompare(b.label));
 
-    const judge = [fm.seats?.judge?.adapter, fm.seats?.judge?.model].filter(Boolean).join(" / ") || "judge";
+    const seatName = (s: { adapter: string; model?: string }) =>
+      [s.adapter, s.model].filter(Boolean).join(" / ");
+    // A judge panel (judges:): its judges; the judgment's first reason gives the tally.
+    const judge = fm.judges
+      ? `panel: ${fm.judges.panel.map(seatName).join(", ")}`
+      : fm.seats?.judge
+        ? seatName(fm.seats.judge)
+        : "judge";
     const judges: JudgeNote[] = rounds
       .filter((r) => r.judgment)
       .map((r) => ({
