@@ -56,7 +56,7 @@ describe("manual seats", () => {
     await utimes(answer, later, later);
     const fixed = debate(["run", "d"], { cwd, env });
     expect(fixed.code, fixed.stderr).toBe(0);
-    expect(fixed.stderr).toContain("committed exchange 0 arguments");
+    expect(fixed.stderr).toContain("committed exchange 0/5 arguments");
     expect(await exists(join(cwd, "d/arguments/prop_000a.md"))).toBe(true);
     expect(await exists(join(cwd, "d/inbox/e000-proposition-attempt2.md"))).toBe(false);
   });

@@ -1,3 +1,5 @@
+import { inboxDir, stepStem } from "@debatekit/adapter-manual";
+import type { Standing } from "@debatekit/core";
 import type { RunEvent, RunSummary } from "@debatekit/runner";
 import { type CliIO, isInteractive, shownPath, useColor } from "./output.js";
 import { formatSkillProblem } from "./skill-problems.js";
@@ -27,10 +29,18 @@ export function formatSkillProblemLine(problem: Extract<RunEvent, { type: "skill
  * Shows a run's progress on stderr: on a TTY one live line (which seats are thinking, for how
  * long), elsewhere one plain line per event. Returns the event handler and a stop function.
  */
-export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void; stop: () => void } {
+export function createProgress(
+  io: CliIO,
+  start?: Standing,
+): { onEvent: (event: RunEvent) => void; stop: () => void } {
   const live = isInteractive(io);
   const c = palette(io);
-  const thinking = new Map<string, { label: string; since: number }>();
+  const thinking = new Map<string, { label: string; since: number; waitingFor?: string }>();
+  // `exchange 2/5` (formal: exchanges done so far, as status counts them; crossfire: `round 2/3`).
+  let progress = start?.progress;
+  const at = (exchange: number) =>
+    `${progress?.unit === "round" ? "round" : "exchange"} ${exchange}${progress?.total !== undefined ? `/${progress.total}` : ""}`;
+  let lastStanding = start ? standingLine(start) : undefined;
   let frame = 0;
   let ticker: NodeJS.Timeout | undefined;
   const out = (line: string) => io.stderr.write(`${line}\n`);
@@ -38,7 +48,11 @@ export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void;
   const render = () => {
     if (thinking.size === 0) return clear();
     const now = Date.now();
-    const parts = [...thinking.values()].map((t) => `${t.label} thinking ${seconds(now - t.since)}`);
+    const parts = [...thinking.values()].map((t) =>
+      t.waitingFor
+        ? `${t.label} waiting for ${t.waitingFor} ${seconds(now - t.since)}`
+        : `${t.label} thinking ${seconds(now - t.since)}`,
+    );
     io.stderr.write(`\r\u001b[K${c.yellow(frames[frame++ % frames.length]!)} ${parts.join(" · ")}`);
   };
   const print = (line: string) => {
@@ -55,34 +69,52 @@ export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void;
     switch (event.type) {
       case "seat_started": {
         const label = `${event.role} (${event.adapter})`;
-        thinking.set(event.role, { label, since: Date.now() });
-        if (!live) out(`exchange ${event.exchange} · ${label} thinking (attempt ${event.attempt})`);
+        // A manual seat is not thinking: it waits for a person's answer file.
+        const waitingFor =
+          event.adapter === "manual" ? `${inboxDir}/${stepStem({ ...event })}.md` : undefined;
+        thinking.set(event.role, { label, since: Date.now(), ...(waitingFor ? { waitingFor } : {}) });
+        if (!live)
+          out(
+            `${at(event.exchange)} · ${label} ${waitingFor ? `waiting for ${waitingFor}` : "thinking"} (attempt ${event.attempt})`,
+          );
         else render();
         break;
       }
       case "seat_finished": {
         thinking.delete(event.role);
+        if (event.status === "pending") {
+          print(
+            c.yellow(`${at(event.exchange)} · ${event.role} (${event.adapter}) ${event.error ?? "waiting"}`),
+          );
+          break;
+        }
         const status = event.status === "ok" ? c.green("ok") : c.red(event.status);
         const how = event.reused ? "reused from the journal" : seconds(event.durationMs);
         print(
-          `exchange ${event.exchange} · ${event.role} (${event.adapter}) ${status} · ${how}${event.error ? ` · ${event.error}` : ""}`,
+          `${at(event.exchange)} · ${event.role} (${event.adapter}) ${status} · ${how}${event.error ? ` · ${event.error}` : ""}`,
         );
         if (event.toolCalls?.length)
           print(
             c.yellow(
-              `exchange ${event.exchange} · ${event.role}: its model asked for ${event.toolCalls.join(", ")}; refused (seats cannot act on the machine)`,
+              `${at(event.exchange)} · ${event.role}: its model asked for ${event.toolCalls.join(", ")}; refused (seats cannot act on the machine)`,
             ),
           );
         break;
       }
       case "retry":
         print(
-          `exchange ${event.exchange} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${event.errors[0] ?? ""}`,
+          `${at(event.exchange)} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${event.errors[0] ?? ""}`,
         );
         break;
-      case "step_committed":
-        print(c.dim(`committed exchange ${event.from.exchange} ${phaseWord(event.from.phase)}`));
+      case "step_committed": {
+        if (event.standing) progress = event.standing.progress;
+        print(c.dim(`committed ${at(event.from.exchange)} ${phaseWord(event.from.phase)}`));
+        // The standing after each step that moved it (a judgment, a verdict).
+        const line = event.standing ? standingLine(event.standing) : undefined;
+        if (line && line !== lastStanding) print(c.bold(`standing: ${line}`));
+        lastStanding = line ?? lastStanding;
         break;
+      }
       case "waiting":
         print(c.yellow(event.message));
         break;
@@ -100,6 +132,18 @@ export function createProgress(io: CliIO): { onEvent: (event: RunEvent) => void;
       clear();
     },
   };
+}
+
+/** The standing in one line: `proposition +0.20 · opposition -0.35`, or the format's headline. */
+export function standingLine(standing: Standing): string | undefined {
+  if (standing.scores) {
+    const signed = (n: number) => {
+      const v = Math.round(n * 100) / 100;
+      return `${v > 0 ? "+" : ""}${v.toFixed(2)}`;
+    };
+    return `proposition ${signed(standing.scores.proposition)} · opposition ${signed(standing.scores.opposition)}`;
+  }
+  return standing.headline;
 }
 
 /** Formats a side's cumulative score: "+0.20 over 7 arguments". */

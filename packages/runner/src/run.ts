@@ -393,6 +393,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         exchange: next.value.frontmatter.current_exchange,
         phase: next.value.frontmatter.current_phase,
         from: { exchange: fm.current_exchange, phase: fm.current_phase },
+        standing: formatOfState(written.state).standing(written.state),
       });
     }
   } finally {

@@ -32,7 +32,12 @@ export type RunEvent =
       toolCalls?: string[];
     })
   | (StepRef & { type: "retry"; role: string; attempt: number; errors: string[] })
-  | (StepRef & { type: "step_committed"; from: { exchange: number; phase: Phase } })
+  | (StepRef & {
+      type: "step_committed";
+      from: { exchange: number; phase: Phase };
+      /** Where the debate stands once the step is committed (progress, scores or sides). */
+      standing?: Standing;
+    })
   | { type: "waiting"; dir: string; reason: "lock" | "seat"; message: string }
   | ({ type: "skill_problem"; dir: string; role: string } & SkillProblemReport)
   | { type: "done"; dir: string; summary: RunSummary }

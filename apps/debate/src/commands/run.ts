@@ -1,7 +1,8 @@
 import { cp, mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { readJournal, resetDebateFolder } from "@debatekit/files";
+import { formatOfState } from "@debatekit/core";
+import { readDebateFolder, readJournal, resetDebateFolder } from "@debatekit/files";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -109,7 +110,12 @@ export async function runAndReport(
   },
 ): Promise<void> {
   const stop = abortOnSignals(io, "stopping the seats; the folder resumes with `debate run`");
-  const progress = opts.json ? undefined : createProgress(io);
+  // Where the debate starts from (for `exchange 2/5` and the standing); a folder that does not read
+  // gets no numbers here, and the run says why.
+  const start = await readDebateFolder(dir).then((read) =>
+    read.ok ? formatOfState(read.value.state).standing(read.value.state) : undefined,
+  );
+  const progress = opts.json ? undefined : createProgress(io, start);
   // With --json stdout holds only the summary; skill problems still go to stderr, as warnings.
   const shown: RunOptions["onEvent"] =
     progress?.onEvent ??

@@ -107,4 +107,20 @@ describe("formatLiveStatus", () => {
       ]),
     ).toBe("1 watched · 0 running · 0 waiting · 0 done · 1 invalid");
   });
+
+  it("says failed and paused debates apart from waiting ones", () => {
+    const last = (status: "failed" | "paused" | "waiting" | "cancelled") => ({
+      status,
+      exchange: 1,
+      phase: "awaiting_arguments",
+    });
+    expect(
+      formatLiveStatus([
+        { dir: "/a", running: false, last: last("failed") },
+        { dir: "/b", running: false, last: last("cancelled") },
+        { dir: "/c", running: false, last: last("paused") },
+        { dir: "/d", running: false, last: last("waiting") },
+      ]),
+    ).toBe("4 watched · 0 running · 1 waiting · 0 done · 1 paused · 2 failed");
+  });
 });

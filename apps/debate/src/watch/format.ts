@@ -63,6 +63,11 @@ export function formatLiveStatus(debates: WatchedDebate[]): string {
     `${count((d) => !d.running && d.last?.status === "waiting")} waiting`,
     `${count((d) => !d.running && d.last?.status === "done")} done`,
   ];
+  // Stopped for a reason someone must look at: said apart, only when there are any.
+  const paused = count((d) => !d.running && d.last?.status === "paused");
+  if (paused > 0) parts.push(`${paused} paused`);
+  const failed = count((d) => !d.running && (d.last?.status === "failed" || d.last?.status === "cancelled"));
+  if (failed > 0) parts.push(`${failed} failed`);
   const invalid = count((d) => d.invalid !== undefined);
   if (invalid > 0) parts.push(`${invalid} invalid`);
   return parts.join(" · ");
