@@ -32,35 +32,111 @@ function compareIds(a: ArgumentRecord, b: ArgumentRecord): number {
   return a.frontmatter.id < b.frontmatter.id ? -1 : a.frontmatter.id > b.frontmatter.id ? 1 : 0;
 }
 
-/** The Mermaid argument graph (dialectic's argument-graph.mmd layout): one node per argument with its score, attack and defense edges. */
+/** What renderArgumentGraph writes for one argument, remembered per argument object (committed arguments never change). */
+interface ArgumentLines {
+  /** What the lines were made from (a hand-built state that replaces them gets new lines). */
+  from: [string, string, string, unknown, unknown];
+  /** The score the node text shows (null: unscored) and the node's two lines for it. */
+  score: number | null | undefined;
+  node: string;
+  /** Its edges in order: the target, the edge line and the link style. */
+  edges: Array<{ target: string; line: string; style: string }>;
+  /** The edge lines joined, one per line, when every target exists. */
+  edgeText: string;
+}
+const argumentLines = new WeakMap<ArgumentRecord, ArgumentLines>();
+
+function linesOf(arg: ArgumentRecord): ArgumentLines {
+  const { id, title, side, attacks, defends } = arg.frontmatter;
+  let lines = argumentLines.get(arg);
+  if (
+    lines &&
+    lines.from[0] === id &&
+    lines.from[1] === title &&
+    lines.from[2] === side &&
+    lines.from[3] === attacks &&
+    lines.from[4] === defends
+  )
+    return lines;
+  const edges: ArgumentLines["edges"] = [];
+  for (const attack of attacks ?? []) {
+    edges.push({
+      target: attack.target_id,
+      line: `    ${id} -->|⚔️ ${attack.type.replace(/_attack$/, "")}| ${attack.target_id}`,
+      style: ATTACK_LINK,
+    });
+  }
+  for (const defense of defends ?? []) {
+    edges.push({
+      target: defense.target_id,
+      line: `    ${id} -->|🛡️ ${defense.type}| ${defense.target_id}`,
+      style: DEFENSE_LINK,
+    });
+  }
+  lines = {
+    from: [id, title, side, attacks, defends],
+    score: undefined,
+    node: "",
+    edges,
+    edgeText: edges.map((e) => `${e.line}\n`).join(""),
+  };
+  argumentLines.set(arg, lines);
+  return lines;
+}
+
+/** `    linkStyle <i> <style>` lines, remembered by index. */
+const linkStyles = new Map<string, string[]>();
+function linkStyle(i: number, style: string): string {
+  let known = linkStyles.get(style);
+  if (!known) {
+    known = [];
+    linkStyles.set(style, known);
+  }
+  let line = known[i];
+  if (line === undefined) {
+    line = `    linkStyle ${i} ${style}\n`;
+    known[i] = line;
+  }
+  return line;
+}
+
+/**
+ * The Mermaid argument graph (dialectic's argument-graph.mmd layout): one node per argument with its
+ * score, attack and defense edges. Each argument's lines are remembered (per score for its node), so a
+ * step of a long debate re-renders only what the step changed, then joins.
+ */
 export function renderArgumentGraph(state: DebateState): string {
   const args = [...state.arguments].sort(compareIds);
-  const ids = new Set(args.map((a) => a.frontmatter.id));
-  const lines: string[] = [HEADER];
-  for (const arg of args) {
-    const { id, title, side } = arg.frontmatter;
-    const record = state.scores[id];
-    const score = record ? `⭐ ${record.current_score.toFixed(2)}` : "⏳ unscored";
-    lines.push(`    ${id}["${id}<br/>${escapeMermaidLabel(title)}<br/>${score}"]`);
-    lines.push(`    style ${id} ${SIDE_STYLE[side]}${record ? "" : UNSCORED_STYLE}`);
-  }
+  const ids = new Set<string>();
+  for (const arg of args) ids.add(arg.frontmatter.id);
+  let nodes = "";
+  let edges = "";
   const links: string[] = [];
-  const edges: string[] = [];
   for (const arg of args) {
-    const { id } = arg.frontmatter;
-    // Edges only to arguments that exist: a hand-edited file may name a target that is gone.
-    for (const attack of arg.frontmatter.attacks ?? []) {
-      if (!ids.has(attack.target_id)) continue;
-      edges.push(`    ${id} -->|⚔️ ${attack.type.replace(/_attack$/, "")}| ${attack.target_id}`);
-      links.push(ATTACK_LINK);
+    const { id, side } = arg.frontmatter;
+    const lines = linesOf(arg);
+    const record = state.scores[id];
+    const score = record ? record.current_score : null;
+    if (lines.score !== score || lines.node === "") {
+      const shown = record ? `⭐ ${record.current_score.toFixed(2)}` : "⏳ unscored";
+      lines.score = score;
+      lines.node = `    ${id}["${id}<br/>${escapeMermaidLabel(arg.frontmatter.title)}<br/>${shown}"]\n    style ${id} ${SIDE_STYLE[side]}${record ? "" : UNSCORED_STYLE}\n`;
     }
-    for (const defense of arg.frontmatter.defends ?? []) {
-      if (!ids.has(defense.target_id)) continue;
-      edges.push(`    ${id} -->|🛡️ ${defense.type}| ${defense.target_id}`);
-      links.push(DEFENSE_LINK);
+    nodes += lines.node;
+    // Edges only to arguments that exist: a hand-edited file may name a target that is gone.
+    if (lines.edges.every((e) => ids.has(e.target))) {
+      edges += lines.edgeText;
+      for (const e of lines.edges) links.push(e.style);
+    } else {
+      for (const e of lines.edges) {
+        if (!ids.has(e.target)) continue;
+        edges += `${e.line}\n`;
+        links.push(e.style);
+      }
     }
   }
-  if (edges.length > 0)
-    lines.push("", ...edges, "", ...links.map((style, i) => `    linkStyle ${i} ${style}`));
-  return `${lines.join("\n")}\n`;
+  if (links.length === 0) return `${HEADER}\n${nodes}`;
+  let styles = "";
+  for (let i = 0; i < links.length; i++) styles += linkStyle(i, links[i]!);
+  return `${HEADER}\n${nodes}\n${edges}\n${styles}`;
 }

@@ -72,17 +72,40 @@ export function fullFrom(last: number, window: number): number {
   return last < 0 ? 0 : last - (last % window);
 }
 
+/** An argument's prompt texts, remembered per argument object (committed arguments never change). */
+const entryTexts = new WeakMap<ArgumentRecord, { from: unknown[]; compact?: string; full?: string }>();
+
+function remembered(a: ArgumentRecord, kind: "compact" | "full", make: () => string): string {
+  const fm = a.frontmatter;
+  const from = [fm.id, fm.side, fm.title, fm.claim, fm.exchange, a.body];
+  let texts = entryTexts.get(a);
+  if (!texts || texts.from.some((v, i) => v !== from[i])) {
+    texts = { from };
+    entryTexts.set(a, texts);
+  }
+  let text = texts[kind];
+  if (text === undefined) {
+    text = make();
+    texts[kind] = text;
+  }
+  return text;
+}
+
 /** A compact entry (id, side, title, claim): never changes once written, so it never breaks a cached prefix. */
 function compactEntry(a: ArgumentRecord): string {
-  const fm = a.frontmatter;
-  return `- **${fm.id}** (${roleOfSide(fm.side)}): ${fm.title}\n  Claim: ${fm.claim}`;
+  return remembered(a, "compact", () => {
+    const fm = a.frontmatter;
+    return `- **${fm.id}** (${roleOfSide(fm.side)}): ${fm.title}\n  Claim: ${fm.claim}`;
+  });
 }
 
 /** One argument in full, its section headings pushed two levels down so they nest under the prompt's own. */
 function fullEntry(a: ArgumentRecord): string {
-  const fm = a.frontmatter;
-  const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
-  return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
+  return remembered(a, "full", () => {
+    const fm = a.frontmatter;
+    const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
+    return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
+  });
 }
 
 /** Full arguments, one after another. */

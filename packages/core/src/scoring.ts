@@ -40,10 +40,9 @@ export function recordJudgment(
   judgment: Judgment,
   now: string,
 ): ScoresFile {
-  const next: ScoresFile = {};
-  for (const [id, record] of Object.entries(scores)) {
-    next[id] = { current_score: record.current_score, history: [...record.history] };
-  }
+  // Copy on write: records the judgment does not touch stay the same objects, so what is derived from
+  // them (scores.json's text, the graph's nodes) can be reused; a changed record is a new object.
+  const next: ScoresFile = { ...scores };
   for (const entry of judgment.scores) {
     next[entry.argument_id] = {
       current_score: entry.score,
@@ -54,15 +53,20 @@ export function recordJudgment(
     const record = next[entry.argument_id];
     if (!record) continue; // checkJudgment refuses rescores of unscored arguments before we get here
     const previous = record.current_score;
-    record.history.push({
-      score: entry.new_score,
-      reasoning: entry.reasoning,
-      scored_at: now,
-      triggered_by: `exchange_${exchange}`,
-      previous_score: previous,
-      diff: roundScore(entry.new_score - previous),
-    });
-    record.current_score = entry.new_score;
+    next[entry.argument_id] = {
+      current_score: entry.new_score,
+      history: [
+        ...record.history,
+        {
+          score: entry.new_score,
+          reasoning: entry.reasoning,
+          scored_at: now,
+          triggered_by: `exchange_${exchange}`,
+          previous_score: previous,
+          diff: roundScore(entry.new_score - previous),
+        },
+      ],
+    };
   }
   return next;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { open, rename, unlink } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /** Called before each write of a step with the target path and the write's 0-based index (tests fail writes here). */
@@ -15,17 +16,34 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Creates a new temp file for writing; its folder is created (with any missing parents) only when it
+ * is missing, so a write into an existing folder costs no mkdir.
+ */
+async function createTemp(temp: string): Promise<FileHandle> {
+  try {
+    return await open(temp, "wx", 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await mkdir(path.dirname(temp), { recursive: true });
+    return open(temp, "wx", 0o644);
+  }
+}
+
 /** Names of writeFileAtomic's temp files: `.<name>.<pid>.<12 hex>.tmp` (group 1 is the pid). */
 export const ATOMIC_TEMP_NAME = /^\.[^/]+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
 
-/** Writes a file atomically: a temp file in the same folder, fsync, rename over the target, fsync the folder. */
+/**
+ * Writes a file atomically: a temp file in the same folder, fsync, rename over the target, fsync the
+ * folder. A missing folder is created.
+ */
 export async function writeFileAtomic(target: string, content: string | Uint8Array): Promise<void> {
   const dir = path.dirname(target);
   const temp = path.join(
     dir,
     `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
   );
-  const handle = await open(temp, "wx", 0o644);
+  const handle = await createTemp(temp);
   try {
     await handle.writeFile(content);
     await handle.sync();
@@ -55,7 +73,7 @@ export interface GroupFile {
  * but one round of fsyncs instead of one per file: every temp file is written and fsynced (in
  * parallel), then renamed over its target in order, then each folder is fsynced once. When this
  * returns, every file of the group is durable; if it throws, the targets not yet renamed are
- * untouched and their temp files are removed. `beforeRename` is called before each rename, in
+ * untouched and their temp files are removed. Missing folders are created. `beforeRename` is called before each rename, in
  * order, with the file's index (`firstIndex` + its position): tests fail writes there.
  */
 export async function writeFilesAtomic(
@@ -74,7 +92,7 @@ export async function writeFilesAtomic(
   try {
     await Promise.all(
       files.map(async ({ content }, i) => {
-        const handle = await open(temps[i]!, "wx", 0o644);
+        const handle = await createTemp(temps[i]!);
         try {
           await handle.writeFile(content);
           await handle.sync();

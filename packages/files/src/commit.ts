@@ -1,4 +1,4 @@
-import { mkdir, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { ArgumentRecord, DebateState, Format, FormatRecord, RuleError } from "@debatekit/core";
@@ -30,9 +30,28 @@ export interface CommitOptions {
   renderGraph?: (state: DebateState) => string;
 }
 
-/** scores.json text: 2-space JSON like dialectic writes it, ending with a newline. */
+type ScoreRecord = DebateState["scores"][string];
+/** Each score record's text inside scores.json (2 more spaces of indent): records a step leaves alone are not serialized again. */
+const recordTexts = new WeakMap<ScoreRecord, string>();
+
+/**
+ * scores.json text: 2-space JSON like dialectic writes it (stringifyJson's bytes), ending with a newline.
+ * Built record by record, each record's text remembered: a step rewrites a few records of a long debate.
+ */
 export function serializeScores(scores: DebateState["scores"]): string {
-  return `${stringifyJson(scores)}\n`;
+  const ids = Object.keys(scores);
+  if (ids.length === 0) return "{}\n";
+  const parts: string[] = [];
+  for (const id of ids) {
+    const record = scores[id]!;
+    let text = recordTexts.get(record);
+    if (text === undefined) {
+      text = stringifyJson(record).replace(/\n/g, "\n  ");
+      recordTexts.set(record, text);
+    }
+    parts.push(`  ${stringifyJson(id)}: ${text}`);
+  }
+  return `{\n${parts.join(",\n")}\n}\n`;
 }
 
 function invalid(errors: RuleError[], file: string): DebatekitError {
@@ -85,6 +104,20 @@ function addedRecords(format: Format, folder: DebateFolder, next: DebateState): 
   return added.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
+/** Whether two scores files hold the same records: by identity first (records a step keeps are the same objects). */
+function sameScores(before: DebateState["scores"], after: DebateState["scores"]): boolean {
+  if (before === after) return true;
+  const ids = Object.keys(after);
+  if (ids.length !== Object.keys(before).length) return false;
+  for (const id of ids) {
+    const a = before[id];
+    const b = after[id];
+    if (a === b) continue;
+    if (a === undefined || !isDeepStrictEqual(a, b)) return false;
+  }
+  return true;
+}
+
 function checkNextState(
   folder: DebateFolder,
   next: DebateState,
@@ -92,8 +125,7 @@ function checkNextState(
   const debate = validateDebateData(next.frontmatter);
   if (!debate.ok)
     throw invalid(schemaErrors("debate.md", "DEBATE_FIELD_INVALID", debate.errors), "debate.md");
-  const scoresChanged =
-    next.scores !== folder.state.scores && !isDeepStrictEqual(next.scores, folder.state.scores);
+  const scoresChanged = !sameScores(folder.state.scores, next.scores);
   if (scoresChanged) {
     const scores = validateScoresFile(next.scores);
     if (!scores.ok)
@@ -138,6 +170,23 @@ function isSameArgument(before: ArgumentRecord, after: ArgumentRecord): boolean 
   );
 }
 
+/** What undoes a scores change: each record the step adds or replaces, as it was (null: absent). */
+function scoresRestore(
+  before: DebateState["scores"],
+  after: DebateState["scores"],
+): Record<string, DebateState["scores"][string] | null> {
+  const restore: Record<string, DebateState["scores"][string] | null> = {};
+  for (const [id, record] of Object.entries(after)) {
+    const old = before[id];
+    if (old === record) continue;
+    if (old !== undefined && isDeepStrictEqual(old, record)) continue;
+    restore[id] = old ?? null;
+  }
+  // A record the step removes (no format does today) is restored too.
+  for (const [id, old] of Object.entries(before)) if (!(id in after)) restore[id] = old;
+  return restore;
+}
+
 /**
  * What a file the step may replace holds: its text, `undefined` when absent, `null` when it is there
  * but not a readable regular file (a FIFO, a directory...): never read through a plain readFile,
@@ -163,7 +212,7 @@ export async function commitStep(
   const format = formatOfState(next);
   const records = addedRecords(format, folder, next);
 
-  const onDisk = await readDebateMarkdown(dir);
+  const onDisk = await readDebateText(folder);
   if (!onDisk.ok || !onDisk.value.doc.ok) {
     const errors = onDisk.ok ? (onDisk.value.doc as { errors: RuleError[] }).errors : onDisk.errors;
     throw new DebatekitError(
@@ -192,10 +241,10 @@ export async function commitStep(
     writes.push({
       file: PENDING_STEP_FILE,
       content: serializePendingStep({
-        version: 1,
+        version: 2,
         exchange: expected.current_exchange,
         phase: expected.current_phase,
-        scores: folder.state.scores,
+        restore: scoresRestore(folder.state.scores, next.scores),
       }),
     });
   }
@@ -238,8 +287,7 @@ export async function commitStep(
     target: resolveInside(dir, w.file),
     content: w.content,
   }));
-  for (const folderPath of new Set(targets.map((t) => path.dirname(t.target))))
-    await mkdir(folderPath, { recursive: true });
+  // writeFilesAtomic creates a missing folder (arguments/, .debate/) when it first writes there.
   const groups = [
     targets.filter((t) => t.file === PENDING_STEP_FILE),
     targets.filter((t) => t.file !== PENDING_STEP_FILE && t.file !== "debate.md"),
@@ -259,10 +307,12 @@ export async function commitStep(
     await unlink(pending);
     await syncDirectory(path.dirname(pending));
   }
-  const args = [...next.arguments].sort(
-    (a, b) =>
-      a.frontmatter.exchange - b.frontmatter.exchange || (a.frontmatter.id < b.frontmatter.id ? -1 : 1),
-  );
+  const byExchangeAndId = (a: ArgumentRecord, b: ArgumentRecord) =>
+    a.frontmatter.exchange - b.frontmatter.exchange || (a.frontmatter.id < b.frontmatter.id ? -1 : 1);
+  // Usually already in order (a step appends its arguments): checked in one pass before sorting.
+  const args = next.arguments.every((a, i) => i === 0 || byExchangeAndId(next.arguments[i - 1]!, a) < 0)
+    ? [...next.arguments]
+    : [...next.arguments].sort(byExchangeAndId);
   // The state as debate.md now holds it (the step's changes over any edit made meanwhile).
   const motion = written.value.body === next.body ? undefined : parseMotion(written.value.body);
   const state: DebateState = {
@@ -272,5 +322,25 @@ export async function commitStep(
     motion: motion?.ok ? motion.value : next.motion,
     arguments: args,
   };
-  return { dir, state, styles: { ...folder.styles, debate: disk.style } };
+  return { dir, state, styles: { ...folder.styles, debate: disk.style }, debateText };
+}
+
+/**
+ * debate.md as it is on disk, parsed; when it is still the text `folder` was read from or committed
+ * as (compared byte for byte), that parse is reused instead of parsing it again.
+ */
+async function readDebateText(folder: DebateFolder): ReturnType<typeof readDebateMarkdown> {
+  if (folder.debateText === undefined) return readDebateMarkdown(folder.dir);
+  const read = await readTextInside(folder.dir, "debate.md", MAX_MARKDOWN_BYTES);
+  if (read.ok && read.value === folder.debateText) {
+    const { frontmatter, body } = folder.state;
+    return {
+      ok: true,
+      value: {
+        text: read.value,
+        doc: { ok: true, value: { frontmatter, body, style: folder.styles.debate } },
+      },
+    };
+  }
+  return readDebateMarkdown(folder.dir);
 }

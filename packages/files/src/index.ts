@@ -1,4 +1,11 @@
 // @debatekit/files: the debate folder on disk. Reads and writes files; decides no debate rule (that is core).
+export type { ArgumentIndex } from "./argument-index.js";
+export {
+  ARGUMENT_INDEX_FILE,
+  readArgumentIndex,
+  refreshArgumentIndex,
+  writeArgumentIndex,
+} from "./argument-index.js";
 export type { BeforeWrite } from "./atomic.js";
 export { type GroupFile, writeFileAtomic, writeFilesAtomic } from "./atomic.js";
 export type { CommitOptions } from "./commit.js";
@@ -21,7 +28,7 @@ export { acquireLock, readLockHolder } from "./lock.js";
 export { parseMotion } from "./motion.js";
 export { resolveInside } from "./paths.js";
 export type { DebateFolder } from "./read.js";
-export { readDebateFolder } from "./read.js";
+export { readArgument, readDebateFolder } from "./read.js";
 export type { ResetOptions, ResetResult } from "./reset.js";
 export { resetDebateFolder } from "./reset.js";
 export { sleepUnlessAborted } from "./sleep.js";

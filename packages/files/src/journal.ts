@@ -1,4 +1,4 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { DebatekitError, formatRuleErrors, journalStepKey, quote } from "@debatekit/core";
 import type { JournalEntry } from "@debatekit/schema";
 import { validateJournalEntry } from "@debatekit/schema";
@@ -74,7 +74,7 @@ export async function writeJournalEntry(
   }
   const file = `${JOURNAL_DIR}/${journalFileName(entry)}`;
   const target = resolveInside(dir, file);
-  await mkdir(resolveInside(dir, JOURNAL_DIR), { recursive: true });
+  // writeFileAtomic creates .debate/journal/ when it is missing.
   await writeFileAtomic(target, `${JSON.stringify(entry, null, 2)}\n`);
   return target;
 }

@@ -21,7 +21,7 @@ function realpathOfExisting(target: string): string {
   let current = target;
   for (;;) {
     try {
-      return path.join(realpathSync(current), ...rest.reverse());
+      return path.join(realpathSync.native(current), ...rest.reverse());
     } catch (error) {
       // A missing part, or a file where a folder should be: what exists is checked, the rest is a name.
       const code = (error as NodeJS.ErrnoException).code;

@@ -26,7 +26,13 @@ describe("readDebateFolder", () => {
       await writeStateFolder(dir, state, style);
       const read = await readDebateFolder(dir);
       if (!read.ok) throw new Error(JSON.stringify(read.errors));
-      expect(read.value).toEqual({ dir, state, styles: { debate: style, arguments: style } });
+      const { dir: at, state: got, styles } = read.value;
+      expect({ dir: at, state: got, styles }).toEqual({
+        dir,
+        state,
+        styles: { debate: style, arguments: style },
+      });
+      expect(read.value.debateText).toBe(await readFile(path.join(dir, "debate.md"), "utf8"));
     },
   );
 

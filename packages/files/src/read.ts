@@ -2,14 +2,16 @@ import { readdir } from "node:fs/promises";
 import type { ArgumentRecord, DebateState, Format, FormatRecord, Result, RuleError } from "@debatekit/core";
 import { DebatekitError, formatOfState, quote } from "@debatekit/core";
 import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
-import { validateScoresFile } from "@debatekit/schema";
+import { validateArgumentFrontmatter, validateScoresFile } from "@debatekit/schema";
+import type { ArgumentIndex } from "./argument-index.js";
+import { argumentStatKey, indexEntry, readArgumentIndex } from "./argument-index.js";
 import { parseArgumentFile, parseDebateFile, schemaErrors } from "./documents.js";
 import type { FrontmatterStyle } from "./frontmatter.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { parseJson } from "./json-text.js";
 import { parseMotion } from "./motion.js";
 import { ARGUMENT_ID, resolveInside } from "./paths.js";
-import { PENDING_STEP_FILE, parsePendingStep } from "./pending-step.js";
+import { committedScores, PENDING_STEP_FILE, parsePendingStep } from "./pending-step.js";
 import { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";
 
 /** A debate folder as read from disk: where it is, its committed state, and the frontmatter style of its files. */
@@ -17,6 +19,12 @@ export interface DebateFolder {
   dir: string;
   state: DebateState;
   styles: { debate: FrontmatterStyle; arguments: FrontmatterStyle };
+  /** debate.md's text `state` was read from or committed as: a commit that finds it unchanged on disk needs no re-parse. */
+  debateText?: string;
+  /** The argument index of what was read (every committed argument with the file identity it was parsed from). */
+  argumentIndex?: ArgumentIndex;
+  /** Whether the index on disk held exactly `argumentIndex` (every argument came from it, nothing else was in it). */
+  argumentIndexCurrent?: boolean;
 }
 
 /** The exchange an argument id belongs to (`prop_003` -> 3). */
@@ -84,7 +92,40 @@ async function listArgumentIds(dir: string): Promise<Result<string[]>> {
   }
 }
 
-async function readArgument(
+/** The checks of an argument's frontmatter against its file name (id, side, exchange). */
+function idMismatches(file: string, id: string, fm: ArgumentRecord["frontmatter"]): RuleError[] {
+  const errors: RuleError[] = [];
+  const mismatch = (field: string, expected: string, got: unknown) =>
+    errors.push({
+      code: "ARGUMENT_ID_MISMATCH",
+      path: `${file}:${field}`,
+      message: `${file}: \`${field}\` must be ${expected} to match the file name, got ${quote(got)}`,
+    });
+  if (fm.id !== id) mismatch("id", quote(id), fm.id);
+  if (fm.side !== id.slice(0, id.indexOf("_")))
+    mismatch("side", quote(id.slice(0, id.indexOf("_"))), fm.side);
+  if (fm.exchange !== exchangeOfId(id)) mismatch("exchange", String(exchangeOfId(id)), fm.exchange);
+  return errors;
+}
+
+/**
+ * An argument from the index when its file still has the identity the entry was parsed from (checked
+ * like a parsed file: schema, id/side/exchange); undefined when it must be read and parsed.
+ */
+function fromIndex(
+  index: ArgumentIndex,
+  id: string,
+  stat: string | undefined,
+): { record: ArgumentRecord; style: FrontmatterStyle } | undefined {
+  const entry = index.arguments[id];
+  if (!entry || stat === undefined || entry.stat !== stat) return undefined;
+  const checked = validateArgumentFrontmatter(entry.frontmatter);
+  if (!checked.ok || idMismatches(`arguments/${id}.md`, id, checked.value).length > 0) return undefined;
+  return { record: { frontmatter: checked.value, body: entry.body }, style: entry.style };
+}
+
+/** Reads and parses `arguments/<id>.md` (every check of readTextInside and the schema). */
+export async function readArgument(
   dir: string,
   id: string,
 ): Promise<Result<{ record: ArgumentRecord; style: FrontmatterStyle }>> {
@@ -105,17 +146,7 @@ async function readArgument(
   const parsed = parseArgumentFile(read.value, file);
   if (!parsed.ok) return parsed;
   const fm = parsed.value.frontmatter;
-  const errors: RuleError[] = [];
-  const mismatch = (field: string, expected: string, got: unknown) =>
-    errors.push({
-      code: "ARGUMENT_ID_MISMATCH",
-      path: `${file}:${field}`,
-      message: `${file}: \`${field}\` must be ${expected} to match the file name, got ${quote(got)}`,
-    });
-  if (fm.id !== id) mismatch("id", quote(id), fm.id);
-  if (fm.side !== id.slice(0, id.indexOf("_")))
-    mismatch("side", quote(id.slice(0, id.indexOf("_"))), fm.side);
-  if (fm.exchange !== exchangeOfId(id)) mismatch("exchange", String(exchangeOfId(id)), fm.exchange);
+  const errors = idMismatches(file, id, fm);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -135,9 +166,21 @@ async function readScores(dir: string, frontmatter: DebateFrontmatter): Promise<
       step.value.exchange === frontmatter.current_exchange &&
       step.value.phase === frontmatter.current_phase
     ) {
-      return { ok: true, value: step.value.scores };
+      if (step.value.version === 1) return { ok: true, value: step.value.scores };
+      const onDisk = await readScoresFile(dir);
+      if (!onDisk.ok) return onDisk;
+      const restored = committedScores(step.value, onDisk.value);
+      const checked = validateScoresFile(restored);
+      if (!checked.ok)
+        return { ok: false, errors: schemaErrors("scores.json", "SCORES_FIELD_INVALID", checked.errors) };
+      return { ok: true, value: checked.value };
     }
   }
+  return readScoresFile(dir);
+}
+
+/** scores.json as it is on disk ({} when absent), checked. */
+async function readScoresFile(dir: string): Promise<Result<ScoresFile>> {
   const read = await readTextInside(dir, "scores.json", MAX_JSON_BYTES);
   if (!read.ok) return read;
   if (read.value === undefined) return { ok: true, value: {} };
@@ -288,7 +331,26 @@ async function readCommitted(
   );
   const records: ArgumentRecord[] = [];
   const styles = new Set<FrontmatterStyle>();
-  for (const result of await mapLimited(ids, READ_CONCURRENCY, (id) => readArgument(dir, id))) {
+  // Arguments whose file is exactly the one the index parsed are taken from it; the others are read
+  // and parsed, their identity taken BEFORE the read (a change during the read makes the entry stale).
+  const index = ids.length > 0 ? await readArgumentIndex(dir) : { version: 1 as const, arguments: {} };
+  const argumentsDir = ids.length > 0 ? resolveInside(dir, "arguments") : "";
+  const fresh: ArgumentIndex = { version: 1, arguments: {} };
+  let misses = 0;
+  const results = await mapLimited(ids, READ_CONCURRENCY, async (id) => {
+    const stat = argumentStatKey(argumentsDir, id);
+    const indexed = fromIndex(index, id, stat);
+    if (indexed) {
+      fresh.arguments[id] = index.arguments[id]!;
+      return { ok: true as const, value: indexed };
+    }
+    misses++;
+    const read = await readArgument(dir, id);
+    const entry = read.ok && stat !== undefined && indexEntry(stat, read.value.record, read.value.style);
+    if (entry) fresh.arguments[id] = entry;
+    return read;
+  });
+  for (const result of results) {
     if (!result.ok) errors.push(...result.errors);
     else {
       records.push(result.value.record);
@@ -331,6 +393,13 @@ async function readCommitted(
   const argumentStyle = styles.size > 0 ? [...styles][0]! : doc.value.style;
   return {
     ok: true,
-    value: { dir, state, styles: { debate: doc.value.style, arguments: argumentStyle } },
+    value: {
+      dir,
+      state,
+      styles: { debate: doc.value.style, arguments: argumentStyle },
+      debateText: debate.value.text,
+      argumentIndex: fresh,
+      argumentIndexCurrent: misses === 0 && Object.keys(index.arguments).length === ids.length,
+    },
   };
 }

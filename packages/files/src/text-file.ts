@@ -1,7 +1,5 @@
 import type { Stats } from "node:fs";
-import { constants } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
-import { open, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import type { Result } from "@debatekit/core";
 import { clipText, clipTextEnd, DebatekitError, quote } from "@debatekit/core";
 import { resolveInside } from "./paths.js";
@@ -30,7 +28,9 @@ const ABSENT = new Set(["ENOENT", "ENOTDIR"]);
 /**
  * The bytes of a regular file, at most `maxBytes`: opened without blocking (a FIFO swapped in after
  * the check cannot hang the read), checked on the open handle, read with a cap (a file that grows
- * while it is read cannot exhaust memory).
+ * while it is read cannot exhaust memory). The calls are synchronous: each is a local metadata call
+ * or a read of a regular file of bounded size, and a step makes dozens of them, which through the
+ * thread pool cost more CPU than the reads themselves.
  */
 async function readRegularFile(
   target: string,
@@ -38,19 +38,19 @@ async function readRegularFile(
   maxBytes: number,
 ): Promise<Result<Uint8Array | undefined>> {
   const refuse = (code: string, message: string) => failure<Uint8Array | undefined>(code, file, message);
-  let handle: FileHandle;
+  let fd: number;
   try {
     // A path check first, so a device or FIFO is never even opened.
-    const before = await stat(target);
+    const before = statSync(target);
     if (!before.isFile())
       return refuse("FILE_NOT_REGULAR", `expected a regular file, found ${kindOf(before)}`);
-    handle = await open(target, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (error) {
     if (ABSENT.has((error as NodeJS.ErrnoException).code ?? "")) return { ok: true, value: undefined };
     throw error;
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     if (!stats.isFile()) return refuse("FILE_NOT_REGULAR", `expected a regular file, found ${kindOf(stats)}`);
     const tooLarge = (size: string) =>
       refuse("FILE_TOO_LARGE", `expected at most ${maxBytes} bytes, the file has ${size}`);
@@ -60,7 +60,7 @@ async function readRegularFile(
     for (;;) {
       // What fstat announced plus a little: a file that grows while it is read is read in 4 KiB steps, not 1 byte.
       const chunk = Buffer.allocUnsafe(Math.min(Math.max(stats.size - total, 0) + 4096, 1024 * 1024));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > maxBytes) return tooLarge(`more (it grew while it was read)`);
@@ -68,7 +68,7 @@ async function readRegularFile(
     }
     return { ok: true, value: Buffer.concat(chunks, total) };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

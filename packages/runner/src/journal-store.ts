@@ -10,6 +10,8 @@ export interface JournalStore {
   all(): Promise<readonly JournalEntry[]>;
   /** Writes (or rewrites) an entry on disk first, then in memory; returns the file's path. */
   write(entry: JournalEntry): Promise<string>;
+  /** How many entries this store has written. */
+  readonly written: number;
 }
 
 /**
@@ -25,7 +27,11 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
   };
   const same = (a: JournalEntry, b: JournalEntry) =>
     a.exchange === b.exchange && a.phase === b.phase && a.role === b.role && a.attempt === b.attempt;
+  let written = 0;
   return {
+    get written() {
+      return written;
+    },
     async forStep(exchange, phase, role) {
       const entries = await load();
       return entries
@@ -36,6 +42,7 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
     async write(entry) {
       const entries = await load();
       const path = await writeJournalEntry(dir, entry, options.env ? { env: options.env } : {});
+      written++;
       const at = entries.findIndex((e) => same(e, entry));
       if (at >= 0) entries[at] = entry;
       else entries.push(entry);

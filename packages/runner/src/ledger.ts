@@ -125,19 +125,18 @@ export async function readUsageLedger(
 }
 
 /**
- * A debate's usage for display: `.debate/ledger.json` when it lists exactly the journal's files
- * (one directory listing to check), else rebuilt from the journal. Undefined when nothing is journaled.
+ * `.debate/ledger.json` when it lists exactly the journal's files (one directory listing to check)
+ * under the same budget; undefined when it does not (missing, stale, torn) or nothing is journaled.
  */
-export async function loadUsageLedger(
+export async function currentLedger(
   dir: string,
-  debateId: string,
   options: { maxCostUsd?: number } = {},
-): Promise<UsageLedger | undefined> {
+): Promise<{ ledger?: UsageLedger; journaled: number }> {
   const names = await readdir(resolveInside(dir, ".debate/journal")).then(
     (all) => all.filter((n) => /^x\d{4}-.*\.json$/.test(n)).sort(),
     () => [],
   );
-  if (names.length === 0) return undefined;
+  if (names.length === 0) return { journaled: 0 };
   const text = await readFile(resolveInside(dir, LEDGER_FILE), "utf8").catch(() => undefined);
   if (text !== undefined) {
     try {
@@ -147,10 +146,24 @@ export async function loadUsageLedger(
         checked.value.max_cost_usd === options.maxCostUsd &&
         checked.value.calls.map((c) => c.journal).join("\n") === names.join("\n")
       )
-        return checked.value;
+        return { ledger: checked.value, journaled: names.length };
     } catch {
       // Not JSON (a torn copy, a hand edit): the journal says it again.
     }
   }
-  return readUsageLedger(dir, debateId, options);
+  return { journaled: names.length };
+}
+
+/**
+ * A debate's usage for display: `.debate/ledger.json` when it lists exactly the journal's files
+ * (one directory listing to check), else rebuilt from the journal. Undefined when nothing is journaled.
+ */
+export async function loadUsageLedger(
+  dir: string,
+  debateId: string,
+  options: { maxCostUsd?: number } = {},
+): Promise<UsageLedger | undefined> {
+  const current = await currentLedger(dir, options);
+  if (current.journaled === 0) return undefined;
+  return current.ledger ?? readUsageLedger(dir, debateId, options);
 }

@@ -5,11 +5,18 @@ import { secretsFromEnv } from "@debatekit/adapter-kit";
 import type { DebateState, Format, FormatStep, Result } from "@debatekit/core";
 import { cumulativeScores, DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import type { DebateFolder } from "@debatekit/files";
-import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
+import {
+  acquireLock,
+  commitStep,
+  readArgument,
+  readDebateFolder,
+  refreshArgumentIndex,
+  writeArgumentIndex,
+} from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import { createJournalStore } from "./journal-store.js";
-import { buildLedger, writeLedger } from "./ledger.js";
+import { buildLedger, currentLedger, writeLedger } from "./ledger.js";
 import { createSkillCache } from "./prompt.js";
 import { createSkillProblemReporter } from "./skill-problems.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
@@ -212,6 +219,13 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const refreshLedger = async (force: boolean) => {
     if (!ledgerId || (!force && now().getTime() - ledgerAt < ledgerIntervalMs)) return;
     try {
+      if (journal.written === 0) {
+        // This run called nobody (a resume that found nothing to do): the ledger is rebuilt only when
+        // it no longer lists the journal's files, so a resume never reads a long journal for nothing.
+        const { maxCostUsd } = ledgerId;
+        const current = await currentLedger(dir, maxCostUsd !== undefined ? { maxCostUsd } : {});
+        if (current.ledger || current.journaled === 0) return;
+      }
       const entries = await journal.all();
       if (entries.length === 0) return;
       ledgerAt = now().getTime();
@@ -219,6 +233,24 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       await writeLedger(dir, buildLedger(debateId, entries, maxCostUsd !== undefined ? { maxCostUsd } : {}));
     } catch {
       // See above.
+    }
+  };
+  // The argument index (files' .debate/argument-index.json) lets the next run skip parsing every
+  // argument file: rewritten when the run ends, from the last full read plus the files this run added.
+  let lastRead: DebateFolder | undefined;
+  let lastState: DebateState | undefined;
+  const refreshIndex = async () => {
+    if (!lastRead?.argumentIndex || !lastState) return;
+    try {
+      const ids = lastState.arguments.map((a) => a.frontmatter.id);
+      const known = lastRead.argumentIndex;
+      if (committed === 0 && lastRead.argumentIndexCurrent) return;
+      await writeArgumentIndex(
+        dir,
+        await refreshArgumentIndex(dir, ids, known, (id) => readArgument(dir, id)),
+      );
+    } catch {
+      // Derived: a run never fails on it (the next read parses the files).
     }
   };
   const budget: RunBudget = { maxUsd: Infinity, reserved: 0 };
@@ -235,7 +267,9 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         cached && debateText !== undefined && debateText === cached.debateText
           ? cached.folder
           : await readFolder(dir);
+      if (folder.argumentIndex) lastRead = folder;
       const state = folder.state;
+      lastState = state;
       const fm = state.frontmatter;
       const maxCostUsd = options.maxCostUsd ?? (fm as { max_cost_usd?: number }).max_cost_usd;
       budget.maxUsd = maxCostUsd ?? Infinity;
@@ -384,7 +418,8 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         });
       }
       const written = await commitStep(folder, next.value);
-      cached = { folder: written, debateText: await readDebateText(dir) };
+      lastState = written.state;
+      cached = { folder: written, debateText: written.debateText };
       await options.checkpoint?.("step");
       committed++;
       emit({
@@ -398,6 +433,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     }
   } finally {
     await refreshLedger(true);
+    await refreshIndex();
     await lock.release();
   }
 }
