@@ -4,6 +4,8 @@ import {
   argumentId,
   buildPrompt,
   type DebateState,
+  extractJson,
+  MAX_MODEL_OUTPUT_CHARS,
   nextAction,
   parseJudgeAnswer,
   renderArgument,
@@ -117,6 +119,11 @@ function debateAt(exchanges: number): DebateState {
 
 /** Engine cost on long debates: nextAction, parse + applyJudgment, the judge's prompt and the graph. */
 export async function run(): Promise<void> {
+  // A model answer of unclosed braces just under the output cap (a quadratic scan would take minutes).
+  const hostile = "{".repeat(MAX_MODEL_OUTPUT_CHARS - 10);
+  const [scan] = await timeRuns(() => extractJson(hostile), 1, 0);
+  report("extractJson on hostile input (unclosed braces, cap - 10)", scan!, "ms");
+
   const build = performance.now();
   const big = debateAt(500);
   report("drive a debate to exchange 500 (1006 arguments)", performance.now() - build, "ms");
