@@ -397,7 +397,7 @@ async function readCommitted(
       dir,
       state,
       styles: { debate: doc.value.style, arguments: argumentStyle },
-      debateText: debate.value.text,
+      debateText: debate.text,
       argumentIndex: fresh,
       argumentIndexCurrent: misses === 0 && Object.keys(index.arguments).length === ids.length,
     },
