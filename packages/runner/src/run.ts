@@ -199,6 +199,9 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     ? {
         forStep: (...args) => store.forStep(...args),
         all: () => store.all(),
+        get written() {
+          return store.written;
+        },
         async write(entry) {
           const path = await store.write(entry);
           await options.checkpoint!("journal");
