@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
+import { registerCompletion } from "./completion.js";
 import { registerDoctor } from "./doctor.js";
 import { registerExample } from "./example.js";
 import { registerGate } from "./gate.js";
@@ -40,4 +41,5 @@ export const commands: RegisterCommand[] = [
   registerMcp,
   registerSetup,
   registerExample,
+  registerCompletion,
 ];

@@ -9,6 +9,8 @@ import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 
+const EFFORTS = ["low", "medium", "high", "max"];
+
 /** A slug from a motion: "This house would halt AI development" -> "halt-ai-development". */
 export function slugFromMotion(motion: string): string {
   const words = motion
@@ -58,7 +60,10 @@ export function registerNew(program: Command, io: CliIO): void {
     )
     .option("--slug <slug>", "folder name and debate_id (default: from the motion)");
   for (const [role, texts] of seats)
-    command.option(`--${role} <adapter>`, `who sits as ${role}; ${texts.join("; ")}`);
+    command.option(
+      `--${role} <adapter[:model[:effort]]>`,
+      `who sits as ${role}, with its model and effort if given (claude:sonnet:high); ${texts.join("; ")}`,
+    );
   for (const [flag, texts] of lengths) command.option(`--${flag} <n>`, texts.join("; "), parsePositiveInt);
   command
     .option(
@@ -88,6 +93,19 @@ export function registerNew(program: Command, io: CliIO): void {
         .default("on"),
     )
     .option("--json", "print {dir, debate_id} as JSON")
+    .addHelpText(
+      "after",
+      () => `
+Adapters: ${builtinAdapters.join(", ")} (manual and replay work offline: a person's answer
+files, or recorded answers). A model goes after the adapter, then an effort:
+--proposition claude:sonnet:high.
+
+Examples:
+  $ debate new "This house would write tests first"
+  $ debate new "This house would write tests first" --proposition claude:sonnet --opposition codex:gpt-5.5:high --judge gemini
+  $ debate new "This house would write tests first" --proposition manual --opposition manual --judge manual
+  $ debate new --format crossfire "gRPC or REST for the public API" --proposer claude --challenger codex`,
+    )
     .action(async (motion: string, opts: Record<string, string | number | boolean | undefined>) => {
       const format = formats[String(opts.format)]!;
       const own = new Set([...format.newOptions.seats.map((s) => s.role), format.newOptions.length.flag]);
@@ -121,6 +139,25 @@ export function registerNew(program: Command, io: CliIO): void {
           `the ${format.name} format needs ${missing.map((s) => `--${s.role} <adapter>`).join(" and ")}`,
         );
       }
+      // `--judge codex:gpt-5.5:high`: the adapter, then the seat's own model and effort.
+      const perSeat = new Map<string, Pick<SeatConfig, "model" | "effort">>();
+      for (const seat of format.newOptions.seats) {
+        const given = opts[seat.role];
+        if (typeof given !== "string" || !given.includes(":")) continue;
+        const [adapter, model, effort, ...rest] = given.split(":");
+        if (rest.length > 0 || !adapter)
+          throw new ExitError(`--${seat.role} ${given}: expected <adapter>[:<model>[:<effort>]]`, 2);
+        if (effort && !EFFORTS.includes(effort))
+          throw new ExitError(
+            `--${seat.role} ${given}: effort must be one of ${EFFORTS.join(", ")}, got ${JSON.stringify(effort)}`,
+            2,
+          );
+        opts[seat.role] = adapter;
+        perSeat.set(seat.role, {
+          ...(model ? { model } : {}),
+          ...(effort ? { effort: effort as NonNullable<SeatConfig["effort"]> } : {}),
+        });
+      }
       for (const seat of format.newOptions.seats) {
         const name = opts[seat.role];
         if (typeof name === "string" && !isAdapterInstalled(name))
@@ -148,6 +185,9 @@ export function registerNew(program: Command, io: CliIO): void {
         now: new Date().toISOString(),
       });
       if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"));
+      const madeSeats = (made.value.frontmatter as { seats?: Record<string, SeatConfig> }).seats;
+      for (const [role, extra] of perSeat)
+        if (madeSeats?.[role]) madeSeats[role] = { ...madeSeats[role], ...extra };
       // Checked against the format's schema by createDebateFolder, which names the bad field.
       const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
         slug,

@@ -136,6 +136,13 @@ export function registerReport(program: Command, io: CliIO): void {
   program
     .command("report")
     .description("write report.md and a self-contained report.html into a debate folder")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ debate report debates/tests-first
+  $ debate report debates/tests-first --open`,
+    )
     .argument("<dir>", "the debate folder")
     .option("--open", "open report.html when written")
     .option("--json", "print where the files went and the report's facts as JSON")

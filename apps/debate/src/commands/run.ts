@@ -53,6 +53,15 @@ export function registerRun(program: Command, io: CliIO): void {
   program
     .command("run")
     .description("run or resume a debate: does exactly the work its files say is next")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ debate run debates/tests-first            # run or resume until done or waiting
+  $ debate run debates/tests-first --exchanges 2
+  $ debate run debates/tests-first --fresh    # start over in a temporary copy
+  $ debate run debates/tests-first --verbose  # print each prompt and answer`,
+    )
     .argument("<dir>", "the debate folder (holds debate.md)")
     .option(
       "--exchanges <n>",

@@ -246,6 +246,13 @@ export function registerStatus(program: Command, io: CliIO): void {
   program
     .command("status")
     .description("show phase, exchange, scores and last error of debates")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ debate status                  # every debate under debates/
+  $ debate status debates/tests-first --json`,
+    )
     .argument("[dirs...]", "debate folders, or folders that contain them", ["debates"])
     .option("--json", "print the rows as JSON")
     .action(async (dirs: string[], opts: { json?: boolean }) => {

@@ -36,6 +36,13 @@ export function registerWatch(program: Command, io: CliIO): void {
   program
     .command("watch")
     .description("advance every debate under the folders whenever its files change (Ctrl-C stops)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ debate watch                   # every debate under debates/
+  $ debate watch debates/tests-first --json`,
+    )
     .argument("<dirs...>", "debate folders, or folders holding debate folders")
     .option("--json", "print one JSON event per line (NDJSON) on stdout instead of text")
     .option("--debounce <ms>", "quiet time after a debate's last change before it runs (default 50)", parseMs)

@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { debate, debateBin, newcomer } from "./newcomer.js";
+
+// Items 10 and 11 (in part): per-seat model and effort on `new`, help that lists the adapters and
+// shows examples, shell completion (bash run for real).
+let root: string;
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ({ root, cwd, env } = await newcomer("new-help-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("debate new and help", () => {
+  it("new takes each seat's model and effort after its adapter", async () => {
+    const made = debate(
+      [
+        "new",
+        "This house would write tests first",
+        "--proposition",
+        "claude:sonnet:high",
+        "--opposition",
+        "codex:gpt-5.5",
+        "--judge",
+        "gemini",
+      ],
+      { cwd, env },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const text = await readFile(join(cwd, "debates/write-tests-first/debate.md"), "utf8");
+    expect(text).toMatch(
+      /proposition:[^\n]*adapter: claude[^\n]*model: sonnet[^\n]*effort: high|proposition:\n\s+adapter: claude\n\s+model: sonnet\n\s+effort: high/,
+    );
+    expect(text).toMatch(
+      /opposition:[^\n]*adapter: codex[^\n]*model: gpt-5.5|opposition:\n\s+adapter: codex\n\s+model: gpt-5.5/,
+    );
+    const bad = debate(["new", "This house would nap", "--judge", "codex:gpt-5.5:extreme"], { cwd, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'debate: --judge codex:gpt-5.5:extreme: effort must be one of low, medium, high, max, got "extreme"\n',
+    );
+  });
+
+  it("new --help lists the adapters, says which work offline, and every everyday command has examples", () => {
+    const help = debate(["new", "--help"], { cwd, env }).stdout;
+    expect(help).toMatch(/Adapters: [a-z, ]*claude[a-z, ]*manual[a-z, ]*replay/);
+    expect(help).toContain("manual and replay work offline");
+    expect(help).toContain("--proposition claude:sonnet:high");
+    for (const command of ["new", "run", "status", "report", "watch", "reset", "log", "completion"])
+      expect(debate([command, "--help"], { cwd, env }).stdout).toContain(`Examples:\n  $ debate ${command}`);
+  });
+});
+
+describe("debate completion", () => {
+  const complete = (words: string[]) =>
+    spawnSync(
+      "bash",
+      [
+        "-c",
+        `source <("$0" "$1" completion bash); COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _debate; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        process.execPath,
+        debateBin,
+      ],
+      { cwd, env, encoding: "utf8" },
+    )
+      .stdout.trim()
+      .split("\n");
+
+  it("bash completes commands, and a command's options from its own definition", () => {
+    expect(complete(["debate", "re"]).sort()).toEqual(["report", "reset", "review"]);
+    expect(complete(["debate", "reset", "--"]).sort()).toEqual(["--help", "--to"]);
+    expect(complete(["debate", "run", "--ver"])).toEqual(["--verbose"]);
+  });
+
+  it("zsh and fish get their own scripts; an unknown shell is a usage error", () => {
+    expect(debate(["completion", "zsh"], { cwd, env }).stdout).toContain("bashcompinit");
+    const fish = debate(["completion", "fish"], { cwd, env }).stdout;
+    expect(fish).toContain("complete -c debate -n '__fish_seen_subcommand_from reset' -l to");
+    const bad = debate(["completion", "tcsh"], { cwd, env });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: .*tcsh.*\(see --help\)\n$/);
+  });
+});
