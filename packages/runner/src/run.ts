@@ -204,7 +204,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         },
         async write(entry) {
           const path = await store.write(entry);
-          await options.checkpoint!("journal");
+          await options.checkpoint!("journal", entry);
           return path;
         },
       }

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import type { Standing } from "@debatekit/core";
-import type { CallUsage, CumulativeScores, Degradation, SeatConfig } from "@debatekit/schema";
+import type { CallUsage, CumulativeScores, Degradation, JournalEntry, SeatConfig } from "@debatekit/schema";
 import type { SkillProblem } from "@debatekit/skills";
 
 /** The phase a debate waits in (debate.md's `current_phase`). */
@@ -119,11 +119,11 @@ export interface RunOptions {
    */
   wrapAdapter?: (adapter: Adapter, seat: SeatConfig) => Adapter;
   /**
-   * Called after every journal entry is written (`journal`) and every step is committed (`step`),
+   * Called after every journal entry is written (`journal`, with the entry) and every step is committed (`step`),
    * before the run goes on; a queued debate copies the folder to Redis here. When it throws, the
    * run stops with that error (e.g. the job's lock was lost to another worker).
    */
-  checkpoint?: (what: "journal" | "step") => Promise<void>;
+  checkpoint?: (what: "journal" | "step", entry?: JournalEntry) => Promise<void>;
   /** Adapter factories by adapter name, used instead of importing `@debatekit/adapter-<name>`. */
   adapters?: Record<string, AdapterFactory>;
   skillRoots?: string[];

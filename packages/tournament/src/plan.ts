@@ -1,6 +1,7 @@
 import path from "node:path";
 import { formatOfState } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
+import { isFreeSeat, priceFor } from "@debatekit/runner";
 import type { TournamentFrontmatter } from "@debatekit/schema";
 import { countTokens } from "@debatekit/skills";
 import { DEBATES_DIR, type Match, seatOf, sideRoles, type Tournament } from "./folder.js";
@@ -38,9 +39,22 @@ export interface PlanOptions {
   answerTokens?: number;
 }
 
-/** The price of a named entrant: by name first, then by adapter. */
-function priceOf(fm: TournamentFrontmatter, name: string, adapter: string) {
-  return fm.prices?.[name] ?? fm.prices?.[adapter];
+/**
+ * The price of a named entrant: tournament.md `prices` by name first, then by adapter; else the
+ * runner's price table (the usage ledger's: the seat's own `price:`, else the list price of its
+ * model); replay and manual seats cost nothing. Undefined when none is known.
+ */
+function priceOf(
+  fm: TournamentFrontmatter,
+  name: string,
+  adapter: string,
+): { input: number; output: number } | undefined {
+  const own = fm.prices?.[name] ?? fm.prices?.[adapter];
+  if (own) return own;
+  const seat = seatOf(fm, name);
+  if (isFreeSeat(seat)) return { input: 0, output: 0 };
+  const listed = priceFor(seat, seat.model);
+  return listed ? { input: listed.input_per_mtok, output: listed.output_per_mtok } : undefined;
 }
 
 /**
@@ -89,7 +103,7 @@ export async function planTournament(
   const sum = (f: (l: PlanLine) => number) => perEntrant.reduce((s, l) => s + f(l), 0);
   return {
     estimate: true,
-    method: `estimate: calls from the format's plan of a complete debate (no retries); input = first prompt's tokens (cl100k_base) + ${answerTokens} tokens per earlier answer; output = ${answerTokens} tokens per call; cost from tournament.md prices per million tokens`,
+    method: `estimate: calls from the format's plan of a complete debate (no retries); input = first prompt's tokens (cl100k_base) + ${answerTokens} tokens per earlier answer; output = ${answerTokens} tokens per call; cost from tournament.md prices per million tokens, else the seat's price or its model's list price (the usage ledger's table; replay and manual seats are free)`,
     debates: results.length,
     remaining: todo.length,
     calls: sum((l) => l.calls),

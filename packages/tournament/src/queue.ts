@@ -402,7 +402,12 @@ export async function startWorker(
       try {
         summary = await runDebate(dir, {
           command: `debate worker (job ${job.id})`,
-          checkpoint,
+          // A new answer is what must never be lost (it was paid for): checkpointed at once. Its
+          // validation and the steps it commits are derived from it, so a later owner redoes them
+          // without asking anything; they reach Redis with the next answer and at the end.
+          checkpoint: async (what, entry) => {
+            if (what === "journal" && entry && !entry.validation) await checkpoint();
+          },
           wrapAdapter: (adapter, seat) =>
             gatedAdapter(markedAdapter(adapter), gates(seat, limits[seat.adapter])),
           ...(options.env ? { env: options.env } : {}),

@@ -120,8 +120,25 @@ describe("debate tournament plan", () => {
     expect(alice.calls).toBe(8);
     expect(alice.inputTokens).toBeGreaterThan(8 * 600);
     expect(alice.costUsd).toBeCloseTo((alice.inputTokens * 3 + alice.outputTokens * 15) / 1e6, 9);
-    expect(plan.total.unpriced).toEqual(expect.arrayContaining(["replay", "replay:bob", "replay:carol"]));
-    expect(plan.perMatch["m01-replay-alice-vs-replay-bob"]).toBeUndefined();
+    // Replay seats call no model: free, as the usage ledger counts them.
+    expect(plan.total.unpriced).toEqual([]);
+    expect(plan.perEntrant.find((l) => l.name === "replay:bob")!.costUsd).toBe(0);
+    expect(plan.perMatch["m01-replay-bob-vs-replay-carol"]).toBe(0);
+  });
+
+  it("prices a seat from the usage ledger's table when tournament.md has no price for it", async () => {
+    const { tournament } = await newExample();
+    const bob = tournament.frontmatter.players.find((p) => p.name === "replay:bob")!;
+    bob.seat = { adapter: "http", model: "gpt-5", base_url: "http://127.0.0.1:9/v1" };
+    const carol = tournament.frontmatter.players.find((p) => p.name === "replay:carol")!;
+    carol.seat = { adapter: "http", model: "no-such-model", base_url: "http://127.0.0.1:9/v1" };
+    const plan = await planTournament(tournament);
+    const line = plan.perEntrant.find((l) => l.name === "replay:bob")!;
+    // gpt-5's list price: $1.25 in, $10 out per million tokens.
+    expect(line.costUsd).toBeCloseTo((line.inputTokens * 1.25 + line.outputTokens * 10) / 1e6, 9);
+    expect(plan.total.unpriced).toEqual(["replay:carol"]);
+    expect(plan.perMatch["m01-replay-bob-vs-replay-carol"]).toBeUndefined();
+    expect(plan.method).toMatch(/list price/);
   });
 });
 
