@@ -42,7 +42,12 @@ const fixed =
 function answer(request: ModelRequest): string {
   if (request.api === "openai-responses") return nativeCritique;
   if (request.api === "anthropic") {
-    if (request.allText.includes("classify") || request.allText.includes("You judge round")) return judgment;
+    if (
+      request.allText.includes("classify") ||
+      request.allText.includes("You judge round") ||
+      request.allText.includes("You judge a ")
+    )
+      return judgment;
     return fixed;
   }
   return "unexpected API";

@@ -93,7 +93,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "summarizer",
       "task": "summary",
       "description": "Crossfire, from round 3: a 500-800 token summary of the earlier rounds that keeps every concession verbatim, both positions and the open disagreements.",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "round",
         "covers",
@@ -105,7 +105,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       ],
       "output_schema": "https://debatekit.dev/schemas/crossfire-summary.schema.json"
     },
-    "body": "You summarize a crossfire debate between a proposer and a challenger. From round {{round}} on,\nthe debaters will see your summary instead of rounds 1 to {{covers}}, so nothing that matters may\nbe lost. You take no side.\n\n# Topic\n\n{{topic}}\n\n# Rounds 1 to {{covers}}\n\n{{context}}\n\n# Concessions that must be quoted verbatim\n\n{{concessions_to_keep}}\n\n# Your task\n\nThe engine checks, and asks again with the errors when a rule is broken:\n\n- `concessions`: **every concession listed above, copied exactly** (character for character, without\n  the id). A concession that is missing or reworded is rejected.\n- `positions`: each side's current position (`proposer`, `challenger`), non-empty.\n- `open_disagreements`: at least one thing the sides still dispute.\n- Length: **500 to 800 tokens** over all fields together (about 2,000 to 3,200 characters). Put the\n  detail in `summary`: the main points by id (P1.2, C2.1), their evidence, what was conceded.\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"summary\": \"What happened in rounds 1 to {{covers}}, point by point, with ids and evidence.\",\n  \"positions\": { \"proposer\": \"...\", \"challenger\": \"...\" },\n  \"concessions\": [\"<each concession above, verbatim>\"],\n  \"open_disagreements\": [\"...\"]\n}\n```\n\n{{feedback}}\n"
+    "body": "You summarize a crossfire debate between a proposer and a challenger. The debaters will see your\nsummary instead of the rounds it covers (named under \"Your turn\" at the end), so nothing that\nmatters may be lost. You take no side.\n\n# Your task\n\nThe engine checks, and asks again with the errors when a rule is broken:\n\n- `concessions`: **every concession listed under \"Concessions that must be quoted verbatim\", copied\n  exactly** (character for character, without the id). A concession that is missing or reworded is\n  rejected.\n- `positions`: each side's current position (`proposer`, `challenger`), non-empty.\n- `open_disagreements`: at least one thing the sides still dispute.\n- Length: **500 to 800 tokens** over all fields together (about 2,000 to 3,200 characters). Put the\n  detail in `summary`: the main points by id (P1.2, C2.1), their evidence, what was conceded.\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"summary\": \"What happened in the rounds covered, point by point, with ids and evidence.\",\n  \"positions\": { \"proposer\": \"...\", \"challenger\": \"...\" },\n  \"concessions\": [\"<each concession listed, verbatim>\"],\n  \"open_disagreements\": [\"...\"]\n}\n```\n\n# Topic\n\n{{topic}}\n\n# Guidance for this debate\n\n{{skills}}\n\n# The rounds to summarize\n\n{{context}}\n\n# Concessions that must be quoted verbatim\n\n{{concessions_to_keep}}\n\n# Your turn: the summary of rounds 1 to {{covers}}\n\nThe debaters read it from round {{round}} on.\n\n{{feedback}}\n"
   },
   {
     "definition": {
@@ -113,7 +113,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "judge",
       "task": "verdict",
       "description": "Crossfire verdict: pick a winner (no tie), cite point ids that exist, rate the debate, list agreements with evidence, disagreements, unresolved questions and a recommendation.",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "rounds",
         "outcome_note",
@@ -125,7 +125,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       ],
       "output_schema": "https://debatekit.dev/schemas/crossfire-verdict.schema.json"
     },
-    "body": "You are the judge of a crossfire debate between a proposer and a challenger ({{rounds}} round(s)\nconfigured). Decide from the evidence, not from confidence or length: a point with evidence\noutweighs an unsupported one; a conceded point is settled.\n\n{{outcome_note}}\n\n# Topic\n\n{{topic}}\n\n# The debate\n\n{{context}}\n\n# Your task\n\nThe engine checks, and asks again with the errors when a rule is broken:\n\n- `winner`: `\"proposer\"` or `\"challenger\"`. **A tie is not a verdict**: pick the side the\n  evidence favours, and say in the reasoning how close it was.\n- `reasoning` and `cited_points`: cite only point ids that exist: {{point_ids}}.\n- `ratings`: `genuine_disagreement`, `evidence_quality`, `challenge_depth`, each `high`, `medium`\n  or `low`.\n- `agreements`: what both sides accept, each with the `points` (ids) whose **evidence** supports\n  it; an unsupported point cannot carry an agreement.\n- `disagreements`, `unresolved`: lists of short sentences (may be empty).\n- `recommendation`: what to do, concretely (at least a sentence).\n\n# Guidance for this debate\n\n{{skills}}\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"winner\": \"challenger\",\n  \"reasoning\": \"Why, citing P1.1 and C1.2 ...\",\n  \"cited_points\": [\"P1.1\", \"C1.2\"],\n  \"ratings\": { \"genuine_disagreement\": \"high\", \"evidence_quality\": \"medium\", \"challenge_depth\": \"high\" },\n  \"agreements\": [{ \"text\": \"...\", \"points\": [\"P1.2\"] }],\n  \"disagreements\": [\"...\"],\n  \"unresolved\": [\"...\"],\n  \"recommendation\": \"Do X first, then measure Y before deciding Z.\"\n}\n```\n\n{{feedback}}\n"
+    "body": "You are the judge of a crossfire debate between a proposer and a challenger. Decide from the\nevidence, not from confidence or length: a point with evidence outweighs an unsupported one; a\nconceded point is settled.\n\n# Your task\n\nThe engine checks, and asks again with the errors when a rule is broken:\n\n- `winner`: `\"proposer\"` or `\"challenger\"`. **A tie is not a verdict**: pick the side the\n  evidence favours, and say in the reasoning how close it was.\n- `reasoning` and `cited_points`: cite only point ids that exist (listed under \"Your turn\").\n- `ratings`: `genuine_disagreement`, `evidence_quality`, `challenge_depth`, each `high`, `medium`\n  or `low`.\n- `agreements`: what both sides accept, each with the `points` (ids) whose **evidence** supports\n  it; an unsupported point cannot carry an agreement.\n- `disagreements`, `unresolved`: lists of short sentences (may be empty).\n- `recommendation`: what to do, concretely (at least a sentence).\n\n# Answer format\n\nOne JSON object and nothing else:\n\n```json\n{\n  \"winner\": \"challenger\",\n  \"reasoning\": \"Why, citing P1.1 and C1.2 ...\",\n  \"cited_points\": [\"P1.1\", \"C1.2\"],\n  \"ratings\": { \"genuine_disagreement\": \"high\", \"evidence_quality\": \"medium\", \"challenge_depth\": \"high\" },\n  \"agreements\": [{ \"text\": \"...\", \"points\": [\"P1.2\"] }],\n  \"disagreements\": [\"...\"],\n  \"unresolved\": [\"...\"],\n  \"recommendation\": \"Do X first, then measure Y before deciding Z.\"\n}\n```\n\n# Topic\n\n{{topic}}\n\n# Guidance for this debate\n\n{{skills}}\n\n# The debate\n\n{{context}}\n\n# Your turn: the verdict ({{rounds}} round(s) configured)\n\n{{outcome_note}}\n\nThe point ids that exist: {{point_ids}}.\n\n{{feedback}}\n"
   },
   {
     "definition": {
@@ -207,7 +207,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "author",
       "task": "accepted",
       "description": "Review author: write the accepted version (every valid finding applied).",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "artifact",
         "findings",
@@ -216,7 +216,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
         "feedback"
       ]
     },
-    "body": "You are the author of the artifact below. The review decided; write the version that applies every valid finding below.\n\n# The artifact\n\n{{artifact}}\n\n# Valid findings\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your task\n\nAnswer with the complete new version only, as markdown (code in fenced blocks). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+    "body": "You are the author of the artifact below. The review decided; write the version that applies every valid finding listed under \"Valid findings\".\n\n# Your task\n\nAnswer with the complete new version only, as markdown (code in fenced blocks). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n# The artifact\n\n{{artifact}}\n\n# Valid findings\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your turn: the accepted version\n\n{{feedback}}\n"
   },
   {
     "definition": {
@@ -224,7 +224,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "judge",
       "task": "classify",
       "description": "Review judge: classify every finding valid / invalid / needs_evidence exactly once, add missed findings, recommend A-E with reasons under the rubric's hard rules.",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "target",
         "round",
@@ -236,7 +236,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       ],
       "output_schema": "https://debatekit.dev/schemas/review-judgment.schema.json"
     },
-    "body": "You judge round {{round}} of a {{target}} review. Analyse each finding against the artifact: do not\ncount bullets, check whether the claim is true.\n\n# The artifact\n\n{{artifact}}\n\n# The critic's findings\n\n{{findings}}\n\nA finding marked `needs_evidence` cited a file, line or quote the engine could not find: it cannot\nbe valid on its own word.\n\n# Your task\n\nAnswer with one JSON object:\n\n- `classifications`: exactly one `{finding_id, verdict, reasoning}` for each of {{finding_ids}};\n  `verdict` is `valid`, `invalid` or `needs_evidence`.\n- `added_findings`: findings the critic missed, same shape as the critic's (may be empty).\n- `recommendation`: `A` keep original, `B` accept the critique, `C` compromise, `D` continue with\n  a rebuttal, `E` stop. The engine refuses: B without a valid P1/P2; A while a valid P1 stands;\n  C without a valid finding; D when every finding is valid.\n- `reasons`: why, in one to ten sentences.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+    "body": "You judge a {{target}} review. Analyse each finding against the artifact: do not count bullets,\ncheck whether the claim is true. A finding marked `needs_evidence` cited a file, line or quote the\nengine could not find: it cannot be valid on its own word.\n\n# Your task\n\nAnswer with one JSON object:\n\n- `classifications`: exactly one `{finding_id, verdict, reasoning}` for each finding id listed under\n  \"Your turn\"; `verdict` is `valid`, `invalid` or `needs_evidence`.\n- `added_findings`: findings the critic missed, same shape as the critic's (may be empty).\n- `recommendation`: `A` keep original, `B` accept the critique, `C` compromise, `D` continue with\n  a rebuttal, `E` stop. The engine refuses: B without a valid P1/P2; A while a valid P1 stands;\n  C without a valid finding; D when every finding is valid.\n- `reasons`: why, in one to ten sentences.\n\n# Guidance for this review\n\n{{skills}}\n\n# The artifact\n\n{{artifact}}\n\n# The critic's findings\n\n{{findings}}\n\n# Your turn: the classification of round {{round}}\n\nClassify each of: {{finding_ids}}.\n\n{{feedback}}\n"
   },
   {
     "definition": {
@@ -244,7 +244,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "author",
       "task": "compromise",
       "description": "Review author: write a compromise version (valid P1/P2 fixed, the rest kept).",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "artifact",
         "findings",
@@ -253,7 +253,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
         "feedback"
       ]
     },
-    "body": "You are the author of the artifact below. The review decided; write a compromise version: fix the valid P1/P2 findings, keep what the original got right, and say in one line at the end what you kept and why.\n\n# The artifact\n\n{{artifact}}\n\n# Valid findings\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your task\n\nAnswer with the complete new version only, as markdown (code in fenced blocks). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+    "body": "You are the author of the artifact below. The review decided; write a compromise version: fix the valid P1/P2 findings, keep what the original got right, and say in one line at the end what you kept and why.\n\n# Your task\n\nAnswer with the complete new version only, as markdown (code in fenced blocks). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n# The artifact\n\n{{artifact}}\n\n# Valid findings\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your turn: the compromise version\n\n{{feedback}}\n"
   },
   {
     "definition": {
@@ -261,7 +261,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "critic",
       "task": "critique",
       "description": "Review critic: findings P1/P2/P3 with evidence the engine checks, missing alternatives, a recommended decision and an explicit agreement flag.",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "target",
         "round",
@@ -273,7 +273,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       ],
       "output_schema": "https://debatekit.dev/schemas/review-critique.schema.json"
     },
-    "body": "You are the critic of a {{target}} review, round {{round}} of at most {{max_rounds}}. Find what is\nreally wrong; do not pad the list. Severity: P1 = correctness, security or reliability risk; P2 =\nsignificant maintainability, performance or compatibility issue; P3 = optional improvement.\n\n# The artifact\n\n{{artifact}}\n\n# Earlier rounds (your findings, the judge's classification, the author's answer)\n\n{{previous}}\n\nDo not repeat a finding the judge classified invalid unless you bring new evidence. A finding the\nauthor answered stays only if the answer does not hold; say why.\n\n# Your task\n\nAnswer with one JSON object:\n\n- `findings`: each `{severity, title, detail, evidence: {file?, line?, quote?}, suggestion}`.\n  **The engine checks evidence**: `file` and `line` must exist in the artifact (or the repository\n  at the reviewed revision), `quote` must appear there verbatim. A finding whose evidence is not\n  found is marked `needs_evidence` and cannot stay P1.\n- `missing_alternatives`: approaches not considered (may be empty).\n- `recommendation`: `A` keep original, `B` accept your critique, `C` compromise, `D` continue with\n  a rebuttal, `E` stop.\n- `agree`: `true` only if you accept the artifact as it stands (it counts only with no P1/P2).\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+    "body": "You are the critic of a {{target}} review. Find what is really wrong; do not pad the list.\nSeverity: P1 = correctness, security or reliability risk; P2 = significant maintainability,\nperformance or compatibility issue; P3 = optional improvement.\n\nDo not repeat a finding the judge classified invalid unless you bring new evidence. A finding the\nauthor answered stays only if the answer does not hold; say why.\n\n# Your task\n\nAnswer with one JSON object:\n\n- `findings`: each `{severity, title, detail, evidence: {file?, line?, quote?}, suggestion}`.\n  **The engine checks evidence**: `file` and `line` must exist in the artifact (or the repository\n  at the reviewed revision), `quote` must appear there verbatim. A finding whose evidence is not\n  found is marked `needs_evidence` and cannot stay P1.\n- `missing_alternatives`: approaches not considered (may be empty).\n- `recommendation`: `A` keep original, `B` accept your critique, `C` compromise, `D` continue with\n  a rebuttal, `E` stop.\n- `agree`: `true` only if you accept the artifact as it stands (it counts only with no P1/P2).\n\n# Guidance for this review\n\n{{skills}}\n\n# The artifact\n\n{{artifact}}\n\n# Earlier rounds (your findings, the judge's classification, the author's answer)\n\n{{previous}}\n\n# Your turn: round {{round}} of at most {{max_rounds}}\n\n{{feedback}}\n"
   },
   {
     "definition": {
@@ -281,7 +281,7 @@ export const defaultAgentTemplates: AgentTemplate[] = [
       "role": "author",
       "task": "rebuttal",
       "description": "Review author: answer the critique point by point (concede what holds, rebut what does not, with evidence).",
-      "version": "1.0.0",
+      "version": "2.0.0",
       "placeholders": [
         "artifact",
         "findings",
@@ -290,6 +290,6 @@ export const defaultAgentTemplates: AgentTemplate[] = [
         "feedback"
       ]
     },
-    "body": "You are the author of the artifact below. The review continues with your rebuttal; the critic reads\nit next round.\n\n# The artifact\n\n{{artifact}}\n\n# The findings and the judge's classification\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your task\n\nAnswer in markdown, one short paragraph per finding id: concede it, or rebut it with evidence\n(file:line or a verbatim quote). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n{{feedback}}\n"
+    "body": "You are the author of the artifact below. The review continues with your rebuttal; the critic reads\nit next round.\n\n# Your task\n\nAnswer in markdown, one short paragraph per finding id: concede it, or rebut it with evidence\n(file:line or a verbatim quote). No preamble.\n\n# Guidance for this review\n\n{{skills}}\n\n# The artifact\n\n{{artifact}}\n\n# The findings and the judge's classification\n\n{{findings}}\n\n# The judge's reasons\n\n{{reasons}}\n\n# Your turn: the rebuttal\n\n{{feedback}}\n"
   }
 ];

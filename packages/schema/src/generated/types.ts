@@ -942,7 +942,7 @@ export interface SkillSettings {
  */
 export interface ContextSettings {
   /**
-   * Exchanges (formal) or rounds (crossfire) kept in full before earlier ones are compacted. Formal keeps full text in blocks of this many exchanges, compacted together when a block is full, so consecutive prompts share their prefix.
+   * Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Formal and review keep full text in blocks of this many exchanges or rounds, compacted together when a block is full, so consecutive prompts share their prefix. Review: an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.
    */
   window?: number
 }
@@ -1019,6 +1019,7 @@ export interface ReviewFrontmatter {
    * @maxItems 10
    */
   failures?: ReviewFailure[]
+  context?: ContextSettings
   /**
    * Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.
    */

@@ -1,7 +1,7 @@
 import type { ReviewFinding } from "@debatekit/schema";
 import { DebatekitError } from "../../errors.js";
 import { defaultAgentTemplates } from "../../generated/agents.js";
-import { type BuildPromptOptions, feedbackBlock, fillTemplate } from "../../prompt.js";
+import { type BuildPromptOptions, contextWindow, feedbackBlock, fillTemplate } from "../../prompt.js";
 import type { DebateState } from "../../types.js";
 import { critiqueContext } from "./round.js";
 import { currentArtifact, reviewFrontmatter, roundsOf } from "./state.js";
@@ -69,7 +69,10 @@ export function buildReviewPrompt(
       target: fm.target,
       round: String(fm.current_exchange),
       max_rounds: String(fm.max_rounds),
-      previous: critiqueContext(rounds.filter((r) => r.round < fm.current_exchange)),
+      previous: critiqueContext(
+        rounds.filter((r) => r.round < fm.current_exchange),
+        contextWindow(state),
+      ),
     });
   }
   const current = rounds.find((r) => r.round === fm.current_exchange);

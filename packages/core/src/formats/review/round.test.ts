@@ -182,6 +182,42 @@ describe("a review loop, offline: a proposal over three rounds", () => {
     expect(context).toContain("a restart logs users out, which we accept");
   });
 
+  it("past context.window, earlier rounds are compact: every finding with its verdict stays, the author's text is cut; the latest round is in full", () => {
+    const long = (n: number) =>
+      `Rebuttal of round ${n}: sessions are re-creatable.\n\n${"A long defence paragraph. ".repeat(40)}(end of round ${n})`;
+    const rounds: ReviewRound[] = [1, 2, 3, 4, 5].map((n) => ({
+      ...r1,
+      round: n,
+      author: { kind: "rebuttal", text: long(n) },
+    }));
+    for (const window of [1, 2, 3, 4, 7]) {
+      for (let last = 1; last <= rounds.length; last++) {
+        const context = critiqueContext(rounds.slice(0, last), window);
+        // Every finding of every earlier round, with the judge's verdict.
+        for (const r of rounds.slice(0, last)) {
+          expect(context).toContain(`### Round ${r.round} (decision: D)`);
+          expect(context).toContain(
+            "r01-f1 [P1] Single Redis node loses every session on restart — judge: valid; evidence: verified",
+          );
+        }
+        // The round the critic answers (the latest) is in full; at most `window` rounds are.
+        expect(context).toContain(long(last));
+        const full = rounds.slice(0, last).filter((r) => context.includes(`(end of round ${r.round})`));
+        expect(full.length).toBeLessThanOrEqual(window);
+        expect(full.length).toBeGreaterThanOrEqual(1);
+        for (const r of rounds.slice(0, last)) {
+          if (full.includes(r)) continue;
+          expect(context).toContain(`Rebuttal of round ${r.round}: sessions are re-creatable.`);
+        }
+      }
+    }
+    // Append-only within a block: the next round's context starts with this one's (window 3, rounds 1-3).
+    const two = critiqueContext(rounds.slice(0, 2), 3);
+    expect(critiqueContext(rounds.slice(0, 3), 3).startsWith(two)).toBe(true);
+    // The default window keeps four rounds in full.
+    expect(critiqueContext(rounds.slice(0, 4))).toContain(long(1));
+  });
+
   it("continues on D, then converges after two rounds with no new P1/P2 (reworded, in codex's [P1] form)", () => {
     expect(endRound({ ...guards, rounds: [r1c as ReviewRound, r1].slice(1) })).toMatchObject({
       kind: "author",

@@ -7,8 +7,10 @@ import {
   validateReviewDecision,
   validateReviewJudgment,
 } from "@debatekit/schema";
+import { clipText } from "../../clip.js";
 import { fail, ok } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
+import { DEFAULT_CONTEXT_WINDOW, fullFrom } from "../../prompt.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import { removeSecrets } from "../../secrets.js";
 import type { Result } from "../../types.js";
@@ -185,8 +187,13 @@ export function endRound(input: {
 }
 
 /** What the critic sees of earlier rounds: its findings with the judge's classification, and the author's answer. */
-export function critiqueContext(rounds: readonly ReviewRound[]): string {
+export function critiqueContext(rounds: readonly ReviewRound[], window = DEFAULT_CONTEXT_WINDOW): string {
   if (rounds.length === 0) return "(first round: no earlier findings)";
+  // Rounds before the current block of `window` rounds are compact: their findings (id, severity,
+  // title, verdict) stay, the author's text is cut to its first line. The block only grows, so
+  // consecutive prompts share their prefix; the latest round, which the critic answers, is in full.
+  // (Rounds count from 1, blocks from round 1: rounds 1..window form the first block.)
+  const from = fullFrom(rounds.at(-1)!.round - 1, window) + 1;
   return rounds
     .map((r) => {
       const verdicts = new Map((r.classified ?? []).map((f) => [f.id, f.verdict]));
@@ -194,9 +201,12 @@ export function critiqueContext(rounds: readonly ReviewRound[]): string {
         (f) =>
           `- ${f.id} [${f.severity}] ${f.title} — judge: ${verdicts.get(f.id!) ?? "not judged"}; evidence: ${f.evidence_status ?? "unchecked"}`,
       );
-      const author = r.author
-        ? `\n\nThe author's ${r.author.kind === "rebuttal" ? "rebuttal" : `${r.author.kind} version`}:\n\n${r.author.text.trim()}`
-        : "";
+      const what = r.author && (r.author.kind === "rebuttal" ? "rebuttal" : `${r.author.kind} version`);
+      const author = !r.author
+        ? ""
+        : r.round >= from
+          ? `\n\nThe author's ${what}:\n\n${r.author.text.trim()}`
+          : `\n\nThe author's ${what} (compact: round ${r.round} is before the last ${window} round(s) kept in full), its first line: ${clipText(r.author.text.trim().split("\n")[0] ?? "", 200)}`;
       return `### Round ${r.round} (decision: ${r.applied ?? "none"})\n\n${lines.join("\n") || "- (no findings)"}${author}`;
     })
     .join("\n\n");
