@@ -378,3 +378,22 @@ describe("crossfire verdict panel steps", () => {
     expect(twice).toMatchObject({ kind: "blocked", reason: "judges_twice" });
   });
 });
+
+describe("planned calls of a panel", () => {
+  it("count every ballot of every judged step", () => {
+    const judges = {
+      panel: [{ adapter: "codex" }, { adapter: "gemini" }, { adapter: "opencode" }],
+      swap: true,
+    } as Judges;
+    const formal = formalFormat.plannedCalls!({ ...freshState({ judges }).frontmatter, exchanges: 2 });
+    expect(formal.judge).toBe(12);
+    const crossfire = crossfireFormat.plannedCalls!({
+      debate_id: "x",
+      format: "crossfire",
+      rounds: 2,
+      judges,
+    } as unknown as DebateFrontmatter);
+    expect(crossfire.judge).toBe(6);
+    expect(formalFormat.plannedCalls!({ ...freshState({}).frontmatter, exchanges: 2 }).judge).toBe(2);
+  });
+});

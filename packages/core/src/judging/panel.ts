@@ -144,3 +144,9 @@ export function selfJudging(
         found.push({ judge, debater, seat });
   return found;
 }
+
+/** Calls one judged step makes (every ballot of the panel; the fallback not counted): 1 for one judge. */
+export function callsPerJudgedStep(fm: { judges?: Judges; seats?: object }): number {
+  const config = judgingOf(fm);
+  return config ? ballotsOf(config).length : 1;
+}

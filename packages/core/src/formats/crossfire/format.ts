@@ -15,7 +15,7 @@ import {
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, callsPerJudgedStep, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { panelDegradations } from "../../judging/votes.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
@@ -484,10 +484,16 @@ export const crossfireFormat = defineFormat({
     return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
   },
   checkCommitted: (state) => checkCommittedCrossfire(state),
-  // Each round: the proposer, then the challenger; rounds 3+ open with a summary; one verdict.
+  // Each round: the proposer, then the challenger; rounds 3+ open with a summary; one verdict (every ballot of a panel).
   plannedCalls(frontmatter) {
-    const rounds = crossfireFrontmatter({ frontmatter }).rounds;
-    return { proposer: rounds, challenger: rounds, summarizer: Math.max(0, rounds - 2), judge: 1 };
+    const fm = crossfireFrontmatter({ frontmatter });
+    const rounds = fm.rounds;
+    return {
+      proposer: rounds,
+      challenger: rounds,
+      summarizer: Math.max(0, rounds - 2),
+      judge: callsPerJudgedStep(fm),
+    };
   },
   standing(state): Standing {
     const fm = crossfireFrontmatter(state);

@@ -7,7 +7,7 @@ import {
 import { parseSideAnswer } from "../../answers.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { renderArgumentGraph } from "../../graph.js";
-import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, callsPerJudgedStep, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { buildPrompt } from "../../prompt.js";
 import { checkCommittedState } from "../../rules/committed.js";
 import { cumulativeScores } from "../../scoring.js";
@@ -173,11 +173,11 @@ export const formalFormat = defineFormat({
     });
   },
   checkCommitted: (state) => checkCommittedState(state),
-  // Every exchange (the opening included) asks both sides, then the judge.
+  // Every exchange (the opening included) asks both sides, then the judge (every ballot of a panel).
   plannedCalls: (fm) => ({
     proposition: fm.exchanges ?? 0,
     opposition: fm.exchanges ?? 0,
-    judge: fm.exchanges ?? 0,
+    judge: (fm.exchanges ?? 0) * callsPerJudgedStep(fm),
   }),
   standing(state) {
     const fm = state.frontmatter;
