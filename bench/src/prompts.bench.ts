@@ -78,6 +78,31 @@ export async function run(): Promise<void> {
   print("formal, 60 exchanges", promptFigures(await formalPrompts(60)), before.formal);
   print("crossfire, 5 rounds", promptFigures(await crossfirePrompts(5)), before.crossfire);
   // The trade-off debate.md's `context.window` sets: full text kept vs prefix shared.
+  // What no layout can share: each turn's prompt must carry, in full, what the turn answers (a
+  // debater: the opponent's latest arguments; the judge: the arguments it scores), and that text is
+  // new to the prompt (it did not exist at the seat's previous call). So the prefix share of the
+  // later prompts is at most 1 - (those tokens / their total): at a 0.6 M total, this bound.
+  const answered = await formalPrompts(60, undefined, (state, role) => {
+    const x = state.frontmatter.current_exchange;
+    const other = role === "proposition" ? "opp" : "prop";
+    return state.arguments
+      .filter((a) =>
+        role === "judge"
+          ? a.frontmatter.exchange === x
+          : a.frontmatter.exchange === x - 1 && a.frontmatter.side === other,
+      )
+      .map((a) => `## ${a.frontmatter.id}: ${a.frontmatter.title}\n\n${a.body.trim()}`)
+      .join("\n\n");
+  });
+  const seen = new Set<string>();
+  let unshareable = 0;
+  for (const p of answered) {
+    if (seen.has(p.role)) unshareable += countTokens(p.text);
+    seen.add(p.role);
+  }
+  report("formal, 60 exchanges: full text each later prompt answers (new)", unshareable, "tokens");
+  report("formal: highest prefix share possible at a 0.6 M total", (1 - unshareable / 600_000) * 100, "%");
+  report("formal: least total for a 90% prefix share", unshareable / 0.1, "tokens");
   for (const window of [1, 2, 8, 16, 1000]) {
     const f = promptFigures(await formalPrompts(60, window));
     const share = Math.min(...Object.values(f.prefix).map((p) => p.share));
