@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -6,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ModelRequest, startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
 // Queue mode through the built CLI: Debian's redis-server on a free loopback port (started here,
@@ -398,5 +400,122 @@ describe("tournament run --queue with debate workers on one Redis", () => {
     // flight at the crash could be asked again (one per worker at most).
     expect(twice(calls).length, `asked twice: ${twice(calls)}`).toBeLessThanOrEqual(workers.length);
     await expectComplete(dir, log, "restart", port);
+  });
+
+  it("http seats against the loopback model server: 3 workers give the local run's results; the server's log shows no call twice", async () => {
+    // Scripted model: answers by the role its prompt names; the stronger name (alice > bob > carol)
+    // wins a verdict. Deterministic, so a local and a queued run must end the same.
+    const strength: Record<string, number> = { alice: 3, bob: 2, carol: 1 };
+    const answer = (request: ModelRequest): string => {
+      const prompt = request.lastUserText;
+      const who = request.model;
+      if (/You are the \*\*proposer\*\*/.test(prompt)) {
+        return JSON.stringify({
+          position: `${who} argues for.`,
+          points: [
+            {
+              claim: `${who}: it removes defects.`,
+              category: "correctness",
+              evidence: [{ kind: "data", ref: "incidents.csv", detail: "3 incidents" }],
+            },
+          ],
+        });
+      }
+      if (/You are the \*\*challenger\*\*/.test(prompt)) {
+        return JSON.stringify({
+          position: `${who} argues against.`,
+          points: [
+            {
+              claim: `${who}: other causes.`,
+              stance: "flaw",
+              targets: ["P1.1"],
+              category: "correctness",
+              evidence: [{ kind: "doc", ref: "postmortem.md", detail: "config errors" }],
+            },
+            { claim: `${who}: wider access.`, category: "security", unsupported: true },
+            { claim: `${who}: new workflow.`, category: "developer_experience", unsupported: true },
+          ],
+        });
+      }
+      const proposer = prompt.match(/(\w+) argues for\./)?.[1] ?? "";
+      const challenger = prompt.match(/(\w+) argues against\./)?.[1] ?? "";
+      return JSON.stringify({
+        winner: (strength[proposer] ?? 0) >= (strength[challenger] ?? 0) ? "proposer" : "challenger",
+        reasoning: "P1.1 against C1.1: decided by the evidence.",
+        cited_points: ["P1.1", "C1.1"],
+        ratings: { genuine_disagreement: "medium", evidence_quality: "medium", challenge_depth: "medium" },
+        agreements: [{ text: "The incidents are real.", points: ["P1.1", "C1.1"] }],
+        disagreements: ["Their cause."],
+        unresolved: [],
+        recommendation: "Measure the causes first.",
+      });
+    };
+    const server = await startModelServer(answer);
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    /** (model, prompt hash) of every request the server saw, sorted: a call made twice shows up once more than journaled. */
+    const asked = () => server.requests.map((r) => `${r.model} ${sha(r.lastUserText)}`).sort();
+    const answered = async (dir: string) => {
+      const out: string[] = [];
+      for (const id of await readdir(join(dir, "debates"))) {
+        const journal = join(dir, "debates", id, ".debate/journal");
+        for (const file of (await readdir(journal)).filter((f) => f.endsWith(".json"))) {
+          const entry = JSON.parse(await readFile(join(journal, file), "utf8"));
+          out.push(`${entry.model} ${entry.prompt_sha256}`);
+        }
+      }
+      return out.sort();
+    };
+    try {
+      const base = `${server.url}/v1`;
+      const make = async (name: string) => {
+        await run(
+          process.execPath,
+          [
+            bin,
+            "tournament",
+            "new",
+            name,
+            "--motions",
+            join(work, "motions-1.jsonl"),
+            "--seats",
+            ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
+            "--judges",
+            `http:judge@${base}`,
+            "--format",
+            "crossfire",
+            "--rounds",
+            "1",
+          ],
+          { cwd: work, env: envFor(join(work, "http.log")) },
+        );
+        return join(work, name);
+      };
+      const local = await make("http-local");
+      await run(process.execPath, [bin, "tournament", "run", local], {
+        cwd: work,
+        env: envFor(join(work, "http.log")),
+      });
+      expect(asked()).toEqual(await answered(local));
+      expect(asked()).toHaveLength(18);
+      const localBoard = await leaderboard(local, join(work, "http.log"));
+      server.requests.splice(0);
+
+      const port = await freePort();
+      await startRedis(port, join(work, "redis-e"));
+      const url = `redis://127.0.0.1:${port}`;
+      const dir = await make("http-queued");
+      [1, 2, 3].map((n) => startWorker(url, join(work, "http.log"), `h${n}`));
+      const queued = startQueuedRun(dir, url, join(work, "http.log"));
+      expect((await exited(queued.child)).code, queued.err()).toBe(0);
+      expect(queued.out()).toMatch(/^finished: 6 done, 0 failed, 0 not finished of 6 \(6 run now\)/);
+      // Every request the server saw is one journaled call, and the other way round.
+      expect(asked()).toEqual(await answered(dir));
+      expect(asked()).toHaveLength(18);
+      expect(await leaderboard(dir, join(work, "http.log"))).toBe(
+        localBoard.replaceAll("http-local", "http-queued"),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
