@@ -402,6 +402,30 @@ describe("tournament run --queue with debate workers on one Redis", () => {
     await expectComplete(dir, log, "restart", port);
   });
 
+  it("Ctrl-C of run --queue stops the wait only: the workers go on, and the same command collects without asking again", async () => {
+    const port = await freePort();
+    await startRedis(port, join(work, "redis-f"));
+    const url = `redis://127.0.0.1:${port}`;
+    const log = join(work, "ctrlc.log");
+    const dir = await newTournament("ctrlc", log, 200, "one");
+    startWorker(url, log, "c1");
+    const first = startQueuedRun(dir, url, log);
+    await until(async () => (await readLog(log)).length >= 3);
+    first.child.kill("SIGINT");
+    expect((await exited(first.child)).code, first.err()).toBe(130);
+    // The worker finishes every debate meanwhile; the second run only collects.
+    await until(async () => (await checkpointed(port, "ctrlc")).size === 18);
+    const again = await run(process.execPath, [bin, "tournament", "run", dir, "--queue", url], {
+      cwd: work,
+      env: envFor(log),
+    });
+    expect(again.stdout).toMatch(/^finished: 6 done, 0 failed, 0 not finished of 6/);
+    const calls = await readLog(log);
+    expect(twice(calls)).toEqual([]);
+    expect(calls).toHaveLength(18);
+    await expectComplete(dir, log, "ctrlc", port);
+  });
+
   it("http seats against the loopback model server: 3 workers give the local run's results; the server's log shows no call twice", async () => {
     // Scripted model: answers by the role its prompt names; the stronger name (alice > bob > carol)
     // wins a verdict. Deterministic, so a local and a queued run must end the same.
