@@ -129,7 +129,20 @@ function startWorker(url: string, log: string, name: string, lockMs = 30_000) {
  * A 3-player tournament with replay seats: both motions (12 debates, 36 calls), or for the fault
  * tests the first motion only (6 debates, 18 calls: enough for a fault to land mid-run, and cheap).
  */
-async function newTournament(name: string, log: string, delayMs = 0, motions: "both" | "one" = "both") {
+async function newTournament(
+  name: string,
+  log: string,
+  delayMs = 0,
+  motions: "both" | "one" = "both",
+  seats = [
+    "--seats",
+    "replay:alice,replay:bob,replay:carol",
+    "--judges",
+    "replay",
+    "--replay",
+    join(example, "recordings"),
+  ],
+) {
   await run(
     process.execPath,
     [
@@ -139,16 +152,11 @@ async function newTournament(name: string, log: string, delayMs = 0, motions: "b
       name,
       "--motions",
       motions === "both" ? join(example, "motions.jsonl") : join(work, "motions-1.jsonl"),
-      "--seats",
-      "replay:alice,replay:bob,replay:carol",
-      "--judges",
-      "replay",
+      ...seats,
       "--format",
       "crossfire",
       "--rounds",
       "1",
-      "--replay",
-      join(example, "recordings"),
     ],
     { cwd: work, env: envFor(log) },
   );
@@ -491,29 +499,13 @@ describe("tournament run --queue with debate workers on one Redis", () => {
     };
     try {
       const base = `${server.url}/v1`;
-      const make = async (name: string) => {
-        await run(
-          process.execPath,
-          [
-            bin,
-            "tournament",
-            "new",
-            name,
-            "--motions",
-            join(work, "motions-1.jsonl"),
-            "--seats",
-            ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
-            "--judges",
-            `http:judge@${base}`,
-            "--format",
-            "crossfire",
-            "--rounds",
-            "1",
-          ],
-          { cwd: work, env: envFor(join(work, "http.log")) },
-        );
-        return join(work, name);
-      };
+      const make = (name: string) =>
+        newTournament(name, join(work, "http.log"), 0, "one", [
+          "--seats",
+          ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
+          "--judges",
+          `http:judge@${base}`,
+        ]);
       const local = await make("http-local");
       await run(process.execPath, [bin, "tournament", "run", local], {
         cwd: work,
