@@ -97,6 +97,30 @@ describe("findSecret", () => {
     });
     expect(findSecret({ a: "correct horse" }, secrets)).toBeUndefined();
   });
+
+  it("a long string found clean is found again once a value it holds becomes a secret", () => {
+    const value = "staple-battery-horse-correct-0123";
+    const long = `${"A long prompt without credentials. ".repeat(200)}${value} and more prose.`;
+    expect(long.length).toBeGreaterThan(4096);
+    // Clean with no secret values (remembered), then again (from memory)...
+    expect(findSecret({ prompt: long })).toBeUndefined();
+    expect(findSecret({ prompt: long })).toBeUndefined();
+    // ...but a new set of values is always looked for, and so is the old set again afterwards.
+    const secrets = [{ label: "the value of $LATE_TOKEN", value }];
+    expect(findSecret({ prompt: long }, secrets)).toEqual({
+      path: "prompt",
+      kind: "the value of $LATE_TOKEN",
+    });
+    expect(findSecret({ prompt: long }, secrets)).toEqual({
+      path: "prompt",
+      kind: "the value of $LATE_TOKEN",
+    });
+    expect(findSecret({ prompt: long })).toBeUndefined();
+    // A credential shape in a long string is found every time.
+    const shaped = `${long} ghp_${"a".repeat(36)}`;
+    expect(findSecret({ prompt: shaped })).toBeDefined();
+    expect(findSecret({ prompt: shaped })).toBeDefined();
+  });
 });
 
 describe("journalSecrets", () => {
