@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { readFile, rm } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, newcomer } from "./newcomer.js";
+import { debate, debateBin, newcomer, newManualDebate } from "./newcomer.js";
+import { repoRoot } from "./workspace.js";
 
 // Items 10 and 11 (in part): per-seat model and effort on `new`, help that lists the adapters and
 // shows examples, shell completion (bash run for real).
@@ -85,5 +86,62 @@ describe("debate completion", () => {
     const bad = debate(["completion", "tcsh"], { cwd, env });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^error: .*tcsh.*\(see --help\)\n$/);
+  });
+});
+
+describe("the config file", () => {
+  it("gives new its seats, effort and folder: the user's file, then the project's (package.json#debatekit), then flags", async () => {
+    const home = env.HOME!;
+    await mkdir(join(home, ".config/debatekit"), { recursive: true });
+    await writeFile(
+      join(home, ".config/debatekit/config.yaml"),
+      "seats:\n  judge: gemini:gemini-2.5-pro\neffort: low\n",
+    );
+    const project = join(cwd, "project");
+    await mkdir(join(project, "sub"), { recursive: true });
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({
+        name: "p",
+        debatekit: { seats: { proposition: "claude:sonnet:high", opposition: "manual" }, dir: "talks" },
+      }),
+    );
+    const made = debate(["new", "This house would nap", "--opposition", "codex"], {
+      cwd: join(project, "sub"),
+      env,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const text = await readFile(join(project, "sub/talks/nap/debate.md"), "utf8");
+    expect(text).toMatch(/proposition:\n\s+adapter: claude\n\s+effort: high\n\s+model: sonnet/);
+    expect(text).toMatch(/opposition:\n\s+adapter: codex\n\s+effort: low/);
+    expect(text).toMatch(/- adapter: gemini\n\s+effort: low\n\s+model: gemini-2.5-pro/);
+    // A bad value is refused with the file and the field, exit 2, nothing created.
+    await writeFile(join(project, "package.json"), JSON.stringify({ debatekit: { effort: "extreme" } }));
+    const bad = debate(["new", "This house would nap again"], { cwd: join(project, "sub"), env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^debate: \.\.\/package\.json: `effort` must be one of .*extreme/);
+    await rm(join(home, ".config/debatekit"), { recursive: true });
+  });
+
+  it("adds its skill folders to a run (relative to the config file)", async () => {
+    const project = join(cwd, "skilled");
+    await cp(
+      join(repoRoot, "packages/skills/builtin/testing-claims"),
+      join(project, "team-skills/team-testing"),
+      {
+        recursive: true,
+      },
+    );
+    const manifest = join(project, "team-skills/team-testing/manifest.json");
+    await writeFile(
+      manifest,
+      (await readFile(manifest, "utf8")).replace('"name": "testing-claims"', '"name": "team-testing"'),
+    );
+    await writeFile(join(project, "debatekit.config.yaml"), "skills:\n  folders: [team-skills]\n");
+    expect(newManualDebate("This house would write tests first", "t", { cwd: project, env }).code).toBe(0);
+    expect(debate(["run", "t"], { cwd: project, env }).code).toBe(0);
+    expect(await readFile(join(project, "t/prompts/e000-proposition.md"), "utf8")).toContain(
+      "## Skill: team-testing",
+    );
   });
 });

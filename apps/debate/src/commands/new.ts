@@ -5,6 +5,7 @@ import { createDebateFolder } from "@debatekit/files";
 import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner";
 import type { SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
+import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
@@ -133,6 +134,13 @@ Examples:
           `--${flag} must be from ${min} to ${max} for the ${format.name} format, got ${length}`,
         );
       }
+      // Defaults from the config file (debatekit.config.*, package.json#debatekit, the user's): a flag wins.
+      const { config } = await loadConfig(io);
+      for (const seat of format.newOptions.seats)
+        if (opts[seat.role] === undefined && config.seats?.[seat.role])
+          opts[seat.role] = config.seats[seat.role];
+      if (opts.effort === undefined && config.effort) opts.effort = config.effort;
+      if (command.getOptionValueSource("dir") === "default" && config.dir) opts.dir = config.dir;
       const missing = format.newOptions.seats.filter((s) => s.required && opts[s.role] === undefined);
       if (missing.length > 0) {
         throw new ExitError(
@@ -186,8 +194,12 @@ Examples:
       });
       if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"));
       const madeSeats = (made.value.frontmatter as { seats?: Record<string, SeatConfig> }).seats;
-      for (const [role, extra] of perSeat)
+      // A single judge may be written as a panel of one (judges.panel): its seat is there.
+      const panel = (made.value.frontmatter as { judges?: { panel?: SeatConfig[] } }).judges?.panel;
+      for (const [role, extra] of perSeat) {
         if (madeSeats?.[role]) madeSeats[role] = { ...madeSeats[role], ...extra };
+        else if (role === "judge" && panel?.length === 1) panel[0] = { ...panel[0]!, ...extra };
+      }
       // Checked against the format's schema by createDebateFolder, which names the bad field.
       const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
         slug,

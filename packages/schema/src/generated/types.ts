@@ -336,6 +336,31 @@ export interface ArgumentAuthor {
   model?: string
 }
 /**
+ * Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.
+ */
+export interface DebatekitConfig {
+  /**
+   * Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).
+   */
+  seats?: {
+    [k: string]: string
+  }
+  /**
+   * How hard every seat thinks when `debate new` gets no --effort.
+   */
+  effort?: ("low" | "medium" | "high" | "max")
+  /**
+   * Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).
+   */
+  dir?: string
+  skills?: {
+    /**
+     * More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).
+     */
+    folders?: string[]
+  }
+}
+/**
  * The summary of a crossfire debate's earlier rounds that replaces them in the prompts from round 3 (written by the summarizer seat; frontmatter of turns/rNN-summary.md). The engine checks that every standing concession is quoted verbatim, both positions and the open disagreements are there, and the length is 500-800 tokens.
  */
 export interface CrossfireSummary {

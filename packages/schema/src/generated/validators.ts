@@ -2861,14 +2861,241 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireSummaryRaw = validate29;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-summary.schema.json","title":"CrossfireSummary","description":"The summary of a crossfire debate's earlier rounds that replaces them in the prompts from round 3 (written by the summarizer seat; frontmatter of turns/rNN-summary.md). The engine checks that every standing concession is quoted verbatim, both positions and the open disagreements are there, and the length is 500-800 tokens.","type":"object","required":["summary","positions","concessions","open_disagreements"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine: the round this summary is read in.","type":"integer","minimum":3,"maximum":5},"covers":{"description":"Set by the engine: the last round it replaces (rounds 1..covers).","type":"integer","minimum":1,"maximum":3},"summary":{"description":"What happened in those rounds.","type":"string","minLength":1,"maxLength":8000},"positions":{"type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"type":"string","minLength":1,"maxLength":2000},"challenger":{"type":"string","minLength":1,"maxLength":2000}},"title":"CrossfirePositions"},"concessions":{"description":"Every concession still standing, quoted verbatim.","type":"array","maxItems":40,"items":{"type":"string","maxLength":600}},"open_disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}}},"examples":[{"summary":"Round 1 and 2 argued payload size and client generation.","positions":{"proposer":"Migrate the internal API first.","challenger":"Keep JSON for the public API."},"concessions":["Browsers cannot call gRPC directly without a proxy."],"open_disagreements":["Whether the proxy's latency matters."]}]};
+export const validateDebatekitConfigRaw = validate29;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
+const pattern10 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
+const pattern11 = new RegExp("^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$", "u");
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://debatekit.dev/schemas/crossfire-summary.schema.json" */;
+/*# sourceURL="https://debatekit.dev/schemas/config.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "skills"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.seats !== undefined){
+let data0 = data.seats;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+const _errs4 = errors;
+if(typeof key1 === "string"){
+if(!pattern10.test(key1)){
+const err1 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+const err2 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+for(const key2 in data0){
+let data1 = data0[key2];
+if(typeof data1 === "string"){
+if(!pattern11.test(data1)){
+const err3 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/seats/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/seats/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.effort !== undefined){
+let data2 = data.effort;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((((data2 === "low") || (data2 === "medium")) || (data2 === "high")) || (data2 === "max"))){
+const err7 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/enum",keyword:"enum",params:{allowedValues: schema46.properties.effort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.dir !== undefined){
+let data3 = data.dir;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err8 = {instancePath:instancePath+"/dir",schemaPath:"#/properties/dir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/dir",schemaPath:"#/properties/dir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.skills !== undefined){
+let data4 = data.skills;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key3 in data4){
+if(!(key3 === "folders")){
+const err10 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.folders !== undefined){
+let data5 = data4.folders;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err11 = {instancePath:instancePath+"/skills/folders/" + i0,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/skills/folders/" + i0,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateCrossfireSummaryRaw = validate30;
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-summary.schema.json","title":"CrossfireSummary","description":"The summary of a crossfire debate's earlier rounds that replaces them in the prompts from round 3 (written by the summarizer seat; frontmatter of turns/rNN-summary.md). The engine checks that every standing concession is quoted verbatim, both positions and the open disagreements are there, and the length is 500-800 tokens.","type":"object","required":["summary","positions","concessions","open_disagreements"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine: the round this summary is read in.","type":"integer","minimum":3,"maximum":5},"covers":{"description":"Set by the engine: the last round it replaces (rounds 1..covers).","type":"integer","minimum":1,"maximum":3},"summary":{"description":"What happened in those rounds.","type":"string","minLength":1,"maxLength":8000},"positions":{"type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"type":"string","minLength":1,"maxLength":2000},"challenger":{"type":"string","minLength":1,"maxLength":2000}},"title":"CrossfirePositions"},"concessions":{"description":"Every concession still standing, quoted verbatim.","type":"array","maxItems":40,"items":{"type":"string","maxLength":600}},"open_disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}}},"examples":[{"summary":"Round 1 and 2 argued payload size and client generation.","positions":{"proposer":"Migrate the internal API first.","challenger":"Keep JSON for the public API."},"concessions":["Browsers cannot call gRPC directly without a proxy."],"open_disagreements":["Whether the proxy's latency matters."]}]};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://debatekit.dev/schemas/crossfire-summary.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3273,21 +3500,21 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireTurnRaw = validate30;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-turn.schema.json","title":"CrossfireTurn","description":"A crossfire turn: the JSON a proposer or challenger answers with, and (with the ids and round the engine assigns) the frontmatter of turns/rNN-<role>.md. Every point carries evidence or says it is unsupported; the engine checks the rules of DESIGN §3.3 in code.","type":"object","required":["position","points"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine.","type":"integer","minimum":1,"maximum":5},"role":{"description":"Set by the engine.","type":"string","enum":["proposer","challenger"]},"kind":{"description":"Set by the engine: the turn kind.","type":"string","enum":["opening","challenge","defense","follow-up"]},"position":{"description":"The side's position after this turn, in a few sentences.","type":"string","minLength":1,"maxLength":2000},"points":{"type":"array","minItems":1,"maxItems":8,"items":{"$ref":"#/$defs/CrossfirePoint"}},"concessions":{"description":"What the side grants. A concession stands for the rest of the debate; taking it back needs a withdrawal with new evidence.","type":"array","maxItems":8,"items":{"$ref":"#/$defs/CrossfireConcession"}},"withdrawals":{"description":"Concessions of this side taken back, each with evidence not cited before in the debate.","type":"array","maxItems":4,"items":{"$ref":"#/$defs/CrossfireWithdrawal"}}},"$defs":{"CrossfireEvidence":{"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}},"CrossfirePoint":{"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}},"CrossfireConcession":{"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}},"CrossfireWithdrawal":{"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}}},"examples":[{"position":"Moving the public API to gRPC cuts payload size and gives us typed clients.","points":[{"claim":"Protobuf payloads are smaller than our JSON responses.","category":"performance","evidence":[{"kind":"benchmark","ref":"bench/payload.md","detail":"orders endpoint: 41 KB JSON vs 12 KB protobuf"}]},{"claim":"Typed clients catch contract drift at compile time.","unsupported":true}]}]};
-const schema50 = {"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}};
-const schema48 = {"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}};
-const schema49 = {"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}};
+export const validateCrossfireTurnRaw = validate31;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-turn.schema.json","title":"CrossfireTurn","description":"A crossfire turn: the JSON a proposer or challenger answers with, and (with the ids and round the engine assigns) the frontmatter of turns/rNN-<role>.md. Every point carries evidence or says it is unsupported; the engine checks the rules of DESIGN §3.3 in code.","type":"object","required":["position","points"],"additionalProperties":false,"properties":{"round":{"description":"Set by the engine.","type":"integer","minimum":1,"maximum":5},"role":{"description":"Set by the engine.","type":"string","enum":["proposer","challenger"]},"kind":{"description":"Set by the engine: the turn kind.","type":"string","enum":["opening","challenge","defense","follow-up"]},"position":{"description":"The side's position after this turn, in a few sentences.","type":"string","minLength":1,"maxLength":2000},"points":{"type":"array","minItems":1,"maxItems":8,"items":{"$ref":"#/$defs/CrossfirePoint"}},"concessions":{"description":"What the side grants. A concession stands for the rest of the debate; taking it back needs a withdrawal with new evidence.","type":"array","maxItems":8,"items":{"$ref":"#/$defs/CrossfireConcession"}},"withdrawals":{"description":"Concessions of this side taken back, each with evidence not cited before in the debate.","type":"array","maxItems":4,"items":{"$ref":"#/$defs/CrossfireWithdrawal"}}},"$defs":{"CrossfireEvidence":{"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}},"CrossfirePoint":{"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}},"CrossfireConcession":{"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}},"CrossfireWithdrawal":{"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}}},"examples":[{"position":"Moving the public API to gRPC cuts payload size and gives us typed clients.","points":[{"claim":"Protobuf payloads are smaller than our JSON responses.","category":"performance","evidence":[{"kind":"benchmark","ref":"bench/payload.md","detail":"orders endpoint: 41 KB JSON vs 12 KB protobuf"}]},{"claim":"Typed clients catch contract drift at compile time.","unsupported":true}]}]};
+const schema51 = {"title":"CrossfireConcession","type":"object","required":["text"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P2.k1); ignored in answers.","type":"string"},"text":{"description":"What is conceded, in one or two sentences; quoted verbatim from then on.","type":"string","minLength":1,"maxLength":600},"target":{"description":"The other side's point this concedes, if any.","type":"string","maxLength":20}}};
+const schema49 = {"title":"CrossfirePoint","description":"One point of a turn. `stance`: `claim` (default), `flaw` (a flaw in the other side's point(s) named in `targets`), `resolved` (a concern of the other side certified resolved, with evidence).","type":"object","required":["claim"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (P1.2: proposer, round 1, point 2); ignored in answers.","type":"string"},"claim":{"type":"string","minLength":1,"maxLength":2000},"stance":{"type":"string","enum":["claim","flaw","resolved"],"default":"claim"},"category":{"description":"What the point is about. The challenger's first turn must cover correctness, security and developer_experience.","type":"string","enum":["correctness","security","developer_experience","performance","cost","operations","other"]},"targets":{"description":"Ids of earlier points this point answers (P1.2, C1.1).","type":"array","maxItems":6,"items":{"type":"string","maxLength":20}},"evidence":{"type":"array","maxItems":6,"items":{"$ref":"#/$defs/CrossfireEvidence"}},"unsupported":{"description":"True when the point has no evidence and says so.","type":"boolean"}}};
+const schema50 = {"title":"CrossfireEvidence","description":"What a point rests on: a file, code, a benchmark, a document or data, with where to find it.","type":"object","required":["kind","ref","detail"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["file","code","benchmark","doc","data"]},"ref":{"description":"Where: a path, URL, benchmark name, dataset.","type":"string","minLength":1,"maxLength":500},"detail":{"description":"What it shows.","type":"string","minLength":1,"maxLength":2000}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3377,7 +3604,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "claim") || (data2 === "flaw")) || (data2 === "resolved"))){
-const err7 = {instancePath:instancePath+"/stance",schemaPath:"#/properties/stance/enum",keyword:"enum",params:{allowedValues: schema48.properties.stance.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/stance",schemaPath:"#/properties/stance/enum",keyword:"enum",params:{allowedValues: schema49.properties.stance.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3400,7 +3627,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((((data3 === "correctness") || (data3 === "security")) || (data3 === "developer_experience")) || (data3 === "performance")) || (data3 === "cost")) || (data3 === "operations")) || (data3 === "other"))){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema48.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema49.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3533,7 +3760,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!(((((data8 === "file") || (data8 === "code")) || (data8 === "benchmark")) || (data8 === "doc")) || (data8 === "data"))){
-const err20 = {instancePath:instancePath+"/evidence/" + i1+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema49.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/evidence/" + i1+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema50.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3660,17 +3887,17 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}};
+const schema52 = {"title":"CrossfireWithdrawal","type":"object","required":["concession","reason","evidence"],"additionalProperties":false,"properties":{"concession":{"description":"Id of the side's own earlier concession.","type":"string","maxLength":20},"reason":{"type":"string","minLength":1,"maxLength":1000},"evidence":{"type":"array","minItems":1,"maxItems":4,"items":{"$ref":"#/$defs/CrossfireEvidence"}}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3862,7 +4089,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(((((data4 === "file") || (data4 === "code")) || (data4 === "benchmark")) || (data4 === "doc")) || (data4 === "data"))){
-const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema49.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/$defs/CrossfireEvidence/properties/kind/enum",keyword:"enum",params:{allowedValues: schema50.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3977,17 +4204,17 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/crossfire-turn.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4075,7 +4302,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data1 === "proposer") || (data1 === "challenger"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema47.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema48.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4098,7 +4325,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data2 === "opening") || (data2 === "challenge")) || (data2 === "defense")) || (data2 === "follow-up"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema47.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema48.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4168,8 +4395,8 @@ errors++;
 }
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate31(data4[i0], {instancePath:instancePath+"/points/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate32(data4[i0], {instancePath:instancePath+"/points/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -4335,8 +4562,8 @@ errors++;
 }
 const len2 = data11.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate33(data11[i2], {instancePath:instancePath+"/withdrawals/" + i2,parentData:data11,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate34(data11[i2], {instancePath:instancePath+"/withdrawals/" + i2,parentData:data11,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
@@ -4363,20 +4590,20 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireVerdictRaw = validate35;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-verdict.schema.json","title":"CrossfireVerdict","description":"The judge's verdict on a crossfire debate (and the frontmatter of verdict.md): a winner (no tie), reasoning that cites point ids that exist, quality ratings, agreements with their evidence, disagreements, unresolved questions and an actionable recommendation.","type":"object","required":["winner","reasoning","cited_points","ratings","agreements","disagreements","unresolved","recommendation"],"additionalProperties":false,"properties":{"winner":{"description":"One side; a tie is not a judge's verdict. `tie` appears only in a judge panel's combined verdict (votes split, or verdicts that flipped with the order of the sides).","type":"string","enum":["proposer","challenger","tie"]},"reasoning":{"type":"string","minLength":1,"maxLength":6000},"cited_points":{"description":"Ids of the points the reasoning rests on (P1.2, C2.1).","type":"array","minItems":1,"maxItems":30,"items":{"type":"string","maxLength":20}},"ratings":{"type":"object","required":["genuine_disagreement","evidence_quality","challenge_depth"],"additionalProperties":false,"properties":{"genuine_disagreement":{"$ref":"#/$defs/CrossfireRating"},"evidence_quality":{"$ref":"#/$defs/CrossfireRating"},"challenge_depth":{"$ref":"#/$defs/CrossfireRating"}},"title":"CrossfireRatings"},"agreements":{"type":"array","maxItems":20,"items":{"type":"object","required":["text","points"],"additionalProperties":false,"properties":{"text":{"type":"string","minLength":1,"maxLength":1000},"points":{"description":"The points whose evidence supports the agreement.","type":"array","minItems":1,"maxItems":10,"items":{"type":"string","maxLength":20}}},"title":"CrossfireAgreement"}},"disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"unresolved":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"recommendation":{"description":"What to do, concretely.","type":"string","minLength":1,"maxLength":3000},"rounds_considered":{"description":"Set by the engine: the completed rounds the verdict rests on.","type":"integer","minimum":0,"maximum":5},"outcome":{"description":"Set by the engine when the debate is degraded.","type":"string","enum":["uncontested","partial"]}},"$defs":{"CrossfireRating":{"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]}},"examples":[{"winner":"challenger","reasoning":"C1.1 showed with the proxy benchmark that P1.1's size win is eaten by transcoding.","cited_points":["C1.1","P1.1"],"ratings":{"genuine_disagreement":"high","evidence_quality":"medium","challenge_depth":"high"},"agreements":[{"text":"Internal services benefit from typed clients.","points":["P1.2"]}],"disagreements":["Whether the public API should move."],"unresolved":["The cost of running the proxy."],"recommendation":"Move internal service-to-service calls to gRPC; keep the public API on JSON."}]};
-const schema54 = {"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]};
+export const validateCrossfireVerdictRaw = validate36;
+const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/crossfire-verdict.schema.json","title":"CrossfireVerdict","description":"The judge's verdict on a crossfire debate (and the frontmatter of verdict.md): a winner (no tie), reasoning that cites point ids that exist, quality ratings, agreements with their evidence, disagreements, unresolved questions and an actionable recommendation.","type":"object","required":["winner","reasoning","cited_points","ratings","agreements","disagreements","unresolved","recommendation"],"additionalProperties":false,"properties":{"winner":{"description":"One side; a tie is not a judge's verdict. `tie` appears only in a judge panel's combined verdict (votes split, or verdicts that flipped with the order of the sides).","type":"string","enum":["proposer","challenger","tie"]},"reasoning":{"type":"string","minLength":1,"maxLength":6000},"cited_points":{"description":"Ids of the points the reasoning rests on (P1.2, C2.1).","type":"array","minItems":1,"maxItems":30,"items":{"type":"string","maxLength":20}},"ratings":{"type":"object","required":["genuine_disagreement","evidence_quality","challenge_depth"],"additionalProperties":false,"properties":{"genuine_disagreement":{"$ref":"#/$defs/CrossfireRating"},"evidence_quality":{"$ref":"#/$defs/CrossfireRating"},"challenge_depth":{"$ref":"#/$defs/CrossfireRating"}},"title":"CrossfireRatings"},"agreements":{"type":"array","maxItems":20,"items":{"type":"object","required":["text","points"],"additionalProperties":false,"properties":{"text":{"type":"string","minLength":1,"maxLength":1000},"points":{"description":"The points whose evidence supports the agreement.","type":"array","minItems":1,"maxItems":10,"items":{"type":"string","maxLength":20}}},"title":"CrossfireAgreement"}},"disagreements":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"unresolved":{"type":"array","maxItems":20,"items":{"type":"string","minLength":1,"maxLength":1000}},"recommendation":{"description":"What to do, concretely.","type":"string","minLength":1,"maxLength":3000},"rounds_considered":{"description":"Set by the engine: the completed rounds the verdict rests on.","type":"integer","minimum":0,"maximum":5},"outcome":{"description":"Set by the engine when the debate is degraded.","type":"string","enum":["uncontested","partial"]}},"$defs":{"CrossfireRating":{"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]}},"examples":[{"winner":"challenger","reasoning":"C1.1 showed with the proxy benchmark that P1.1's size win is eaten by transcoding.","cited_points":["C1.1","P1.1"],"ratings":{"genuine_disagreement":"high","evidence_quality":"medium","challenge_depth":"high"},"agreements":[{"text":"Internal services benefit from typed clients.","points":["P1.2"]}],"disagreements":["Whether the public API should move."],"unresolved":["The cost of running the proxy."],"recommendation":"Move internal service-to-service calls to gRPC; keep the public API on JSON."}]};
+const schema55 = {"title":"CrossfireRating","description":"high | medium | low","type":"string","enum":["high","medium","low"]};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/crossfire-verdict.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4465,7 +4692,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema53.properties, key0))){
+if(!(func1.call(schema54.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -4489,7 +4716,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data0 === "proposer") || (data0 === "challenger")) || (data0 === "tie"))){
-const err10 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema53.properties.winner.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema54.properties.winner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4653,7 +4880,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(((data5 === "high") || (data5 === "medium")) || (data5 === "low"))){
-const err24 = {instancePath:instancePath+"/ratings/genuine_disagreement",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/ratings/genuine_disagreement",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4676,7 +4903,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((data6 === "high") || (data6 === "medium")) || (data6 === "low"))){
-const err26 = {instancePath:instancePath+"/ratings/evidence_quality",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/ratings/evidence_quality",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4699,7 +4926,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((data7 === "high") || (data7 === "medium")) || (data7 === "low"))){
-const err28 = {instancePath:instancePath+"/ratings/challenge_depth",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/ratings/challenge_depth",schemaPath:"#/$defs/CrossfireRating/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5095,7 +5322,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!((data19 === "uncontested") || (data19 === "partial"))){
-const err61 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema53.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema54.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5116,28 +5343,28 @@ vErrors.push(err62);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCrossfireFrontmatterRaw = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict (`judge`, or a panel in `judges:`; give one or the other), and who summarizes long debates (default: the judge's seat, else the panel's first judge).","type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"judges":{"$ref":"debate.schema.json#/$defs/Judges"},"reliability":{"$ref":"debate.schema.json#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in; `tie` only from a judge panel whose votes are split (or whose judges flipped with the order).","type":"string","enum":["proposer","challenger","tie"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
-const schema59 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
-const schema66 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
-const schema67 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Formal and review keep full text in blocks of this many exchanges or rounds, compacted together when a block is full, so consecutive prompts share their prefix. Review: an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"};
-const pattern10 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"price":{"$ref":"#/$defs/Price"},"session":{"description":"`new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.","type":"string","enum":["new","resume"]},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Price":{"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}},"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"codex","model":"gpt-5","session":"resume","price":{"input_per_mtok":1.25,"cached_input_per_mtok":0.125,"output_per_mtok":10}},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
-const schema61 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
-const schema62 = {"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}};
-const pattern11 = new RegExp("^https?://[^@\\s]+$", "u");
-const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+export const validateCrossfireFrontmatterRaw = validate37;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-crossfire.schema.json","title":"CrossfireFrontmatter","description":"Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.","type":"object","required":["debate_id","format","rounds","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"crossfire"},"rounds":{"description":"How many rounds (each: the proposer's turn, then the challenger's).","type":"integer","minimum":1,"maximum":5,"default":2},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":5},"current_phase":{"description":"What the current round waits for: the summary of earlier rounds (from round 3), the proposer, the challenger, the verdict; or the end (`complete`, `aborted`).","type":"string","enum":["awaiting_summary","awaiting_proposer","awaiting_challenger","awaiting_verdict","complete","aborted"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues, who gives the verdict (`judge`, or a panel in `judges:`; give one or the other), and who summarizes long debates (default: the judge's seat, else the panel's first judge).","type":"object","required":["proposer","challenger"],"additionalProperties":false,"properties":{"proposer":{"$ref":"seat.schema.json"},"challenger":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"summarizer":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"CrossfireSeats"},"judges":{"$ref":"debate.schema.json#/$defs/Judges"},"reliability":{"$ref":"debate.schema.json#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer breaks a rule is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"outcome":{"description":"Set by the failure policy: `aborted` (the proposer failed round 1), `uncontested` (the challenger failed round 1), `partial` (a seat failed in round 2+; the verdict uses the completed rounds).","type":"string","enum":["aborted","uncontested","partial"]},"completed_rounds":{"description":"With `outcome`: the rounds completed before the failure.","type":"integer","minimum":0,"maximum":5},"failures":{"description":"Seats that failed, as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"type":"object","required":["role","round","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["proposer","challenger","summarizer"]},"round":{"type":"integer","minimum":1,"maximum":5},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}},"title":"CrossfireFailure"}},"winner":{"description":"Mirrored from verdict.md when the verdict is in; `tie` only from a judge panel whose votes are split (or whose judges flipped with the order).","type":"string","enum":["proposer","challenger","tie"]}},"examples":[{"debate_id":"grpc-migration","format":"crossfire","rounds":2,"current_exchange":1,"current_phase":"awaiting_proposer","seats":{"proposer":{"adapter":"codex"},"challenger":{"adapter":"gemini"},"judge":{"adapter":"claude"}}}]};
+const schema60 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
+const schema67 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
+const schema68 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Formal and review keep full text in blocks of this many exchanges or rounds, compacted together when a block is full, so consecutive prompts share their prefix. Review: an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"};
+const pattern12 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"price":{"$ref":"#/$defs/Price"},"session":{"description":"`new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.","type":"string","enum":["new","resume"]},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Price":{"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}},"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"codex","model":"gpt-5","session":"resume","price":{"input_per_mtok":1.25,"cached_input_per_mtok":0.125,"output_per_mtok":10}},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
+const schema62 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
+const schema63 = {"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}};
+const pattern13 = new RegExp("^https?://[^@\\s]+$", "u");
+const pattern14 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5253,7 +5480,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema60.properties, key0))){
+if(!(func1.call(schema61.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5277,7 +5504,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((((((data2 === "claude") || (data2 === "gemini")) || (data2 === "codex")) || (data2 === "opencode")) || (data2 === "copilot")) || (data2 === "acp")) || (data2 === "http")) || (data2 === "replay")) || (data2 === "manual"))){
-const err9 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/enum",keyword:"enum",params:{allowedValues: schema60.properties.adapter.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/enum",keyword:"enum",params:{allowedValues: schema61.properties.adapter.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5335,7 +5562,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!((((data4 === "low") || (data4 === "medium")) || (data4 === "high")) || (data4 === "max"))){
-const err14 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/effort",schemaPath:"#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema62.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5434,7 +5661,7 @@ errors++;
 if(data.base_url !== undefined){
 let data8 = data.base_url;
 if(typeof data8 === "string"){
-if(!pattern11.test(data8)){
+if(!pattern13.test(data8)){
 const err22 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://[^@\\s]+$"},message:"must match pattern \""+"^https?://[^@\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -5459,7 +5686,7 @@ errors++;
 if(data.api_key_env !== undefined){
 let data9 = data.api_key_env;
 if(typeof data9 === "string"){
-if(!pattern12.test(data9)){
+if(!pattern14.test(data9)){
 const err24 = {instancePath:instancePath+"/api_key_env",schemaPath:"#/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -5547,7 +5774,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key1 in data12){
 const _errs31 = errors;
 if(typeof key1 === "string"){
-if(!pattern12.test(key1)){
+if(!pattern14.test(key1)){
 const err31 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err31];
@@ -5620,7 +5847,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data14 === "none") || (data14 === "read"))){
-const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema60.properties.tools.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/enum",keyword:"enum",params:{allowedValues: schema61.properties.tools.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5790,7 +6017,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!((data20 === "new") || (data20 === "resume"))){
-const err51 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/enum",keyword:"enum",params:{allowedValues: schema60.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err51 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/enum",keyword:"enum",params:{allowedValues: schema61.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5813,7 +6040,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!((data21 === "on") || (data21 === "off"))){
-const err53 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema60.properties.isolation.enum},message:"must be equal to one of the allowed values"};
+const err53 = {instancePath:instancePath+"/isolation",schemaPath:"#/properties/isolation/enum",keyword:"enum",params:{allowedValues: schema61.properties.isolation.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5849,17 +6076,17 @@ vErrors.push(err55);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}};
+const schema64 = {"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5914,8 +6141,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate38(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -5979,8 +6206,8 @@ errors++;
 }
 }
 if(data.fallback !== undefined){
-if(!(validate38(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -6007,19 +6234,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}};
-const schema65 = {"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal","percent_agreement"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}};
-const pattern14 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
+const schema65 = {"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}};
+const schema66 = {"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal","percent_agreement"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6175,7 +6401,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal")) || (data5 === "percent_agreement"))){
-const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema66.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6276,7 +6502,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key2 in data9){
 const _errs24 = errors;
 if(typeof key2 === "string"){
-if(!pattern14.test(key2)){
+if(!pattern10.test(key2)){
 const err20 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err20];
@@ -6359,18 +6585,18 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate-crossfire.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6429,7 +6655,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema57.properties, key0))){
+if(!(func1.call(schema58.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -6443,7 +6669,7 @@ errors++;
 if(data.debate_id !== undefined){
 let data0 = data.debate_id;
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
+if(!pattern12.test(data0)){
 const err6 = {instancePath:instancePath+"/debate_id",schemaPath:"debate.schema.json#/$defs/DebateId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -6560,7 +6786,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((((data4 === "awaiting_summary") || (data4 === "awaiting_proposer")) || (data4 === "awaiting_challenger")) || (data4 === "awaiting_verdict")) || (data4 === "complete")) || (data4 === "aborted"))){
-const err16 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema57.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema58.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6618,32 +6844,32 @@ errors++;
 }
 }
 if(data6.proposer !== undefined){
-if(!(validate38(data6.proposer, {instancePath:instancePath+"/seats/proposer",parentData:data6,parentDataProperty:"proposer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.proposer, {instancePath:instancePath+"/seats/proposer",parentData:data6,parentDataProperty:"proposer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.challenger !== undefined){
-if(!(validate38(data6.challenger, {instancePath:instancePath+"/seats/challenger",parentData:data6,parentDataProperty:"challenger",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.challenger, {instancePath:instancePath+"/seats/challenger",parentData:data6,parentDataProperty:"challenger",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.judge !== undefined){
-if(!(validate38(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.summarizer !== undefined){
-if(!(validate38(data6.summarizer, {instancePath:instancePath+"/seats/summarizer",parentData:data6,parentDataProperty:"summarizer",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.summarizer, {instancePath:instancePath+"/seats/summarizer",parentData:data6,parentDataProperty:"summarizer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.reporter !== undefined){
-if(!(validate38(data6.reporter, {instancePath:instancePath+"/seats/reporter",parentData:data6,parentDataProperty:"reporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.reporter, {instancePath:instancePath+"/seats/reporter",parentData:data6,parentDataProperty:"reporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -6660,14 +6886,14 @@ errors++;
 }
 }
 if(data.judges !== undefined){
-if(!(validate54(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate55(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 }
 if(data.reliability !== undefined){
-if(!(validate58(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate59(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
@@ -6933,7 +7159,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((data24 === "aborted") || (data24 === "uncontested")) || (data24 === "partial"))){
-const err43 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema57.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema58.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7060,7 +7286,7 @@ vErrors.push(err53);
 errors++;
 }
 if(!(((data28 === "proposer") || (data28 === "challenger")) || (data28 === "summarizer"))){
-const err54 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err54 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema58.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7192,7 +7418,7 @@ vErrors.push(err64);
 errors++;
 }
 if(!(((data32 === "proposer") || (data32 === "challenger")) || (data32 === "tie"))){
-const err65 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema57.properties.winner.enum},message:"must be equal to one of the allowed values"};
+const err65 = {instancePath:instancePath+"/winner",schemaPath:"#/properties/winner/enum",keyword:"enum",params:{allowedValues: schema58.properties.winner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -7213,20 +7439,20 @@ vErrors.push(err66);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewFrontmatterRaw = validate60;
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Read for folders written before judge panels: asked once when `seats.judge` fails for good; the failure stays in `failures` and the result is marked degraded. New folders write `judges.fallback` instead (the same role); both at once is refused.","$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"judges":{"$ref":"debate.schema.json#/$defs/Judges"},"reliability":{"$ref":"debate.schema.json#/$defs/Reliability"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
-const schema87 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
-const schema83 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
+export const validateReviewFrontmatterRaw = validate61;
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate-review.schema.json","title":"ReviewFrontmatter","description":"Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.","type":"object","required":["debate_id","format","target","mode","max_rounds","budget_minutes","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"debate.schema.json#/$defs/DebateId"},"format":{"description":"Selects this schema.","const":"review"},"target":{"type":"string","enum":["code","proposal","mixed"]},"mode":{"description":"`auto` applies the judge's recommendation; `manual` waits for `decision:`.","type":"string","enum":["auto","manual"]},"intensity":{"type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"type":"integer","minimum":1,"maximum":10},"budget_minutes":{"type":"number","exclusiveMinimum":0,"maximum":1440},"spent_ms":{"description":"Time the seats' calls took so far (the budget's meter; survives a resume).","type":"integer","minimum":0},"current_exchange":{"description":"The round being worked on (1 is the first).","type":"integer","minimum":1,"maximum":10},"current_phase":{"description":"What the round waits for: the critic, the judge, a person's decision (manual mode), the author; or `complete`.","type":"string","enum":["awaiting_critic","awaiting_judge","awaiting_decision","awaiting_author","complete"]},"decision":{"description":"A person's decision in manual mode (A keep, B accept, C compromise, D rebuttal, E stop).","type":"string","enum":["A","B","C","D","E"]},"skip_materialize":{"description":"B ends without the author writing the accepted version.","type":"boolean"},"artifact_version":{"description":"The latest artifact version (artifact/vN.md).","type":"integer","minimum":1},"pending":{"description":"The author's task decided at the end of the round, and what follows it.","type":"object","required":["choice","task","afterwards"],"additionalProperties":false,"properties":{"choice":{"type":"string","enum":["B","C","D"]},"task":{"type":"string","enum":["accepted","compromise","rebuttal"]},"by":{"type":"string","enum":["auto","manual"]},"afterwards":{"type":"string","enum":["continue","decision","converged","agreed","max_rounds","budget"]}}},"history":{"type":"array","items":{"$ref":"review-decision.schema.json#/properties/history/items"}},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"final_decision":{"type":"string","enum":["A","B","C","D","E"]},"decided_by":{"type":"string","enum":["auto","manual"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"type":"object","required":["author","critic"],"additionalProperties":false,"properties":{"author":{"$ref":"seat.schema.json"},"critic":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"fallback_judge":{"description":"Read for folders written before judge panels: asked once when `seats.judge` fails for good; the failure stays in `failures` and the result is marked degraded. New folders write `judges.fallback` instead (the same role); both at once is refused.","$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"ReviewSeats"},"judges":{"$ref":"debate.schema.json#/$defs/Judges"},"reliability":{"$ref":"debate.schema.json#/$defs/Reliability"},"failures":{"description":"Seats that failed for good and were replaced (the judge by seats.fallback_judge), as the runner reported them (sanitized).","type":"array","maxItems":10,"items":{"title":"ReviewFailure","type":"object","required":["role","round","adapter","code","message"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["critic","judge","author"]},"round":{"type":"integer","minimum":1,"maximum":10},"adapter":{"type":"string","maxLength":100},"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300},"replaced_by":{"description":"The adapter of the seat that took over.","type":"string","maxLength":100}}}},"context":{"$ref":"debate.schema.json#/$defs/ContextSettings"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"debate.schema.json#/$defs/SkillSettings"},"created_at":{"type":"string","format":"date-time"}},"examples":[{"debate_id":"sum-fix","format":"review","target":"code","mode":"auto","intensity":"standard","max_rounds":3,"budget_minutes":20,"current_exchange":1,"current_phase":"awaiting_critic","artifact_version":1,"seats":{"author":{"adapter":"claude"},"critic":{"adapter":"codex"},"judge":{"adapter":"claude"}}}]};
+const schema88 = {"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}};
+const schema84 = {"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7304,7 +7530,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7327,7 +7553,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((((data2 === "A") || (data2 === "B")) || (data2 === "C")) || (data2 === "D")) || (data2 === "E"))){
-const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7348,16 +7574,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7412,8 +7638,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate38(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -7477,8 +7703,8 @@ errors++;
 }
 }
 if(data.fallback !== undefined){
-if(!(validate38(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -7505,16 +7731,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7670,7 +7896,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal")) || (data5 === "percent_agreement"))){
-const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema66.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7771,7 +7997,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key2 in data9){
 const _errs24 = errors;
 if(typeof key2 === "string"){
-if(!pattern14.test(key2)){
+if(!pattern10.test(key2)){
 const err20 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err20];
@@ -7854,17 +8080,17 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate-review.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7953,7 +8179,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema76.properties, key0))){
+if(!(func1.call(schema77.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -7967,7 +8193,7 @@ errors++;
 if(data.debate_id !== undefined){
 let data0 = data.debate_id;
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
+if(!pattern12.test(data0)){
 const err9 = {instancePath:instancePath+"/debate_id",schemaPath:"debate.schema.json#/$defs/DebateId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -8014,7 +8240,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data2 === "code") || (data2 === "proposal")) || (data2 === "mixed"))){
-const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema76.properties.target.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/enum",keyword:"enum",params:{allowedValues: schema77.properties.target.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8037,7 +8263,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data3 === "auto") || (data3 === "manual"))){
-const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema76.properties.mode.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema77.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8060,7 +8286,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data4 === "quick") || (data4 === "standard")) || (data4 === "extensive"))){
-const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema76.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema77.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8213,7 +8439,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!(((((data9 === "awaiting_critic") || (data9 === "awaiting_judge")) || (data9 === "awaiting_decision")) || (data9 === "awaiting_author")) || (data9 === "complete"))){
-const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema76.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema77.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8236,7 +8462,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((((data10 === "A") || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E"))){
-const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema76.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema77.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -8341,7 +8567,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data14 === "B") || (data14 === "C")) || (data14 === "D"))){
-const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/pending/choice",schemaPath:"#/properties/pending/properties/choice/enum",keyword:"enum",params:{allowedValues: schema77.properties.pending.properties.choice.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -8364,7 +8590,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((data15 === "accepted") || (data15 === "compromise")) || (data15 === "rebuttal"))){
-const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/pending/task",schemaPath:"#/properties/pending/properties/task/enum",keyword:"enum",params:{allowedValues: schema77.properties.pending.properties.task.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -8387,7 +8613,7 @@ vErrors.push(err44);
 errors++;
 }
 if(!((data16 === "auto") || (data16 === "manual"))){
-const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/pending/by",schemaPath:"#/properties/pending/properties/by/enum",keyword:"enum",params:{allowedValues: schema77.properties.pending.properties.by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -8410,7 +8636,7 @@ vErrors.push(err46);
 errors++;
 }
 if(!((((((data17 === "continue") || (data17 === "decision")) || (data17 === "converged")) || (data17 === "agreed")) || (data17 === "max_rounds")) || (data17 === "budget"))){
-const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema76.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
+const err47 = {instancePath:instancePath+"/pending/afterwards",schemaPath:"#/properties/pending/properties/afterwards/enum",keyword:"enum",params:{allowedValues: schema77.properties.pending.properties.afterwards.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -8437,8 +8663,8 @@ let data18 = data.history;
 if(Array.isArray(data18)){
 const len0 = data18.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate65(data18[i0], {instancePath:instancePath+"/history/" + i0,parentData:data18,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate66(data18[i0], {instancePath:instancePath+"/history/" + i0,parentData:data18,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 }
@@ -8467,7 +8693,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!(((((data20 === "decision") || (data20 === "converged")) || (data20 === "agreed")) || (data20 === "max_rounds")) || (data20 === "budget"))){
-const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema76.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err51 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema77.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -8490,7 +8716,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!(((((data21 === "A") || (data21 === "B")) || (data21 === "C")) || (data21 === "D")) || (data21 === "E"))){
-const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema76.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
+const err53 = {instancePath:instancePath+"/final_decision",schemaPath:"#/properties/final_decision/enum",keyword:"enum",params:{allowedValues: schema77.properties.final_decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -8513,7 +8739,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((data22 === "auto") || (data22 === "manual"))){
-const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema76.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema77.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -8571,32 +8797,32 @@ errors++;
 }
 }
 if(data24.author !== undefined){
-if(!(validate38(data24.author, {instancePath:instancePath+"/seats/author",parentData:data24,parentDataProperty:"author",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data24.author, {instancePath:instancePath+"/seats/author",parentData:data24,parentDataProperty:"author",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data24.critic !== undefined){
-if(!(validate38(data24.critic, {instancePath:instancePath+"/seats/critic",parentData:data24,parentDataProperty:"critic",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data24.critic, {instancePath:instancePath+"/seats/critic",parentData:data24,parentDataProperty:"critic",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data24.judge !== undefined){
-if(!(validate38(data24.judge, {instancePath:instancePath+"/seats/judge",parentData:data24,parentDataProperty:"judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data24.judge, {instancePath:instancePath+"/seats/judge",parentData:data24,parentDataProperty:"judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data24.fallback_judge !== undefined){
-if(!(validate38(data24.fallback_judge, {instancePath:instancePath+"/seats/fallback_judge",parentData:data24,parentDataProperty:"fallback_judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data24.fallback_judge, {instancePath:instancePath+"/seats/fallback_judge",parentData:data24,parentDataProperty:"fallback_judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data24.reporter !== undefined){
-if(!(validate38(data24.reporter, {instancePath:instancePath+"/seats/reporter",parentData:data24,parentDataProperty:"reporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data24.reporter, {instancePath:instancePath+"/seats/reporter",parentData:data24,parentDataProperty:"reporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -8613,14 +8839,14 @@ errors++;
 }
 }
 if(data.judges !== undefined){
-if(!(validate72(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate73(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
 if(data.reliability !== undefined){
-if(!(validate76(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+if(!(validate77(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
@@ -8716,7 +8942,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!(((data34 === "critic") || (data34 === "judge")) || (data34 === "author"))){
-const err69 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema76.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err69 = {instancePath:instancePath+"/failures/" + i1+"/role",schemaPath:"#/properties/failures/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.failures.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -9145,19 +9371,19 @@ vErrors.push(err103);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDebateFrontmatterRaw = validate37;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"Seats"},"judges":{"$ref":"#/$defs/Judges"},"reliability":{"$ref":"#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"Judges":{"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}},"JudgeFigures":{"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal","percent_agreement"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}},"Reliability":{"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}},"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Formal and review keep full text in blocks of this many exchanges or rounds, compacted together when a block is full, so consecutive prompts share their prefix. Review: an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
-const schema68 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
+export const validateDebateFrontmatterRaw = validate38;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/debate.schema.json","title":"DebateFrontmatter","description":"Frontmatter of debate.md for the `formal` format (and folders without `format`): the configuration and the state of one debate. `current_exchange` and `current_phase` are the commit marker of the engine. Folders written by the dialectic plugin have no `seats` or `exchanges`; they read as complete until the user adds them. Other formats have their own schema (debate-<format>.schema.json), selected by `format`; `$defs` holds the parts they share.","type":"object","required":["debate_id","current_exchange","current_phase"],"additionalProperties":false,"properties":{"debate_id":{"$ref":"#/$defs/DebateId"},"format":{"description":"The debate format; selects the schema of debate.md (this one: formal).","type":"string","enum":["formal","crossfire","review"],"default":"formal"},"exchanges":{"description":"How many exchanges to run, the opening (exchange 0) included. The debate is complete when current_exchange equals it. Raise it to continue a finished debate.","type":"integer","minimum":1,"maximum":1000},"current_exchange":{"description":"The exchange being worked on (0 is the opening).","type":"integer","minimum":0,"maximum":1000},"current_phase":{"description":"What the current exchange is waiting for.","type":"string","enum":["awaiting_arguments","awaiting_judgment"]},"paused":{"description":"When true, runners and watchers leave the debate alone.","type":"boolean"},"seats":{"description":"Who argues and who judges. The judge may instead be a panel in `judges` (give one or the other).","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"seat.schema.json"},"opposition":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"reporter":{"description":"Optional: writes the report's narrative analysis (`debate report`); the report is complete without it.","$ref":"seat.schema.json"}},"title":"Seats"},"judges":{"$ref":"#/$defs/Judges"},"reliability":{"$ref":"#/$defs/Reliability"},"max_cost_usd":{"description":"Cost budget of the whole debate in US dollars: a run stops (paused, resumable after raising it) before a seat call whose estimated cost would take the recorded total above it. `debate run --max-cost` overrides it for one run.","type":"number","minimum":0},"retries":{"description":"How many times a seat whose answer fails validation is asked again, with the errors fed back.","type":"integer","minimum":0,"maximum":5,"default":2},"skills":{"$ref":"#/$defs/SkillSettings"},"context":{"$ref":"#/$defs/ContextSettings"},"created_at":{"description":"When the debate was created (ISO 8601).","type":"string","format":"date-time"},"cumulative_scores":{"description":"Per side, the sum and count of current argument scores. Derived from scores.json; mirrored here for people and for dialectic compatibility.","type":"object","required":["proposition","opposition"],"additionalProperties":false,"properties":{"proposition":{"$ref":"#/$defs/SideScore"},"opposition":{"$ref":"#/$defs/SideScore"}},"title":"CumulativeScores"}},"$defs":{"Judges":{"title":"Judges","description":"Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).","type":"object","required":["panel"],"additionalProperties":false,"properties":{"panel":{"description":"The judges, 1-5 seats. Different model families are recommended (Verga et al. 2024).","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"swap":{"description":"When true, every judge is asked twice, once per order of the sides; a verdict that flips with the order counts as a tie.","type":"boolean","default":false},"quorum":{"description":"How many judges must answer for a judgment to stand (default: a majority of the panel). Fewer: the fallback judge is asked, else the step fails and a re-run asks only the judges that did not answer.","type":"integer","minimum":1,"maximum":5},"fallback":{"description":"A judge asked only when fewer than `quorum` judges answered; a result resting on it is marked degraded.","$ref":"seat.schema.json"},"allow_self_judging":{"description":"When true, a judge may be the same adapter and model as a debater (refused otherwise: models favour their own text, Panickssery et al. 2024).","type":"boolean","default":false}}},"JudgeFigures":{"title":"JudgeFigures","description":"How far a panel's judgments can be trusted. A figure that cannot be measured (one judge; no judge asked in both orders) is absent.","type":"object","additionalProperties":false,"properties":{"agreement":{"description":"Agreement between the judges: Krippendorff's alpha (interval metric) over argument scores in formal; in formats that vote (crossfire verdicts, review decisions) the share of pairs of judges that gave the same vote (`percent_agreement`). 1 = perfect; alpha: 0 = chance, below 0 = systematic disagreement.","type":"number"},"agreement_metric":{"type":"string","enum":["krippendorff_alpha_interval","krippendorff_alpha_nominal","percent_agreement"]},"flip_rate":{"description":"The share of judges asked in both orders whose verdict changed with the order.","type":"number","minimum":0,"maximum":1},"flips":{"description":"Judges whose verdict changed with the order, of `swapped_judges`.","type":"integer","minimum":0},"swapped_judges":{"description":"Judges asked in both orders.","type":"integer","minimum":0},"deviation":{"description":"Per judge role, the mean absolute difference between its scores and the combined ones (formats without scores: the share of its votes against the panel's winner).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"number","minimum":0}}}},"Reliability":{"title":"Reliability","description":"The panel's reliability over the whole debate, derived from the judges/ records and mirrored here for status.","type":"object","required":["judged_steps","degraded_steps"],"additionalProperties":false,"properties":{"judges":{"description":"Judges configured.","type":"integer","minimum":1},"judged_steps":{"type":"integer","minimum":0},"degraded_steps":{"description":"Judged steps that rest on fewer judges than configured, or on the fallback.","type":"integer","minimum":0},"figures":{"$ref":"#/$defs/JudgeFigures"}}},"SideScore":{"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}},"SkillSettings":{"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"},"ContextSettings":{"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Formal and review keep full text in blocks of this many exchanges or rounds, compacted together when a block is full, so consecutive prompts share their prefix. Review: an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.","type":"integer","minimum":1,"maximum":1000,"default":4}},"title":"ContextSettings"},"DebateId":{"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"}},"examples":[{"debate_id":"halt-ai-development","format":"formal","exchanges":5,"current_exchange":0,"current_phase":"awaiting_arguments","seats":{"proposition":{"adapter":"claude","model":"sonnet","effort":"high"},"opposition":{"adapter":"gemini","effort":"high"},"judge":{"adapter":"codex","effort":"high"}},"cumulative_scores":{"proposition":{"total":0,"count":0},"opposition":{"total":0,"count":0}}},{"debate_id":"halt-ai-development","current_exchange":5,"current_phase":"awaiting_arguments","cumulative_scores":{"proposition":{"total":2.05,"count":7},"opposition":{"total":-2.05,"count":7}}}]};
+const schema69 = {"title":"SideScore","description":"Sum and count of the current scores of one side's arguments.","type":"object","required":["total","count"],"additionalProperties":false,"properties":{"total":{"type":"number"},"count":{"type":"integer","minimum":0}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9212,8 +9438,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate38(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data0[i0], {instancePath:instancePath+"/panel/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -9277,8 +9503,8 @@ errors++;
 }
 }
 if(data.fallback !== undefined){
-if(!(validate38(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.fallback, {instancePath:instancePath+"/fallback",parentData:data,parentDataProperty:"fallback",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -9305,16 +9531,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9470,7 +9696,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data5 === "krippendorff_alpha_interval") || (data5 === "krippendorff_alpha_nominal")) || (data5 === "percent_agreement"))){
-const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema66.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9571,7 +9797,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key2 in data9){
 const _errs24 = errors;
 if(typeof key2 === "string"){
-if(!pattern14.test(key2)){
+if(!pattern10.test(key2)){
 const err20 = {instancePath:instancePath+"/figures/deviation",schemaPath:"#/$defs/JudgeFigures/properties/deviation/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err20];
@@ -9654,17 +9880,17 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/debate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9703,7 +9929,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema58.properties, key0))){
+if(!(func1.call(schema59.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -9717,7 +9943,7 @@ errors++;
 if(data.debate_id !== undefined){
 let data0 = data.debate_id;
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
+if(!pattern12.test(data0)){
 const err4 = {instancePath:instancePath+"/debate_id",schemaPath:"#/$defs/DebateId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -9752,7 +9978,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "formal") || (data1 === "crossfire")) || (data1 === "review"))){
-const err7 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema58.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema59.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9845,7 +10071,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data4 === "awaiting_arguments") || (data4 === "awaiting_judgment"))){
-const err15 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema58.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/current_phase",schemaPath:"#/properties/current_phase/enum",keyword:"enum",params:{allowedValues: schema59.properties.current_phase.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9903,26 +10129,26 @@ errors++;
 }
 }
 if(data6.proposition !== undefined){
-if(!(validate38(data6.proposition, {instancePath:instancePath+"/seats/proposition",parentData:data6,parentDataProperty:"proposition",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.proposition, {instancePath:instancePath+"/seats/proposition",parentData:data6,parentDataProperty:"proposition",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.opposition !== undefined){
-if(!(validate38(data6.opposition, {instancePath:instancePath+"/seats/opposition",parentData:data6,parentDataProperty:"opposition",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.opposition, {instancePath:instancePath+"/seats/opposition",parentData:data6,parentDataProperty:"opposition",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.judge !== undefined){
-if(!(validate38(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.judge, {instancePath:instancePath+"/seats/judge",parentData:data6,parentDataProperty:"judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data6.reporter !== undefined){
-if(!(validate38(data6.reporter, {instancePath:instancePath+"/seats/reporter",parentData:data6,parentDataProperty:"reporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data6.reporter, {instancePath:instancePath+"/seats/reporter",parentData:data6,parentDataProperty:"reporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -9939,14 +10165,14 @@ errors++;
 }
 }
 if(data.judges !== undefined){
-if(!(validate43(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+if(!(validate44(data.judges, {instancePath:instancePath+"/judges",parentData:data,parentDataProperty:"judges",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
 }
 if(data.reliability !== undefined){
-if(!(validate47(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate48(data.reliability, {instancePath:instancePath+"/reliability",parentData:data,parentDataProperty:"reliability",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
 }
@@ -10427,19 +10653,19 @@ vErrors.push(err59);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDegradationRaw = validate78;
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
+export const validateDegradationRaw = validate79;
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/degradation.schema.json","title":"Degradation","description":"One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.","type":"object","required":["cause","message"],"additionalProperties":false,"properties":{"cause":{"type":"string","enum":["seat_failed","fallback_judge","quorum_missed","budget_spent","rounds_missing","evidence_unchecked"]},"message":{"description":"One line for people, e.g. `the judge (claude) failed; the fallback judge (codex) judged`.","type":"string","minLength":1,"maxLength":500},"role":{"description":"The seat concerned (critic, judge, ...).","type":"string","maxLength":100},"adapter":{"description":"The seat's adapter, when one seat is concerned.","type":"string","maxLength":100},"round":{"description":"The round or exchange it happened in.","type":"integer","minimum":0},"code":{"description":"The stable error code (SEAT_EXIT, SEAT_TIMEOUT, ...).","type":"string","maxLength":100},"error":{"description":"The real provider or CLI error, sanitized (secrets redacted), one line.","type":"string","maxLength":500},"configured":{"description":"How many seats, rounds or judges were configured.","type":"integer","minimum":0},"used":{"description":"How many the result actually rests on.","type":"integer","minimum":0}},"examples":[{"cause":"fallback_judge","message":"the judge (claude) failed; the fallback judge (codex) judged round 1","role":"judge","adapter":"claude","round":1,"code":"SEAT_EXIT","error":"API Error: 529 overloaded_error"},{"cause":"budget_spent","message":"the 10-minute budget ran out after round 1 of 3, before a decision","configured":3,"used":1}]};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/degradation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10468,7 +10694,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema95.properties, key0))){
+if(!(func1.call(schema96.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -10492,7 +10718,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((data0 === "seat_failed") || (data0 === "fallback_judge")) || (data0 === "quorum_missed")) || (data0 === "budget_spent")) || (data0 === "rounds_missing")) || (data0 === "evidence_unchecked"))){
-const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema95.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/enum",keyword:"enum",params:{allowedValues: schema96.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10723,20 +10949,20 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateEffortMapRaw = validate79;
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
-const pattern21 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+export const validateEffortMapRaw = validate80;
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
+const pattern23 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/effort-map.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate79.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10784,7 +11010,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern21.test(key1)){
+if(!pattern23.test(key1)){
 const err3 = {instancePath:instancePath+"/adapters",schemaPath:"#/properties/adapters/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
@@ -10835,7 +11061,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((((data3 === "low") || (data3 === "medium")) || (data3 === "high")) || (data3 === "max"))){
-const err7 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/default_effort",schemaPath:"seat.schema.json#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/default_effort",schemaPath:"seat.schema.json#/$defs/Effort/enum",keyword:"enum",params:{allowedValues: schema62.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10851,7 +11077,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key4 in data4){
 const _errs16 = errors;
 if(!((((key4 === "low") || (key4 === "medium")) || (key4 === "high")) || (key4 === "max"))){
-const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema96.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
+const err8 = {instancePath:instancePath+"/adapters/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/levels",schemaPath:"#/properties/adapters/additionalProperties/properties/levels/propertyNames/enum",keyword:"enum",params:{allowedValues: schema97.properties.adapters.additionalProperties.properties.levels.propertyNames.enum},message:"must be equal to one of the allowed values",propertyName:key4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11013,21 +11239,21 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGatePolicyRaw = validate80;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (`--judges` overrides it): every judge is asked in parallel, the decision is the majority's (a split panel: the less final recommendation, see the core README). Give `judge` or `judges`, not both.","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them); fewer, and no fallback judge that answers: undecided (quorum_missed).","type":"integer","minimum":1,"maximum":5},"fallback_judge":{"description":"Asked when the judge fails for good, or when the panel misses its quorum; the result then says so (degraded: fallback_judge). Written to the review's `judges.fallback`.","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
-const schema81 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
+export const validateGatePolicyRaw = validate81;
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (`--judges` overrides it): every judge is asked in parallel, the decision is the majority's (a split panel: the less final recommendation, see the core README). Give `judge` or `judges`, not both.","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them); fewer, and no fallback judge that answers: undecided (quorum_missed).","type":"integer","minimum":1,"maximum":5},"fallback_judge":{"description":"Asked when the judge fails for good, or when the panel misses its quorum; the result then says so (degraded: fallback_judge). Written to the review's `judges.fallback`.","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
+const schema82 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
 const func0 = require("ajv/dist/runtime/equal").default;
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-policy.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate81.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11036,7 +11262,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema98.properties, key0))){
+if(!(func1.call(schema99.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11074,7 +11300,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err3 = {instancePath:instancePath+"/block_on/" + i0,schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/block_on/" + i0,schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11155,7 +11381,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err9 = {instancePath:instancePath+"/pass_decisions/" + i2,schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/pass_decisions/" + i2,schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11210,7 +11436,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data5 === "quick") || (data5 === "standard")) || (data5 === "extensive"))){
-const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema98.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema99.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11291,20 +11517,20 @@ errors++;
 }
 }
 if(data.critic !== undefined){
-if(!(validate38(data.critic, {instancePath:instancePath+"/critic",parentData:data,parentDataProperty:"critic",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.critic, {instancePath:instancePath+"/critic",parentData:data,parentDataProperty:"critic",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data.author !== undefined){
-if(!(validate38(data.author, {instancePath:instancePath+"/author",parentData:data,parentDataProperty:"author",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.author, {instancePath:instancePath+"/author",parentData:data,parentDataProperty:"author",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data.judge !== undefined){
-if(!(validate38(data.judge, {instancePath:instancePath+"/judge",parentData:data,parentDataProperty:"judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.judge, {instancePath:instancePath+"/judge",parentData:data,parentDataProperty:"judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -11333,8 +11559,8 @@ errors++;
 }
 const len2 = data11.length;
 for(let i4=0; i4<len2; i4++){
-if(!(validate38(data11[i4], {instancePath:instancePath+"/judges/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data11[i4], {instancePath:instancePath+"/judges/" + i4,parentData:data11,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -11386,8 +11612,8 @@ errors++;
 }
 }
 if(data.fallback_judge !== undefined){
-if(!(validate38(data.fallback_judge, {instancePath:instancePath+"/fallback_judge",parentData:data,parentDataProperty:"fallback_judge",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.fallback_judge, {instancePath:instancePath+"/fallback_judge",parentData:data,parentDataProperty:"fallback_judge",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -11402,19 +11628,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGateResultRaw = validate86;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
+export const validateGateResultRaw = validate87;
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11483,7 +11709,7 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema101.properties, key0))){
+if(!(func1.call(schema102.properties, key0))){
 const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
@@ -11507,7 +11733,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "pass") || (data0 === "blocked")) || (data0 === "undecided"))){
-const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema101.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema102.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11530,7 +11756,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data1 === 0) || (data1 === 1)) || (data1 === 2))){
-const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema101.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema102.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11614,7 +11840,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "A") || (data6 === "B")) || (data6 === "C")) || (data6 === "D")) || (data6 === "E"))){
-const err17 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11637,7 +11863,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((((data7 === "decision") || (data7 === "converged")) || (data7 === "agreed")) || (data7 === "max_rounds")) || (data7 === "budget"))){
-const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema101.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema102.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11750,7 +11976,7 @@ vErrors.push(err28);
 errors++;
 }
 for(const key1 in data10){
-if(!(func1.call(schema101.properties.findings.items.properties, key1))){
+if(!(func1.call(schema102.properties.findings.items.properties, key1))){
 const err29 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
@@ -11786,7 +12012,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!(((data12 === "P1") || (data12 === "P2")) || (data12 === "P3"))){
-const err32 = {instancePath:instancePath+"/findings/" + i0+"/severity",schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/findings/" + i0+"/severity",schemaPath:"review-critique.schema.json#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11882,7 +12108,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((((data18 === "valid") || (data18 === "invalid")) || (data18 === "needs_evidence")) || (data18 === "unjudged"))){
-const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11905,7 +12131,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!(((data19 === "verified") || (data19 === "unverified")) || (data19 === "needs_evidence"))){
-const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema101.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12044,7 +12270,7 @@ vErrors.push(err52);
 errors++;
 }
 for(const key2 in data26){
-if(!(func1.call(schema95.properties, key2))){
+if(!(func1.call(schema96.properties, key2))){
 const err53 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -12068,7 +12294,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((((((data27 === "seat_failed") || (data27 === "fallback_judge")) || (data27 === "quorum_missed")) || (data27 === "budget_spent")) || (data27 === "rounds_missing")) || (data27 === "evidence_unchecked"))){
-const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema95.properties.cause.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema96.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12323,22 +12549,22 @@ vErrors.push(err75);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJournalEntryRaw = validate87;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
-const schema109 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
-const pattern22 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
-const pattern24 = new RegExp("^[0-9a-f]{64}$", "u");
+export const validateJournalEntryRaw = validate88;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Filled after parsing: whether the answer passed validation, and why not.","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema110 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
+const pattern24 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern26 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12447,7 +12673,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema105.properties, key0))){
+if(!(func1.call(schema106.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -12510,7 +12736,7 @@ errors++;
 if(data.phase !== undefined){
 let data3 = data.phase;
 if(typeof data3 === "string"){
-if(!pattern22.test(data3)){
+if(!pattern24.test(data3)){
 const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -12535,7 +12761,7 @@ errors++;
 if(data.role !== undefined){
 let data4 = data.role;
 if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
+if(!pattern10.test(data4)){
 const err17 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -12609,7 +12835,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern24.test(data8)){
+if(!pattern26.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -13273,7 +13499,7 @@ vErrors.push(err77);
 errors++;
 }
 if(!((data34 === "reported") || (data34 === "estimated"))){
-const err78 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema109.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err78 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema110.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13296,7 +13522,7 @@ vErrors.push(err79);
 errors++;
 }
 if(!((((data35 === "reported") || (data35 === "priced")) || (data35 === "free")) || (data35 === "unknown"))){
-const err80 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema109.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err80 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema110.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13344,7 +13570,7 @@ vErrors.push(err83);
 errors++;
 }
 if(!((data37 === "new") || (data37 === "resumed"))){
-const err84 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema109.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err84 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema110.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13517,19 +13743,19 @@ vErrors.push(err97);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJudgmentRaw = validate91;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+export const validateJudgmentRaw = validate92;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate91.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13945,21 +14171,21 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate91.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePanelResultRaw = validate92;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
-const schema116 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
-const pattern26 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
-const schema115 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
+export const validatePanelResultRaw = validate93;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
+const schema117 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
+const pattern28 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const schema116 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13998,7 +14224,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema115.properties, key0))){
+if(!(func1.call(schema116.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -14012,7 +14238,7 @@ errors++;
 if(data.role !== undefined){
 let data0 = data.role;
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
+if(!pattern10.test(data0)){
 const err4 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -14120,7 +14346,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data4 === "A") || (data4 === "B"))){
-const err13 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema115.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema116.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14155,7 +14381,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((data5 === "proposition") || (data5 === "opposition")) || (data5 === "proposer")) || (data5 === "challenger"))){
-const err16 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema115.properties.first.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema116.properties.first.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14178,7 +14404,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data6 === "answered") || (data6 === "failed"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema115.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema116.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14201,7 +14427,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((((((((((data7 === "proposition") || (data7 === "opposition")) || (data7 === "proposer")) || (data7 === "challenger")) || (data7 === "A")) || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E")) || (data7 === "tie"))){
-const err20 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema116.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14369,17 +14595,17 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/panel-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14458,7 +14684,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema114.properties, key0))){
+if(!(func1.call(schema115.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -14472,7 +14698,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
+if(!pattern28.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -14638,8 +14864,8 @@ errors++;
 }
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate93(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate94(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 }
@@ -14668,7 +14894,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!((((((((((data8 === "proposition") || (data8 === "opposition")) || (data8 === "proposer")) || (data8 === "challenger")) || (data8 === "A")) || (data8 === "B")) || (data8 === "C")) || (data8 === "D")) || (data8 === "E")) || (data8 === "tie"))){
-const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema116.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14684,7 +14910,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key1 in data9){
 const _errs22 = errors;
 if(typeof key1 === "string"){
-if(!pattern14.test(key1)){
+if(!pattern10.test(key1)){
 const err25 = {instancePath:instancePath+"/votes",schemaPath:"#/properties/votes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err25];
@@ -14720,7 +14946,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!((((((((((data10 === "proposition") || (data10 === "opposition")) || (data10 === "proposer")) || (data10 === "challenger")) || (data10 === "A")) || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E")) || (data10 === "tie"))){
-const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema116.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -14833,7 +15059,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!(((data15 === "krippendorff_alpha_interval") || (data15 === "krippendorff_alpha_nominal")) || (data15 === "percent_agreement"))){
-const err37 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"debate.schema.json#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema65.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/figures/agreement_metric",schemaPath:"debate.schema.json#/$defs/JudgeFigures/properties/agreement_metric/enum",keyword:"enum",params:{allowedValues: schema66.properties.agreement_metric.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -14934,7 +15160,7 @@ if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key5 in data19){
 const _errs48 = errors;
 if(typeof key5 === "string"){
-if(!pattern14.test(key5)){
+if(!pattern10.test(key5)){
 const err45 = {instancePath:instancePath+"/figures/deviation",schemaPath:"debate.schema.json#/$defs/JudgeFigures/properties/deviation/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\"",propertyName:key5};
 if(vErrors === null){
 vErrors = [err45];
@@ -15017,19 +15243,19 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReplayEntryRaw = validate95;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+export const validateReplayEntryRaw = validate96;
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15107,7 +15333,7 @@ errors++;
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern10.test(data1)){
 const err6 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -15214,19 +15440,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewArtifactRaw = validate96;
-const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
+export const validateReviewArtifactRaw = validate97;
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15269,7 +15495,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((data0 === "original") || (data0 === "accepted")) || (data0 === "compromise")) || (data0 === "rebuttal"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema121.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema122.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15400,21 +15626,21 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewCritiqueRaw = validate62;
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
-const schema80 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
-const schema82 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
-const pattern18 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
+export const validateReviewCritiqueRaw = validate63;
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
+const schema81 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
+const schema83 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
+const pattern20 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15467,7 +15693,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
+if(!pattern20.test(data0)){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -15502,7 +15728,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15744,7 +15970,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema80.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15765,17 +15991,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-critique.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15830,8 +16056,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate63(data0[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate64(data0[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 }
@@ -15921,7 +16147,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "B")) || (data4 === "C")) || (data4 === "D")) || (data4 === "E"))){
-const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/recommendation",schemaPath:"#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15991,7 +16217,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((data7 === "json") || (data7 === "markdown")) || (data7 === "bullets"))){
-const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema79.properties.form.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/enum",keyword:"enum",params:{allowedValues: schema80.properties.form.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16037,20 +16263,20 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewDecisionRaw = validate61;
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
-const pattern19 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
+export const validateReviewDecisionRaw = validate62;
+const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
+const pattern21 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-decision.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16129,7 +16355,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema78.properties, key0))){
+if(!(func1.call(schema79.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -16178,7 +16404,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data1 === "A") || (data1 === "B")) || (data1 === "C")) || (data1 === "D")) || (data1 === "E"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16201,7 +16427,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data2 === "auto") || (data2 === "manual"))){
-const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema78.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/decided_by",schemaPath:"#/properties/decided_by/enum",keyword:"enum",params:{allowedValues: schema79.properties.decided_by.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16224,7 +16450,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(((((data3 === "decision") || (data3 === "converged")) || (data3 === "agreed")) || (data3 === "max_rounds")) || (data3 === "budget"))){
-const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema78.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema79.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16262,7 +16488,7 @@ errors++;
 if(data.final_artifact !== undefined){
 let data5 = data.final_artifact;
 if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
+if(!pattern21.test(data5)){
 const err18 = {instancePath:instancePath+"/final_artifact",schemaPath:"#/properties/final_artifact/pattern",keyword:"pattern",params:{pattern: "^artifact/v[0-9]+\\.md$"},message:"must match pattern \""+"^artifact/v[0-9]+\\.md$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -16546,7 +16772,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((((data16 === "A") || (data16 === "B")) || (data16 === "C")) || (data16 === "D")) || (data16 === "E"))){
-const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/history/" + i1+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -16569,7 +16795,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!(((((data17 === "A") || (data17 === "B")) || (data17 === "C")) || (data17 === "D")) || (data17 === "E"))){
-const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/history/" + i1+"/applied",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -16614,18 +16840,18 @@ vErrors.push(err46);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewJudgmentRaw = validate97;
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
+export const validateReviewJudgmentRaw = validate98;
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16678,7 +16904,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
+if(!pattern20.test(data0)){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -16713,7 +16939,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "P1") || (data1 === "P2")) || (data1 === "P3"))){
-const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema81.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/severity",schemaPath:"#/$defs/ReviewSeverity/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16955,7 +17181,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema80.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16976,17 +17202,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17098,7 +17324,7 @@ errors++;
 if(data1.finding_id !== undefined){
 let data2 = data1.finding_id;
 if(typeof data2 === "string"){
-if(!pattern18.test(data2)){
+if(!pattern20.test(data2)){
 const err9 = {instancePath:instancePath+"/classifications/" + i0+"/finding_id",schemaPath:"#/properties/classifications/items/properties/finding_id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -17133,7 +17359,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "valid") || (data3 === "invalid")) || (data3 === "needs_evidence"))){
-const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema122.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema123.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17217,8 +17443,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate98(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate99(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 }
@@ -17247,7 +17473,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((data7 === "A") || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E"))){
-const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/recommendation",schemaPath:"review-critique.schema.json#/$defs/ReviewChoice/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17374,19 +17600,19 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateScoresFileRaw = validate100;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+export const validateScoresFileRaw = validate101;
+const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17750,19 +17976,19 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSeatSessionRaw = validate101;
-const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
+export const validateSeatSessionRaw = validate102;
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat-session.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17857,7 +18083,7 @@ errors++;
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 === "string"){
-if(!pattern22.test(data1)){
+if(!pattern24.test(data1)){
 const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -17931,7 +18157,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data5 = data.prompt_sha256;
 if(typeof data5 === "string"){
-if(!pattern24.test(data5)){
+if(!pattern26.test(data5)){
 const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -17976,21 +18202,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSeatConfigRaw = validate38;
+export const validateSeatConfigRaw = validate39;
 
-export const validateSideOutputRaw = validate102;
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+export const validateSideOutputRaw = validate103;
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18061,20 +18287,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSkillManifestRaw = validate104;
-const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern37 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+export const validateSkillManifestRaw = validate105;
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const pattern39 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18192,7 +18418,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern37.test(data1)){
+if(!pattern39.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -18494,21 +18720,21 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTournamentFrontmatterRaw = validate105;
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern40 = new RegExp("^m[0-9]{2,4}$", "u");
-const schema133 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern39 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+export const validateTournamentFrontmatterRaw = validate106;
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern42 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema134 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
+const pattern41 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate107.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18571,7 +18797,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern39.test(data0)){
+if(!pattern41.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -18594,8 +18820,8 @@ errors++;
 }
 }
 if(data.seat !== undefined){
-if(!(validate38(data.seat, {instancePath:instancePath+"/seat",parentData:data,parentDataProperty:"seat",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data.seat, {instancePath:instancePath+"/seat",parentData:data,parentDataProperty:"seat",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -18610,17 +18836,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/tournament.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18739,7 +18965,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema132.properties, key0))){
+if(!(func1.call(schema133.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -18753,7 +18979,7 @@ errors++;
 if(data.tournament_id !== undefined){
 let data0 = data.tournament_id;
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
+if(!pattern12.test(data0)){
 const err12 = {instancePath:instancePath+"/tournament_id",schemaPath:"#/properties/tournament_id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -18788,7 +19014,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data1 === "formal") || (data1 === "crossfire"))){
-const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema132.properties.format.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema133.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18848,8 +19074,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate106(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate107(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 }
@@ -18880,8 +19106,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate106(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate107(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 }
@@ -18910,7 +19136,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!(data7 === "round-robin")){
-const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema132.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema133.properties.pairing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18933,7 +19159,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data8 === "both") || (data8 === "one"))){
-const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema132.properties.sides.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema133.properties.sides.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -18995,7 +19221,7 @@ errors++;
 if(data10.id !== undefined){
 let data11 = data10.id;
 if(typeof data11 === "string"){
-if(!pattern40.test(data11)){
+if(!pattern42.test(data11)){
 const err31 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -19065,7 +19291,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data13 === "for") || (data13 === "against"))){
-const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema132.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema133.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19171,7 +19397,7 @@ errors++;
 if(data15.id !== undefined){
 let data16 = data15.id;
 if(typeof data16 === "string"){
-if(!pattern10.test(data16)){
+if(!pattern12.test(data16)){
 const err46 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err46];
@@ -19196,7 +19422,7 @@ errors++;
 if(data15.motion !== undefined){
 let data17 = data15.motion;
 if(typeof data17 === "string"){
-if(!pattern40.test(data17)){
+if(!pattern42.test(data17)){
 const err48 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
@@ -19323,7 +19549,7 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key3 in data21){
 const _errs46 = errors;
 if(typeof key3 === "string"){
-if(!pattern21.test(key3)){
+if(!pattern23.test(key3)){
 const err58 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key3};
 if(vErrors === null){
 vErrors = [err58];
@@ -19675,7 +19901,7 @@ vErrors.push(err86);
 errors++;
 }
 if(!(((data32 === "created") || (data32 === "running")) || (data32 === "finished"))){
-const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema132.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -19746,20 +19972,20 @@ vErrors.push(err92);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUsageLedgerRaw = validate88;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
-const schema110 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
-const schema108 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
+export const validateUsageLedgerRaw = validate89;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
+const schema111 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
+const schema109 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19838,7 +20064,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema108.properties, key0))){
+if(!(func1.call(schema109.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -20174,7 +20400,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((data14 === "reported") || (data14 === "estimated"))){
-const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema109.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema110.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20197,7 +20423,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((((data15 === "reported") || (data15 === "priced")) || (data15 === "free")) || (data15 === "unknown"))){
-const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema109.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema110.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20245,7 +20471,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data17 === "new") || (data17 === "resumed"))){
-const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema109.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema110.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -20278,17 +20504,17 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/usage-ledger.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20412,8 +20638,8 @@ let data3 = data.calls;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate89(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 }
@@ -20435,7 +20661,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
 const _errs12 = errors;
 if(typeof key1 === "string"){
-if(!pattern22.test(key1)){
+if(!pattern24.test(key1)){
 const err11 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
@@ -21025,7 +21251,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -1,0 +1,92 @@
+import { stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { type DebatekitConfig, formatValidationErrors, validateDebatekitConfig } from "@debatekit/schema";
+import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
+import { parse as parseYaml } from "yaml";
+import { ExitError } from "./exit-error.js";
+import type { CliIO } from "./output.js";
+
+/** The defaults in effect, and the files they came from (user's first, then the project's). */
+export interface LoadedConfig {
+  config: DebatekitConfig;
+  files: string[];
+}
+
+const yamlLoader: Loader = (_file, content) => parseYaml(content);
+
+/** Where a project's config is looked for, in each folder from the working one up (lilconfig's search). */
+const PROJECT_PLACES = [
+  "package.json",
+  ".debatekitrc",
+  ".debatekitrc.json",
+  ".debatekitrc.yaml",
+  ".debatekitrc.yml",
+  "debatekit.config.json",
+  "debatekit.config.yaml",
+  "debatekit.config.yml",
+  "debatekit.config.js",
+  "debatekit.config.mjs",
+  "debatekit.config.cjs",
+];
+const USER_PLACES = ["config.json", "config.yaml", "config.yml"];
+const loaders = {
+  ...defaultLoaders,
+  ".yaml": yamlLoader,
+  ".yml": yamlLoader,
+  noExt: yamlLoader,
+};
+
+function checked(file: string, data: unknown, io: CliIO): DebatekitConfig {
+  const shown = relative(io.cwd, file) || file;
+  const result = validateDebatekitConfig(data ?? {});
+  if (!result.ok) throw new ExitError(`${shown}: ${formatValidationErrors(result.errors)}`, 2);
+  // Skill folders are relative to the file that names them.
+  const folders = result.value.skills?.folders?.map((f) => resolve(dirname(file), f));
+  return { ...result.value, ...(folders ? { skills: { folders } } : {}) };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/**
+ * The `debate` defaults: the user's `$XDG_CONFIG_HOME/debatekit/config.*`, then the project's file
+ * found from the working folder up (lilconfig), the project's winning key by key. A file that does
+ * not parse or breaks the schema ends the command with its name and field (exit 2).
+ */
+export async function loadConfig(io: CliIO): Promise<LoadedConfig> {
+  const files: string[] = [];
+  let config: DebatekitConfig = {};
+  const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
+  const load = async (file: string) => {
+    try {
+      return await lilconfig("debatekit", { loaders }).load(file);
+    } catch (error) {
+      throw new ExitError(`${relative(io.cwd, file) || file}: ${(error as Error).message.split("\n")[0]}`, 2);
+    }
+  };
+  for (const place of USER_PLACES) {
+    const file = join(configHome, "debatekit", place);
+    if (!(await isFile(file))) continue;
+    const found = await load(file);
+    config = { ...config, ...checked(file, found?.config, io) };
+    files.push(file);
+    break;
+  }
+  let project: Awaited<ReturnType<ReturnType<typeof lilconfig>["search"]>>;
+  try {
+    project = await lilconfig("debatekit", { searchPlaces: PROJECT_PLACES, loaders }).search(io.cwd);
+  } catch (error) {
+    throw new ExitError(`debatekit config: ${(error as Error).message.split("\n")[0]}`, 2);
+  }
+  if (project && !project.isEmpty) {
+    const own = checked(project.filepath, project.config, io);
+    config = { ...config, ...own, seats: { ...config.seats, ...own.seats } };
+    files.push(project.filepath);
+  }
+  return { config, files };
+}
