@@ -145,3 +145,36 @@ describe("the config file", () => {
     );
   });
 });
+
+describe("debate doctor <folder>", () => {
+  it("says replay seats work offline, gives each note once, and only for the adapters the seats use", async () => {
+    const dir = join(cwd, "doc");
+    await cp(join(repoRoot, "examples/ai-review-gate"), dir, { recursive: true });
+    const ok = debate(["doctor", "doc"], { cwd, env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(
+      /^✓ judge \(replay\)\s+built in\s+-\s+offline \(answers from files, no credentials\)$/m,
+    );
+    // No CLI is installed here, but this debate uses none: no install notes for them.
+    expect(ok.stdout).not.toContain("install Claude Code");
+    const file = join(dir, "debate.md");
+    await writeFile(
+      file,
+      (await readFile(file, "utf8"))
+        .replace(
+          "judge: { adapter: replay, file: replay.jsonl }",
+          "judge: { adapter: replay, file: gone.jsonl }",
+        )
+        .replace(
+          "opposition: { adapter: replay, file: replay.jsonl }",
+          "opposition: { adapter: replay, file: gone.jsonl }",
+        ),
+    );
+    const broken = debate(["doctor", "doc"], { cwd, env });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout.match(/gone\.jsonl does not exist/g)).toHaveLength(1);
+    expect(broken.stdout).toContain(
+      "opposition (replay), judge (replay): replay file gone.jsonl does not exist",
+    );
+  });
+});

@@ -189,8 +189,11 @@ export function formatDoctorReport(rows: readonly DoctorRow[]): string {
   ];
   for (const row of rows) {
     const name = row.seat ? `${row.seat} (${row.adapter})` : row.adapter;
-    const unattended =
-      row.auth.status === "found"
+    // Manual and replay seats run no program and need no credentials: they work offline.
+    const offline = row.adapter === "manual" || row.adapter === "replay";
+    const unattended = offline
+      ? "offline (answers from files, no credentials)"
+      : row.auth.status === "found"
         ? `yes (${row.auth.via.join(", ")})`
         : row.auth.status === "missing"
           ? "no credentials found"
@@ -198,14 +201,21 @@ export function formatDoctorReport(rows: readonly DoctorRow[]): string {
             ? "cannot tell"
             : "-";
     lines.push(
-      `${cell(row.ready ? "✓" : "✗", 2)}${cell(name, 22)}${cell(row.installed ? "yes" : "no", 11)}${cell(row.version ?? "-", 12)}${unattended}`,
+      `${cell(row.ready ? "✓" : "✗", 2)}${cell(name, 22)}${cell(offline ? "built in" : row.installed ? "yes" : "no", 11)}${cell(row.version ?? "-", 12)}${unattended}`,
     );
   }
-  const todo = rows.flatMap((row) => {
-    const name = row.seat ? `${row.seat} (${row.adapter})` : row.adapter;
+  // Each thing to do once: with a debate's seats, only for the adapters they use (a seat's note says
+  // it for its adapter), and the same note of several seats on one line.
+  const seatAdapters = new Set(rows.filter((r) => r.seat).map((r) => r.adapter));
+  const notes = new Map<string, string[]>();
+  for (const row of rows) {
+    if (!row.seat && seatAdapters.size > 0) continue;
     const note = nextStep(row);
-    return note ? [`${name}: ${note}`] : [];
-  });
+    if (!note) continue;
+    const name = row.seat ? `${row.seat} (${row.adapter})` : row.adapter;
+    notes.set(note, [...(notes.get(note) ?? []), name]);
+  }
+  const todo = [...notes].map(([note, names]) => `${names.join(", ")}: ${note}`);
   return `${[...lines, ...(todo.length > 0 ? ["", ...todo] : [])].join("\n")}\n`;
 }
 
