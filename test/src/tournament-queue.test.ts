@@ -534,4 +534,84 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       await server.close();
     }
   });
+
+  it("a seat answering 429 pauses the job without using up an attempt; it resumes and finishes", async () => {
+    let limited = 0;
+    const server = await startModelServer((request) => {
+      if (limited === 0 && request.model === "alice") {
+        limited++;
+        return { error: 429, message: "slow down", retryAfterMs: 100 };
+      }
+      if (/You are the judge/.test(request.lastUserText)) {
+        return JSON.stringify({
+          winner: "proposer",
+          reasoning: "P1.1 stands.",
+          cited_points: ["P1.1"],
+          ratings: { genuine_disagreement: "low", evidence_quality: "low", challenge_depth: "low" },
+          agreements: [],
+          disagreements: [],
+          unresolved: [],
+          recommendation: "Go ahead and measure.",
+        });
+      }
+      return /You are the \*\*challenger\*\*/.test(request.lastUserText)
+        ? JSON.stringify({
+            position: "against",
+            points: [
+              {
+                claim: "flaw",
+                stance: "flaw",
+                targets: ["P1.1"],
+                category: "correctness",
+                unsupported: true,
+              },
+              { claim: "risk", category: "security", unsupported: true },
+              { claim: "cost", category: "developer_experience", unsupported: true },
+            ],
+          })
+        : JSON.stringify({
+            position: "for",
+            points: [{ claim: "gain", category: "correctness", unsupported: true }],
+          });
+    });
+    try {
+      const base = `${server.url}/v1`;
+      const port = await freePort();
+      await startRedis(port, join(work, "redis-g"));
+      const url = `redis://127.0.0.1:${port}`;
+      const log = join(work, "limited.log");
+      const dir = await newTournament("limited", log, 0, "one", [
+        "--seats",
+        ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
+        "--judges",
+        `http:judge@${base}`,
+      ]);
+      const worker = startWorker(url, log, "l1");
+      const queued = startQueuedRun(dir, url, log);
+      expect((await exited(queued.child)).code, queued.err()).toBe(0);
+      expect(queued.out()).toMatch(/^finished: 6 done, 0 failed, 0 not finished of 6/);
+      expect(limited).toBe(1);
+      expect(
+        worker.lines.some((l) => /^paused .*429/.test(l)),
+        worker.lines.join("\n"),
+      ).toBe(true);
+      const cli = (args: string[]) =>
+        run("redis-cli", ["-p", String(port), "--raw", ...args]).then((r) => r.stdout.trim());
+      let journaledCalls = 0;
+      for (const id of await readdir(join(dir, "debates"))) {
+        // No debate ended aborted by the 429, and every job completed on its first attempt (the
+        // pause used none: BullMQ counts one attempt per job, the completing one).
+        expect(await readFile(join(dir, "debates", id, "debate.md"), "utf8"), id).not.toMatch(
+          /^outcome: aborted/m,
+        );
+        expect(await cli(["HGET", `bull:debatekit-debates:limited.${id}`, "atm"]), id).toBe("1");
+        journaledCalls += (await readdir(join(dir, "debates", id, ".debate/journal"))).length;
+      }
+      // 18 answers journaled; the server saw them plus the one 429 (not journaled: no answer).
+      expect(journaledCalls).toBe(18);
+      expect(server.requests).toHaveLength(19);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -291,7 +291,7 @@ export type WorkerEvent =
       /** The call a previous owner had in flight when it lost the job (asked again now, if not answered). */
       inFlight?: string;
     }
-  | { type: "job_finished"; job: string; status: "done" | "failed" | "lost"; reason?: string }
+  | { type: "job_finished"; job: string; status: "done" | "failed" | "lost" | "paused"; reason?: string }
   | { type: "rated"; tournament: string };
 
 /** Options of startWorker. */
@@ -309,6 +309,9 @@ export interface WorkerOptions {
 
 /** The lock was taken over: another worker owns the job now; this one must stop writing. */
 class LockLostError extends Error {}
+/** A seat answered 429 / rate limited: nothing was answered, so nothing is journaled; the job waits. */
+class RateLimitedError extends Error {}
+const RATE_LIMITED = /\b429\b|rate.?limit/i;
 
 /**
  * `debate worker --queue`: takes debates from Redis and runs them in a working folder of its own,
@@ -395,7 +398,13 @@ export async function startWorker(
             throw new LockLostError(
               `lost the lock of ${job.id} before asking ${step}: another worker owns it now`,
             );
-          return adapter.call(request);
+          const result = await adapter.call(request);
+          // Thrown before the runner journals it: a 429 is no answer, and journaled it would end
+          // the debate (crossfire aborts on a failed seat). The job pauses and asks it again later.
+          if (result.status !== "ok" && RATE_LIMITED.test(result.error ?? "")) {
+            throw new RateLimitedError(`${step}: ${result.error}`);
+          }
+          return result;
         },
       });
       let summary: Awaited<ReturnType<typeof runDebate>>;
@@ -419,6 +428,14 @@ export async function startWorker(
           // Nothing this worker writes counts any more; BullMQ refuses its completion too.
           throw error;
         }
+        if (error instanceof RateLimitedError) {
+          // The provider said slow down: pause this queue a while without using up an attempt;
+          // the job resumes from its last checkpoint (what was answered before stays answered).
+          emit({ type: "job_finished", job: job.id!, status: "paused", reason: error.message });
+          await checkpoint().catch(() => undefined);
+          await debatesWorker.rateLimit(5_000);
+          throw new RateLimitError();
+        }
         throw error;
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -431,7 +448,7 @@ export async function startWorker(
         ? `${summary.error.code}: ${summary.error.message}`
         : (summary.reason ?? summary.status);
       emit({ type: "job_finished", job: job.id!, status: "failed", reason });
-      if (/\b429\b|rate.?limit/i.test(reason)) {
+      if (RATE_LIMITED.test(reason)) {
         // The provider said slow down: pause this queue a while without using up an attempt.
         await debatesWorker.rateLimit(5_000);
         throw new RateLimitError();
