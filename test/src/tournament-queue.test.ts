@@ -346,7 +346,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       expect(before.has(key(r)), `${key(r)} was checkpointed before the kill, yet asked again`).toBe(false);
     }
     // The only calls asked twice are those in flight when the worker died (their answers never
-    // arrived): one, or two when it was asking both debaters of a crossfire exchange at once.
+    // arrived, or not yet checkpointed): normally one, at most two.
     expect(lost.length).toBeLessThanOrEqual(2);
     expect(
       twice(calls).every((k) => lost.includes(k)),
@@ -368,7 +368,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
     sleeper.child.kill("SIGSTOP");
     const before = await checkpointed(port, "stop");
     const asleep = inFlight(await readLog(log), sleeper.child.pid, before);
-    // A crossfire exchange asks both debaters at once: one or two calls in flight.
+    // The calls it had asked whose answers were not checkpointed yet (normally one).
     expect(asleep.length).toBeGreaterThan(0);
     const owner = startWorker(url, log, "s2", 5000);
     // Past the sleeper's lock: the new owner has taken its debate over and asked the call it had in flight.
