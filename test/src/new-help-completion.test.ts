@@ -48,6 +48,52 @@ describe("debate new and help", () => {
     );
   });
 
+  it("new writes definitions and scope under the motion, and the seats' prompts carry them", async () => {
+    const made = debate(
+      [
+        "new",
+        "This house would pair on every change",
+        "--proposition",
+        "manual",
+        "--opposition",
+        "manual",
+        "--judge",
+        "manual",
+        "--define",
+        "pair=two people at one change",
+        "--define",
+        "change=a pull request",
+        "--scope",
+        "Teams of four to ten engineers.",
+      ],
+      { cwd, env },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const text = await readFile(join(cwd, "debates/pair-on-every-change/debate.md"), "utf8");
+    expect(text).toContain(
+      "## Definitions\n\n- **pair**: two people at one change\n- **change**: a pull request\n\n## Scope\n\nTeams of four to ten engineers.",
+    );
+    expect(debate(["run", "debates/pair-on-every-change"], { cwd, env }).code).toBe(0);
+    const prompt = await readFile(
+      join(cwd, "debates/pair-on-every-change/prompts/e000-proposition.md"),
+      "utf8",
+    );
+    expect(prompt).toContain("- **pair**: two people at one change");
+    expect(prompt).toContain("Teams of four to ten engineers.");
+    const bad = debate(["new", "This house would nap", "--define", "nap"], { cwd, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^debate: --define nap: expected <term>=<meaning>/);
+  });
+
+  it("help texts start in lower case, like commander's own", () => {
+    const help = debate(["--help"], { cwd, env }).stdout;
+    const described = help
+      .split("Commands:\n")[1]!
+      .split("\n")
+      .filter((l) => /^ {2}\S/.test(l));
+    for (const line of described) expect(line.replace(/^ {2}\S.*?\s{2,}/, "")).toMatch(/^[a-z]/);
+  });
+
   it("new --help lists the adapters, says which work offline, and every everyday command has examples", () => {
     const help = debate(["new", "--help"], { cwd, env }).stdout;
     expect(help).toMatch(/Adapters: [a-z, ]*claude[a-z, ]*manual[a-z, ]*replay/);

@@ -224,7 +224,7 @@ export function registerDoctor(program: Command, io: CliIO): void {
   program
     .command("doctor")
     .description(
-      "Check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint",
+      "check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint",
     )
     .argument("[folder]", "a debate folder: also check each of its seats (exit 1 when one is not ready)")
     .option("--json", "print the report as JSON")

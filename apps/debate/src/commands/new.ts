@@ -84,6 +84,12 @@ export function registerNew(program: Command, io: CliIO): void {
     .addOption(
       new Option("--effort <level>", "how hard every seat thinks").choices(["low", "medium", "high", "max"]),
     )
+    .option(
+      "--define <term=meaning>",
+      "a definition under the motion (## Definitions); repeat for more",
+      (value: string, all: string[] = []) => [...all, value],
+    )
+    .option("--scope <text>", "what the debate covers and leaves out (## Scope under the motion)")
     .option("--dir <parent>", "where the folder is created", "debates")
     .addOption(
       new Option(
@@ -200,11 +206,27 @@ Examples:
         if (madeSeats?.[role]) madeSeats[role] = { ...madeSeats[role], ...extra };
         else if (role === "judge" && panel?.length === 1) panel[0] = { ...panel[0]!, ...extra };
       }
+      // Definitions and scope go under the motion, where the prompts read them (## Definitions, ## Scope).
+      const defines = (opts.define as unknown as string[] | undefined) ?? [];
+      const definitions = defines.map((d) => {
+        const at = d.indexOf("=");
+        if (at <= 0 || at === d.length - 1)
+          throw new ExitError(
+            `--define ${d}: expected <term>=<meaning>, e.g. --define "AI-written=most lines by an agent"`,
+            2,
+          );
+        return `- **${d.slice(0, at).trim()}**: ${d.slice(at + 1).trim()}`;
+      });
+      const notes = [
+        ...(definitions.length > 0 ? [`## Definitions\n\n${definitions.join("\n")}`] : []),
+        ...(typeof opts.scope === "string" ? [`## Scope\n\n${opts.scope.trim()}`] : []),
+      ].join("\n\n");
       // Checked against the format's schema by createDebateFolder, which names the bad field.
       const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
         slug,
         motion,
         frontmatter: made.value.frontmatter,
+        ...(notes ? { notes } : {}),
       });
       for (const warning of made.value.warnings) io.stderr.write(`warning: ${warning}\n`);
       const shown = relative(io.cwd, dir) || ".";

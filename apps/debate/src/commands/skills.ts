@@ -187,7 +187,7 @@ function explainJson(scored: readonly SkillMatch[]) {
 export function registerSkills(program: Command, io: CliIO): void {
   const skills = program
     .command("skills")
-    .description("List skill packs and show which ones a seat's prompt gets.");
+    .description("list skill packs and show which ones a seat's prompt gets");
   const rootOption = new Option(
     "--root <dir>",
     "skills folder to load (repeatable; later wins on a name clash). Default: the project's skills/, then ~/.config/debatekit/skills",
@@ -195,7 +195,7 @@ export function registerSkills(program: Command, io: CliIO): void {
 
   skills
     .command("list")
-    .description("List the skill packs found, with their roles, budgets and triggers; problems go to stderr.")
+    .description("list the skill packs found, with their roles, budgets and triggers; problems go to stderr")
     .addOption(rootOption)
     .option("--json", "print JSON")
     .action(async (options: RootOptions) => {
