@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
-import { cp, rm } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, newcomer, newManualDebate } from "./newcomer.js";
+import { debate, debateBin, newcomer, newManualDebate, until } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // Progress while running (item 9): through the built binary, on a pseudo-terminal made by util-linux
@@ -71,5 +71,39 @@ describe("progress of debate run", () => {
       "exchange 0/5 · opposition (manual) waiting for inbox/e000-opposition.md (prompt in prompts/e000-opposition.md)",
     );
     expect(piped.stderr).not.toContain("thinking");
+  });
+});
+
+describe("debate watch on a terminal", () => {
+  it("its live line counts paused and failed debates apart from waiting and done ones", async () => {
+    const watched = join(cwd, "watched");
+    await cp(join(repoRoot, "examples/ai-review-gate"), join(watched, "fails"), { recursive: true });
+    await cp(join(repoRoot, "examples/ai-review-gate"), join(watched, "paused"), { recursive: true });
+    const edit = async (dir: string, from: string, to: string) => {
+      const file = join(watched, dir, "debate.md");
+      await writeFile(file, (await readFile(file, "utf8")).replace(from, to));
+    };
+    await edit(
+      "fails",
+      "judge: { adapter: replay, file: replay.jsonl }",
+      "judge: { adapter: replay, file: gone.jsonl }",
+    );
+    await edit("paused", "retries: 2\n", "retries: 2\npaused: true\n");
+    const command = `'${process.execPath}' '${debateBin}' watch watched`;
+    const child = spawn("script", ["-qec", command, "/dev/null"], { cwd, env: tty });
+    let screen = "";
+    const closed = new Promise((done) => child.on("close", done));
+    try {
+      await until("the live line to count the failed debate", async () => {
+        screen += child.stdout.read()?.toString() ?? "";
+        return screen.includes("1 paused · 1 failed");
+      });
+      expect(screen).toContain(
+        "\r\u001b[K\u001b[2m2 watched · 0 running · 0 waiting · 0 done · 1 paused · 1 failed",
+      );
+    } finally {
+      child.kill("SIGTERM");
+      await closed;
+    }
   });
 });
