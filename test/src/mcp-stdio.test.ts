@@ -101,7 +101,11 @@ describe("debate mcp over stdio", () => {
     // One notification per progress line of the run, numbered upwards.
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
-    expect(progress.some((p) => /proposition \(manual\) pending/.test(p.message ?? ""))).toBe(true);
+    expect(
+      progress.some((p) =>
+        /proposition \(manual\) waiting for inbox\/e000-proposition\.md/.test(p.message ?? ""),
+      ),
+    ).toBe(true);
 
     // Several seats wait: the tool asks which.
     const ambiguous = await call("debate_answer", { debate: "second-review", answer: "{}" });
