@@ -13,7 +13,7 @@ import {
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, isJudgeRole, judgingOf, selfJudging } from "../../judging/panel.js";
 import { removeSecrets } from "../../secrets.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
 import { judgeAsks } from "../formal/judges.js";
@@ -186,8 +186,20 @@ function newReviewDebate(
   const judge = init.seats.judge ?? author;
   const judges = init.judges ?? [judge];
   const preset = INTENSITY_PRESETS.standard;
+  // A panel judge that is the critic's own CLI would classify its own findings: refused unless
+  // allowed, as formal and crossfire refuse a judge that is a debater. (A person or recorded
+  // answers have no findings of their own to favour.)
+  const own = init.judges?.find((j) => j === critic && j !== "manual" && j !== "replay");
+  if (own && !init.allowSelfJudging)
+    return fail(
+      ruleError(
+        "SELF_JUDGING",
+        "judges",
+        `the judge ${own} is also the critic; models favour their own findings, so name another judge, or pass --allow-self-judging`,
+      ),
+    );
   const warnings = judges
-    .filter((j) => j === critic)
+    .filter((j) => j === critic && !init.judges)
     .map(
       (j) =>
         `the judge (${j}) is the critic's adapter: it may favour its own findings; pass --judge with another CLI`,
@@ -205,7 +217,14 @@ function newReviewDebate(
     artifact_version: 1,
     seats: { author: seat(author), critic: seat(critic), ...(init.judges ? {} : { judge: seat(judge) }) },
     // `--judges`: a panel asked in parallel, decided by majority (the tie rule in judges.ts).
-    ...(init.judges ? { judges: { panel: init.judges.map(seat) } } : {}),
+    ...(init.judges
+      ? {
+          judges: {
+            panel: init.judges.map(seat),
+            ...(init.allowSelfJudging ? { allow_self_judging: true } : {}),
+          },
+        }
+      : {}),
     created_at: init.now,
   };
   return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
@@ -660,7 +679,8 @@ export function reviewDegraded(state: DebateState): Degradation[] {
 /**
  * Why a review's judges cannot be asked as configured: `seats.judge` and `judges:` both given; the
  * old `seats.fallback_judge` beside `judges:` (one fallback: `judges.fallback`); `swap` (a review
- * judge classifies one critique of one artifact: there are no two sides to reorder); no judge.
+ * judge classifies one critique of one artifact: there are no two sides to reorder); a panel judge
+ * that is the critic's own adapter and model (unless `judges.allow_self_judging`); no judge.
  */
 function judgesProblem(fm: ReviewFrontmatter): { reason: string; message: string } | undefined {
   if (fm.judges && fm.seats?.judge)
@@ -681,6 +701,18 @@ function judgesProblem(fm: ReviewFrontmatter): { reason: string; message: string
       message:
         "debate.md: `judges.swap` does not apply to a review (its judge classifies one critique: there are no two sides to swap); remove it",
     };
+  const config = fm.judges ? judgingOf(fm) : undefined;
+  if (config && !config.allowSelfJudging) {
+    const critic = fm.seats?.critic as SeatConfig | undefined;
+    const own = selfJudging(config, { critic }).find(
+      (f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual",
+    );
+    if (own)
+      return {
+        reason: "self_judging",
+        message: `debate.md: the judge \`${own.judge}\` (${own.seat.adapter}${own.seat.model ? ` ${own.seat.model}` : ""}) is the critic's own adapter and model, and models favour their own findings; choose another judge, or set \`judges.allow_self_judging: true\``,
+      };
+  }
   if (!fm.judges && !fm.seats?.judge)
     return {
       reason: "no_seats",

@@ -232,6 +232,26 @@ describe("a review's judge panel", () => {
     });
   });
 
+  it("refuses a panel judge that is the critic's own adapter and model, unless allowed", () => {
+    const at = (judges: ReviewFrontmatter["judges"], critic: { adapter: "codex"; model?: string }) =>
+      reviewFormat.next(
+        panelState(judges, { current_phase: "awaiting_judge", seats: { author: seat, critic } }),
+      );
+    const panel = [{ adapter: "gemini" as const }, { adapter: "codex" as const, model: "gpt-5" }];
+    expect(at({ panel }, { adapter: "codex", model: "gpt-5" })).toMatchObject({
+      kind: "blocked",
+      reason: "self_judging",
+      message: expect.stringContaining(
+        "the judge `judge_2` (codex gpt-5) is the critic's own adapter and model",
+      ),
+    });
+    // The same CLI with another model is another judge; allowed self-judging is asked.
+    expect(at({ panel }, { adapter: "codex", model: "o4" })).toMatchObject({ kind: "ask" });
+    expect(at({ panel, allow_self_judging: true }, { adapter: "codex", model: "gpt-5" })).toMatchObject({
+      kind: "ask",
+    });
+  });
+
   it("the gate is undecided (quorum_missed) when the run failed at a panel judge", () => {
     const state = panelState({ ...three, quorum: 3 }, { current_phase: "awaiting_judge" });
     const result = evaluateGate({
@@ -271,5 +291,26 @@ describe("debate new with --judges", () => {
     expect(
       reviewFormat.newDebate({ slug: "r", seats: {}, judges: ["a", "b", "c", "d", "e", "f"], now: "x" }).ok,
     ).toBe(false);
+  });
+
+  it("review: a panel that names the critic is refused unless --allow-self-judging", () => {
+    const made = (allowSelfJudging?: boolean) =>
+      reviewFormat.newDebate({
+        slug: "r",
+        seats: { critic: "codex" },
+        judges: ["gemini", "codex"],
+        now: "2026-01-01T00:00:00Z",
+        ...(allowSelfJudging ? { allowSelfJudging } : {}),
+      });
+    const refused = made();
+    expect(!refused.ok && refused.errors[0]).toMatchObject({
+      code: "SELF_JUDGING",
+      message: expect.stringContaining("the judge codex is also the critic"),
+    });
+    const allowed = made(true);
+    if (!allowed.ok) throw new Error(JSON.stringify(allowed.errors));
+    expect((allowed.value.frontmatter as unknown as ReviewFrontmatter).judges).toMatchObject({
+      allow_self_judging: true,
+    });
   });
 });
