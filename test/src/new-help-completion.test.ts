@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, newcomer, newManualDebate } from "./newcomer.js";
+import { debate, debateBin, exists, newcomer, newManualDebate, until } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // Items 10 and 11 (in part): per-seat model and effort on `new`, help that lists the adapters and
@@ -171,26 +171,54 @@ describe("the config file", () => {
 
   it("adds its skill folders to a run (relative to the config file)", async () => {
     const project = join(cwd, "skilled");
-    await cp(
-      join(repoRoot, "packages/skills/builtin/testing-claims"),
-      join(project, "team-skills/team-testing"),
-      {
-        recursive: true,
-      },
-    );
-    const manifest = join(project, "team-skills/team-testing/manifest.json");
-    await writeFile(
-      manifest,
-      (await readFile(manifest, "utf8")).replace('"name": "testing-claims"', '"name": "team-testing"'),
-    );
-    await writeFile(join(project, "debatekit.config.yaml"), "skills:\n  folders: [team-skills]\n");
+    await teamSkills(project);
     expect(newManualDebate("This house would write tests first", "t", { cwd: project, env }).code).toBe(0);
     expect(debate(["run", "t"], { cwd: project, env }).code).toBe(0);
     expect(await readFile(join(project, "t/prompts/e000-proposition.md"), "utf8")).toContain(
       "## Skill: team-testing",
     );
   });
+
+  it("adds its skill folders to the debates `debate watch` runs too", async () => {
+    const project = join(cwd, "skilled-watch");
+    await teamSkills(project);
+    expect(newManualDebate("This house would write tests first", "w", { cwd: project, env }).code).toBe(0);
+    const watcher = spawn(process.execPath, [debateBin, "watch", "w", "--json"], {
+      cwd: project,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    watcher.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((done) => watcher.on("close", (code) => done(code)));
+    try {
+      const prompt = join(project, "w/prompts/e000-proposition.md");
+      await until("watch to write the proposition's prompt", () => exists(prompt), 90_000);
+      expect(await readFile(prompt, "utf8")).toContain("## Skill: team-testing");
+    } finally {
+      watcher.kill("SIGTERM");
+      await exited;
+    }
+    expect(stderr).not.toMatch(/skills: /);
+  });
 });
+
+/** A project whose config file names `team-skills/`, holding one skill, team-testing. */
+async function teamSkills(project: string): Promise<void> {
+  await cp(
+    join(repoRoot, "packages/skills/builtin/testing-claims"),
+    join(project, "team-skills/team-testing"),
+    {
+      recursive: true,
+    },
+  );
+  const manifest = join(project, "team-skills/team-testing/manifest.json");
+  await writeFile(
+    manifest,
+    (await readFile(manifest, "utf8")).replace('"name": "testing-claims"', '"name": "team-testing"'),
+  );
+  await writeFile(join(project, "debatekit.config.yaml"), "skills:\n  folders: [team-skills]\n");
+}
 
 describe("debate doctor <folder>", () => {
   it("says replay seats work offline, gives each note once, and only for the adapters the seats use", async () => {

@@ -37,7 +37,10 @@ const loaders = {
   noExt: yamlLoader,
 };
 
-function checked(file: string, data: unknown, io: CliIO): DebatekitConfig {
+/** What loading the config reads of a command's surroundings. */
+type ConfigIO = Pick<CliIO, "cwd" | "env">;
+
+function checked(file: string, data: unknown, io: ConfigIO): DebatekitConfig {
   const shown = relative(io.cwd, file) || file;
   const result = validateDebatekitConfig(data ?? {});
   if (!result.ok) throw new ExitError(`${shown}: ${formatValidationErrors(result.errors)}`, 2);
@@ -58,7 +61,7 @@ async function isFile(path: string): Promise<boolean> {
  * found from the working folder up (lilconfig), the project's winning key by key. A file that does
  * not parse or breaks the schema ends the command with its name and field (exit 2).
  */
-export async function loadConfig(io: CliIO): Promise<LoadedConfig> {
+export async function loadConfig(io: ConfigIO): Promise<LoadedConfig> {
   const files: string[] = [];
   let config: DebatekitConfig = {};
   const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
@@ -89,4 +92,12 @@ export async function loadConfig(io: CliIO): Promise<LoadedConfig> {
     files.push(project.filepath);
   }
   return { config, files };
+}
+
+/**
+ * The config file's `skills.folders` (absolute), for every command that runs debates (run, watch,
+ * gate, mcp): they go after the built-in, project and user skill folders, before the debate's own.
+ */
+export async function configSkillFolders(io: ConfigIO): Promise<string[]> {
+  return (await loadConfig(io)).config.skills?.folders ?? [];
 }

@@ -34,6 +34,7 @@ export interface SeatContext {
   journal: JournalStore;
   /** Skills folders to use instead of the default ones. */
   skillRoots?: string[];
+  extraSkillRoots?: string[];
   /** The run's memory of the skills folders (read once per run). */
   skillCache?: SkillCache;
   /** A cap on each call's timeout the format sets (review: the budget left), below the seat's own. */
@@ -275,6 +276,7 @@ export async function askSeat<T>(
         cwd: context.cwd,
         env: context.env,
         ...(context.skillRoots ? { skillRoots: context.skillRoots } : {}),
+        ...(context.extraSkillRoots ? { extraSkillRoots: context.extraSkillRoots } : {}),
         ...(context.skillCache ? { cache: context.skillCache } : {}),
       });
   context.reportSkillProblems?.(role, problems);

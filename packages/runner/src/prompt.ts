@@ -1,3 +1,4 @@
+import { join, resolve } from "node:path";
 import type { DebateState } from "@debatekit/core";
 import { formatOfState } from "@debatekit/core";
 import type { Role } from "@debatekit/schema";
@@ -67,6 +68,13 @@ function remembered<T>(map: Map<string, T>, key: string, make: () => T, cache: b
   return value;
 }
 
+/** `extra` folders go after the default roots and before the debate's own skills/ (it wins by name). */
+function withExtraRoots(roots: string[], extra: string[], dir: string): string[] {
+  if (extra.length === 0) return roots;
+  const own = join(resolve(dir), "skills");
+  return [...roots.filter((r) => r !== own), ...extra, ...(roots.includes(own) ? [own] : [])];
+}
+
 /**
  * Chooses the skills for one seat from debate.md's settings: `skills.enabled` (false: none, no
  * folder read), the seat's `skill_budget_tokens`, else `skills.budget_tokens`, else 4000, and
@@ -77,7 +85,14 @@ function remembered<T>(map: Map<string, T>, key: string, make: () => T, cache: b
 export async function chooseSkills(
   state: DebateState,
   role: string,
-  options: { dir: string; cwd: string; env?: NodeJS.ProcessEnv; skillRoots?: string[]; cache?: SkillCache },
+  options: {
+    dir: string;
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    skillRoots?: string[];
+    extraSkillRoots?: string[];
+    cache?: SkillCache;
+  },
 ): Promise<SkillChoice> {
   const settings = state.frontmatter.skills;
   if (settings?.enabled === false) return { selection: null, problems: [] };
@@ -85,12 +100,16 @@ export async function chooseSkills(
   const env = options.env ?? process.env;
   const roots =
     options.skillRoots ??
-    (await remembered(
-      cache?.roots ?? new Map(),
-      JSON.stringify([options.cwd, options.dir]),
-      () => defaultSkillRoots({ cwd: options.cwd, env, debateDir: options.dir }),
-      cache !== undefined,
-    ));
+    withExtraRoots(
+      await remembered(
+        cache?.roots ?? new Map(),
+        JSON.stringify([options.cwd, options.dir]),
+        () => defaultSkillRoots({ cwd: options.cwd, env, debateDir: options.dir }),
+        cache !== undefined,
+      ),
+      options.extraSkillRoots ?? [],
+      options.dir,
+    );
   const { skills, problems } = await remembered(
     cache?.loaded ?? new Map(),
     JSON.stringify(roots),

@@ -328,6 +328,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         skillCache,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
+        ...(options.extraSkillRoots?.length ? { extraSkillRoots: options.extraSkillRoots } : {}),
         ...(step.kind === "ask" && step.timeoutMs !== undefined ? { timeoutCapMs: step.timeoutMs } : {}),
         ...(maxCostUsd !== undefined ? { budget } : {}),
       });

@@ -126,7 +126,13 @@ export interface RunOptions {
   checkpoint?: (what: "journal" | "step", entry?: JournalEntry) => Promise<void>;
   /** Adapter factories by adapter name, used instead of importing `@debatekit/adapter-<name>`. */
   adapters?: Record<string, AdapterFactory>;
+  /** Replaces the default skill roots (built-in, project, user, the debate's own skills/). */
   skillRoots?: string[];
+  /**
+   * Skill folders added to the default roots, after the built-in, project and user ones and before
+   * the debate's own skills/ (the `debate` config file's `skills.folders`). Ignored with `skillRoots`.
+   */
+  extraSkillRoots?: string[];
   now?: () => Date;
   /** Environment given to the seats (and whose secret-looking values are redacted); default process.env. */
   env?: NodeJS.ProcessEnv;

@@ -6,6 +6,7 @@ import { readDebateFolder } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
 import type { GatePolicy, GateResult, SeatConfig } from "@debatekit/schema";
 import { type Command, CommanderError, Option } from "commander";
+import { configSkillFolders } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { renderGateComment } from "../gate/comment.js";
 import { loadGatePolicy } from "../gate/policy.js";
@@ -144,9 +145,11 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
   const progress = opts.json ? undefined : createProgress(io);
   let run: GateRun;
   try {
+    const extraSkillRoots = await configSkillFolders(io);
     const summary = await runDebate(dir, {
       signal: controller.signal,
       env: io.env,
+      ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
       command: `debate gate ${origin}`,
       ...(progress ? { onEvent: progress.onEvent } : {}),
     });

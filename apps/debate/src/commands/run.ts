@@ -4,9 +4,8 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal, resetDebateFolder } from "@debatekit/files";
 import { type RunOptions, runDebate } from "@debatekit/runner";
-import { defaultSkillRoots } from "@debatekit/skills";
 import type { Command } from "commander";
-import { loadConfig } from "../config.js";
+import { configSkillFolders } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt, parseUsd } from "../options.js";
 import type { CliIO } from "../output.js";
@@ -147,19 +146,10 @@ export async function runAndReport(
       }
     : shown;
   // Skill folders from the config file go after the built-in, project and user ones, before the debate's own.
-  const { config } = await loadConfig(io);
-  const extraSkills = config.skills?.folders ?? [];
-  const skillRoots =
-    extraSkills.length > 0
-      ? await defaultSkillRoots({ cwd: io.cwd, env: io.env, debateDir: dir }).then((roots) => {
-          const own = join(dir, "skills");
-          const base = roots.filter((r) => r !== own);
-          return [...base, ...extraSkills, ...(roots.includes(own) ? [own] : [])];
-        })
-      : undefined;
+  const extraSkillRoots = await configSkillFolders(io);
   try {
     const summary = await runDebate(dir, {
-      ...(skillRoots ? { skillRoots } : {}),
+      ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
       signal: stop.signal,
       ...(opts.exchanges !== undefined ? { exchanges: opts.exchanges } : {}),
       ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}),

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
+import { configSkillFolders } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
@@ -65,6 +66,7 @@ Examples:
         },
       ) => {
         const dirs = await checkFolders(io, dirArgs);
+        const extraSkillRoots = await configSkillFolders(io);
         let debates: (() => ReturnType<ReturnType<typeof watchDebates>["debates"]>) | undefined;
         const printer = createWatchPrinter(io, {
           ...(opts.json ? { json: true } : {}),
@@ -76,7 +78,7 @@ Examples:
           ...(opts.writeFinish !== undefined ? { writeFinishMs: opts.writeFinish } : {}),
           ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
           ...(opts.rescan !== undefined ? { rescanMs: opts.rescan } : {}),
-          run: { env: io.env, cwd: io.cwd },
+          run: { env: io.env, cwd: io.cwd, ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}) },
         });
         debates = () => watcher.debates();
         // A second signal while the runs wind down forces the exit.

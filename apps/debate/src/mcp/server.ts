@@ -9,6 +9,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { debateStatus } from "../commands/status.js";
+import { configSkillFolders } from "../config.js";
 import type { CliIO } from "../output.js";
 import { createProgress } from "../progress.js";
 import { callCli } from "./cli-call.js";
@@ -224,7 +225,9 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     });
     let summary: RunSummary;
     try {
+      const extraSkillRoots = await configSkillFolders({ cwd, env });
       summary = await runDebate(dir, {
+        ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
         ...(until === "step" ? { steps: 1 } : {}),
         signal: extra.signal,
         onEvent: progress.onEvent,

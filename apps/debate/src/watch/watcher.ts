@@ -34,7 +34,7 @@ export interface WatchOptions {
   /** How deep under each given folder to look for debates (default 8). */
   depth?: number;
   /** Passed to every run (adapter overrides, environment, working directory of the seats...). */
-  run?: Pick<RunOptions, "adapters" | "env" | "cwd" | "skillRoots" | "now">;
+  run?: Pick<RunOptions, "adapters" | "env" | "cwd" | "skillRoots" | "extraSkillRoots" | "now">;
   /** Clock for the events' `at` (default: the system clock). */
   now?: () => Date;
 }
