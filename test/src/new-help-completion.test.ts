@@ -169,6 +169,48 @@ describe("the config file", () => {
     await rm(join(home, ".config/debatekit"), { recursive: true });
   });
 
+  it("gives review its seats (with model and effort), effort and folder; a flag wins", async () => {
+    const project = join(cwd, "reviewing");
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, "debatekit.config.yaml"),
+      "seats:\n  critic: codex:gpt-5.5\n  author: claude\neffort: high\ndir: reviews\n",
+    );
+    const made = debate(["review", "--text", "Cache every response for a day.", "--no-run", "--json"], {
+      cwd: project,
+      env,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const { dir } = JSON.parse(made.stdout) as { dir: string };
+    expect(dir.startsWith(join(project, "reviews"))).toBe(true);
+    const text = await readFile(join(dir, "debate.md"), "utf8");
+    expect(text).toMatch(
+      /critic: \{ adapter: codex, effort: high, model: gpt-5\.5 \}|critic:\n\s+adapter: codex\n\s+effort: high\n\s+model: gpt-5\.5/,
+    );
+    expect(text).toMatch(
+      /author: \{ adapter: claude, effort: high \}|author:\n\s+adapter: claude\n\s+effort: high/,
+    );
+    const flag = debate(
+      [
+        "review",
+        "--text",
+        "Cache every response for an hour.",
+        "--critic",
+        "gemini",
+        "--slug",
+        "flagged",
+        "--no-run",
+        "--json",
+      ],
+      { cwd: project, env },
+    );
+    expect(flag.code, flag.stderr).toBe(0);
+    const flagged = await readFile(join(JSON.parse(flag.stdout).dir, "debate.md"), "utf8");
+    expect(flagged).toMatch(
+      /critic: \{ adapter: gemini, effort: high \}|critic:\n\s+adapter: gemini\n\s+effort: high/,
+    );
+  });
+
   it("adds its skill folders to a run (relative to the config file)", async () => {
     const project = join(cwd, "skilled");
     await teamSkills(project);

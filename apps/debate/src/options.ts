@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { ExitError } from "./exit-error.js";
 
 /** Commander parser for a positive integer option (`--exchanges 5`). */
 export function parsePositiveInt(value: string): number {
@@ -27,4 +28,30 @@ export function parseNonNegativeInt(value: string): number {
     throw new InvalidArgumentError(`expected a whole number from 0 to 1000, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** The efforts a seat may ask for. */
+export const EFFORTS = ["low", "medium", "high", "max"];
+
+/**
+ * A seat given as `<adapter>[:<model>[:<effort>]]` (`--judge codex:gpt-5.5:high`, or a config
+ * file's `seats`): its parts, or a usage error (exit 2) naming `flag`.
+ */
+export function parseSeatSpec(
+  flag: string,
+  given: string,
+): { adapter: string; model?: string; effort?: "low" | "medium" | "high" | "max" } {
+  const [adapter, model, effort, ...rest] = given.split(":");
+  if (rest.length > 0 || !adapter)
+    throw new ExitError(`${flag} ${given}: expected <adapter>[:<model>[:<effort>]]`, 2);
+  if (effort && !EFFORTS.includes(effort))
+    throw new ExitError(
+      `${flag} ${given}: effort must be one of ${EFFORTS.join(", ")}, got ${JSON.stringify(effort)}`,
+      2,
+    );
+  return {
+    adapter,
+    ...(model ? { model } : {}),
+    ...(effort ? { effort: effort as "low" | "medium" | "high" | "max" } : {}),
+  };
 }

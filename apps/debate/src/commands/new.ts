@@ -7,10 +7,8 @@ import type { SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
 import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
-import { parsePositiveInt } from "../options.js";
+import { parsePositiveInt, parseSeatSpec } from "../options.js";
 import type { CliIO } from "../output.js";
-
-const EFFORTS = ["low", "medium", "high", "max"];
 
 /** A slug from a motion: "This house would halt AI development" -> "halt-ai-development". */
 export function slugFromMotion(motion: string): string {
@@ -158,19 +156,9 @@ Examples:
       for (const seat of format.newOptions.seats) {
         const given = opts[seat.role];
         if (typeof given !== "string" || !given.includes(":")) continue;
-        const [adapter, model, effort, ...rest] = given.split(":");
-        if (rest.length > 0 || !adapter)
-          throw new ExitError(`--${seat.role} ${given}: expected <adapter>[:<model>[:<effort>]]`, 2);
-        if (effort && !EFFORTS.includes(effort))
-          throw new ExitError(
-            `--${seat.role} ${given}: effort must be one of ${EFFORTS.join(", ")}, got ${JSON.stringify(effort)}`,
-            2,
-          );
+        const { adapter, ...own } = parseSeatSpec(`--${seat.role}`, given);
         opts[seat.role] = adapter;
-        perSeat.set(seat.role, {
-          ...(model ? { model } : {}),
-          ...(effort ? { effort: effort as NonNullable<SeatConfig["effort"]> } : {}),
-        });
+        perSeat.set(seat.role, own);
       }
       for (const seat of format.newOptions.seats) {
         const name = opts[seat.role];

@@ -5,8 +5,9 @@ import { detectTarget, formatRuleErrors, removeSecrets, resolveGuards, reviewFor
 import { createDebateFolder } from "@debatekit/files";
 import type { ReviewArtifact, ReviewFrontmatter, SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
+import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
-import { parsePositiveInt } from "../options.js";
+import { parsePositiveInt, parseSeatSpec } from "../options.js";
 import type { CliIO } from "../output.js";
 import { parseScope, type ScopeSnapshot, snapshotScope } from "../review/scope.js";
 import { slugFromMotion } from "./new.js";
@@ -51,6 +52,8 @@ export interface ReviewInput {
   materialize?: boolean | undefined;
   slug?: string | undefined;
   dir?: string | undefined;
+  /** Effort of the seats that name none of their own (the config file's `effort`). */
+  effort?: SeatConfig["effort"] | undefined;
   /** Full seat configurations (the gate's policy), over the adapters named by critic/author/judge. */
   seats?: Partial<Record<"critic" | "author" | "judge", SeatConfig>>;
   /**
@@ -116,6 +119,7 @@ export async function createReview(
       author: opts.author as string | undefined,
       judge: opts.judge as string | undefined,
     },
+    ...(opts.effort ? { seatDefaults: { effort: opts.effort } } : {}),
     now: new Date().toISOString(),
   });
   if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"), 2);
@@ -202,8 +206,16 @@ export function registerReview(program: Command, io: CliIO): void {
     .option("--no-run", "create the folder only")
     .option("--json", "print the run's summary as JSON")
     .action(
-      async (pathArg: string | undefined, opts: Record<string, string | number | boolean | undefined>) => {
-        const { dir, fm, warnings, origin } = await createReview(io, { ...opts, path: pathArg });
+      async (
+        pathArg: string | undefined,
+        opts: Record<string, string | number | boolean | undefined>,
+        command: Command,
+      ) => {
+        const { dir, fm, warnings, origin } = await createReview(io, {
+          ...opts,
+          ...(await reviewDefaults(io, opts, command)),
+          path: pathArg,
+        });
         for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
         const shown = relative(io.cwd, dir) || ".";
         if (opts.run === false) {
@@ -224,4 +236,34 @@ export function registerReview(program: Command, io: CliIO): void {
         });
       },
     );
+}
+
+/**
+ * The config file's defaults for `debate review` (a flag wins): the author's, critic's and judge's
+ * seats (`<adapter>[:<model>[:<effort>]]`, also accepted by the flags), `effort` and `dir`.
+ */
+async function reviewDefaults(
+  io: CliIO,
+  opts: Record<string, string | number | boolean | undefined>,
+  command: Command,
+): Promise<Partial<ReviewInput>> {
+  const { config } = await loadConfig(io);
+  const out: Partial<ReviewInput> = {};
+  const seats: NonNullable<ReviewInput["seats"]> = {};
+  for (const role of ["critic", "author", "judge"] as const) {
+    const given = typeof opts[role] === "string" ? (opts[role] as string) : config.seats?.[role];
+    if (given === undefined) continue;
+    const { adapter, ...own } = parseSeatSpec(`--${role}`, given);
+    out[role] = adapter;
+    if (own.model || own.effort)
+      seats[role] = {
+        adapter: adapter as SeatConfig["adapter"],
+        ...(config.effort ? { effort: config.effort } : {}),
+        ...own,
+      };
+  }
+  if (Object.keys(seats).length > 0) out.seats = seats;
+  if (config.effort) out.effort = config.effort;
+  if (command.getOptionValueSource("dir") === "default" && config.dir) out.dir = config.dir;
+  return out;
 }
