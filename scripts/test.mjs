@@ -11,6 +11,8 @@ const steps = [
   ["exec", "node", "scripts/install-chromium.mjs"],
   // the tournament queue tests start Debian's redis-server on a loopback port
   ["exec", "node", "scripts/install-redis.mjs"],
+  // the completion test runs `debate completion zsh|fish` in Debian's zsh and fish
+  ["exec", "node", "scripts/install-shells.mjs"],
   ["run", "check"],
   ["run", "test:cli"],
 ];

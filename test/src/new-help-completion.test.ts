@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,6 +124,39 @@ describe("debate completion", () => {
     expect(complete(["debate", "re"]).sort()).toEqual(["report", "reset", "review"]);
     expect(complete(["debate", "reset", "--"]).sort()).toEqual(["--help", "--to"]);
     expect(complete(["debate", "run", "--ver"])).toEqual(["--verbose"]);
+  });
+
+  /** Runs `script` in Debian's zsh or fish (scripts/install-shells.mjs installs them). */
+  const inShell = (shell: "zsh" | "fish", script: string) => {
+    if (!existsSync(`/usr/bin/${shell}`))
+      throw new Error(`/usr/bin/${shell} is missing: run \`node scripts/install-shells.mjs\``);
+    const ran = spawnSync(`/usr/bin/${shell}`, ["-c", script, process.execPath, debateBin], {
+      cwd,
+      env,
+      encoding: "utf8",
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    return ran.stdout.trim().split("\n");
+  };
+
+  it("zsh runs its script (bash completion through bashcompinit) and gets the same candidates", () => {
+    // zsh filters the candidates by what was typed itself; the script gives the command's own words.
+    const zsh = (words: string[]) =>
+      inShell(
+        "zsh",
+        `source <("$0" "$1" completion zsh); setopt ksharrays; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _debate; print -rl -- "\${COMPREPLY[@]}"`,
+      );
+    expect(zsh(["debate", "re"])).toEqual(expect.arrayContaining(["report", "reset", "review"]));
+    expect(zsh(["debate", "reset", "--"]).sort()).toEqual(["--help", "--to"]);
+  });
+
+  it("fish completes commands, with their descriptions, and a command's options", () => {
+    const fish = (line: string) =>
+      inShell("fish", `"$argv[1]" "$argv[2]" completion fish | source; complete -C "${line}"`).map(
+        (l) => l.split("\t")[0],
+      );
+    expect(fish("debate re").sort()).toEqual(["report", "reset", "review"]);
+    expect(fish("debate reset --").sort()).toEqual(["--help", "--to"]);
   });
 
   it("zsh and fish get their own scripts; an unknown shell is a usage error", () => {
