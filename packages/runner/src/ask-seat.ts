@@ -8,7 +8,7 @@ import type { AdapterResult, JournalEntry, SeatConfig } from "@debatekit/schema"
 import type { SkillProblem } from "@debatekit/skills";
 import type { JournalStore } from "./journal-store.js";
 import { entryUsage } from "./ledger.js";
-import { assemblePrompt, chooseSkills, type SkillCache } from "./prompt.js";
+import { assemblePrompt, chooseSkills, chooseTemplates, type SkillCache } from "./prompt.js";
 import {
   callWithSession,
   readSeatSession,
@@ -280,6 +280,15 @@ export async function askSeat<T>(
         ...(context.skillCache ? { cache: context.skillCache } : {}),
       });
   context.reportSkillProblems?.(role, problems);
+  // Role templates the user, the project or the debate replaced (a broken one throws AGENT_INVALID).
+  const templates = extra
+    ? undefined
+    : await chooseTemplates({
+        dir,
+        cwd: context.cwd,
+        env: context.env,
+        ...(context.skillCache ? { cache: context.skillCache } : {}),
+      });
   const resume = resumesSession(seat);
   let stored = resume ? await readSeatSession(dir, role, seat) : undefined;
   // `retries` bounds the step's attempts across runs too: the rejected answers this seat (same adapter
@@ -310,7 +319,11 @@ export async function askSeat<T>(
     }
     const prompt = extra
       ? extra.prompt(feedback)
-      : assemblePrompt(state, role, { feedback, ...(skills ? { skills: skills.text } : {}) });
+      : assemblePrompt(state, role, {
+          feedback,
+          ...(skills ? { skills: skills.text } : {}),
+          ...(templates ? { templates } : {}),
+        });
     let reserved = 0;
     if (context.budget) {
       const allowed = await checkBudget(context, context.budget, seat, role, prompt);

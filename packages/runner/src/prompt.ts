@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import type { DebateState } from "@debatekit/core";
+import type { AgentTemplate, DebateState } from "@debatekit/core";
 import { formatOfState } from "@debatekit/core";
 import type { Role } from "@debatekit/schema";
 import {
@@ -10,6 +10,7 @@ import {
   type SkillProblem,
   selectSkills,
 } from "@debatekit/skills";
+import { agentRoots, loadAgentTemplates } from "./agents.js";
 
 /** What goes into a seat's prompt besides the state. */
 export interface PromptInput {
@@ -17,6 +18,8 @@ export interface PromptInput {
   feedback?: string[];
   /** The skills block chosen for this seat by chooseSkills (already within its budget). */
   skills?: string;
+  /** Role templates replacing the built-in ones (loadAgentTemplates); default: the built-in ones. */
+  templates?: AgentTemplate[];
 }
 
 /** The prompt for one seat at the debate's current step (the one place prompts are assembled). */
@@ -24,6 +27,7 @@ export function assemblePrompt(state: DebateState, role: string, input: PromptIn
   return formatOfState(state).prompt(state, role, {
     ...(input.feedback && input.feedback.length > 0 ? { feedback: input.feedback } : {}),
     ...(input.skills ? { skills: input.skills } : {}),
+    ...(input.templates ? { templates: input.templates } : {}),
   });
 }
 
@@ -49,13 +53,15 @@ export interface SkillChoice {
  */
 export interface SkillCache {
   roots: Map<string, Promise<string[]>>;
+  /** The role templates of each debate folder (agent roots are read once per run too). */
+  agents: Map<string, Promise<AgentTemplate[] | undefined>>;
   loaded: Map<string, ReturnType<typeof loadSkills>>;
   selections: Map<string, Selection>;
 }
 
 /** An empty SkillCache, for one run. */
 export function createSkillCache(): SkillCache {
-  return { roots: new Map(), loaded: new Map(), selections: new Map() };
+  return { roots: new Map(), agents: new Map(), loaded: new Map(), selections: new Map() };
 }
 
 function remembered<T>(map: Map<string, T>, key: string, make: () => T, cache: boolean): T {
@@ -134,4 +140,23 @@ export async function chooseSkills(
     cache !== undefined,
   );
   return { selection, problems };
+}
+
+/**
+ * The role templates for a seat of the debate in `dir`: the built-in ones with the user's, the
+ * project's and the debate's own replacements (agents.ts); read once per run with a cache.
+ */
+export function chooseTemplates(options: {
+  dir: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  cache?: SkillCache;
+}): Promise<AgentTemplate[] | undefined> {
+  const env = options.env ?? process.env;
+  return remembered(
+    options.cache?.agents ?? new Map(),
+    JSON.stringify([options.cwd, options.dir]),
+    async () => loadAgentTemplates(await agentRoots({ cwd: options.cwd, env, debateDir: options.dir })),
+    options.cache !== undefined,
+  );
 }
