@@ -1,7 +1,10 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 /** Debian's Chromium (installed by scripts/install-chromium.mjs), or undefined. */
 export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
@@ -26,4 +29,25 @@ export async function axeViolations(page: Page): Promise<string[]> {
     ).axe;
     return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
   });
+}
+
+/**
+ * One headless Chromium and one temp folder for a test file: checks for Chromium (requireChromium),
+ * launches it before the file's tests with `out` (its screenshots' folder) created, and closes and
+ * removes both after them. The fields are set once the file's tests run.
+ */
+export function useChromium(file: string, out: string): { browser: Browser; work: string } {
+  requireChromium(file);
+  const session = { browser: undefined as unknown as Browser, work: "" };
+  beforeAll(async () => {
+    if (!CHROMIUM) return;
+    session.work = await mkdtemp(join(tmpdir(), `${file.replace(/\.test\.ts$/, "")}-`));
+    await mkdir(out, { recursive: true });
+    session.browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    if (session.work) await rm(session.work, { recursive: true, force: true });
+  });
+  return session;
 }

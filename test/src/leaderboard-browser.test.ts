@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -10,9 +9,8 @@ import {
   runTournament,
   writeTournamentReport,
 } from "@debatekit/tournament";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, CHROMIUM, requireChromium } from "./browser.js";
+import { describe, expect, it } from "vitest";
+import { axeViolations, CHROMIUM, useChromium } from "./browser.js";
 import { repoRoot } from "./workspace.js";
 
 // leaderboard.html of the offline example tournament (one debate broken on purpose, so the failed
@@ -22,24 +20,11 @@ import { repoRoot } from "./workspace.js";
 const OUT = join(repoRoot, "test/.output/leaderboard");
 const example = join(repoRoot, "examples/tournament-replay");
 
-requireChromium("leaderboard-browser.test.ts");
-
-let work: string;
-let browser: Browser;
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  work = await mkdtemp(join(tmpdir(), "leaderboard-browser-"));
-  await mkdir(OUT, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-});
-afterAll(async () => {
-  await browser?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+const session = useChromium("leaderboard-browser.test.ts", OUT);
 
 describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
   it("the example tournament's page: chart, matrix, failed first, working links, no axe violation", async () => {
-    const dir = join(work, "t");
+    const dir = join(session.work, "t");
     await createTournament(dir, {
       motions: parseMotions(await readFile(join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
       players: parseEntrants("replay:alice,replay:bob,replay:carol", "--seats"),
@@ -65,7 +50,7 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
       ["desktop", { width: 1280, height: 900 }],
       ["phone", { width: 390, height: 844 }],
     ] as const) {
-      const page = await browser.newPage({ viewport });
+      const page = await session.browser.newPage({ viewport });
       const errors: string[] = [];
       const requests: string[] = [];
       page.on("console", (m) => {

@@ -1,13 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readDebateFolder, readJournal } from "@debatekit/files";
 import { createReport } from "@debatekit/report";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, CHROMIUM, requireChromium } from "./browser.js";
+import { describe, expect, it } from "vitest";
+import { axeViolations, CHROMIUM, useChromium } from "./browser.js";
 import { addReplayReporter } from "./reporter-seat.js";
 import { repoRoot } from "./workspace.js";
 
@@ -17,26 +15,13 @@ import { repoRoot } from "./workspace.js";
 const OUT = join(repoRoot, "test/.output/report");
 const FIXTURE = join(repoRoot, "../shared/fixtures/dialectic/halt-ai-development");
 
-requireChromium("report-browser.test.ts");
-
-let work: string;
-let browser: Browser;
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  work = await mkdtemp(join(tmpdir(), "report-browser-"));
-  await mkdir(OUT, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-});
-afterAll(async () => {
-  await browser?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+const session = useChromium("report-browser.test.ts", OUT);
 
 async function writeReport(
   name: string,
   source: string,
 ): Promise<{ file: string; nodes: number; points: number }> {
-  const dir = join(work, name);
+  const dir = join(session.work, name);
   await cp(source, dir, { recursive: true });
   const read = await readDebateFolder(dir);
   if (!read.ok) throw new Error(read.errors[0]!.message);
@@ -70,7 +55,7 @@ async function checkPage(
   expected: { points: number; nodes: number; edges: number; sections?: string[] },
 ): Promise<void> {
   for (const [label, viewport] of VIEWPORTS) {
-    const page = await browser.newPage({ viewport });
+    const page = await session.browser.newPage({ viewport });
     const errors: string[] = [];
     const requests: string[] = [];
     page.on("console", (m) => {
@@ -113,7 +98,7 @@ describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
   });
 
   it("the crossfire example's page, after a run: 6 chart points, 13 nodes, 9 edges", async () => {
-    const dir = join(work, "crossfire-grpc");
+    const dir = join(session.work, "crossfire-grpc");
     await cp(join(repoRoot, "examples/crossfire-grpc"), dir, { recursive: true });
     runCli(["run", dir]);
     const { file, nodes, points } = await writeReport("crossfire-copy", dir);
@@ -122,7 +107,7 @@ describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
   });
 
   it("the review example's page, with a reporter seat's narrative: 9 chart points (3 severities x 3 rounds), 3 findings, 2 repeats", async () => {
-    const dir = join(work, "redis");
+    const dir = join(session.work, "redis");
     await cp(join(repoRoot, "examples/review-sum/redis"), dir, { recursive: true });
     runCli(["run", dir]);
     const paragraph =

@@ -1,13 +1,13 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdapter as createReplayAdapter } from "@debatekit/adapter-replay";
 import { krippendorffAlpha } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import type { PanelResult } from "@debatekit/schema";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runDebate } from "./run.js";
+import { exampleCopies } from "./test-helpers/example.js";
 import type { RunOptions } from "./types.js";
 
 // examples/judge-panel: a formal debate judged by a 3-judge panel (replay seats), each judge asked in
@@ -15,25 +15,13 @@ import type { RunOptions } from "./types.js";
 const example = fileURLToPath(new URL("../../../examples/judge-panel", import.meta.url));
 const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
 
-let base: string;
-beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), "runner-panel-"));
-});
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
-});
-
-async function copyExample(name: string): Promise<string> {
-  const dir = join(base, name);
-  await cp(example, dir, { recursive: true });
-  return dir;
-}
+const { base, copy: copyExample } = exampleCopies(example, "runner-panel-");
 
 /** Run options that record each call as `role@exchange`. */
 function options(calls: string[] = []): RunOptions {
   return {
     skillRoots: [repoSkills],
-    cwd: base,
+    cwd: base(),
     adapters: {
       replay: (seat, context) => {
         const real = createReplayAdapter(seat, context);

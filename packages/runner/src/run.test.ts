@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdapter as createReplayAdapter } from "@debatekit/adapter-replay";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runDebate } from "./run.js";
+import { exampleCopies } from "./test-helpers/example.js";
 import type { RunEvent, RunOptions } from "./types.js";
 
 // The example debate run for real (replay seats answer from its recording); the adapter is only
@@ -14,25 +14,13 @@ import type { RunEvent, RunOptions } from "./types.js";
 const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
 const repoSkills = fileURLToPath(new URL("../../skills/builtin", import.meta.url));
 
-let base: string;
-beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), "runner-run-"));
-});
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
-});
-
-async function copyExample(name: string): Promise<string> {
-  const dir = join(base, name);
-  await cp(example, dir, { recursive: true });
-  return dir;
-}
+const { base, copy: copyExample } = exampleCopies(example, "runner-run-");
 
 /** Options that record every prompt sent, in order, as `role@exchange` plus the prompt. */
 function recordingPrompts(prompts: string[]): RunOptions {
   return {
     skillRoots: [repoSkills],
-    cwd: base,
+    cwd: base(),
     adapters: {
       replay: (seat, context) => {
         const real = createReplayAdapter(seat, context);
@@ -175,13 +163,13 @@ describe("a seat that tried to act", () => {
 describe("steps", () => {
   it("stops after the asked number of committed steps, and a later run goes on from there", async () => {
     const dir = await copyExample("steps");
-    const first = await runDebate(dir, { skillRoots: [repoSkills], cwd: base, steps: 1 });
+    const first = await runDebate(dir, { skillRoots: [repoSkills], cwd: base(), steps: 1 });
     expect(first.status).toBe("done");
     expect(first.committed).toBe(1);
     expect(first.reason).toBe("stopped after 1 step(s) as requested");
     const debate = await readFile(join(dir, "debate.md"), "utf8");
     expect(debate).toMatch(/^current_phase: awaiting_judgment$/m);
-    const second = await runDebate(dir, { skillRoots: [repoSkills], cwd: base, steps: 2 });
+    const second = await runDebate(dir, { skillRoots: [repoSkills], cwd: base(), steps: 2 });
     expect(second.committed).toBe(2);
     expect(second.exchange).toBe(1);
     expect(second.phase).toBe("awaiting_judgment");
