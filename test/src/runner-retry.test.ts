@@ -142,7 +142,7 @@ describe("runDebate: validation failures", () => {
     const judged = (await journal()).filter((e) => e.role === "judge");
     expect(judged.map((e) => [e.attempt, e.validation?.ok])).toEqual([
       [1, false],
-      [2, true],
+      [2, undefined],
     ]);
   });
 

@@ -96,6 +96,27 @@ describe("findSecretSpans", () => {
   });
 });
 
+describe("findSecretSpans on long texts (clean ones are remembered)", () => {
+  it("finds nothing again from memory, but always looks for values it was not given before", () => {
+    const value = "staple-battery-horse-correct-4567";
+    const long = `${"A long prompt without credentials. ".repeat(200)}${value}, more prose.`;
+    expect(long.length).toBeGreaterThan(4096);
+    // Redaction with no values finds the text clean (remembered)...
+    expect(removeSecrets(long)).toBe(long);
+    expect(findSecretSpans(long)).toEqual([]);
+    // ...a set of values not seen before is looked for, labelled or not, every time.
+    expect(findSecretSpans(long, [value])).toHaveLength(1);
+    expect(findSecretSpans(long, [{ label: "the value of $LATER", value }])[0]?.kind).toBe(
+      "the value of $LATER",
+    );
+    expect(removeSecrets(long, [value])).not.toContain(value);
+    // A credential shape appended makes another text: found each time.
+    const shaped = `${long} ghp_${"b".repeat(36)}`;
+    expect(findSecretSpans(shaped)).toHaveLength(1);
+    expect(findSecretSpans(shaped)).toHaveLength(1);
+  });
+});
+
 describe("looksRandom", () => {
   it("tells generated bodies from hyphenated words", () => {
     expect(looksRandom("Q2x8Vb7nM1kZ4pR9sT3w")).toBe(true);

@@ -175,8 +175,26 @@ export function findSecretSpans(
   text: string,
   secrets: ReadonlyArray<string | LabelledSecret> = [],
 ): SecretSpan[] {
-  return [...findValues(text, secrets), ...findKeyShapes(text)];
+  if (text.length < REMEMBER_CLEAN_FROM) return [...findValues(text, secrets), ...findKeyShapes(text)];
+  // Nothing found is a function of the text and the values alone (labels only name what is found),
+  // so long texts found clean are remembered per set of values: a seat call's prompt is scanned by
+  // redaction and again by the journal's last check, and a value not looked for before starts a
+  // new memory.
+  const key = secrets.map((s) => (typeof s === "string" ? s : s.value)).join("\u0000");
+  if (clean.values !== key) clean = { values: key, texts: new Set() };
+  if (clean.texts.has(text)) return [];
+  const spans = [...findValues(text, secrets), ...findKeyShapes(text)];
+  if (spans.length === 0) {
+    if (clean.texts.size >= REMEMBER_CLEAN_COUNT) clean.texts.delete(clean.texts.values().next().value!);
+    clean.texts.add(text);
+  }
+  return spans;
 }
+
+/** Texts this long that were found clean are remembered (the last REMEMBER_CLEAN_COUNT, per set of values). */
+const REMEMBER_CLEAN_FROM = 4096;
+const REMEMBER_CLEAN_COUNT = 16;
+let clean: { values: string; texts: Set<string> } = { values: "", texts: new Set() };
 
 /** Replaces the union of `spans` in `text` with `marker` (one marker per run of overlapping spans). */
 export function replaceSecretSpans(text: string, spans: readonly SecretSpan[], marker = REDACTED): string {

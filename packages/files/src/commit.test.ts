@@ -26,23 +26,30 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; errors: unknown
   return result.value;
 }
 
+function judge(
+  state: DebateState,
+  exchange: number,
+  judgment: Parameters<typeof applyJudgment>[2],
+  at: string,
+) {
+  return unwrap(applyJudgment(state, exchange, judgment, at));
+}
+
 /** The judgment of exchange 1 on sampleState(): scores both rebuttals and rescores prop_000a. */
 function judged(state: DebateState): DebateState {
-  return unwrap(
-    applyJudgment(
-      state,
-      1,
-      {
-        scores: [
-          { argument_id: "prop_001", score: 0.2, reasoning: "Lands its attack." },
-          { argument_id: "opp_001", score: -0.2, reasoning: "Restates itself." },
-        ],
-        rescores: [
-          { argument_id: "prop_000a", old_score: 0.3, new_score: 0.1, reasoning: "Undercut by opp_001." },
-        ],
-      },
-      "2026-11-21T11:00:00Z",
-    ),
+  return judge(
+    state,
+    1,
+    {
+      scores: [
+        { argument_id: "prop_001", score: 0.2, reasoning: "Lands its attack." },
+        { argument_id: "opp_001", score: -0.2, reasoning: "Restates itself." },
+      ],
+      rescores: [
+        { argument_id: "prop_000a", old_score: 0.3, new_score: 0.1, reasoning: "Undercut by opp_001." },
+      ],
+    },
+    "2026-11-21T11:00:00Z",
   );
 }
 
@@ -63,6 +70,15 @@ function argued(state: DebateState): DebateState {
       opposition: [renderArgument(draft("Opp two", "prop_001"), { id: "opp_002", side: "opp", exchange: 2 })],
     }),
   );
+}
+
+/** The judgment of exchange 2 on argued(judged(sampleState())). */
+function judgedAgain(state: DebateState): DebateState {
+  const scores = [
+    { argument_id: "prop_002", score: 0.1, reasoning: "Holds." },
+    { argument_id: "opp_002", score: -0.1, reasoning: "Holds less." },
+  ];
+  return judge(state, 2, { scores }, "2026-11-21T12:00:00Z");
 }
 
 async function readFolder(): Promise<DebateFolder> {
@@ -168,7 +184,40 @@ describe("commitStep", () => {
     const rewrite = structuredClone(folder.state);
     rewrite.arguments[0]!.body = "changed\n";
     await expect(commitStep(folder, rewrite)).rejects.toMatchObject({ code: "ARGUMENT_REWRITE" });
+    // Only the score records a step adds or changes are checked against the schema: a bad one is
+    // refused whether it is new or a changed committed record, and named by its field.
+    for (const id of ["prop_001", "prop_000a"]) {
+      const badScore = judged(folder.state);
+      badScore.scores[id] = { ...badScore.scores[id]!, current_score: 5 };
+      await expect(commitStep(folder, badScore)).rejects.toMatchObject({
+        code: "STATE_INVALID",
+        file: "scores.json",
+        field: expect.stringContaining(`${id}`),
+      });
+    }
     expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
+  it("writes a derived file without reading it when its text changed, and rewrites one edited on disk even when the step leaves it as it was", async () => {
+    await writeStateFolder(dir, sampleState());
+    const graph = path.join(dir, "argument-graph.mmd");
+    const first = await commitStep(await readFolder(), judged((await readFolder()).state), {
+      renderGraph: () => "graph one",
+    });
+    expect(await readFile(graph, "utf8")).toBe("graph one\n");
+    // The step renders the graph it left: nothing to write...
+    const same = argued(first.state);
+    const written: string[] = [];
+    const second = await commitStep(first, same, {
+      renderGraph: () => "graph one",
+      beforeWrite: (p) => void written.push(path.relative(dir, p)),
+    });
+    expect(written).not.toContain("argument-graph.mmd");
+    // ...unless a person changed (or removed) the file meanwhile: it is read, and written back.
+    await writeFile(graph, "edited by hand\n");
+    const third = judgedAgain(second.state);
+    await commitStep(second, third, { renderGraph: () => "graph one" });
+    expect(await readFile(graph, "utf8")).toBe("graph one\n");
   });
 
   it("compares committed arguments in memory: equal copies pass, any changed field is a rewrite", async () => {

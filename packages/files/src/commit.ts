@@ -104,18 +104,27 @@ function addedRecords(format: Format, folder: DebateFolder, next: DebateState): 
   return added.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
-/** Whether two scores files hold the same records: by identity first (records a step keeps are the same objects). */
-function sameScores(before: DebateState["scores"], after: DebateState["scores"]): boolean {
-  if (before === after) return true;
-  const ids = Object.keys(after);
-  if (ids.length !== Object.keys(before).length) return false;
-  for (const id of ids) {
+/**
+ * The records of `after` that differ from `before` (by identity first: records a step keeps are the
+ * same objects), and whether the two scores files differ at all (a removed record counts).
+ */
+function changedScores(
+  before: DebateState["scores"],
+  after: DebateState["scores"],
+): { changed: DebateState["scores"]; differ: boolean } {
+  const changed: DebateState["scores"] = {};
+  if (before === after) return { changed, differ: false };
+  let differ = false;
+  let kept = 0;
+  for (const id of Object.keys(after)) {
     const a = before[id];
-    const b = after[id];
-    if (a === b) continue;
-    if (a === undefined || !isDeepStrictEqual(a, b)) return false;
+    const b = after[id]!;
+    if (a !== undefined) kept++;
+    if (a === b || (a !== undefined && isDeepStrictEqual(a, b))) continue;
+    changed[id] = b;
+    differ = true;
   }
-  return true;
+  return { changed, differ: differ || kept !== Object.keys(before).length };
 }
 
 function checkNextState(
@@ -125,9 +134,11 @@ function checkNextState(
   const debate = validateDebateData(next.frontmatter);
   if (!debate.ok)
     throw invalid(schemaErrors("debate.md", "DEBATE_FIELD_INVALID", debate.errors), "debate.md");
-  const scoresChanged = !sameScores(folder.state.scores, next.scores);
+  const { changed, differ: scoresChanged } = changedScores(folder.state.scores, next.scores);
   if (scoresChanged) {
-    const scores = validateScoresFile(next.scores);
+    // The schema checks each record on its own (an id pattern, a record shape): the records a step
+    // keeps were checked when they were read or committed, so only the ones it adds or changes are.
+    const scores = validateScoresFile(changed);
     if (!scores.ok)
       throw invalid(schemaErrors("scores.json", "SCORES_FIELD_INVALID", scores.errors), "scores.json");
   }
@@ -259,9 +270,16 @@ export async function commitStep(
   const derived = options.renderGraph
     ? [{ file: "argument-graph.mmd", content: options.renderGraph(next) }]
     : (format.derivedFiles?.(next) ?? []);
+  const derivedTexts: Record<string, string> = {};
   for (const { file, content } of derived) {
     const text = content.endsWith("\n") ? content : `${content}\n`;
-    if ((await readIfExists(dir, file)) !== text) writes.push({ file, content: text });
+    derivedTexts[file] = text;
+    // A text that differs from what the last commit left there is written without reading the file
+    // (a long debate's graph is large, and it changes with nearly every step); the same text is
+    // written only when the file on disk differs (someone edited or removed it).
+    const last = folder.derivedTexts?.[file];
+    if ((last !== undefined && last !== text) || (await readIfExists(dir, file)) !== text)
+      writes.push({ file, content: text });
   }
   // Edit the text on disk rather than write the state out: only what the step changed (the marker, the
   // cumulative scores) moves. A person's comments, quoting and layout stay, and so does anything they
@@ -322,7 +340,7 @@ export async function commitStep(
     motion: motion?.ok ? motion.value : next.motion,
     arguments: args,
   };
-  return { dir, state, styles: { ...folder.styles, debate: disk.style }, debateText };
+  return { dir, state, styles: { ...folder.styles, debate: disk.style }, debateText, derivedTexts };
 }
 
 /**

@@ -25,6 +25,8 @@ export interface DebateFolder {
   argumentIndex?: ArgumentIndex;
   /** Whether the index on disk held exactly `argumentIndex` (every argument came from it, nothing else was in it). */
   argumentIndexCurrent?: boolean;
+  /** The derived files (argument-graph.mmd) as the commit that returned this folder wrote or found them. */
+  derivedTexts?: Readonly<Record<string, string>>;
 }
 
 /** The exchange an argument id belongs to (`prop_003` -> 3). */

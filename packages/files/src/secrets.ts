@@ -27,27 +27,9 @@ export function journalSecrets(
   ];
 }
 
-/** Strings this long that were found clean are remembered (a call's entry is journaled twice, prompt included). */
-const REMEMBER_CLEAN_FROM = 4096;
-/** How many clean long strings are remembered (the last ones scanned), per set of secret values. */
-const REMEMBER_CLEAN_COUNT = 16;
-let clean: { secrets: string; strings: Set<string> } = { secrets: "", strings: new Set() };
-
-/** Whether `text` holds no secret (core's findSecretSpans), remembering long clean strings per set of secrets. */
+/** The kind of the first secret core's findSecretSpans finds in `text` (it remembers long clean texts). */
 function firstSecretKind(text: string, secrets: readonly LabelledSecret[]): string | undefined {
-  if (text.length < REMEMBER_CLEAN_FROM) return findSecretSpans(text, secrets)[0]?.kind;
-  // The result is a function of the text and the secret values only: a set of values not seen
-  // before starts a new memory, so a value added later is always looked for.
-  const key = secrets.map((s) => `${s.label}\u0000${s.value}`).join("\u0000\u0000");
-  if (clean.secrets !== key) clean = { secrets: key, strings: new Set() };
-  if (clean.strings.has(text)) return undefined;
-  const kind = findSecretSpans(text, secrets)[0]?.kind;
-  if (kind === undefined) {
-    if (clean.strings.size >= REMEMBER_CLEAN_COUNT)
-      clean.strings.delete(clean.strings.values().next().value!);
-    clean.strings.add(text);
-  }
-  return kind;
+  return findSecretSpans(text, secrets)[0]?.kind;
 }
 
 /** The dotted path and kind of the first string in `value` where core finds a secret, or undefined. */

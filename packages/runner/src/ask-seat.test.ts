@@ -73,7 +73,8 @@ describe("askSeat: a journaled answer that cannot be read", () => {
     const journal = await readJournal(dir, { exchange: 0, phase: "awaiting_arguments", role: "proposition" });
     expect(journal.map((e) => [e.attempt, e.validation?.ok])).toEqual([
       [1, false],
-      [2, true],
+      // An accepted answer is not rewritten: no `validation` means the answer the step uses.
+      [2, undefined],
     ]);
     expect(journal[0]!.validation?.errors?.[0]).toMatch(
       /^ANSWER_UNREADABLE at `\(root\)`: the answer could not be read \(RangeError: Maximum call stack size exceeded\)/,
@@ -83,5 +84,30 @@ describe("askSeat: a journaled answer that cannot be read", () => {
     const later = await askSeat(contextFor(), state.value.state, "proposition", parse);
     expect(later.ok).toBe(true);
     expect((await readJournal(dir)).length).toBe(2);
+  });
+});
+
+describe("askSeat: one journal write per accepted call", () => {
+  it("journals the answer once, before parsing it; a later run reuses it without asking or writing", async () => {
+    const state = await readDebateFolder(dir);
+    if (!state.ok) throw new Error(JSON.stringify(state.errors));
+    const parse = (text: string) => parseSideAnswer(state.value.state, "proposition", text);
+    const context = contextFor();
+    let asked = 0;
+    const call = context.adapter.call.bind(context.adapter);
+    context.adapter = { ...context.adapter, call: (request) => (asked++, call(request)) };
+    const first = await askSeat(context, state.value.state, "proposition", parse);
+    expect(first.ok).toBe(true);
+    expect([asked, context.journal.written]).toEqual([1, 1]);
+    const [entry] = await readJournal(dir);
+    // Durable before it was parsed, and not rewritten after: no `validation` is the answer the step uses.
+    expect(entry).toMatchObject({ attempt: 1, result: { status: "ok" } });
+    expect(entry!.validation).toBeUndefined();
+    // As after a crash before the step's commit: a new run parses the journaled answer again.
+    const again = contextFor();
+    again.adapter = { ...again.adapter, call: (request) => (asked++, call(request)) };
+    const later = await askSeat(again, state.value.state, "proposition", parse);
+    expect(later).toEqual(first);
+    expect([asked, again.journal.written]).toEqual([1, 0]);
   });
 });

@@ -256,11 +256,9 @@ export async function askSeat<T>(
       reused: true,
     });
     const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
-    if (!reusable.validation) {
-      await context.journal.write({
-        ...reusable,
-        validation: parsed.ok ? { ok: true } : { ok: false, errors },
-      });
+    // Only a rejection is written back (an accepted answer's entry stays as journaled: see below).
+    if (!parsed.ok && !reusable.validation) {
+      await context.journal.write({ ...reusable, validation: { ok: false, errors } });
     }
     if (parsed.ok) return answered(parsed.value);
     // The rules reject an answer they once accepted (e.g. debate.md was edited): ask again.
@@ -429,9 +427,13 @@ export async function askSeat<T>(
       };
     }
     const parsed = parse(result.text);
-    const errors = parsed.ok ? [] : formatRuleErrors(parsed.errors);
-    await context.journal.write({ ...entry, validation: parsed.ok ? { ok: true } : { ok: false, errors } });
+    // The answer was durable before it was parsed. An accepted answer is not written again: its
+    // entry without `validation` is the answer the step uses (a resume parses it again anyway), so
+    // a call costs one journal write. A rejection is written back: it feeds the retry's prompt and
+    // counts against `retries` across runs.
     if (parsed.ok) return answered(parsed.value);
+    const errors = formatRuleErrors(parsed.errors);
+    await context.journal.write({ ...entry, validation: { ok: false, errors } });
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: callNo };
     feedback = errors;
     seatAttempt++;

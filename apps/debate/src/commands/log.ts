@@ -69,7 +69,9 @@ export function formatJournalEntry(entry: JournalEntry): string {
   if (r.error) parts.push(block("error", r.error));
   if (entry.validation?.ok === false)
     parts.push(block("rejected", (entry.validation.errors ?? ["invalid answer"]).join("\n")));
-  else if (entry.validation?.ok) parts.push("--- accepted ---\n");
+  // An accepted answer's entry is not rewritten: an `ok` result without `validation` is the answer
+  // its step uses (older entries carry `validation: { ok: true }`).
+  else if (entry.validation?.ok || (r.status === "ok" && !entry.validation)) parts.push("--- accepted ---\n");
   return parts.join("");
 }
 

@@ -1638,7 +1638,7 @@ export interface JournalRaw {
   truncated?: boolean
 }
 /**
- * Filled after parsing: whether the answer passed validation, and why not.
+ * Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).
  */
 export interface JournalValidation {
   ok: boolean
