@@ -108,14 +108,17 @@ describe("the dialectic fixture", () => {
       opposition: { adapter: "replay" as const },
       judge: { adapter: "replay" as const },
     };
-    const runnable = { ...state, frontmatter: { ...state.frontmatter, exchanges: 7, seats } };
+    const context = { window: 2 };
+    const runnable = { ...state, frontmatter: { ...state.frontmatter, exchanges: 7, seats, context } };
     expect(nextAction(runnable)).toEqual({ kind: "arguments", exchange: 5, task: "rebuttal" });
     const prompt = buildPrompt(runnable, "opposition");
-    // Exchanges 0-3 compact, exchange 4 (the latest) in full; every id with its current score.
+    // Window 2: exchanges 0-1 compact, 2-4 in full; the judgment log gives every id its current
+    // score (a judged score, or the new score of its last rescore).
     for (const arg of state.arguments) {
       const { id, exchange } = arg.frontmatter;
-      expect(prompt).toContain(exchange < 4 ? `**${id}**` : `## ${id} (`);
-      expect(prompt).toMatch(new RegExp(`\\b${id} ${state.scores[id]!.current_score}\\b`));
+      expect(prompt).toContain(exchange < 2 ? `\n- ${id}: ${arg.frontmatter.title}. ` : `## ${id} (`);
+      const score = state.scores[id]!.current_score;
+      expect(prompt).toMatch(new RegExp(`\\b${id} (-?[\\d.]+ -> )?${score}\\b`));
     }
     expect(prompt).toContain("Attacking opp_003"); // prop_004 in full: the opponent's latest argument
     expect(prompt).toContain(" -0.8");

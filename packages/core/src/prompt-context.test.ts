@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyArguments, applyJudgment } from "./formats/formal.js";
-import { buildPrompt, fullFrom } from "./prompt.js";
+import { buildPrompt, historyFrom } from "./prompt.js";
 import { renderArgument } from "./render/argument.js";
 import { draft, freshState } from "./test-helpers/states.js";
 import type { ArgumentRecord, DebateState } from "./types.js";
@@ -93,20 +93,53 @@ function section(prompt: string, heading: string): string {
   return prompt.slice(start, end < 0 ? undefined : end);
 }
 
+/**
+ * Every argument's score as a reader of the history's judgment log finds it: the last value a
+ * `Judged:` line (`id score`) or its `rescored:` part (`id old -> new`) gives it.
+ */
+function loggedScores(history: string): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const line of history.split("\n").filter((l) => l.startsWith("Judged: "))) {
+    const [judged, rescored] = line.slice("Judged: ".length).split("; rescored: ");
+    for (const entry of judged!.split(", ")) {
+      const [id, score] = entry.split(" ");
+      scores.set(id!, Number(score));
+    }
+    for (const entry of rescored?.split(", ") ?? []) {
+      const m = /^(\S+) (-?[\d.]+) -> (-?[\d.]+)$/.exec(entry);
+      if (!m) throw new Error(`unreadable rescore ${entry}`);
+      scores.set(m[1]!, Number(m[3]));
+    }
+  }
+  return scores;
+}
+
 describe("bounded, cache-friendly formal prompts", () => {
   for (const window of [1, 2, 4, 7]) {
     const prompts = debate(16, window);
 
     it(`window ${window}: the judge sees every id it may rescore with its current score`, () => {
       for (const p of prompts.filter((x) => x.role === "judge")) {
-        const scores = section(p.text, "# Current scores");
+        const history = section(p.text, "# The debate so far");
+        const logged = loggedScores(history);
         const earlier = p.state.arguments.filter((a) => a.frontmatter.exchange < p.exchange);
         for (const a of earlier) {
           const id = a.frontmatter.id;
-          expect(scores).toMatch(new RegExp(`(^|[ :,])${id} ${p.state.scores[id]!.current_score}(,|\\n|$)`));
+          expect(logged.get(id)).toBe(p.state.scores[id]!.current_score);
         }
+        expect(logged.size).toBe(earlier.length);
+        // ...and the ones this exchange attacks or defends (what it is likeliest to rescore) are
+        // listed again with their current score in the short block after the history.
+        const scores = section(p.text, "# Current scores");
+        const targets = new Set(
+          p.state.arguments
+            .filter((a) => a.frontmatter.exchange === p.exchange)
+            .flatMap((a) => [...(a.frontmatter.attacks ?? []), ...(a.frontmatter.defends ?? [])])
+            .map((t) => t.target_id),
+        );
+        for (const id of targets)
+          expect(scores).toMatch(new RegExp(`[ :,]${id} ${p.state.scores[id]!.current_score}(,|\\n|$)`));
         // ...and every one of those ids has its title and claim in the history.
-        const history = section(p.text, "# The debate so far");
         for (const a of earlier) expect(history).toContain(`${a.frontmatter.title}`);
       }
     });
@@ -136,26 +169,39 @@ describe("bounded, cache-friendly formal prompts", () => {
       }
     });
 
-    it(`window ${window}: older exchanges are compact, at most ${window} in full, and the history is append-only within a block`, () => {
+    it(`window ${window}: older exchanges are compact, ${window} to ${2 * window - 1} in full, and the history is append-only between compactions`, () => {
       const seat = prompts.filter((x) => x.role === "proposition" && x.exchange > 0);
       for (const p of seat) {
         const last = p.exchange - 1;
         const history = section(p.text, "# The debate so far");
         for (const a of p.state.arguments) {
-          const inFull = a.frontmatter.exchange >= fullFrom(last, window);
+          const inFull = a.frontmatter.exchange >= historyFrom(last, window);
           expect(history.includes(fullMark(a))).toBe(inFull);
           expect(history).toContain(a.frontmatter.id);
         }
-        expect(last - fullFrom(last, window) + 1).toBeLessThanOrEqual(window);
+        const shown = last - historyFrom(last, window) + 1;
+        expect(shown).toBeGreaterThanOrEqual(Math.min(window, last + 1));
+        expect(shown).toBeLessThanOrEqual(2 * window - 1);
       }
+      let compactions = 0;
       for (let i = 1; i < seat.length; i++) {
         const [before, after] = [seat[i - 1]!, seat[i]!];
-        if (fullFrom(before.exchange - 1, window) !== fullFrom(after.exchange - 1, window)) continue;
-        // Everything up to the changing scores is a prefix of the next prompt.
+        // The compact part only grows, even across a compaction.
+        const full = before.text.indexOf("\n### Exchange ");
+        expect(after.text.startsWith(before.text.slice(0, full))).toBe(true);
+        if (historyFrom(before.exchange - 1, window) !== historyFrom(after.exchange - 1, window)) {
+          compactions++;
+          continue;
+        }
+        // Between compactions, everything up to the changing scores is a prefix of the next prompt.
         const stable = before.text.slice(0, before.text.indexOf("\n# Current scores"));
         expect(after.text.startsWith(stable)).toBe(true);
         expect(stable.length / after.text.length).toBeGreaterThan(0.5);
       }
+      // One compaction every `window` exchanges: when the history reaches 2 x window, 3 x window, ...
+      const lasts = seat.slice(1).map((p) => p.exchange - 1);
+      expect(compactions).toBe(lasts.filter((l) => (l + 1) % window === 0 && l + 1 >= 2 * window).length);
+      if (window <= 4) expect(compactions).toBeGreaterThan(0);
     });
   }
 });

@@ -117,9 +117,11 @@ describe("buildPrompt", () => {
 
   it("gives the judge every earlier argument with its current score and the ids to score", () => {
     const prompt = buildPrompt(judgeState(), "judge");
-    const scores = section(prompt, "# Current scores");
-    for (const id of ["prop_000a", "prop_000b", "prop_000c"]) expect(scores).toContain(`${id} 0.15`);
-    for (const id of ["opp_000a", "opp_000b", "opp_000c"]) expect(scores).toContain(`${id} -0.15`);
+    // The judgment log in the history gives every earlier argument its score.
+    const history = section(prompt, "# The debate so far");
+    expect(history).toContain(
+      "Judged: opp_000a -0.15, opp_000b -0.15, opp_000c -0.15, prop_000a 0.15, prop_000b 0.15, prop_000c 0.15",
+    );
     expect(prompt).toContain("`scores` must list\nexactly these ids, each once: opp_001, prop_001.");
     expect(prompt).toContain("## prop_001 (proposition, exchange 1): prop title 1\n\n#### Claim");
     expect(prompt).toContain("proposition 0.45 (3 scored), opposition -0.45 (3 scored)");

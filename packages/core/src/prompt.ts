@@ -56,20 +56,37 @@ export function fillTemplate(template: AgentTemplate, values: Record<string, str
 /** Exchanges (formal) or rounds (crossfire) kept in full before earlier turns are compacted (debate.md `context.window`). */
 export const DEFAULT_CONTEXT_WINDOW = 4;
 
-/** The context window of a debate: debate.md's `context.window`, else DEFAULT_CONTEXT_WINDOW. */
-export function contextWindow(state: DebateState): number {
+/**
+ * Formal's default window: the one with the least effective input cost (uncached tokens + the
+ * cache-read price x cached tokens) in `pnpm bench prompts`, at Anthropic's (0.1) and OpenAI's
+ * (0.5) cache prices alike; packages/core/README.md has the figures.
+ */
+export const DEFAULT_FORMAL_WINDOW = 1;
+
+/** The context window of a debate: debate.md's `context.window`, else the format's default. */
+export function contextWindow(state: DebateState, fallback = DEFAULT_CONTEXT_WINDOW): number {
   const window = state.frontmatter.context?.window;
-  return window !== undefined && window >= 1 ? window : DEFAULT_CONTEXT_WINDOW;
+  return window !== undefined && window >= 1 ? window : fallback;
 }
 
 /**
- * The first exchange a history ending at `last` shows in full. Full text is kept in blocks of
- * `window` exchanges that only grow (append-only, so consecutive prompts share their prefix) and
- * are compacted together when a block is full: the latest exchange is always in full, and at most
- * `window` exchanges are.
+ * The first exchange a history ending at `last` shows in full (review's rule: blocks of `window`
+ * rounds from the first, the latest block in full, so at most `window` are).
  */
 export function fullFrom(last: number, window: number): number {
   return last < 0 ? 0 : last - (last % window);
+}
+
+/**
+ * The first exchange a formal history ending at `last` shows in full. Exchanges leave the full
+ * text in blocks of `window`: the full part holds between `window` and 2 x `window` - 1
+ * exchanges (all of them while there are fewer), and compaction happens once every `window`
+ * exchanges, so between compactions the history only grows and consecutive prompts share all
+ * but the new suffix. The latest `window` exchanges are always in full.
+ */
+export function historyFrom(last: number, window: number): number {
+  const shown = last + 1;
+  return Math.max(0, shown - (shown % window) - window);
 }
 
 /** An argument's prompt texts, remembered per argument object (committed arguments never change). */
@@ -91,11 +108,14 @@ function remembered(a: ArgumentRecord, kind: "compact" | "full", make: () => str
   return text;
 }
 
-/** A compact entry (id, side, title, claim): never changes once written, so it never breaks a cached prefix. */
+/**
+ * A compact entry: id, title, claim (the id's prefix names the side; the score is in the judgment
+ * log). Never changes once written, so it never breaks a cached prefix.
+ */
 function compactEntry(a: ArgumentRecord): string {
   return remembered(a, "compact", () => {
     const fm = a.frontmatter;
-    return `- **${fm.id}** (${roleOfSide(fm.side)}): ${fm.title}\n  Claim: ${fm.claim}`;
+    return `- ${fm.id}: ${fm.title}. ${fm.claim}`;
   });
 }
 
@@ -113,23 +133,75 @@ function inFull(list: ArgumentRecord[]): string {
   return list.length > 0 ? list.map(fullEntry).join("\n\n") : "(none)";
 }
 
+const exchangeOf = (triggeredBy: string | undefined): number | undefined => {
+  const m = /^exchange_(\d+)$/.exec(triggeredBy ?? "");
+  return m ? Number(m[1]) : undefined;
+};
+
 /**
- * The debate's history up to exchange `last`, in order: exchanges before the current block as
- * compact entries, the block's exchanges in full. Nothing in it depends on scores, which change.
+ * The judgment log: per judged exchange, one line with the scores it gave and the rescores it made
+ * (`id old -> new`), in history order. It only grows (a rescore is a new line of the exchange whose
+ * judgment made it), so it sits in the history without breaking the cached prefix; an argument's
+ * current score is the last value the log gives it.
+ */
+function judgmentLog(state: DebateState): Map<number, string> {
+  const scored = new Map<number, string[]>();
+  const rescored = new Map<number, string[]>();
+  const exchangeOfId = new Map(state.arguments.map((a) => [a.frontmatter.id, a.frontmatter.exchange]));
+  for (const [id, record] of Object.entries(state.scores)) {
+    const first = exchangeOfId.get(id);
+    for (const h of record.history) {
+      const by = exchangeOf(h.triggered_by);
+      if (by === undefined || h.previous_score === undefined) {
+        if (first === undefined) continue;
+        const list = scored.get(first) ?? [];
+        list.push(`${id} ${h.score}`);
+        scored.set(first, list);
+      } else {
+        const list = rescored.get(by) ?? [];
+        list.push(`${id} ${h.previous_score} -> ${h.score}`);
+        rescored.set(by, list);
+      }
+    }
+  }
+  const log = new Map<number, string>();
+  for (const e of new Set([...scored.keys(), ...rescored.keys()])) {
+    const parts = [];
+    const list = scored.get(e);
+    const again = rescored.get(e);
+    if (list) parts.push(`Judged: ${list.sort().join(", ")}`);
+    if (again) parts.push(`rescored: ${again.sort().join(", ")}`);
+    log.set(e, parts.join("; "));
+  }
+  return log;
+}
+
+/**
+ * The debate's history up to exchange `last`, in order: exchanges before the full part as compact
+ * entries, the full part's exchanges in full, each exchange followed by its line of the judgment
+ * log. Append-only between compactions; a compaction keeps the compact entries before it as they
+ * were (the heading names no range), so even then the prompts share a prefix.
  */
 export function formalHistory(state: DebateState, last: number, window: number): string {
-  const from = fullFrom(last, window);
+  const from = historyFrom(last, window);
+  const log = judgmentLog(state);
+  const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
+  const exchanges = [...groups.keys()].sort((a, b) => a - b);
   const parts: string[] = [];
-  const compact = state.arguments.filter((a) => a.frontmatter.exchange < from);
+  const compact = exchanges.filter((e) => e < from);
   if (compact.length > 0) {
     parts.push(
-      `Exchanges 0-${from - 1}, one compact entry per argument (id, side, title, claim; scores are listed below):\n\n${compact.map(compactEntry).join("\n")}`,
+      `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${compact
+        .map((e) => {
+          const judged = log.get(e);
+          return `Exchange ${e}:\n${groups.get(e)!.map(compactEntry).join("\n")}${judged ? `\n${judged}` : ""}`;
+        })
+        .join("\n\n")}`,
     );
   }
-  const recent = byExchange(state.arguments.filter((a) => a.frontmatter.exchange >= from));
-  for (let e = from; e <= last; e++) {
-    const list = recent.get(e);
-    if (list) parts.push(`### Exchange ${e}, in full\n\n${inFull(list)}`);
+  for (const e of exchanges.filter((x) => x >= from)) {
+    const judged = log.get(e);
+    parts.push(`### Exchange ${e}, in full\n\n${inFull(groups.get(e)!)}${judged ? `\n\n${judged}` : ""}`);
   }
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
 }
@@ -145,21 +217,12 @@ function byExchange(list: readonly ArgumentRecord[]): Map<number, ArgumentRecord
   return groups;
 }
 
-/** Every scored argument's current score, by exchange: the values that change, kept out of the history. */
-function currentScores(state: DebateState, last: number): string {
-  const groups = byExchange(
-    state.arguments.filter((a) => a.frontmatter.exchange <= last && state.scores[a.frontmatter.id]),
-  );
-  const lines = [...groups.keys()]
-    .sort((a, b) => a - b)
-    .map(
-      (e) =>
-        `- exchange ${e}: ${groups
-          .get(e)!
-          .map((a) => `${a.frontmatter.id} ${state.scores[a.frontmatter.id]!.current_score}`)
-          .join(", ")}`,
-    );
-  return lines.length > 0 ? lines.join("\n") : "(nothing scored yet)";
+/** The current scores of some arguments, `id score, ...` (the short block after the history). */
+function scoresOf(state: DebateState, list: readonly ArgumentRecord[]): string {
+  const scored = list.filter((a) => state.scores[a.frontmatter.id]);
+  return scored.length > 0
+    ? scored.map((a) => `${a.frontmatter.id} ${state.scores[a.frontmatter.id]!.current_score}`).join(", ")
+    : "(none)";
 }
 
 function standing(state: DebateState): string {
@@ -201,6 +264,16 @@ function idList(list: ArgumentRecord[]): string {
   return list.length > 0 ? list.map((a) => a.frontmatter.id).join(", ") : "(none)";
 }
 
+/** The earlier arguments that exchange `e`'s arguments attack or defend. */
+function touched(state: DebateState, e: number): ArgumentRecord[] {
+  const ids = new Set(
+    state.arguments
+      .filter((a) => a.frontmatter.exchange === e)
+      .flatMap((a) => [...(a.frontmatter.attacks ?? []), ...(a.frontmatter.defends ?? [])].map((t) => t.target_id)),
+  );
+  return state.arguments.filter((a) => ids.has(a.frontmatter.id));
+}
+
 function debaterValues(state: DebateState, role: DebaterRole): Record<string, string> {
   const exchange = state.frontmatter.current_exchange;
   const opponent = otherRole(role);
@@ -213,8 +286,9 @@ function debaterValues(state: DebateState, role: DebaterRole): Record<string, st
     opponent,
     side_code: sideCode(role),
     opponent_code: sideCode(opponent),
-    history: formalHistory(state, exchange - 1, contextWindow(state)),
-    current_scores: currentScores(state, exchange - 1),
+    history: formalHistory(state, exchange - 1, contextWindow(state, DEFAULT_FORMAL_WINDOW)),
+    // The arguments the latest exchange attacked or defended: the scores most likely just moved.
+    current_scores: scoresOf(state, touched(state, exchange - 1)),
     latest_ids: idList(theirs.filter((a) => a.frontmatter.exchange === latest)),
     // The layout before the history/scores split, for agents/*.md written against it.
     debate_so_far: idList(earlier),
@@ -228,7 +302,7 @@ function judgeValues(state: DebateState): Record<string, string> {
   const exchange = state.frontmatter.current_exchange;
   const current = state.arguments.filter((a) => a.frontmatter.exchange === exchange);
   // What the arguments to score attack or defend, in full when the history shows it compacted.
-  const from = fullFrom(exchange, contextWindow(state));
+  const from = historyFrom(exchange, contextWindow(state, DEFAULT_FORMAL_WINDOW));
   const targets = new Set(
     current.flatMap((a) => [
       ...(a.frontmatter.attacks ?? []).map((t) => t.target_id),
@@ -239,8 +313,11 @@ function judgeValues(state: DebateState): Record<string, string> {
     (a) => targets.has(a.frontmatter.id) && a.frontmatter.exchange < from,
   );
   return {
-    history: formalHistory(state, exchange, contextWindow(state)),
-    current_scores: currentScores(state, exchange - 1),
+    history: formalHistory(state, exchange, contextWindow(state, DEFAULT_FORMAL_WINDOW)),
+    current_scores: scoresOf(
+      state,
+      state.arguments.filter((a) => targets.has(a.frontmatter.id)),
+    ),
     referenced:
       referenced.length > 0
         ? inFull(referenced)

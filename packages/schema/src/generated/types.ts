@@ -960,14 +960,14 @@ export interface SkillSettings {
   exclude?: string[]
 }
 /**
- * How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (id, title, claim; current scores listed apart), and what a turn answers stays in full.
+ * How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (formal: id, title, claim, and each exchange's line of the judgment log with the scores and rescores it gave), and what a turn answers stays in full.
  * 
  * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
  * via the `definition` "ContextSettings".
  */
 export interface ContextSettings {
   /**
-   * Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Formal and review keep full text in blocks of this many exchanges or rounds, compacted together when a block is full, so consecutive prompts share their prefix. Review: an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.
+   * Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Default: 1 for formal (the least input cost with a provider's prefix cache, measured by `pnpm bench prompts`), 4 for crossfire and review. Formal: the latest `window` exchanges are always in full; exchanges leave the full text in blocks of `window`, once every `window` exchanges, so between `window` and 2 x window - 1 are in full and the history only grows between compactions; compact entries and the judgment log never change. Review keeps full text in blocks of this many rounds (at most `window` in full); an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.
    */
   window?: number
 }
