@@ -126,7 +126,10 @@ async function bounds(): Promise<{ newTokens: number; floorTokens: number }> {
     if (role === "judge") {
       const answered = args.filter((a) => a.frontmatter.exchange === x);
       const rest = args.filter((a) => a.frontmatter.exchange < x);
-      return JSON.stringify({ fresh: `${full(answered)}\n${judgmentOf(state, x - 1)}`, rest: rest.map(compact).join("\n") });
+      return JSON.stringify({
+        fresh: `${full(answered)}\n${judgmentOf(state, x - 1)}`,
+        rest: rest.map(compact).join("\n"),
+      });
     }
     const mine = role === "proposition" ? "prop" : "opp";
     const last = args.filter((a) => a.frontmatter.exchange === x - 1);

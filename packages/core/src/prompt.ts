@@ -269,7 +269,9 @@ function touched(state: DebateState, e: number): ArgumentRecord[] {
   const ids = new Set(
     state.arguments
       .filter((a) => a.frontmatter.exchange === e)
-      .flatMap((a) => [...(a.frontmatter.attacks ?? []), ...(a.frontmatter.defends ?? [])].map((t) => t.target_id)),
+      .flatMap((a) =>
+        [...(a.frontmatter.attacks ?? []), ...(a.frontmatter.defends ?? [])].map((t) => t.target_id),
+      ),
   );
   return state.arguments.filter((a) => ids.has(a.frontmatter.id));
 }
