@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crossfireAnswer, journaledPrompts, keysOf } from "./model-server/debate-answers.js";
+import { startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
 // `debate tournament` through the built binary, on the offline example (replay seats): the whole
@@ -196,4 +198,57 @@ describe("debate tournament (the offline example, through the built CLI)", () =>
       expect(await leaderboard(dir, log)).toBe(reference);
     });
   }
+
+  it("a seat answering 429 in a local run pauses and asks again: no debate aborted, nothing journaled twice", async () => {
+    let limited = 0;
+    const server = await startModelServer((request) => {
+      if (limited === 0 && request.model === "alice") {
+        limited++;
+        return { error: 429, message: "slow down" };
+      }
+      return crossfireAnswer(request);
+    });
+    try {
+      const motion = (await readFile(join(example, "motions.jsonl"), "utf8")).split("\n")[0]!;
+      await writeFile(join(work, "motion-429.jsonl"), `${motion}\n`);
+      const base = `${server.url}/v1`;
+      const log = join(work, "limited.log");
+      await debate(
+        [
+          "tournament",
+          "new",
+          "limited",
+          "--motions",
+          join(work, "motion-429.jsonl"),
+          "--seats",
+          `http:alice@${base},http:bob@${base}`,
+          "--judges",
+          `http:judge@${base}`,
+          "--format",
+          "crossfire",
+          "--rounds",
+          "1",
+        ],
+        log,
+      );
+      const dir = join(work, "limited");
+      const { stdout, stderr } = await debate(["tournament", "run", dir], log);
+      expect(stdout).toMatch(/^finished: 2 done, 0 failed/m);
+      expect(limited).toBe(1);
+      // One pause, printed; the first wait without a Retry-After is the backoff's first step.
+      expect(stderr.match(/^paused \S+: rate limited, retrying in 1s/gm), stderr).toHaveLength(1);
+      for (const id of await readdir(join(dir, "debates"))) {
+        const text = await readFile(join(dir, "debates", id, "debate.md"), "utf8");
+        expect(text, id).not.toMatch(/^outcome: aborted/m);
+        expect(text, id).toMatch(/^winner: /m);
+      }
+      // 2 debates x 3 calls journaled once each; the server saw them plus the 429 (not journaled).
+      const journaled = await journaledPrompts(dir);
+      expect(journaled).toHaveLength(6);
+      expect(keysOf(server.requests, "answered")).toEqual(journaled);
+      expect(server.requests.map((r) => r.outcome).sort()).toEqual([...Array(6).fill("answered"), "error"]);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -14,7 +14,15 @@ export {
 export type { Leaderboard, Tally } from "./leaderboard.js";
 export { computeLeaderboard, gamesOf } from "./leaderboard.js";
 export type { Gate, GateClock, ProviderLimit } from "./limiter.js";
-export { createGate, createProviderGates, createRedisGates, gatedAdapter } from "./limiter.js";
+export {
+  createGate,
+  createProviderGates,
+  createRedisGates,
+  gatedAdapter,
+  pauseOnRateLimit,
+  RATE_LIMITED,
+  retryAfterMs,
+} from "./limiter.js";
 export type { TournamentMotion } from "./motions.js";
 export { parseMotions } from "./motions.js";
 export type { PlanLine, PlanOptions, TournamentPlan } from "./plan.js";

@@ -122,6 +122,68 @@ export function gatedAdapter(adapter: Adapter, gate: Gate | undefined): Adapter 
   };
 }
 
+/** A seat's answer that says "slow down": HTTP 429 or a rate-limit message. Nothing was answered. */
+export const RATE_LIMITED = /\b429\b|rate.?limit/i;
+
+/** Backoff of {@link pauseOnRateLimit} without a Retry-After: 1 s, 2 s, 4 s ... at most 60 s. */
+export const RATE_LIMIT_BACKOFF = { firstMs: 1000, maxMs: 60_000 };
+
+/** The wait a rate-limit error asks for (`retry-after: 3`, `retry after 1.5s`, `retry-after-ms: 200`), if it names one. */
+export function retryAfterMs(error: string): number | undefined {
+  const ms = /retry[-_ ]after[-_ ]ms\W{0,3}(\d+(?:\.\d+)?)/i.exec(error);
+  if (ms) return Math.ceil(Number(ms[1]));
+  const s = /retry[-_ ]?(?:after|in)\W{0,3}(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?)?\b/i.exec(error);
+  if (!s) return undefined;
+  return Math.ceil(Number(s[1]) * (s[2] === "ms" ? 1 : 1000));
+}
+
+/**
+ * An adapter whose calls answered 429 / rate limited are asked again after a wait (the error's
+ * Retry-After, else exponential backoff capped at a minute) instead of returning the failure: the
+ * runner never sees it, so it is neither journaled nor counted as a retry. `onPause` is told each wait.
+ */
+export function pauseOnRateLimit(
+  adapter: Adapter,
+  onPause: (retryInMs: number, error: string) => void,
+  backoff = RATE_LIMIT_BACKOFF,
+): Adapter {
+  return {
+    ...adapter,
+    name: adapter.name,
+    detect: () => adapter.detect(),
+    async call(request) {
+      for (let pauses = 0; ; pauses++) {
+        const result = await adapter.call(request);
+        if (result.status === "ok" || !RATE_LIMITED.test(result.error ?? "")) return result;
+        const error = result.error ?? "rate limited";
+        const ms =
+          retryAfterMs(error) ?? Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(pauses, 20));
+        onPause(ms, error);
+        const waited = await new Promise<boolean>((done) => {
+          if (request.signal?.aborted) return done(false);
+          const timer = setTimeout(() => {
+            request.signal?.removeEventListener("abort", stop);
+            done(true);
+          }, ms);
+          const stop = () => {
+            clearTimeout(timer);
+            done(false);
+          };
+          request.signal?.addEventListener("abort", stop, { once: true });
+        });
+        if (!waited)
+          return {
+            status: "cancelled",
+            text: "",
+            durationMs: 0,
+            transport: "file",
+            error: "stopped while paused by the provider's rate limit",
+          };
+      }
+    },
+  };
+}
+
 /** The Redis client calls the shared gates use (ioredis's `eval`). */
 export interface RedisEval {
   eval(script: string, keys: number, ...args: Array<string | number>): Promise<unknown>;

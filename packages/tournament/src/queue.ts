@@ -12,7 +12,7 @@ import { FlowProducer, Job, Queue, RateLimitError, UnrecoverableError, Worker } 
 import { Redis } from "ioredis";
 import { DEBATES_DIR, readTournament, TOURNAMENT_FILE } from "./folder.js";
 import { computeLeaderboard } from "./leaderboard.js";
-import { createRedisGates, gatedAdapter } from "./limiter.js";
+import { createRedisGates, gatedAdapter, RATE_LIMITED } from "./limiter.js";
 import { readResults, recordFailure } from "./results.js";
 import type { TournamentEvent, TournamentRunSummary } from "./run-local.js";
 import { markEnded, needsRun } from "./run-local.js";
@@ -311,7 +311,6 @@ export interface WorkerOptions {
 class LockLostError extends Error {}
 /** A seat answered 429 / rate limited: nothing was answered, so nothing is journaled; the job waits. */
 class RateLimitedError extends Error {}
-const RATE_LIMITED = /\b429\b|rate.?limit/i;
 
 /**
  * `debate worker --queue`: takes debates from Redis and runs them in a working folder of its own,

@@ -2,7 +2,7 @@ import path from "node:path";
 import { DebatekitError } from "@debatekit/core";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import { DEBATES_DIR, readTournament, type Tournament, writeTournament } from "./folder.js";
-import { createProviderGates, gatedAdapter } from "./limiter.js";
+import { createProviderGates, gatedAdapter, pauseOnRateLimit } from "./limiter.js";
 import { clearFailure, type MatchResult, readMatchResult, readResults, recordFailure } from "./results.js";
 
 /** Progress of a tournament run: one stream the terminal, `--json` lines and tests all read. */
@@ -27,6 +27,8 @@ export type TournamentEvent =
       etaMs?: number;
     }
   | { type: "budget_stop"; id: string; estimateUsd: number; committedUsd: number; maxCostUsd: number }
+  /** A seat answered 429 / rate limited: the call is asked again after `retryInMs` (not journaled, no retry used). */
+  | { type: "rate_limited"; id: string; retryInMs: number; error: string }
   | { type: "finished"; summary: TournamentRunSummary };
 
 /** How a run ended. */
@@ -154,7 +156,12 @@ export async function runTournament(
         // Another process may hold a debate's lock (a `debate run` of it, or a killed run whose lock
         // file was left empty: recovered after 10 s); one process advances a debate at a time, so wait.
         wait: true,
-        wrapAdapter: (adapter, seat) => gatedAdapter(adapter, gates(seat)),
+        // A 429 is no answer: the call waits outside the gate and is asked again, never journaled
+        // as failed (crossfire would end the debate aborted) nor counted as one of the seat's retries.
+        wrapAdapter: (adapter, seat) =>
+          pauseOnRateLimit(gatedAdapter(adapter, gates(seat)), (retryInMs, error) =>
+            emit({ type: "rate_limited", id: match.id, retryInMs, error }),
+          ),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.env ? { env: options.env } : {}),
         ...(options.cwd ? { cwd: options.cwd } : {}),

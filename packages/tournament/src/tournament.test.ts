@@ -10,7 +10,7 @@ import {
   serializeTournamentFile,
   TOURNAMENT_FILE,
 } from "./folder.js";
-import { createGate } from "./limiter.js";
+import { createGate, pauseOnRateLimit, retryAfterMs } from "./limiter.js";
 import { parseMotions } from "./motions.js";
 import { planTournament } from "./plan.js";
 import { writeTournamentReport } from "./report.js";
@@ -311,5 +311,38 @@ describe("provider gate", () => {
     release();
     const again = await gate.acquire();
     again();
+  });
+});
+
+describe("pauseOnRateLimit (local runs: a 429 waits and asks again)", () => {
+  it("reads the wait a rate-limit error names", () => {
+    expect(retryAfterMs("HTTP 429: slow down (retry-after-ms: 250)")).toBe(250);
+    expect(retryAfterMs("rate limited, Retry-After: 3")).toBe(3000);
+    expect(retryAfterMs("Please retry in 1.5s")).toBe(1500);
+    expect(retryAfterMs("HTTP 429 (rate limited or out of quota): slow down")).toBeUndefined();
+  });
+
+  it("asks again after each 429 with growing waits, and returns the first real answer or failure", async () => {
+    const answers = [
+      { status: "exit", error: "HTTP 429 (rate limited or out of quota)" },
+      { status: "exit", error: "rate limit reached" },
+      { status: "ok", text: "the answer" },
+      { status: "exit", error: "HTTP 500: boom" },
+    ];
+    let calls = 0;
+    const seat = {
+      name: "fake",
+      detect: async () => ({ installed: true }),
+      call: async () => ({ durationMs: 1, transport: "file", text: "", ...answers[calls++]! }),
+    } as unknown as Parameters<typeof pauseOnRateLimit>[0];
+    const waits: number[] = [];
+    const paused = pauseOnRateLimit(seat, (ms) => waits.push(ms), { firstMs: 1, maxMs: 2 });
+    const request = { prompt: "p", timeoutMs: 1000 } as unknown as Parameters<typeof seat.call>[0];
+    expect((await paused.call(request)).text).toBe("the answer");
+    expect(waits).toEqual([1, 2]);
+    expect(calls).toBe(3);
+    // Not a rate limit: returned as it is (the runner journals it and decides).
+    expect((await paused.call(request)).error).toBe("HTTP 500: boom");
+    expect(waits).toEqual([1, 2]);
   });
 });

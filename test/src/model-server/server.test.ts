@@ -137,4 +137,30 @@ describe("startModelServer", () => {
     const models = await fetch(`${server.url}/v1/models`);
     expect(await models.json()).toMatchObject({ object: "list", data: [{ id: "qwen3:8b" }] });
   });
+
+  test("logs what became of each request: answered, error, or or abandoned by a client gone before the answer", async () => {
+    let fail = false;
+    server = await startModelServer(() => (fail ? { error: 500 } : "ok"), { delayMs: 300 });
+    const ask = (signal?: AbortSignal) =>
+      fetch(`${server!.url}/v1/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+        ...(signal ? { signal } : {}),
+      }).then((r) => r.text());
+    await Promise.all([ask(), ask()]);
+    expect(server.requests.map((r) => r.outcome)).toEqual(["answered", "answered"]);
+    fail = true;
+    await ask();
+    expect(server.requests[2]!.outcome).toBe("error");
+    // The client hangs up while the server waits: nothing is written, the request is abandoned.
+    const hangUp = new AbortController();
+    const asked = ask(hangUp.signal).catch(() => "aborted");
+    while (server.requests.length < 4) await new Promise((r) => setTimeout(r, 10));
+    hangUp.abort();
+    expect(await asked).toBe("aborted");
+    while (server.requests[3]!.outcome === undefined) await new Promise((r) => setTimeout(r, 10));
+    expect(server.requests[3]!.outcome).toBe("abandoned");
+    expect(server.inFlight()).toBe(0);
+    expect(server.requests[0]!.endedAt! - server.requests[0]!.startedAt).toBeGreaterThan(0);
+  });
 });

@@ -42,6 +42,15 @@ export interface ModelRequest {
   hasToolResult: boolean;
   headers: IncomingMessage["headers"];
   body: unknown;
+  /** When the request was read (ms, performance.now()), and when its answer was written or abandoned. */
+  startedAt: number;
+  endedAt?: number;
+  /**
+   * What became of it: `answered` (a 2xx answer fully written to a socket still open),
+   * `error` (an HTTP error fully written), `abandoned` (the client was gone before the answer was
+   * written: killed, or hung up while the server waited); undefined while in flight.
+   */
+  outcome?: "answered" | "error" | "abandoned";
 }
 
 /** What to answer: text, an HTTP error, or no answer at all (the connection stays open). */
@@ -72,6 +81,9 @@ export interface ModelServer {
   requests: ModelRequest[];
   /** Replaces the reply function (per test). */
   setReply(reply: ReplyFunction): void;
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight(): number;
+  maxInFlight(): number;
   /** Stops the server and drops open (hanging) connections. */
   close(): Promise<void>;
 }
@@ -90,6 +102,11 @@ export interface ModelServerOptions {
   flavor?: "openai" | "ollama";
   /** The models `GET …/models` lists in the `ollama` flavor. */
   models?: string[];
+  /**
+   * Answer every model request this long after reading it (a provider that takes its time); a
+   * client that hangs up meanwhile gets nothing and its request is logged `abandoned`.
+   */
+  delayMs?: number;
 }
 
 /** Starts the model server on 127.0.0.1 with an OS-chosen port. */
@@ -102,6 +119,8 @@ export async function startModelServer(
   const requests: ModelRequest[] = [];
   const sockets = new Set<Socket>();
   let counter = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -148,9 +167,34 @@ export async function startModelServer(
       hasToolResult: hasToolResult(api, body),
       headers: req.headers,
       body,
+      startedAt: performance.now(),
     };
     requests.push(request);
     counter += 1;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // Delivered = the whole answer handed to a socket still open ("finish"); a close before that
+    // means the client never got it.
+    let ended = false;
+    const end = (outcome: NonNullable<ModelRequest["outcome"]>) => {
+      if (ended) return;
+      ended = true;
+      inFlight -= 1;
+      request.endedAt = performance.now();
+      request.outcome = outcome;
+    };
+    res.once("finish", () => end(res.statusCode >= 200 && res.statusCode < 300 ? "answered" : "error"));
+    res.once("close", () => end("abandoned"));
+    if (options.delayMs) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.delayMs);
+        res.once("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (ended || res.destroyed) return;
+    }
     const answer = replyFn(request);
     if (typeof answer === "object" && "hang" in answer) return; // never answer; close() drops it
     if (typeof answer === "object" && "error" in answer) {
@@ -210,6 +254,8 @@ export async function startModelServer(
     setReply(next) {
       replyFn = next;
     },
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     close() {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
