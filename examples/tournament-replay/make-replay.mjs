@@ -1,6 +1,9 @@
 // Writes recordings/<match id>.jsonl: one crossfire round and a verdict per match of this example
-// (3 replay players x 2 motions x both sides = 12 debates). Run: node make-replay.mjs
+// (3 replay players x 2 motions x both sides = 12 debates), and panel-recordings/<match id>.jsonl:
+// the same debates judged by a blind panel of three asked in both orders (--judges
+// replay:j1,replay:j2,replay:j3 --swap). Run after a build: node make-replay.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
+import { blindCrossfireText, firstSide, labelsFor } from "../../packages/core/dist/index.js";
 
 const players = ["alice", "bob", "carol"];
 // Who the recorded judge gives the win: the stronger player, except two upsets so no one is perfect.
@@ -64,7 +67,37 @@ const motions = [
   "Should we move our internal service-to-service API from REST/JSON to gRPC?",
   "Should every pull request that touches payments get a second human review?",
 ];
+/** A panel judge's verdict for `winner`, blind: in the labels that judge saw (its own coin per debate). */
+function blindVerdict(debateId, judge, winner) {
+  const labels = labelsFor(debateId, { judge }, ["proposer", "challenger"]);
+  const blind = JSON.parse(blindCrossfireText(JSON.stringify(verdict(winner)), labels));
+  return JSON.stringify({ ...blind, winner: `Debater ${labels[winner]}` });
+}
+
+// The panel: judge (j1) rules as the single recorded judge (upsets included) in both orders;
+// judge_2 (j2) always picks the stronger player; judge_3 (j3) picks the side it reads first on
+// m01 (it flips with the order: a tie vote) and the proposer on m02.
+function panelLines(id, motionIndex, stronger, winner) {
+  const lines = [];
+  for (const [index, judge] of ["judge", "judge_2", "judge_3"].entries()) {
+    for (const swapped of [false, true]) {
+      const pick =
+        judge === "judge"
+          ? winner
+          : judge === "judge_2"
+            ? stronger
+            : motionIndex === 0
+              ? firstSide({ index, swapped }, ["proposer", "challenger"])
+              : "proposer";
+      const role = swapped ? `${judge}_swapped` : judge;
+      lines.push({ exchange: 1, role, model: `j${index + 1}`, text: blindVerdict(id, judge, pick) });
+    }
+  }
+  return lines;
+}
+
 mkdirSync(new URL("recordings/", import.meta.url), { recursive: true });
+mkdirSync(new URL("panel-recordings/", import.meta.url), { recursive: true });
 let count = 0;
 motions.forEach((motion, m) => {
   for (let i = 0; i < players.length; i++) {
@@ -82,6 +115,11 @@ motions.forEach((motion, m) => {
           { exchange: 1, role: "judge", model: "judge", text: JSON.stringify(verdict(winner)) },
         ];
         writeFileSync(new URL(`recordings/${id}.jsonl`, import.meta.url), lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+        const panel = [...lines.slice(0, 2), ...panelLines(id, m, stronger, winner)];
+        writeFileSync(
+          new URL(`panel-recordings/${id}.jsonl`, import.meta.url),
+          panel.map((l) => `${JSON.stringify(l)}\n`).join(""),
+        );
         count++;
       }
     }

@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import {
   createTournament,
   parseEntrants,
@@ -19,6 +21,7 @@ import { repoRoot } from "./workspace.js";
 // exist, axe-core's checks, screenshots in test/.output/leaderboard/ (ignored by git).
 const OUT = join(repoRoot, "test/.output/leaderboard");
 const example = join(repoRoot, "examples/tournament-replay");
+const bin = join(repoRoot, "apps/debate/dist/bin.js");
 
 const session = useChromium("leaderboard-browser.test.ts", OUT);
 
@@ -94,5 +97,64 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
       expect(requests).toEqual([]);
       await page.close();
     }
+  });
+
+  it("a judge-panel tournament through the built binary: agreement, pairs and flips in the page", async () => {
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, [bin, ...args], {
+        cwd: session.work,
+        env: { ...process.env, NO_COLOR: "1", CI: "1" },
+      });
+    // examples/tournament-replay/panel-recordings: j1 rules as the single judge, j2 always picks
+    // the stronger player, j3 flips with the order on m01 and picks the proposer on m02.
+    await run([
+      "tournament",
+      "new",
+      "p",
+      "--motions",
+      join(example, "motions.jsonl"),
+      "--seats",
+      "replay:alice,replay:bob,replay:carol",
+      "--judges",
+      "replay:j1,replay:j2,replay:j3",
+      "--swap",
+      "--format",
+      "crossfire",
+      "--rounds",
+      "1",
+      "--replay",
+      join(example, "panel-recordings"),
+    ]);
+    await run(["tournament", "run", "p"]);
+    const { stdout } = await run(["tournament", "report", "p", "--json"]);
+    const panel = JSON.parse(stdout).leaderboard.panel;
+    expect(panel).toMatchObject({ steps: 12, debates: 12, swap: true, flips: { agree: 6, n: 36 } });
+    const file = join(session.work, "p", "leaderboard.html");
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    const rows = (label: string) =>
+      page
+        .locator(`[aria-label='${label}'] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    // Hand-computed from the recordings: 11 debates have a majority (m01 bob-vs-alice is split:
+    // j1 bob, j2 alice, j3 a tie vote); j2 parts from it once (m02 carol-vs-bob, j1 and j3 carol);
+    // j3's tie votes on m01 never agree, on m02 its proposer is the majority 4 times of 6.
+    expect(await rows("Judge panel")).toEqual([
+      ["replay:j1", "100% (11/11)", "0% (0/12)"],
+      ["replay:j2", "91% (10/11)", "0% (0/12)"],
+      ["replay:j3", "36% (4/11)", "50% (6/12)"],
+    ]);
+    expect(await rows("Pairwise agreement")).toEqual([
+      ["replay:j1 and replay:j2", "83% (10/12)"],
+      ["replay:j1 and replay:j3", "33% (4/12)"],
+      ["replay:j2 and replay:j3", "25% (3/12)"],
+    ]);
+    expect(await page.locator("h2:text('Judge panel') + p").textContent()).toContain("12 judged step(s)");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(OUT, "panel-desktop.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

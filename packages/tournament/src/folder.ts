@@ -66,7 +66,7 @@ export function pairMatches(init: {
             );
           }
           ids.add(id);
-          // Judges take matches in turn; the same tournament always gives the same judge.
+          // Judges take matches in turn (a panel: `judge` names the first); the same tournament always gives the same judge.
           const judge = init.judges[matches.length % init.judges.length]!.name;
           matches.push({ id, motion: motion.id, first: first!, second: second!, judge });
         }
@@ -168,6 +168,8 @@ export interface NewTournamentInit {
   seed?: number;
   limits?: TournamentFrontmatter["limits"];
   prices?: TournamentFrontmatter["prices"];
+  /** Every match judged by all `judges` as a panel (debate.md's `judges:`), asked in both orders with `swap`. */
+  panel?: { swap?: boolean };
   /** A folder holding `<match id>.jsonl` for every match: copied into each debate as its replay seats' recording. */
   replayDir?: string;
   now: string;
@@ -197,10 +199,15 @@ export async function createTournament(
   }
   const matches = pairMatches({
     players: init.players,
-    judges: init.judges,
+    judges: init.panel ? init.judges.slice(0, 1) : init.judges,
     motions: init.motions,
     sides: init.sides ?? "both",
   });
+  if (init.panel && (init.judges.length < 1 || init.judges.length > 5)) {
+    throw new DebatekitError("TOURNAMENT_FIELD_INVALID", "a judge panel seats 1 to 5 --judges", {
+      field: "--judges",
+    });
+  }
   const tournamentId = slugPart(path.basename(path.resolve(dir))).slice(0, 100);
   const frontmatter: TournamentFrontmatter = {
     tournament_id: tournamentId,
@@ -208,6 +215,7 @@ export async function createTournament(
     ...(init.length !== undefined ? { length: init.length } : {}),
     players: init.players,
     judges: init.judges,
+    ...(init.panel ? { panel: init.panel.swap ? { swap: true } : {} } : {}),
     pairing: "round-robin",
     sides: init.sides ?? "both",
     motions: init.motions,
@@ -264,6 +272,7 @@ export async function createTournament(
         [roles.second]: seatOf(frontmatter, match.second),
         [roles.judge]: seatOf(frontmatter, match.judge),
       };
+      const panelJudges = init.panel ? init.judges : undefined;
       const made = format.newDebate({
         slug: match.id,
         seats: Object.fromEntries(Object.entries(seats).map(([role, seat]) => [role, seat.adapter])),
@@ -275,14 +284,29 @@ export async function createTournament(
           field: "--seats",
         });
       // The format filled each role's seat from its adapter name; the tournament's seats carry more (model, file, URL).
-      const fm = { ...made.value.frontmatter, seats: { ...(made.value.frontmatter.seats ?? {}), ...seats } };
-      if (match.judge === match.first || match.judge === match.second) {
-        warnings.add(`${match.judge} judges debates it argues in (e.g. ${match.id})`);
+      const allSeats: Record<string, SeatConfig> = { ...(made.value.frontmatter.seats ?? {}), ...seats };
+      // A panel replaces the single judge seat (debate.md takes one or the other).
+      if (panelJudges) delete allSeats[roles.judge];
+      const fm = {
+        ...made.value.frontmatter,
+        seats: allSeats,
+        ...(panelJudges
+          ? {
+              judges: {
+                panel: panelJudges.map((j) => j.seat),
+                ...(init.panel?.swap ? { swap: true } : {}),
+              },
+            }
+          : {}),
+      };
+      for (const judge of panelJudges?.map((j) => j.name) ?? [match.judge]) {
+        if (judge === match.first || judge === match.second)
+          warnings.add(`${judge} judges debates it argues in (e.g. ${match.id})`);
       }
       const debateDir = await createDebateFolder(path.join(dir, DEBATES_DIR), {
         slug: match.id,
         motion: motion.motion,
-        frontmatter: fm as typeof made.value.frontmatter,
+        frontmatter: fm as unknown as typeof made.value.frontmatter,
       });
       if (usesReplay && init.replayDir)
         await copyFile(path.join(init.replayDir, `${match.id}.jsonl`), path.join(debateDir, REPLAY_FILE));

@@ -1,6 +1,7 @@
 // The leaderboard's figures, from tournament.md and the matches' results alone (pure).
 import type { TournamentFrontmatter } from "@debatekit/schema";
 import { sideRoles } from "./folder.js";
+import { computePanelFigures, type PanelFigures } from "./panel-figures.js";
 import { type Game, type RatedPlayer, rateWithIntervals } from "./ratings.js";
 import type { MatchResult } from "./results.js";
 
@@ -31,6 +32,8 @@ export interface Leaderboard {
   };
   /** Per judge: debates decided and how often it gave the first side the win. */
   judges: Array<{ name: string; decided: number; first: Tally }>;
+  /** When every match had a judge panel (tournament.md's `panel`): agreement and order flips. */
+  panel?: PanelFigures;
   failed: Array<{ id: string; code: string; message: string }>;
   debates: Array<{
     id: string;
@@ -45,6 +48,9 @@ export interface Leaderboard {
   seed: number;
   samples: number;
 }
+
+/** The name the leaderboard gives a judge panel's verdicts. */
+export const PANEL = "panel";
 
 const tally = (): Tally => ({ score: 0, games: 0 });
 
@@ -73,7 +79,14 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
   const played = players.map(() => players.map(() => 0));
   const first = tally();
   const perPlayer = new Map(players.map((p) => [p, { name: p, first: tally(), second: tally() }]));
-  const judges = new Map(fm.judges.map((j) => [j.name, { name: j.name, decided: 0, first: tally() }]));
+  // With a panel, every verdict is the panel's: the per-judge figures are in `panel`.
+  const judgeOf = (r: MatchResult) => (fm.panel ? PANEL : r.match.judge);
+  const judges = new Map(
+    (fm.panel ? [PANEL] : fm.judges.map((j) => j.name)).map((name) => [
+      name,
+      { name, decided: 0, first: tally() },
+    ]),
+  );
   for (const g of games) {
     const i = at.get(g.a)!;
     const j = at.get(g.b)!;
@@ -90,7 +103,7 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
   }
   for (const r of results) {
     if (r.status !== "done" || !r.winner) continue;
-    const j = judges.get(r.match.judge);
+    const j = judges.get(judgeOf(r));
     if (!j) continue;
     j.decided += 1;
     j.first.games += 1;
@@ -109,8 +122,8 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
     const overall = { correct: 0, decided: 0 };
     for (const r of known) {
       if (r.winner === "tie") continue;
-      const j = byJudge.get(r.match.judge) ?? { judge: r.match.judge, correct: 0, decided: 0 };
-      byJudge.set(r.match.judge, j);
+      const j = byJudge.get(judgeOf(r)) ?? { judge: judgeOf(r), correct: 0, decided: 0 };
+      byJudge.set(judgeOf(r), j);
       j.decided += 1;
       overall.decided += 1;
       if (r.winner === correctSide(r)) {
@@ -144,6 +157,15 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
     sides: { first, perPlayer: [...perPlayer.values()] },
     ...(correctness ? { correctness } : {}),
     judges: [...judges.values()],
+    ...(fm.panel
+      ? {
+          panel: computePanelFigures(
+            fm.judges.map((j) => j.name),
+            results.filter((r) => r.status === "done").map((r) => r.panels ?? []),
+            fm.panel.swap === true,
+          ),
+        }
+      : {}),
     failed: failed.map((r) => ({
       id: r.match.id,
       code: r.error?.code ?? "FAILED",
@@ -154,7 +176,7 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
       motion: r.match.motion,
       first: r.match.first,
       second: r.match.second,
-      judge: r.match.judge,
+      judge: judgeOf(r),
       status: r.status,
       ...(r.winner ? { winner: r.winner === "tie" ? "tie" : r.match[r.winner] } : {}),
       ...(r.degraded ? { degraded: r.degraded } : {}),

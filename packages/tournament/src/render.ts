@@ -5,6 +5,8 @@ import type { RatedPlayer } from "./ratings.js";
 
 const r0 = (x: number) => Math.round(x).toString();
 const pct = (t: Tally) => (t.games === 0 ? "-" : `${Math.round((100 * t.score) / t.games)}% (n=${t.games})`);
+const frac = (a: { agree: number; n: number }) =>
+  a.n === 0 ? "-" : `${Math.round((100 * a.agree) / a.n)}% (${a.agree}/${a.n})`;
 const money = (usd: number) => (usd > 0 ? `$${usd.toFixed(4)}` : "not reported");
 
 function ratingRows(list: readonly RatedPlayer[]): string[] {
@@ -12,6 +14,14 @@ function ratingRows(list: readonly RatedPlayer[]): string[] {
     (p, i) =>
       `| ${i + 1} | ${c(p.name)} | ${r0(p.rating)} | ${r0(p.low)} to ${r0(p.high)} | ${p.games} | ${p.score} |`,
   );
+}
+
+/** What the panel figures count, in words (shared by both pages). */
+function panelIntro(p: NonNullable<Leaderboard["panel"]>): string {
+  const flips = p.swap
+    ? ` Every judge was also asked with the sides in the other order: ${frac(p.flips)} of the judges' paired ballots named different sides (a flipped judge votes tie).`
+    : " The judges were asked in one order only (no swap): no order-flip figures.";
+  return `Every debate was judged by a panel of ${p.judges.length}; ${p.steps} judged step(s) of ${p.debates} debate(s). Each figure counts the judged steps behind it (agree/n); the majority is the side with the most votes (a tie vote counts for neither; no majority, no figure).${flips}`;
 }
 
 /** leaderboard.md. */
@@ -60,6 +70,23 @@ export function renderLeaderboardMarkdown(lb: Leaderboard): string {
     ...lb.judges.map((j) => `| ${c(j.name)} | ${j.decided} | ${pct(j.first)} |`),
     "",
   );
+  if (lb.panel) {
+    const p = lb.panel;
+    lines.push(
+      "## Judge panel",
+      "",
+      panelIntro(p),
+      "",
+      `| judge | agreed with the panel's majority |${p.swap ? " flipped with the order |" : ""}`,
+      `| --- | --- |${p.swap ? " --- |" : ""}`,
+      ...p.judges.map((j) => `| ${c(j.name)} | ${frac(j.majority)} |${p.swap ? ` ${frac(j.flips)} |` : ""}`),
+      "",
+      "| judges | voted the same |",
+      "| --- | --- |",
+      ...p.pairs.map((q) => `| ${c(q.a)} and ${c(q.b)} | ${frac(q)} |`),
+      "",
+    );
+  }
   if (lb.correctness) {
     const o = lb.correctness.overall;
     lines.push(
@@ -186,6 +213,22 @@ export function renderLeaderboardHtml(lb: Leaderboard): string {
       lb.judges.map((j) => [h(j.name), String(j.decided), pct(j.first)]),
     ),
   );
+  if (lb.panel) {
+    const p = lb.panel;
+    parts.push(
+      `<h2>Judge panel</h2><p>${h(panelIntro(p))}</p>`,
+      table(
+        "Judge panel",
+        ["judge", "agreed with the panel's majority", ...(p.swap ? ["flipped with the order"] : [])],
+        p.judges.map((j) => [h(j.name), frac(j.majority), ...(p.swap ? [frac(j.flips)] : [])]),
+      ),
+      table(
+        "Pairwise agreement",
+        ["judges", "voted the same"],
+        p.pairs.map((q) => [`${h(q.a)} and ${h(q.b)}`, frac(q)]),
+      ),
+    );
+  }
   if (lb.correctness) {
     const o = lb.correctness.overall;
     parts.push(

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
+import type { PanelResult } from "@debatekit/schema";
 import { DEBATES_DIR, type Match, type Tournament } from "./folder.js";
 
 /** Where a failed match's cause is kept (tournament folder): `failures/<match id>.json`. */
@@ -17,6 +18,8 @@ export interface MatchResult {
   /** Set when the result rests on less than configured (`aborted`, `partial ...`). */
   degraded?: string;
   error?: { code: string; message: string };
+  /** A judge panel's committed records (judges/*.md, one per judged step), when done. */
+  panels?: PanelResult[];
   /** Seat calls journaled, and the cost and tokens the adapters reported. */
   calls: number;
   costUsd: number;
@@ -88,11 +91,17 @@ export async function readMatchResult(tournament: Tournament, match: Match): Pro
   const state = read.value.state;
   const standing = formatOfState(state).standing(state);
   if (standing.complete) {
-    const winner = winnerOf(standing);
+    // A judge panel that split leaves crossfire's `winner: tie`: half a win each, like a formal tie.
+    const split = (state.frontmatter as { winner?: string }).winner === "tie";
+    const winner = winnerOf(standing) ?? (split ? "tie" : undefined);
+    const panels = (state.records ?? [])
+      .filter((r) => r.file.startsWith("judges/"))
+      .map((r) => r.frontmatter as unknown as PanelResult);
     return {
       match,
       status: "done",
       ...(winner ? { winner } : {}),
+      ...(panels.length > 0 ? { panels } : {}),
       ...(standing.outcome ? { degraded: standing.outcome } : {}),
       ...usage,
     };

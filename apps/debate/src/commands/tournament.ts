@@ -150,7 +150,13 @@ Examples:
       "--seats <list>",
       "players, comma-separated: adapter[:model][@base_url], e.g. claude,codex,gemini:gemini-2.5-pro",
     )
-    .option("--judges <list>", "judges, comma-separated (matches go to them in turn)", "codex")
+    .option(
+      "--judges <list>",
+      "judges, comma-separated; several (1-5) sit as a panel in every match (its majority decides)",
+      "codex",
+    )
+    .option("--swap", "a judge panel also reads every debate with the sides in the other order")
+    .option("--judges-in-turn", "several --judges take the matches in turn instead of sitting as a panel")
     .addOption(
       new Option("--format <name>", "the debate format").choices(["formal", "crossfire"]).default("formal"),
     )
@@ -197,10 +203,15 @@ Examples:
       } catch (error) {
         throw new ExitError(`cannot read --motions ${opts.motions}: ${(error as Error).message}`);
       }
+      const judges = parseEntrants(String(opts.judges), "--judges");
+      if (opts.judgesInTurn && opts.swap)
+        throw new ExitError("--swap needs a judge panel: drop --judges-in-turn");
+      const panel = !opts.judgesInTurn && (judges.length > 1 || opts.swap === true);
       const made = await createTournament(dir, {
         motions: parseMotions(text, String(opts.motions)),
         players: parseEntrants(String(opts.seats), "--seats"),
-        judges: parseEntrants(String(opts.judges), "--judges"),
+        judges,
+        ...(panel ? { panel: { swap: opts.swap === true } } : {}),
         format,
         ...(length !== undefined ? { length } : {}),
         sides: opts.sides as "both" | "one",

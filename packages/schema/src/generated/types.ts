@@ -2027,11 +2027,20 @@ export interface TournamentFrontmatter {
    */
   players: TournamentEntrant[]
   /**
-   * Who judges; with several, matches are given to them in turn.
+   * Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.
    * 
    * @minItems 1
    */
   judges: TournamentEntrant[]
+  /**
+   * Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.
+   */
+  panel?: {
+    /**
+     * Every judge is also asked with the sides in the other order (the debate's `judges.swap`).
+     */
+    swap?: boolean
+  }
   /**
    * How players are paired: every pair once per motion (and side order).
    */

@@ -18726,7 +18726,7 @@ return errors === 0;
 validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateTournamentFrontmatterRaw = validate106;
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
 const pattern42 = new RegExp("^m[0-9]{2,4}$", "u");
 const schema134 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
 const pattern41 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
@@ -19123,10 +19123,12 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.pairing !== undefined){
-let data7 = data.pairing;
-if(typeof data7 !== "string"){
-const err23 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.panel !== undefined){
+let data7 = data.panel;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(!(key1 === "swap")){
+const err23 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19135,8 +19137,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!(data7 === "round-robin")){
-const err24 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema133.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+}
+if(data7.swap !== undefined){
+if(typeof data7.swap !== "boolean"){
+const err24 = {instancePath:instancePath+"/panel/swap",schemaPath:"#/properties/panel/properties/swap/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19146,10 +19150,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.sides !== undefined){
-let data8 = data.sides;
-if(typeof data8 !== "string"){
-const err25 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err25 = {instancePath:instancePath+"/panel",schemaPath:"#/properties/panel/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19158,8 +19161,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((data8 === "both") || (data8 === "one"))){
-const err26 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema133.properties.sides.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.pairing !== undefined){
+let data9 = data.pairing;
+if(typeof data9 !== "string"){
+const err26 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19168,12 +19174,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.motions !== undefined){
-let data9 = data.motions;
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err27 = {instancePath:instancePath+"/motions",schemaPath:"#/properties/motions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(!(data9 === "round-robin")){
+const err27 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema133.properties.pairing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19182,12 +19184,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.id === undefined){
-const err28 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+if(data.sides !== undefined){
+let data10 = data.sides;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19196,8 +19197,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data10.motion === undefined){
-const err29 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/required",keyword:"required",params:{missingProperty: "motion"},message:"must have required property '"+"motion"+"'"};
+if(!((data10 === "both") || (data10 === "one"))){
+const err29 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema133.properties.sides.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19206,9 +19207,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-for(const key1 in data10){
-if(!(((key1 === "id") || (key1 === "motion")) || (key1 === "answer"))){
-const err30 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data.motions !== undefined){
+let data11 = data.motions;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err30 = {instancePath:instancePath+"/motions",schemaPath:"#/properties/motions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19217,12 +19221,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data10.id !== undefined){
-let data11 = data10.id;
-if(typeof data11 === "string"){
-if(!pattern42.test(data11)){
-const err31 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
+const len2 = data11.length;
+for(let i2=0; i2<len2; i2++){
+let data12 = data11[i2];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.id === undefined){
+const err31 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19231,9 +19235,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.motion === undefined){
+const err32 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/required",keyword:"required",params:{missingProperty: "motion"},message:"must have required property '"+"motion"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19242,12 +19245,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data10.motion !== undefined){
-let data12 = data10.motion;
-if(typeof data12 === "string"){
-if(func2(data12) > 4000){
-const err33 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
+for(const key2 in data12){
+if(!(((key2 === "id") || (key2 === "motion")) || (key2 === "answer"))){
+const err33 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -19256,8 +19256,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(func2(data12) < 1){
-const err34 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data12.id !== undefined){
+let data13 = data12.id;
+if(typeof data13 === "string"){
+if(!pattern42.test(data13)){
+const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -19268,7 +19272,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err35 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19278,10 +19282,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data10.answer !== undefined){
-let data13 = data10.answer;
-if(typeof data13 !== "string"){
-const err36 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.motion !== undefined){
+let data14 = data12.motion;
+if(typeof data14 === "string"){
+if(func2(data14) > 4000){
+const err36 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -19290,8 +19295,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!((data13 === "for") || (data13 === "against"))){
-const err37 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema133.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+if(func2(data14) < 1){
+const err37 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19301,9 +19306,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
 else {
-const err38 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err38 = {instancePath:instancePath+"/motions/" + i2+"/motion",schemaPath:"#/properties/motions/items/properties/motion/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -19313,9 +19317,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/motions",schemaPath:"#/properties/motions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data12.answer !== undefined){
+let data15 = data12.answer;
+if(typeof data15 !== "string"){
+const err39 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -19324,16 +19329,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.matches !== undefined){
-let data14 = data.matches;
-if(Array.isArray(data14)){
-const len3 = data14.length;
-for(let i3=0; i3<len3; i3++){
-let data15 = data14[i3];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.id === undefined){
-const err40 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!((data15 === "for") || (data15 === "against"))){
+const err40 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema133.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -19342,8 +19339,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data15.motion === undefined){
-const err41 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "motion"},message:"must have required property '"+"motion"+"'"};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/motions/" + i2,schemaPath:"#/properties/motions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -19352,8 +19351,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data15.first === undefined){
-const err42 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "first"},message:"must have required property '"+"first"+"'"};
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/motions",schemaPath:"#/properties/motions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -19362,8 +19363,16 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data15.second === undefined){
-const err43 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "second"},message:"must have required property '"+"second"+"'"};
+}
+if(data.matches !== undefined){
+let data16 = data.matches;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i3=0; i3<len3; i3++){
+let data17 = data16[i3];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.id === undefined){
+const err43 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -19372,8 +19381,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data15.judge === undefined){
-const err44 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "judge"},message:"must have required property '"+"judge"+"'"};
+if(data17.motion === undefined){
+const err44 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "motion"},message:"must have required property '"+"motion"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -19382,9 +19391,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key2 in data15){
-if(!(((((key2 === "id") || (key2 === "motion")) || (key2 === "first")) || (key2 === "second")) || (key2 === "judge"))){
-const err45 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data17.first === undefined){
+const err45 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "first"},message:"must have required property '"+"first"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -19393,12 +19401,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data15.id !== undefined){
-let data16 = data15.id;
-if(typeof data16 === "string"){
-if(!pattern12.test(data16)){
-const err46 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
+if(data17.second === undefined){
+const err46 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "second"},message:"must have required property '"+"second"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -19407,9 +19411,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.judge === undefined){
+const err47 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: "judge"},message:"must have required property '"+"judge"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -19418,12 +19421,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data15.motion !== undefined){
-let data17 = data15.motion;
-if(typeof data17 === "string"){
-if(!pattern42.test(data17)){
-const err48 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
+for(const key3 in data17){
+if(!(((((key3 === "id") || (key3 === "motion")) || (key3 === "first")) || (key3 === "second")) || (key3 === "judge"))){
+const err48 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -19433,8 +19433,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.id !== undefined){
+let data18 = data17.id;
+if(typeof data18 === "string"){
+if(!pattern12.test(data18)){
+const err49 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -19444,11 +19447,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data15.first !== undefined){
-let data18 = data15.first;
-if(typeof data18 === "string"){
-if(func2(data18) < 1){
-const err50 = {instancePath:instancePath+"/matches/" + i3+"/first",schemaPath:"#/properties/matches/items/properties/first/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err50 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -19458,8 +19458,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/matches/" + i3+"/first",schemaPath:"#/properties/matches/items/properties/first/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.motion !== undefined){
+let data19 = data17.motion;
+if(typeof data19 === "string"){
+if(!pattern42.test(data19)){
+const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -19469,11 +19472,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data15.second !== undefined){
-let data19 = data15.second;
-if(typeof data19 === "string"){
-if(func2(data19) < 1){
-const err52 = {instancePath:instancePath+"/matches/" + i3+"/second",schemaPath:"#/properties/matches/items/properties/second/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err52 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -19483,8 +19483,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-else {
-const err53 = {instancePath:instancePath+"/matches/" + i3+"/second",schemaPath:"#/properties/matches/items/properties/second/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.first !== undefined){
+let data20 = data17.first;
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err53 = {instancePath:instancePath+"/matches/" + i3+"/first",schemaPath:"#/properties/matches/items/properties/first/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -19494,11 +19497,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data15.judge !== undefined){
-let data20 = data15.judge;
-if(typeof data20 === "string"){
-if(func2(data20) < 1){
-const err54 = {instancePath:instancePath+"/matches/" + i3+"/judge",schemaPath:"#/properties/matches/items/properties/judge/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err54 = {instancePath:instancePath+"/matches/" + i3+"/first",schemaPath:"#/properties/matches/items/properties/first/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -19508,8 +19508,11 @@ vErrors.push(err54);
 errors++;
 }
 }
-else {
-const err55 = {instancePath:instancePath+"/matches/" + i3+"/judge",schemaPath:"#/properties/matches/items/properties/judge/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.second !== undefined){
+let data21 = data17.second;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err55 = {instancePath:instancePath+"/matches/" + i3+"/second",schemaPath:"#/properties/matches/items/properties/second/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -19519,9 +19522,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
 else {
-const err56 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err56 = {instancePath:instancePath+"/matches/" + i3+"/second",schemaPath:"#/properties/matches/items/properties/second/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -19531,9 +19533,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.judge !== undefined){
+let data22 = data17.judge;
+if(typeof data22 === "string"){
+if(func2(data22) < 1){
+const err57 = {instancePath:instancePath+"/matches/" + i3+"/judge",schemaPath:"#/properties/matches/items/properties/judge/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -19543,14 +19547,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.limits !== undefined){
-let data21 = data.limits;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key3 in data21){
-const _errs46 = errors;
-if(typeof key3 === "string"){
-if(!pattern23.test(key3)){
-const err58 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key3};
+else {
+const err58 = {instancePath:instancePath+"/matches/" + i3+"/judge",schemaPath:"#/properties/matches/items/properties/judge/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -19560,9 +19558,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-var valid11 = _errs46 === errors;
-if(!valid11){
-const err59 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+}
+else {
+const err59 = {instancePath:instancePath+"/matches/" + i3,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -19572,12 +19570,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-for(const key4 in data21){
-let data22 = data21[key4];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(const key5 in data22){
-if(!((key5 === "concurrency") || (key5 === "per_minute"))){
-const err60 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/limits/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+else {
+const err60 = {instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -19587,10 +19582,14 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data22.concurrency !== undefined){
-let data23 = data22.concurrency;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err61 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.limits !== undefined){
+let data23 = data.limits;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key4 in data23){
+const _errs51 = errors;
+if(typeof key4 === "string"){
+if(!pattern23.test(key4)){
+const err61 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -19599,9 +19598,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 1000 || isNaN(data23)){
-const err62 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+var valid12 = _errs51 === errors;
+if(!valid12){
+const err62 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -19610,8 +19610,13 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data23 < 1 || isNaN(data23)){
-const err63 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+for(const key5 in data23){
+let data24 = data23[key5];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key6 in data24){
+if(!((key6 === "concurrency") || (key6 === "per_minute"))){
+const err63 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/limits/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -19621,11 +19626,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-if(data22.per_minute !== undefined){
-let data24 = data22.per_minute;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err64 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data24.concurrency !== undefined){
+let data25 = data24.concurrency;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err64 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -19634,9 +19638,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 100000 || isNaN(data24)){
-const err65 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1000 || isNaN(data25)){
+const err65 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -19645,8 +19649,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data24 < 1 || isNaN(data24)){
-const err66 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data25 < 1 || isNaN(data25)){
+const err66 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/limits/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -19657,9 +19661,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/limits/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/limits/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data24.per_minute !== undefined){
+let data26 = data24.per_minute;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err67 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -19668,10 +19673,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 100000 || isNaN(data26)){
+const err68 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -19680,15 +19684,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data.prices !== undefined){
-let data25 = data.prices;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const key6 in data25){
-let data26 = data25[key6];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.input === undefined){
-const err69 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+if(data26 < 1 || isNaN(data26)){
+const err69 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/per_minute",schemaPath:"#/properties/limits/additionalProperties/properties/per_minute/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -19697,8 +19694,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data26.output === undefined){
-const err70 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/limits/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/limits/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -19707,9 +19707,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-for(const key7 in data26){
-if(!((key7 === "input") || (key7 === "output"))){
-const err71 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -19719,11 +19720,14 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data26.input !== undefined){
-let data27 = data26.input;
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err72 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/prices/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data.prices !== undefined){
+let data27 = data.prices;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const key7 in data27){
+let data28 = data27[key7];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.input === undefined){
+const err72 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -19732,9 +19736,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/prices/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data28.output === undefined){
+const err73 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -19743,12 +19746,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(data26.output !== undefined){
-let data28 = data26.output;
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 0 || isNaN(data28)){
-const err74 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/prices/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key8 in data28){
+if(!((key8 === "input") || (key8 === "output"))){
+const err74 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -19758,8 +19758,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/prices/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data28.input !== undefined){
+let data29 = data28.input;
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err75 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/prices/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -19769,9 +19772,8 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
 else {
-const err76 = {instancePath:instancePath+"/prices/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err76 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/prices/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -19781,9 +19783,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/prices",schemaPath:"#/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.output !== undefined){
+let data30 = data28.output;
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err77 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/prices/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -19793,10 +19797,8 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data.seed !== undefined){
-let data29 = data.seed;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err78 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err78 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/prices/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -19805,9 +19807,10 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 > 4294967295 || isNaN(data29)){
-const err79 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/prices/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -19816,8 +19819,10 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data29 < 0 || isNaN(data29)){
-const err80 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/prices",schemaPath:"#/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -19827,11 +19832,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data.bootstrap !== undefined){
-let data30 = data.bootstrap;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err81 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.seed !== undefined){
+let data31 = data.seed;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err81 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -19840,9 +19844,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 100000 || isNaN(data30)){
-const err82 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 4294967295 || isNaN(data31)){
+const err82 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -19851,8 +19855,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data30 < 10 || isNaN(data30)){
-const err83 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
+if(data31 < 0 || isNaN(data31)){
+const err83 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -19863,11 +19867,10 @@ errors++;
 }
 }
 }
-if(data.created_at !== undefined){
-let data31 = data.created_at;
-if(typeof data31 === "string"){
-if(!(formats0.validate(data31))){
-const err84 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data.bootstrap !== undefined){
+let data32 = data.bootstrap;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err84 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -19876,9 +19879,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 100000 || isNaN(data32)){
+const err85 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -19887,11 +19890,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data32 = data.status;
-if(typeof data32 !== "string"){
-const err86 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32 < 10 || isNaN(data32)){
+const err86 = {instancePath:instancePath+"/bootstrap",schemaPath:"#/properties/bootstrap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -19900,8 +19900,13 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!(((data32 === "created") || (data32 === "running")) || (data32 === "finished"))){
-const err87 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data.created_at !== undefined){
+let data33 = data.created_at;
+if(typeof data33 === "string"){
+if(!(formats0.validate(data33))){
+const err87 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -19911,10 +19916,8 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.runs !== undefined){
-let data33 = data.runs;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err88 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err88 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -19923,9 +19926,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 0 || isNaN(data33)){
-const err89 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.status !== undefined){
+let data34 = data.status;
+if(typeof data34 !== "string"){
+const err89 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -19934,13 +19939,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-if(data.finished_at !== undefined){
-let data34 = data.finished_at;
-if(typeof data34 === "string"){
-if(!(formats0.validate(data34))){
-const err90 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(!(((data34 === "created") || (data34 === "running")) || (data34 === "finished"))){
+const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -19950,8 +19950,10 @@ vErrors.push(err90);
 errors++;
 }
 }
-else {
-const err91 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.runs !== undefined){
+let data35 = data.runs;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err91 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -19960,15 +19962,52 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-else {
-const err92 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err92 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err92];
 }
 else {
 vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+if(data.finished_at !== undefined){
+let data36 = data.finished_at;
+if(typeof data36 === "string"){
+if(!(formats0.validate(data36))){
+const err93 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
 }
 errors++;
 }
