@@ -302,9 +302,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
     await run(process.execPath, [bin, "tournament", "run", localOne], { cwd: work, env: envFor(localLog) });
     referenceOne = await leaderboard(localOne, localLog);
     expect(referenceOne).toMatch(/alice/);
-  });
-
-  it("http seats, 3 workers in separate folders: the local run's results, each answer journaled once; running again asks nothing", async () => {
+    // The same tournament with http seats, run locally: every answer the server gave is one journaled call.
     const server = await startModelServer(crossfireAnswer);
     try {
       const local = await httpTournament("http-local", server);
@@ -312,8 +310,14 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       expect(keysOf(server.requests, "answered")).toEqual(await journaledPrompts(local));
       expect(server.requests).toHaveLength(18);
       httpReference = await leaderboard(local, httpLog());
-      server.requests.splice(0);
+    } finally {
+      await server.close();
+    }
+  });
 
+  it("http seats, 3 workers in separate folders: the local run's results, each answer journaled once; running again asks nothing", async () => {
+    const server = await startModelServer(crossfireAnswer);
+    try {
       const port = await freePort();
       await startRedis(port, join(work, "redis-a"));
       const url = `redis://127.0.0.1:${port}`;
@@ -505,6 +509,99 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       expect(answered).toHaveLength(18);
       expect(answered).toEqual(await journaledPrompts(dir));
       expect(server.requests.map((r) => r.outcome).filter((o) => o !== "answered")).toEqual(["error"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("--max-cost, a transient 500 (retried with backoff), a debate failing for good (failures/, the rest rated), --retry-failed; one call in flight across 3 workers", async () => {
+    // Phase 1: all well. Phase 2: the first judge call answers 500 once (its job retries and
+    // finishes); the judge of another debate answers 500 every time (3 attempts, then failed).
+    // Phase 3: all well again, for --retry-failed.
+    let phase = 1;
+    let transient: string | undefined;
+    let broken: string | undefined;
+    const server = await startModelServer(
+      (request) => {
+        if (phase === 2 && request.model === "judge") {
+          const text = request.lastUserText;
+          const pair = `${text.match(/(\w+) argues for\./)?.[1]} v ${text.match(/(\w+) argues against\./)?.[1]}`;
+          if (transient === undefined) {
+            transient = pair;
+            return { error: 500, message: "try again" };
+          }
+          if (broken === undefined && pair !== transient) broken = pair;
+          if (pair === broken) return { error: 500, message: "down" };
+        }
+        return crossfireAnswer(request);
+      },
+      { delayMs: 150 },
+    );
+    try {
+      const port = await freePort();
+      await startRedis(port, join(work, "redis-h"));
+      const url = `redis://127.0.0.1:${port}`;
+      // One http call in flight across all workers; a price, so that --max-cost can be planned.
+      const dir = await httpTournament("budget", server, ["--limit", "http=1", "--price", "http=1000/1000"]);
+      const workers = [1, 2, 3].map((n) => startWorker(url, httpLog(), `b${n}`));
+      const queued = (...extra: string[]) =>
+        run(process.execPath, [bin, "tournament", "run", dir, "--queue", url, ...extra], {
+          cwd: work,
+          env: envFor(httpLog()),
+        });
+      const plan = (await run(process.execPath, [bin, "tournament", "plan", dir], { cwd: work })).stdout;
+      const total = Number(/^total\s.*\$(\d+\.\d+)/m.exec(plan)?.[1]);
+      expect(total, plan).toBeGreaterThan(0);
+      // Room for two and a half debates' estimates: two are enqueued, then the budget stops it.
+      const first = await queued("--max-cost", String((total / 6) * 2.5));
+      expect(first.stdout).toMatch(
+        /^stopped: 2 done, 0 failed, 4 not finished of 6 \(2 run now\); stopped before /,
+      );
+      expect(keysOf(server.requests, "answered")).toHaveLength(6);
+      expect(keysOf(server.requests, "answered")).toEqual(await journaledPrompts(dir));
+
+      phase = 2;
+      const second = await queued();
+      expect(second.stdout).toMatch(/^finished: 5 done, 1 failed, 0 not finished of 6 \(4 run now\)/);
+      const failures = await readdir(join(dir, "failures"));
+      expect(failures).toHaveLength(1);
+      const failedId = failures[0]!.replace(/\.json$/, "");
+      expect(await readFile(join(dir, "failures", failures[0]!), "utf8")).toMatch(/HTTP 500/);
+      // BullMQ's attempts: 1 for each debate, 2 for the one retried after its 500, 3 for the one that failed.
+      const cli = (args: string[]) =>
+        run("redis-cli", ["-p", String(port), "--raw", ...args]).then((r) => r.stdout.trim());
+      const attempts: Record<string, string> = {};
+      for (const id of await readdir(join(dir, "debates")))
+        attempts[id] = await cli(["HGET", `bull:debatekit-debates:budget.${id}`, "atm"]);
+      expect(Object.values(attempts).sort(), JSON.stringify(attempts)).toEqual([
+        "1",
+        "1",
+        "1",
+        "1",
+        "2",
+        "3",
+      ]);
+      expect(attempts[failedId]).toBe("3");
+      const lines = workers.flatMap((w) => w.lines);
+      expect(
+        lines.filter((l) => /^failed .*HTTP 500.*retried with backoff/.test(l)),
+        lines.join("\n"),
+      ).toHaveLength(3);
+      // The 500s are no answers: none journaled; the debates before them resumed from their checkpoints.
+      expect(server.requests.filter((r) => r.outcome === "error")).toHaveLength(4);
+      expect(keysOf(server.requests, "answered")).toEqual(await journaledPrompts(dir));
+      // The tournament still finished and rated the rest; the failed debate is listed.
+      expect(await leaderboard(dir, httpLog())).toContain(failedId);
+
+      phase = 3;
+      const third = await queued("--retry-failed");
+      expect(third.stdout).toMatch(/^finished: 6 done, 0 failed, 0 not finished of 6 \(1 run now\)/);
+      expect(keysOf(server.requests, "answered")).toEqual(await journaledPrompts(dir));
+      await expectComplete(dir, httpLog(), "budget", port, httpReference);
+      // The limit held across the workers: never two requests at the server at once, though more
+      // than one worker ran debates.
+      expect(server.maxInFlight()).toBe(1);
+      expect(workers.filter((w) => w.lines.some((l) => /^done /.test(l))).length).toBeGreaterThan(1);
     } finally {
       await server.close();
     }

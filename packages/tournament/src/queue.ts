@@ -311,6 +311,14 @@ export interface WorkerOptions {
 class LockLostError extends Error {}
 /** A seat answered 429 / rate limited: nothing was answered, so nothing is journaled; the job waits. */
 class RateLimitedError extends Error {}
+/**
+ * A seat failed in a way that may pass (HTTP 5xx, overloaded): not journaled either; the job fails
+ * this attempt and BullMQ retries it with exponential backoff, resuming from its checkpoint. After
+ * the last attempt the debate is recorded as failed (failures/), and `--retry-failed` runs it again.
+ */
+class TransientSeatError extends Error {}
+const TRANSIENT =
+  /\bHTTP 5\d\d\b|\b(?:overloaded|internal server error|bad gateway|service unavailable|gateway timeout)\b/i;
 
 /**
  * `debate worker --queue`: takes debates from Redis and runs them in a working folder of its own,
@@ -403,6 +411,9 @@ export async function startWorker(
           if (result.status !== "ok" && RATE_LIMITED.test(result.error ?? "")) {
             throw new RateLimitedError(`${step}: ${result.error}`);
           }
+          if (result.status === "exit" && TRANSIENT.test(result.error ?? "")) {
+            throw new TransientSeatError(`${step}: ${result.error}`);
+          }
           return result;
         },
       });
@@ -434,6 +445,16 @@ export async function startWorker(
           await checkpoint().catch(() => undefined);
           await debatesWorker.rateLimit(5_000);
           throw new RateLimitError();
+        }
+        if (error instanceof TransientSeatError) {
+          const attempts = job.opts.attempts ?? 1;
+          const last = job.attemptsMade + 1 >= attempts;
+          emit({
+            type: "job_finished",
+            job: job.id!,
+            status: "failed",
+            reason: `${error.message} (attempt ${job.attemptsMade + 1} of ${attempts}${last ? "" : "; retried with backoff"})`,
+          });
         }
         throw error;
       } finally {
