@@ -2,12 +2,15 @@
 // one Redis (Debian's redis-server on a free loopback port), seats answering after a fixed delay;
 // the orchestration overhead per debate, local and queued (seats answering at once); Redis commands
 // per debate (INFO commandstats). 4 replay players x 2 motions x both sides = 24 crossfire debates
-// of one round (3 seat calls each, the two debaters asked at once).
+// of one round (3 seat calls each, the two debaters asked at once) for the overhead; 4 motions = 48
+// debates for the throughput (6 per worker at 8 workers, so the last wave's tail weighs less), with
+// the CPU time every process used (workers, Redis, the enqueuer) per debate: on a machine with
+// fewer cores than workers, that CPU bounds the throughput whatever the queue does.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -59,14 +62,30 @@ async function startRedis(dir: string): Promise<{ url: string; port: number; chi
   return { url: `redis://127.0.0.1:${port}`, port, child };
 }
 
-/** Recordings for every ordered pair of PLAYERS on both motions, from the example's alice-vs-bob one. */
-async function recordings(dir: string, delayMs: number): Promise<void> {
+const MOTIONS = [
+  "Should we move our internal service-to-service API from REST/JSON to gRPC?",
+  "Should every pull request that touches payments get a second human review?",
+  "Should we adopt a monorepo for all services?",
+  "Should production deploys be frozen on Fridays?",
+];
+const motionIds = (n: number) => Array.from({ length: n }, (_, i) => `m${String(i + 1).padStart(2, "0")}`);
+
+/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the name), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Recordings for every ordered pair of PLAYERS on the motions, from the example's alice-vs-bob one. */
+async function recordings(dir: string, delayMs: number, motions: number): Promise<void> {
   const template = await readFile(
     join(example, "recordings", "m01-replay-alice-vs-replay-bob.jsonl"),
     "utf8",
   );
   await mkdir(dir, { recursive: true });
-  for (const m of ["m01", "m02"]) {
+  for (const m of motionIds(motions)) {
     for (const first of PLAYERS) {
       for (const second of PLAYERS) {
         if (first === second) continue;
@@ -83,12 +102,12 @@ async function recordings(dir: string, delayMs: number): Promise<void> {
   }
 }
 
-async function newTournament(parent: string, name: string, delayMs: number): Promise<string> {
-  const replayDir = join(parent, `rec-${delayMs}`);
-  if (!existsSync(replayDir)) await recordings(replayDir, delayMs);
+async function newTournament(parent: string, name: string, delayMs: number, motions = 2): Promise<string> {
+  const replayDir = join(parent, `rec-${delayMs}-${motions}`);
+  if (!existsSync(replayDir)) await recordings(replayDir, delayMs, motions);
   const dir = join(parent, name);
   await createTournament(dir, {
-    motions: parseMotions(await readFile(join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
+    motions: parseMotions(MOTIONS.slice(0, motions).join("\n"), "motions.txt"),
     players: parseEntrants(PLAYERS.map((p) => `replay:${p}`).join(","), "--seats"),
     judges: parseEntrants("replay", "--judges"),
     format: "crossfire",
@@ -176,29 +195,55 @@ export async function run(): Promise<void> {
       "",
     );
 
-    // Throughput: worker processes on one Redis, seats answering after SEAT_DELAY_MS.
+    // Throughput: worker processes on one Redis, seats answering after SEAT_DELAY_MS; timed from
+    // when every worker reports it waits for debates to the last debate collected.
     const perMinute: Record<number, number> = {};
+    const cpuLines: string[] = [];
+    const cpuPerDebate: Record<number, number> = {};
     for (const workers of [1, 2, 4, 8]) {
-      const dir = await newTournament(parent, `w${workers}`, SEAT_DELAY_MS);
+      const dir = await newTournament(parent, `w${workers}`, SEAT_DELAY_MS, 4);
       const children = await Promise.all(
         Array.from({ length: workers }, (_, i) =>
           startWorkerProcess(redis.url, join(parent, `work-${workers}-${i}`)),
         ),
       );
+      const cpu0 = await Promise.all(children.map((c) => cpuSeconds(c.pid!)));
+      const redisCpu0 = await cpuSeconds(redis.child.pid!);
+      const self0 = process.cpuUsage();
+      const load0 = loadavg()[0]!;
       start = performance.now();
       const summary = await enqueueTournament(dir, redis.url, { pollMs: 50 });
-      const minutes = (performance.now() - start) / 60_000;
+      const seconds = (performance.now() - start) / 1000;
+      const cpu1 = await Promise.all(children.map((c) => cpuSeconds(c.pid!)));
+      const redisCpu = (await cpuSeconds(redis.child.pid!)) - redisCpu0;
+      const self = process.cpuUsage(self0);
       await stop(children);
       if (summary.done !== summary.total)
         throw new Error(`${workers} workers: ${summary.done}/${summary.total} done`);
-      perMinute[workers] = summary.done / minutes;
+      perMinute[workers] = summary.done / (seconds / 60);
       report(
-        `${workers} worker(s), seats answering after ${SEAT_DELAY_MS} ms`,
+        `${workers} worker(s), ${summary.done} debates, seats answering after ${SEAT_DELAY_MS} ms`,
         perMinute[workers],
         "debates/min",
       );
+      const workerCpu = cpu1.reduce((sum, c, i) => sum + c - cpu0[i]!, 0);
+      const enqueuerCpu = (self.user + self.system) / 1e6;
+      const total = workerCpu + redisCpu + enqueuerCpu;
+      cpuPerDebate[workers] = total / summary.done;
+      cpuLines.push(
+        `${workers} worker(s): ${seconds.toFixed(1)} s wall; CPU per debate: workers ${((1000 * workerCpu) / summary.done).toFixed(0)} ms, redis ${((1000 * redisCpu) / summary.done).toFixed(0)} ms, enqueuer ${((1000 * enqueuerCpu) / summary.done).toFixed(0)} ms; all ${(total / seconds).toFixed(2)} of ${availableParallelism()} cores busy; load average ${load0.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
+      );
     }
+    for (const line of cpuLines) console.log(line);
     report("8 workers / 1 worker", perMinute[8]! / perMinute[1]!, "x");
+    // With every core busy, throughput cannot pass cores / CPU per debate, whatever the queue does.
+    const ceiling = (availableParallelism() * 60) / cpuPerDebate[8]!;
+    report(
+      `CPU ceiling on ${availableParallelism()} cores (8 workers' CPU per debate)`,
+      ceiling,
+      "debates/min",
+    );
+    report("that ceiling / 1 worker", ceiling / perMinute[1]!, "x");
   } finally {
     redis.child.kill("SIGTERM");
     await rm(parent, { recursive: true, force: true });

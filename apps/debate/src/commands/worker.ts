@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { countTokens } from "@debatekit/skills";
 import { startWorker } from "@debatekit/tournament";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -44,6 +45,8 @@ export function registerWorker(program: Command, io: CliIO): void {
         const url = urlArg ?? opts.queue;
         if (!url)
           throw new ExitError("debate worker needs the Redis URL: debate worker redis://HOST:PORT", 2);
+        // Load the tokenizer (about a second of CPU) before taking a debate, not inside the first one.
+        countTokens("debate");
         const worker = await startWorker(url, {
           concurrency: opts.concurrency,
           ...(opts.dir ? { workDir: resolve(io.cwd, opts.dir) } : {}),
