@@ -148,9 +148,13 @@ async function estimateMatch(
   const who = (role: string) =>
     role === roles.first ? match.first : role === roles.second ? match.second : match.judge;
   const parts = new Map<string, Omit<PlanLine, "costUsd">>();
-  for (const [role, calls] of Object.entries(planned)) {
+  // A judge panel (tournament.md's `panel`): the judge calls are shared evenly by its judges.
+  const shares = (role: string, calls: number): Array<[string, number]> =>
+    fm.panel && role === roles.judge
+      ? fm.judges.map((j) => [j.name, calls / fm.judges.length] as [string, number])
+      : [[who(role), calls]];
+  for (const [name, calls] of Object.entries(planned).flatMap(([role, calls]) => shares(role, calls))) {
     if (calls === 0) continue;
-    const name = who(role);
     const part = parts.get(name) ?? {
       name,
       adapter: seatOf(fm, name).adapter,
