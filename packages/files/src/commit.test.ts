@@ -3,7 +3,7 @@ import path from "node:path";
 import type { DebateState } from "@debatekit/core";
 import { applyArguments, applyJudgment, renderArgument } from "@debatekit/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { commitStep } from "./commit.js";
+import { commitStep, writeDerivedFiles } from "./commit.js";
 import type { DebateFolder } from "./read.js";
 import { readDebateFolder } from "./read.js";
 import {
@@ -196,6 +196,25 @@ describe("commitStep", () => {
       });
     }
     expect(await hashFolder(dir)).toEqual(snapshot);
+  });
+
+  it("with derivedFiles: false leaves the graph to writeDerivedFiles, which brings it up to date once", async () => {
+    await writeStateFolder(dir, sampleState());
+    const graph = path.join(dir, "argument-graph.mmd");
+    const before = await readFile(graph, "utf8").catch(() => null);
+    const written: string[] = [];
+    const first = await commitStep(await readFolder(), judged((await readFolder()).state), {
+      derivedFiles: false,
+      beforeWrite: (p) => void written.push(path.relative(dir, p)),
+    });
+    const second = await commitStep(first, argued(first.state), { derivedFiles: false });
+    expect(written).not.toContain("argument-graph.mmd");
+    expect(await readFile(graph, "utf8").catch(() => null)).toBe(before);
+    const done = await writeDerivedFiles(second);
+    expect(await readFile(graph, "utf8")).toContain("prop_002");
+    expect(done.derivedTexts?.["argument-graph.mmd"]).toBe(await readFile(graph, "utf8"));
+    // The folder as committed reads the same either way.
+    expect((await readFolder()).state).toEqual(second.state);
   });
 
   it("writes a derived file without reading it when its text changed, and rewrites one edited on disk even when the step leaves it as it was", async () => {

@@ -28,6 +28,11 @@ export interface CommitOptions {
   beforeWrite?: BeforeWrite;
   /** Renders argument-graph.mmd from the next state (default: the format's derived files; formal's is core's renderArgumentGraph). */
   renderGraph?: (state: DebateState) => string;
+  /**
+   * false: leave the derived files (argument-graph.mmd) to `writeDerivedFiles` (the runner writes
+   * them once when a run stops, not at every step). Default true.
+   */
+  derivedFiles?: boolean;
 }
 
 type ScoreRecord = DebateState["scores"][string];
@@ -209,6 +214,43 @@ async function readIfExists(dir: string, file: string): Promise<string | undefin
   return read.ok ? read.value : null;
 }
 
+/** The derived files of `next` that differ from the folder's, and every derived text. */
+async function derivedChanges(
+  folder: DebateFolder,
+  next: DebateState,
+  renderGraph?: (state: DebateState) => string,
+): Promise<{ writes: Array<{ file: string; content: string }>; texts: Record<string, string> }> {
+  const derived = renderGraph
+    ? [{ file: "argument-graph.mmd", content: renderGraph(next) }]
+    : (formatOfState(next).derivedFiles?.(next) ?? []);
+  const writes: Array<{ file: string; content: string }> = [];
+  const texts: Record<string, string> = {};
+  for (const { file, content } of derived) {
+    const text = content.endsWith("\n") ? content : `${content}\n`;
+    texts[file] = text;
+    // A text that differs from what the last commit left there is written without reading the file
+    // (a long debate's graph is large, and it changes with nearly every step); the same text is
+    // written only when the file on disk differs (someone edited or removed it).
+    const last = folder.derivedTexts?.[file];
+    if ((last !== undefined && last !== text) || (await readIfExists(folder.dir, file)) !== text)
+      writes.push({ file, content: text });
+  }
+  return { writes, texts };
+}
+
+/**
+ * Brings a committed folder's derived files (argument-graph.mmd) up to date, each written atomically;
+ * returns the folder with what they now hold. For a run that commits with `derivedFiles: false`.
+ */
+export async function writeDerivedFiles(folder: DebateFolder): Promise<DebateFolder> {
+  const { writes, texts } = await derivedChanges(folder, folder.state);
+  if (writes.length > 0)
+    await writeFilesAtomic(
+      writes.map((w) => ({ target: resolveInside(folder.dir, w.file), content: w.content })),
+    );
+  return { ...folder, derivedTexts: texts };
+}
+
 /**
  * Writes one step: new argument files, scores.json, argument-graph.mmd, then debate.md LAST (the commit marker).
  * Refuses with DEBATE_PHASE_MISMATCH when debate.md on disk no longer holds the phase/exchange `folder` was read at.
@@ -267,20 +309,11 @@ export async function commitStep(
   }
   for (const record of records) writes.push({ file: record.file, content: serializeRecord(record) });
   if (scoresChanged) writes.push({ file: "scores.json", content: serializeScores(next.scores) });
-  const derived = options.renderGraph
-    ? [{ file: "argument-graph.mmd", content: options.renderGraph(next) }]
-    : (format.derivedFiles?.(next) ?? []);
-  const derivedTexts: Record<string, string> = {};
-  for (const { file, content } of derived) {
-    const text = content.endsWith("\n") ? content : `${content}\n`;
-    derivedTexts[file] = text;
-    // A text that differs from what the last commit left there is written without reading the file
-    // (a long debate's graph is large, and it changes with nearly every step); the same text is
-    // written only when the file on disk differs (someone edited or removed it).
-    const last = folder.derivedTexts?.[file];
-    if ((last !== undefined && last !== text) || (await readIfExists(dir, file)) !== text)
-      writes.push({ file, content: text });
-  }
+  const { writes: derivedWrites, texts: derivedTexts } =
+    options.derivedFiles === false
+      ? { writes: [], texts: folder.derivedTexts }
+      : await derivedChanges(folder, next, options.renderGraph);
+  writes.push(...derivedWrites);
   // Edit the text on disk rather than write the state out: only what the step changed (the marker, the
   // cumulative scores) moves. A person's comments, quoting and layout stay, and so does anything they
   // changed in debate.md while the seats were answering (rebased on `expected`, what the step started from).
@@ -340,7 +373,13 @@ export async function commitStep(
     motion: motion?.ok ? motion.value : next.motion,
     arguments: args,
   };
-  return { dir, state, styles: { ...folder.styles, debate: disk.style }, debateText, derivedTexts };
+  return {
+    dir,
+    state,
+    styles: { ...folder.styles, debate: disk.style },
+    debateText,
+    ...(derivedTexts ? { derivedTexts } : {}),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ export {
 export type { BeforeWrite } from "./atomic.js";
 export { type GroupFile, writeFileAtomic, writeFilesAtomic } from "./atomic.js";
 export type { CommitOptions } from "./commit.js";
-export { commitStep, serializeScores } from "./commit.js";
+export { commitStep, serializeScores, writeDerivedFiles } from "./commit.js";
 export { createDebateFolder } from "./create.js";
 export type { ArgumentDocument, DebateDocument } from "./documents.js";
 export {

@@ -95,7 +95,11 @@ describe("askSeat: one journal write per accepted call", () => {
     const context = contextFor();
     let asked = 0;
     const call = context.adapter.call.bind(context.adapter);
-    context.adapter = { ...context.adapter, call: (request) => (asked++, call(request)) };
+    const counted: typeof call = (request) => {
+      asked++;
+      return call(request);
+    };
+    context.adapter = { ...context.adapter, call: counted };
     const first = await askSeat(context, state.value.state, "proposition", parse);
     expect(first.ok).toBe(true);
     expect([asked, context.journal.written]).toEqual([1, 1]);
@@ -105,7 +109,7 @@ describe("askSeat: one journal write per accepted call", () => {
     expect(entry!.validation).toBeUndefined();
     // As after a crash before the step's commit: a new run parses the journaled answer again.
     const again = contextFor();
-    again.adapter = { ...again.adapter, call: (request) => (asked++, call(request)) };
+    again.adapter = { ...again.adapter, call: counted };
     const later = await askSeat(again, state.value.state, "proposition", parse);
     expect(later).toEqual(first);
     expect([asked, again.journal.written]).toEqual([1, 0]);

@@ -3,6 +3,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdapter as createReplayAdapter } from "@debatekit/adapter-replay";
+import { renderArgumentGraph } from "@debatekit/core";
+import { readDebateFolder } from "@debatekit/files";
 import { describe, expect, it } from "vitest";
 import { runDebate } from "./run.js";
 import { exampleCopies } from "./test-helpers/example.js";
@@ -173,5 +175,39 @@ describe("steps", () => {
     expect(second.committed).toBe(2);
     expect(second.exchange).toBe(1);
     expect(second.phase).toBe("awaiting_judgment");
+  }, 120_000);
+});
+
+describe("the argument graph", () => {
+  it("is written once when the run stops, not at every step, and matches the committed state", async () => {
+    const dir = await copyExample("graph");
+    const graph = join(dir, "argument-graph.mmd");
+    const graphText = () => {
+      try {
+        return readFileSync(graph, "utf8");
+      } catch {
+        return null;
+      }
+    };
+    // The example has none yet: the first run's steps leave it absent.
+    const before = graphText();
+    expect(before).toBeNull();
+    const seen: Array<string | null> = [];
+    const summary = await runDebate(dir, {
+      skillRoots: [repoSkills],
+      cwd: base(),
+      steps: 3,
+      onEvent: (e) => {
+        if (e.type === "step_committed") seen.push(graphText());
+      },
+    });
+    expect(summary.committed).toBe(3);
+    // Derived: left as it was while the steps were committed...
+    expect(seen).toEqual([before, before, before]);
+    // ...and brought up to date when the run stopped.
+    const folder = await readDebateFolder(dir);
+    if (!folder.ok) throw new Error(JSON.stringify(folder.errors));
+    const rendered = renderArgumentGraph(folder.value.state);
+    expect(await readFile(graph, "utf8")).toBe(rendered.endsWith("\n") ? rendered : `${rendered}\n`);
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import {
   readDebateFolder,
   refreshArgumentIndex,
   writeArgumentIndex,
+  writeDerivedFiles,
 } from "@debatekit/files";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
@@ -259,6 +260,15 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const budget: RunBudget = { maxUsd: Infinity, reserved: 0 };
   // The folder as our last commit left it, and debate.md's text right after that commit.
   let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
+  // The derived files (the graph) as the run's last commit leaves the debate, once when it stops.
+  const writeDerived = async () => {
+    if (!cached || committed === 0) return;
+    try {
+      await writeDerivedFiles(cached.folder);
+    } catch {
+      // Derived and never read back, like the index: a run never fails on it (the next one writes it).
+    }
+  };
   try {
     for (;;) {
       // Reading the whole folder parses every argument file: O(arguments) per step, O(exchanges²) per
@@ -421,7 +431,9 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
           },
         });
       }
-      const written = await commitStep(folder, next.value);
+      // The derived files (formal's argument-graph.mmd, the whole debate's graph) are written once
+      // when the run stops, not at every step: rewriting them per step made a step cost the debate's size.
+      const written = await commitStep(folder, next.value, { derivedFiles: false });
       lastState = written.state;
       cached = { folder: written, debateText: written.debateText };
       await options.checkpoint?.("step");
@@ -436,8 +448,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       });
     }
   } finally {
-    await refreshLedger(true);
-    await refreshIndex();
-    await lock.release();
+    try {
+      await writeDerived();
+      await refreshLedger(true);
+      await refreshIndex();
+    } finally {
+      await lock.release();
+    }
   }
 }
