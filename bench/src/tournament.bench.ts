@@ -165,35 +165,44 @@ export async function run(): Promise<void> {
   const parent = await mkdtemp(join(tmpdir(), "bench-tournament-"));
   const redis = await startRedis(join(parent, "redis"));
   try {
-    // Orchestration overhead: seats answer at once, one debate at a time, in this process.
-    const local = await newTournament(parent, "local", 0);
-    let start = performance.now();
-    const localRun = await runTournament(local, { concurrency: 1 });
-    const localMs = (performance.now() - start) / localRun.done;
-    const queuedDir = await newTournament(parent, "queued", 0);
+    // Orchestration overhead: seats answer at once, one debate at a time, in this process. Local and
+    // queued runs alternate, ROUNDS of each on fresh tournaments, and the medians are compared: one
+    // pass of each swung by 100 ms and more with the machine's load.
+    const ROUNDS = 3;
     const worker = await startWorker(redis.url, { workDir: join(parent, "w-inproc") });
-    const before = await commandCounts(redis.url);
-    start = performance.now();
-    const queuedRun = await enqueueTournament(queuedDir, redis.url, { pollMs: 20 });
-    const queuedMs = (performance.now() - start) / queuedRun.done;
-    const after = await commandCounts(redis.url);
+    const localTimes: number[] = [];
+    const queuedTimes: number[] = [];
+    let debates = 0;
+    let commands = { client: 0, all: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const local = await newTournament(parent, `local-${round}`, 0);
+      let start = performance.now();
+      const localRun = await runTournament(local, { concurrency: 1 });
+      localTimes.push((performance.now() - start) / localRun.done);
+      const queuedDir = await newTournament(parent, `queued-${round}`, 0);
+      const before = await commandCounts(redis.url);
+      start = performance.now();
+      const queuedRun = await enqueueTournament(queuedDir, redis.url, { pollMs: 20 });
+      queuedTimes.push((performance.now() - start) / queuedRun.done);
+      const after = await commandCounts(redis.url);
+      debates = queuedRun.done;
+      commands = {
+        client: commands.client + after.client - before.client,
+        all: commands.all + after.all - before.all,
+      };
+    }
     await worker.close();
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const localMs = median(localTimes);
+    const queuedMs = median(queuedTimes);
     console.log(
-      `${localRun.done} debates (${PLAYERS.length} players x 2 motions x both sides, crossfire, 3 seat calls each), one at a time`,
+      `${debates} debates (${PLAYERS.length} players x 2 motions x both sides, crossfire, 3 seat calls each), one at a time; median of ${ROUNDS} alternating local and queued runs`,
     );
     report("local run: wall time per debate (seats answer at once)", localMs, "ms");
     report("queued (1 worker, this process): wall time per debate", queuedMs, "ms");
     report("queue adds per debate", queuedMs - localMs, "ms");
-    report(
-      "Redis commands per debate (sent by clients)",
-      (after.client - before.client) / queuedRun.done,
-      "",
-    );
-    report(
-      "Redis commands per debate (incl. inside Lua scripts)",
-      (after.all - before.all) / queuedRun.done,
-      "",
-    );
+    report("Redis commands per debate (sent by clients)", commands.client / (debates * ROUNDS), "");
+    report("Redis commands per debate (incl. inside Lua scripts)", commands.all / (debates * ROUNDS), "");
 
     // Throughput: worker processes on one Redis, seats answering after SEAT_DELAY_MS; timed from
     // when every worker reports it waits for debates to the last debate collected.
@@ -211,7 +220,7 @@ export async function run(): Promise<void> {
       const redisCpu0 = await cpuSeconds(redis.child.pid!);
       const self0 = process.cpuUsage();
       const load0 = loadavg()[0]!;
-      start = performance.now();
+      const start = performance.now();
       const summary = await enqueueTournament(dir, redis.url, { pollMs: 50 });
       const seconds = (performance.now() - start) / 1000;
       const cpu1 = await Promise.all(children.map((c) => cpuSeconds(c.pid!)));

@@ -7,7 +7,7 @@ export {
   writeArgumentIndex,
 } from "./argument-index.js";
 export type { BeforeWrite } from "./atomic.js";
-export { type GroupFile, writeFileAtomic, writeFilesAtomic } from "./atomic.js";
+export { type GroupFile, syncDirectory, writeFileAtomic, writeFilesAtomic } from "./atomic.js";
 export type { CommitOptions } from "./commit.js";
 export { commitStep, serializeScores, writeDerivedFiles } from "./commit.js";
 export { createDebateFolder } from "./create.js";

@@ -163,8 +163,16 @@ export async function enqueueTournament(
     }
     await redis.hset(tournamentKey(tid), TOURNAMENT_FILE, await readTournamentText(dir));
     for (const match of todo) {
-      const files = await readFolderSnapshot(path.join(dir, DEBATES_DIR, match.id));
-      await redis.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, match.id), ...flatten(files));
+      // Missing only if a collect was killed between its two renames: Redis holds the debate then,
+      // and collecting it writes the folder again.
+      const files = await readFolderSnapshot(path.join(dir, DEBATES_DIR, match.id)).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") return {};
+          throw error;
+        },
+      );
+      if (Object.keys(files).length > 0)
+        await redis.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, match.id), ...flatten(files));
     }
     let parent = await Job.fromId(tournaments, tid);
     if (parent && todo.length > 0 && (await parent.getState()) === "completed") {
@@ -495,7 +503,7 @@ export async function startWorker(
           for (const [name, body] of Object.entries(await redis.hgetall(filesKey(tid, id))))
             snapshot[`${DEBATES_DIR}/${id}/${name}`] = body;
         }
-        await writeFolderSnapshot(dir, snapshot);
+        await writeFolderSnapshot(dir, snapshot, { atomic: false });
         const tournament = await readTournament(dir);
         const leaderboard = computeLeaderboard(tournament.frontmatter, await readResults(tournament));
         emit({ type: "rated", tournament: tid });
