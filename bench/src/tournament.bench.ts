@@ -1,18 +1,20 @@
 // `pnpm bench tournament`: queue mode's throughput with 1, 2, 4 and 8 `debate worker` processes on
-// one Redis (Debian's redis-server on a free loopback port), seats answering after a fixed delay;
-// the orchestration overhead per debate, local and queued (seats answering at once); Redis commands
-// per debate (INFO commandstats). 4 replay players x 2 motions x both sides = 24 crossfire debates
+// one Redis (Debian's redis-server on a free loopback port), `http:` seats of the loopback model
+// server (@debatekit/model-server) answering after a fixed delay; the orchestration overhead per
+// debate, local and queued (the server answering at once); Redis commands per debate (INFO
+// commandstats). 4 http players x 2 motions x both sides = 24 crossfire debates
 // of one round (3 seat calls each, the two debaters asked at once) for the overhead; 4 motions = 48
 // debates for the throughput (6 per worker at 8 workers, so the last wave's tail weighs less), with
 // the CPU time every process used (workers, Redis, the enqueuer) per debate: on a machine with
 // fewer cores than workers, that CPU bounds the throughput whatever the queue does.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { crossfireAnswer, startModelServer } from "@debatekit/model-server";
 import {
   createTournament,
   enqueueTournament,
@@ -24,7 +26,6 @@ import {
 import { Redis } from "ioredis";
 import { report } from "./measure.js";
 
-const example = new URL("../../examples/tournament-replay/", import.meta.url).pathname;
 const bin = new URL("../../apps/debate/dist/bin.js", import.meta.url).pathname;
 const PLAYERS = ["alice", "bob", "carol", "dave"];
 const SEAT_DELAY_MS = 1000;
@@ -68,7 +69,6 @@ const MOTIONS = [
   "Should we adopt a monorepo for all services?",
   "Should production deploys be frozen on Fridays?",
 ];
-const motionIds = (n: number) => Array.from({ length: n }, (_, i) => `m${String(i + 1).padStart(2, "0")}`);
 
 /** CPU seconds (user + system) a process used so far, from /proc (Linux). */
 async function cpuSeconds(pid: number): Promise<number> {
@@ -78,41 +78,18 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Recordings for every ordered pair of PLAYERS on the motions, from the example's alice-vs-bob one. */
-async function recordings(dir: string, delayMs: number, motions: number): Promise<void> {
-  const template = await readFile(
-    join(example, "recordings", "m01-replay-alice-vs-replay-bob.jsonl"),
-    "utf8",
-  );
-  await mkdir(dir, { recursive: true });
-  for (const m of motionIds(motions)) {
-    for (const first of PLAYERS) {
-      for (const second of PLAYERS) {
-        if (first === second) continue;
-        const lines = template
-          .trim()
-          .split("\n")
-          .map((l) =>
-            JSON.parse(l.replaceAll("alice", "\u0000").replaceAll("bob", second).replaceAll("\u0000", first)),
-          )
-          .map((l) => JSON.stringify(delayMs ? { ...l, delay_ms: delayMs } : l));
-        await writeFile(join(dir, `${m}-replay-${first}-vs-replay-${second}.jsonl`), `${lines.join("\n")}\n`);
-      }
-    }
-  }
-}
-
-async function newTournament(parent: string, name: string, delayMs: number, motions = 2): Promise<string> {
-  const replayDir = join(parent, `rec-${delayMs}-${motions}`);
-  if (!existsSync(replayDir)) await recordings(replayDir, delayMs, motions);
+/**
+ * A tournament of PLAYERS as `http:` seats (and an `http:` judge) of the loopback model server at
+ * `base`: crossfire answers scripted by role, the judge siding with the stronger name.
+ */
+async function newTournament(parent: string, name: string, base: string, motions = 2): Promise<string> {
   const dir = join(parent, name);
   await createTournament(dir, {
     motions: parseMotions(MOTIONS.slice(0, motions).join("\n"), "motions.txt"),
-    players: parseEntrants(PLAYERS.map((p) => `replay:${p}`).join(","), "--seats"),
-    judges: parseEntrants("replay", "--judges"),
+    players: parseEntrants(PLAYERS.map((p) => `http:${p}@${base}/v1`).join(","), "--seats"),
+    judges: parseEntrants(`http:judge@${base}/v1`, "--judges"),
     format: "crossfire",
     length: 1,
-    replayDir,
     now: new Date().toISOString(),
   });
   return dir;
@@ -164,6 +141,8 @@ export async function run(): Promise<void> {
   if (!REDIS) throw new Error("redis-server is missing: run `node scripts/install-redis.mjs`");
   const parent = await mkdtemp(join(tmpdir(), "bench-tournament-"));
   const redis = await startRedis(join(parent, "redis"));
+  const instant = await startModelServer(crossfireAnswer);
+  const slow = await startModelServer(crossfireAnswer, { delayMs: SEAT_DELAY_MS });
   try {
     // Orchestration overhead: seats answer at once, one debate at a time, in this process. Local and
     // queued runs alternate, ROUNDS of each on fresh tournaments, and the medians are compared: one
@@ -175,11 +154,11 @@ export async function run(): Promise<void> {
     let debates = 0;
     let commands = { client: 0, all: 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      const local = await newTournament(parent, `local-${round}`, 0);
+      const local = await newTournament(parent, `local-${round}`, instant.url);
       let start = performance.now();
       const localRun = await runTournament(local, { concurrency: 1 });
       localTimes.push((performance.now() - start) / localRun.done);
-      const queuedDir = await newTournament(parent, `queued-${round}`, 0);
+      const queuedDir = await newTournament(parent, `queued-${round}`, instant.url);
       const before = await commandCounts(redis.url);
       start = performance.now();
       const queuedRun = await enqueueTournament(queuedDir, redis.url, { pollMs: 20 });
@@ -210,7 +189,7 @@ export async function run(): Promise<void> {
     const cpuLines: string[] = [];
     const cpuPerDebate: Record<number, number> = {};
     for (const workers of [1, 2, 4, 8]) {
-      const dir = await newTournament(parent, `w${workers}`, SEAT_DELAY_MS, 4);
+      const dir = await newTournament(parent, `w${workers}`, slow.url, 4);
       const children = await Promise.all(
         Array.from({ length: workers }, (_, i) =>
           startWorkerProcess(redis.url, join(parent, `work-${workers}-${i}`)),
@@ -254,6 +233,7 @@ export async function run(): Promise<void> {
     );
     report("that ceiling / 1 worker", ceiling / perMinute[1]!, "x");
   } finally {
+    await Promise.all([instant.close(), slow.close()]);
     redis.child.kill("SIGTERM");
     await rm(parent, { recursive: true, force: true });
   }

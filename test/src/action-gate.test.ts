@@ -5,9 +5,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateAction, validateWorkflow } from "@action-validator/core";
+import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bugCritique, buggySum, bugJudgment, gitEnv, goodSum as good } from "./gate-fixtures.js";
-import { type ModelServer, startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
 // The gate's GitHub Action: action.yml (and the example workflow) validated against GitHub's metadata

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { validateGateResult } from "@debatekit/schema";
 import AjvDraft04 from "ajv-draft-04";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,6 @@ import {
   goodSum as good,
   bugJudgment as judgeBug,
 } from "./gate-fixtures.js";
-import { type ModelRequest, type ModelServer, startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
 // `debate gate` end to end through the built CLI: a real git repository (main, a clean change and a

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
 // Exactly-once under a real crash: the built `debate` binary runs examples/crossfire-panel with its

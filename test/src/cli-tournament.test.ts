@@ -3,13 +3,19 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import {
+  crossfireAnswer,
+  journaledPrompts,
+  keysOf,
+  type ModelServer,
+  startModelServer,
+} from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crossfireAnswer, journaledPrompts, keysOf } from "./model-server/debate-answers.js";
-import { startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
-// `debate tournament` through the built binary, on the offline example (replay seats): the whole
-// flow, then a run stopped by Ctrl-C and one killed with -9, each resumed to the same leaderboard.
+// `debate tournament` through the built binary: the whole flow on the offline example (replay
+// seats); then, on http seats of the loopback model server, a run stopped by Ctrl-C and one killed
+// with -9, each resumed to the same leaderboard; a 429 in a local run.
 const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/tournament-replay");
 const run = promisify(execFile);
@@ -59,8 +65,6 @@ interface Logged {
   attempt: number;
   pid: number;
 }
-const key = (r: { debateId: string; exchange: number; role: string; attempt: number }) =>
-  `${r.debateId}/${r.exchange}/${r.role}/${r.attempt}`;
 
 async function readLog(log: string): Promise<Logged[]> {
   const text = await readFile(log, "utf8").catch(() => "");
@@ -68,33 +72,6 @@ async function readLog(log: string): Promise<Logged[]> {
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Logged);
-}
-
-/** Seat calls journaled (answered) in every debate of a tournament; the example's answers all pass first time. */
-async function journaled(dir: string): Promise<Set<string>> {
-  const keys = new Set<string>();
-  for (const id of await readdir(join(dir, "debates"))) {
-    const journal = join(dir, "debates", id, ".debate/journal");
-    for (const file of (await readdir(journal).catch(() => [] as string[])).filter((f) =>
-      /^x\d{4}-.+\.json$/.test(f),
-    )) {
-      const entry = JSON.parse(await readFile(join(journal, file), "utf8"));
-      if (entry.result.status === "ok") keys.add(key({ debateId: id, ...entry }));
-    }
-  }
-  return keys;
-}
-
-/** Slows every recorded answer so a run can be interrupted mid-call. */
-async function slowDown(dir: string, ms: number) {
-  for (const id of await readdir(join(dir, "debates"))) {
-    const file = join(dir, "debates", id, "replay.jsonl");
-    const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
-    await writeFile(
-      file,
-      `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: ms })).join("\n")}\n`,
-    );
-  }
 }
 
 function startRun(dir: string, log: string): { child: ChildProcess; ended: () => number } {
@@ -171,33 +148,94 @@ describe("debate tournament (the offline example, through the built CLI)", () =>
     await expect(readdir(join(work, "bad"))).rejects.toThrow(/ENOENT/);
   });
 
-  for (const signal of ["SIGINT", "SIGKILL"] as const) {
-    it(`${signal === "SIGINT" ? "Ctrl-C" : "kill -9"} mid-run, then run again: finished, no journaled call repeated, same leaderboard`, async () => {
-      const log = join(work, `${signal}.log`);
-      const dir = await newTournament(signal.toLowerCase(), log);
-      await slowDown(dir, 120);
-      const { child, ended } = startRun(dir, log);
-      await until(() => ended() >= 2);
-      child.kill(signal);
-      const exit = await exited(child);
-      if (signal === "SIGINT") expect(exit.code).toBe(130);
-      else expect(exit.signal).toBe("SIGKILL");
-      const before = await journaled(dir);
-      const firstPid = child.pid;
-      const status = JSON.parse((await debate(["tournament", "status", dir, "--json"], log)).stdout);
-      expect(status.done).toBeGreaterThanOrEqual(2);
-      expect(status.done).toBeLessThan(12);
-      const resumed = await debate(["tournament", "run", dir, "--concurrency", "2"], log);
-      expect(resumed.stdout, resumed.stderr).toMatch(/^finished: 12 done, 0 failed/);
-      const calls = await readLog(log);
-      const later = calls.filter((r) => r.pid !== firstPid);
-      for (const r of later)
-        expect(before.has(key(r)), `${key(r)} was journaled before the restart, yet asked again`).toBe(false);
-      // Everything answered once the tournament ends: each of the 36 calls journaled exactly once.
-      expect((await journaled(dir)).size).toBe(36);
-      expect(await leaderboard(dir, log)).toBe(reference);
+  // Ctrl-C and kill -9 of a local run, with http seats of the model server answering after 300 ms:
+  // the server's log is the evidence. Its answered requests (model, prompt) must be exactly the
+  // journaled calls, counts included: an answer the provider gave that the run then lost, or a call
+  // asked again after its answer was journaled, would make them differ. A request cut off by the
+  // stop is logged `abandoned` (never answered) and asked again by the next run.
+  describe("stopped mid-run, on http seats of the model server", () => {
+    let server: ModelServer;
+    let httpReference: string;
+    const newHttpTournament = async (name: string) => {
+      const base = `${server.url}/v1`;
+      await debate(
+        [
+          "tournament",
+          "new",
+          name,
+          "--motions",
+          join(example, "motions.jsonl"),
+          "--seats",
+          ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
+          "--judges",
+          `http:judge@${base}`,
+          "--format",
+          "crossfire",
+          "--rounds",
+          "1",
+        ],
+        join(work, "http.log"),
+      );
+      return join(work, name);
+    };
+    beforeAll(async () => {
+      server = await startModelServer(crossfireAnswer, { delayMs: 300 });
+      const dir = await newHttpTournament("http-ref");
+      const from = server.requests.length;
+      const done = await debate(["tournament", "run", dir, "--concurrency", "4"], join(work, "http.log"));
+      expect(done.stdout).toMatch(/^finished: 12 done, 0 failed/);
+      expect(keysOf(server.requests.slice(from), "answered")).toEqual(await journaledPrompts(dir));
+      httpReference = await leaderboard(dir, join(work, "http.log"));
     });
-  }
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    for (const signal of ["SIGINT", "SIGKILL"] as const) {
+      it(`${signal === "SIGINT" ? "Ctrl-C" : "kill -9"} mid-run, then run again: no call answered twice, nothing lost, same leaderboard`, async () => {
+        const log = join(work, `${signal}.log`);
+        const dir = await newHttpTournament(`http-${signal.toLowerCase()}`);
+        const from = server.requests.length;
+        const { child, ended } = startRun(dir, log);
+        await until(() => ended() >= 2, 60_000);
+        // Stopped while every request in flight is young (answers take 300 ms): the stop lands
+        // mid-call, never in the few ms between an answer leaving the server and its journal write.
+        const seen = server.requests.length;
+        await until(() => {
+          const open = server.requests.filter((r) => r.outcome === undefined);
+          return (
+            server.requests.length > seen &&
+            open.length > 0 &&
+            open.every((r) => performance.now() - r.startedAt < 150)
+          );
+        }, 60_000);
+        child.kill(signal);
+        const exit = await exited(child);
+        if (signal === "SIGINT") expect(exit.code).toBe(130);
+        else expect(exit.signal).toBe("SIGKILL");
+        // The server hands out nothing after the stop: every request of the stopped run has ended.
+        await until(() => server.inFlight() === 0);
+        const stopped = server.requests.slice(from);
+        const status = JSON.parse((await debate(["tournament", "status", dir, "--json"], log)).stdout);
+        expect(status.done).toBeGreaterThanOrEqual(2);
+        expect(status.done).toBeLessThan(12);
+        // What the stopped run got answered, it journaled: nothing the provider answered is lost.
+        expect(keysOf(stopped, "answered")).toEqual(await journaledPrompts(dir));
+        const resumed = await debate(["tournament", "run", dir, "--concurrency", "2"], log);
+        expect(resumed.stdout, resumed.stderr).toMatch(/^finished: 12 done, 0 failed/);
+        const all = server.requests.slice(from);
+        const journaled = await journaledPrompts(dir);
+        expect(journaled).toHaveLength(36);
+        // No call answered twice: the answered requests of both runs are the 36 journaled calls.
+        expect(keysOf(all, "answered")).toEqual(journaled);
+        // The only requests not answered are those the stop cut off (at most the 2 in flight).
+        const cut = all.filter((r) => r.outcome !== "answered");
+        expect(cut.every((r) => r.outcome === "abandoned")).toBe(true);
+        expect(cut.length).toBeLessThanOrEqual(2);
+        expect(await leaderboard(dir, log)).toBe(httpReference);
+      });
+    }
+  });
 
   it("a seat answering 429 in a local run pauses and asks again: no debate aborted, nothing journaled twice", async () => {
     let limited = 0;

@@ -5,9 +5,15 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
+import {
+  crossfireAnswer,
+  journaledPrompts,
+  keysOf,
+  type ModelServer,
+  promptKey,
+  startModelServer,
+} from "@debatekit/model-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { crossfireAnswer, journaledPrompts, keysOf, promptKey } from "./model-server/debate-answers.js";
-import { type ModelServer, startModelServer } from "./model-server/server.js";
 import { repoRoot } from "./workspace.js";
 
 // Queue mode through the built CLI: Debian's redis-server on a free loopback port (started here,

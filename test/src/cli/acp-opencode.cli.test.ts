@@ -5,8 +5,8 @@
 // acp package (packages/adapters/acp/fixtures/opencode-<version>/), replayed by its fast tests.
 import { createAdapter } from "@debatekit/adapter-acp";
 import type { SeatCall } from "@debatekit/adapter-kit";
+import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ModelServer, startModelServer } from "../model-server/server.js";
 import {
   createFreshHome,
   type FreshHome,

@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, type FreshHome, pointCliAtServer } from "./harness.js";
 import { cliBinPath, repoRoot } from "./install-clis.mjs";
 

@@ -9,9 +9,9 @@ import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
 import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import { createAdapter as createOpencode } from "@debatekit/adapter-opencode";
+import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import type { SeatConfig } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv, recordFixture, suiteSeat } from "./harness.js";
 import type { CliName } from "./install-clis.mjs";
 

@@ -4,9 +4,9 @@
 // are the crossfire example's recorded (valid) turns, and a verdict on rounds 1-2.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { type RunEvent, runDebate } from "@debatekit/runner";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
 import { cliBinPath, repoRoot } from "./install-clis.mjs";
 

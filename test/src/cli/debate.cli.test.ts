@@ -5,10 +5,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { type RunEvent, runDebate } from "@debatekit/runner";
 import type { UsageLedger } from "@debatekit/schema";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
 import { cliBinPath, repoRoot } from "./install-clis.mjs";
 

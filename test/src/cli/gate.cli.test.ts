@@ -4,9 +4,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { bugCritique, buggySum, gitEnv, goodSum } from "../gate-fixtures.js";
-import { type ModelServer, startModelServer } from "../model-server/server.js";
 import { repoRoot } from "../workspace.js";
 import { createFreshHome, pointCliAtServer } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SeatCall } from "@debatekit/adapter-kit";
+import type { ModelServer } from "@debatekit/model-server";
 import type { SeatConfig } from "@debatekit/schema";
-import type { ModelServer } from "../model-server/server.js";
 import { type CliName, cliBinPath, pinnedClis, repoRoot } from "./install-clis.mjs";
 
 /** A throwaway HOME (with TMPDIR inside) for one CLI run. */

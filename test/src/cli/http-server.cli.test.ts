@@ -7,8 +7,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdapter } from "@debatekit/adapter-http";
+import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ModelServer, startModelServer } from "../model-server/server.js";
 import { recordHttpFixture } from "./harness.js";
 
 const key = "sk-loopback-0123456789abcdefghij";

@@ -7,10 +7,10 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { blindCrossfireText } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { type RunEvent, runDebate } from "@debatekit/runner";
 import type { CrossfireVerdict, PanelResult } from "@debatekit/schema";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
 import { cliBinPath, repoRoot } from "./install-clis.mjs";
 

@@ -3,10 +3,10 @@
 // version. The loopback model server plays the models: the API tells the CLI, the prompt the task.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { type RunEvent, runDebate } from "@debatekit/runner";
 import { validateReviewDecision } from "@debatekit/schema";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";
 

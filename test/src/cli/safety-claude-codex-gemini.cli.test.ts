@@ -13,15 +13,15 @@ import { createAdapter as createClaude } from "@debatekit/adapter-claude";
 import { createAdapter as createCodex } from "@debatekit/adapter-codex";
 import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
 import { type Adapter, type AdapterContext, type SeatCall, seatSandboxDir } from "@debatekit/adapter-kit";
-import type { SeatConfig } from "@debatekit/schema";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type ModelReply,
   type ModelRequest,
   type ModelServer,
   startModelServer,
   type ToolCall,
-} from "../model-server/server.js";
+} from "@debatekit/model-server";
+import type { SeatConfig } from "@debatekit/schema";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFreshHome, type FreshHome, pointCliAtServer, processesWithEnv, suiteSeat } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";
 

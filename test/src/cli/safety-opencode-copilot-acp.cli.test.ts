@@ -17,15 +17,15 @@ import { createAdapter as createAcp } from "@debatekit/adapter-acp";
 import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
 import type { Adapter, AdapterContext, SeatCall } from "@debatekit/adapter-kit";
 import { createAdapter as createOpencode } from "@debatekit/adapter-opencode";
-import type { SeatConfig } from "@debatekit/schema";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type ModelReply,
   type ModelRequest,
   type ModelServer,
   startModelServer,
   type ToolCall,
-} from "../model-server/server.js";
+} from "@debatekit/model-server";
+import type { SeatConfig } from "@debatekit/schema";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFreshHome, type FreshHome, pointCliAtServer, suiteModels, suiteSeat } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";
 

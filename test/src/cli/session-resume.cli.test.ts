@@ -12,10 +12,10 @@ import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
 import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import { createAdapter as createOpencode } from "@debatekit/adapter-opencode";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { callWithSession } from "@debatekit/runner";
 import type { SeatConfig, SeatSession } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ModelRequest, type ModelServer, startModelServer } from "../model-server/server.js";
 import { createFreshHome, pointCliAtServer, suiteSeat } from "./harness.js";
 import { type CliName, cliBinPath } from "./install-clis.mjs";
 

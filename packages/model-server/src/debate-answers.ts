@@ -78,7 +78,8 @@ export async function journaledPrompts(dir: string): Promise<string[]> {
       f.endsWith(".json"),
     )) {
       const entry = JSON.parse(await readFile(join(journal, file), "utf8"));
-      out.push(`${entry.model} ${entry.prompt_sha256}`);
+      // A call cut off by a stop is journaled `cancelled`: asked, never answered.
+      if (entry.result?.status === "ok") out.push(`${entry.model} ${entry.prompt_sha256}`);
     }
   }
   return out.sort();

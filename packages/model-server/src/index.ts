@@ -1,0 +1,2 @@
+export * from "./debate-answers.js";
+export * from "./server.js";

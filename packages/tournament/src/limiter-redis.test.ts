@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import type { SeatConfig } from "@debatekit/schema";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisGates } from "./limiter.js";
+
+// The provider limits of queue mode, on a real redis-server (Debian's, installed by
+// scripts/install-redis.mjs): two connections stand for two worker machines.
+const REDIS = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
+
+let server: ChildProcess;
+let url: string;
+const clients: Redis[] = [];
+
+beforeAll(async () => {
+  if (!REDIS) throw new Error("redis-server is missing: run `node scripts/install-redis.mjs`");
+  const port = await new Promise<number>((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+  server = spawn(REDIS, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((done, fail) => {
+    let out = "";
+    server.stdout!.on("data", (d) => {
+      out += String(d);
+      if (/Ready to accept connections/.test(out)) done();
+    });
+    server.once("exit", () => fail(new Error(`redis-server exited: ${out}`)));
+  });
+  url = `redis://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  for (const client of clients) client.disconnect();
+  server?.kill("SIGKILL");
+});
+
+const connect = () => {
+  const client = new Redis(url);
+  clients.push(client);
+  return client;
+};
+const seat = { adapter: "http", model: "m" } as SeatConfig;
+const settled = async (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), ms))]);
+
+describe("Redis-backed provider limits, shared by every worker", () => {
+  it("calls per minute: two workers together get the limit, the next call waits for the window", async () => {
+    const [first, second] = [
+      createRedisGates(connect())(seat, { per_minute: 3 })!,
+      createRedisGates(connect())(seat, { per_minute: 3 })!,
+    ];
+    await first.acquire();
+    await second.acquire();
+    await first.acquire();
+    // The fourth, from either worker, would wait for the oldest call to leave the minute (~60 s).
+    const abort = new AbortController();
+    const fourth = second.acquire(abort.signal);
+    expect(await settled(fourth, 1500)).toBe(false);
+    abort.abort(new Error("stopped"));
+    await expect(fourth).rejects.toThrow("stopped");
+    // Another adapter has its own window.
+    const other = createRedisGates(connect())({ adapter: "claude" } as SeatConfig, { per_minute: 1 })!;
+    expect(await settled(other.acquire(), 10_000)).toBe(true);
+  });
+
+  it("calls in flight: a worker's call waits until another worker's call is released", async () => {
+    const gates = [createRedisGates(connect()), createRedisGates(connect())];
+    const limit = { concurrency: 1 };
+    const release = await gates[0]!(seat, limit)!.acquire();
+    const waiting = gates[1]!(seat, limit)!.acquire();
+    expect(await settled(waiting, 1500)).toBe(false);
+    release();
+    expect(await settled(waiting, 20_000)).toBe(true);
+    (await waiting)();
+  });
+});
