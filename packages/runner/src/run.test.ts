@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -209,5 +209,43 @@ describe("the argument graph", () => {
     if (!folder.ok) throw new Error(JSON.stringify(folder.errors));
     const rendered = renderArgumentGraph(folder.value.state);
     expect(await readFile(graph, "utf8")).toBe(rendered.endsWith("\n") ? rendered : `${rendered}\n`);
+  }, 120_000);
+});
+
+describe("a review's final files (decision.json, summary.md)", () => {
+  const reviewExample = fileURLToPath(new URL("../../../examples/review-sum/redis", import.meta.url));
+  const { base: reviewBase, copy: copyReview } = exampleCopies(reviewExample, "runner-review-");
+  const finals = (dir: string) =>
+    ["decision.json", "summary.md"].map((f) => {
+      try {
+        return readFileSync(join(dir, f), "utf8");
+      } catch {
+        return null;
+      }
+    });
+
+  it("are committed with the step that ends the debate, and a later run restores them", async () => {
+    const dir = await copyReview("finals");
+    const options = { skillRoots: [repoSkills], cwd: reviewBase() };
+    const atCommit: Array<Array<string | null>> = [];
+    const summary = await runDebate(dir, {
+      ...options,
+      onEvent: (e) => {
+        if (e.type === "step_committed") atCommit.push(finals(dir));
+      },
+    });
+    expect(summary.status).toBe("done");
+    // On disk as soon as the last step is committed, before the run's own end (a kill -9 there
+    // must not leave a finished review without its decision), and not before that step.
+    expect(atCommit.at(-1)!.every((text) => text !== null)).toBe(true);
+    expect(atCommit.slice(0, -1).every((files) => files.every((text) => text === null))).toBe(true);
+    const written = finals(dir);
+    expect(JSON.parse(written[0]!).debate_id).toBeTruthy();
+    // A folder a run left without them (an older run killed after its last commit): the next run,
+    // which finds the debate done and commits nothing, writes them again.
+    for (const f of ["decision.json", "summary.md"]) rmSync(join(dir, f));
+    const again = await runDebate(dir, options);
+    expect(again.committed).toBe(0);
+    expect(finals(dir)).toEqual(written);
   }, 120_000);
 });

@@ -260,13 +260,20 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const budget: RunBudget = { maxUsd: Infinity, reserved: 0 };
   // The folder as our last commit left it, and debate.md's text right after that commit.
   let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
-  // The derived files (the graph) as the run's last commit leaves the debate, once when it stops.
+  // The folder as this run last saw it (read or committed): its derived files are brought up to
+  // date once when the run stops.
+  let lastFolder: DebateFolder | undefined;
+  // The derived files (formal's graph; review's decision.json and summary.md once it is complete) as
+  // the run leaves the debate. Also when this run committed nothing: a run killed between its last
+  // commit and this point leaves them behind, and the next run (often one that finds the debate
+  // done) puts them right. Only files whose text differs are written.
   const writeDerived = async () => {
-    if (!cached || committed === 0) return;
+    if (!lastFolder) return;
     try {
-      await writeDerivedFiles(cached.folder);
+      await writeDerivedFiles(lastFolder);
     } catch {
-      // Derived and never read back, like the index: a run never fails on it (the next one writes it).
+      // A run never fails on them (the next one writes them); the step that ends a debate already
+      // committed them with debate.md.
     }
   };
   try {
@@ -281,6 +288,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
           ? cached.folder
           : await readFolder(dir);
       if (folder.argumentIndex) lastRead = folder;
+      lastFolder = folder;
       const state = folder.state;
       lastState = state;
       const fm = state.frontmatter;
@@ -432,9 +440,13 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         });
       }
       // The derived files (formal's argument-graph.mmd, the whole debate's graph) are written once
-      // when the run stops, not at every step: rewriting them per step made a step cost the debate's size.
-      const written = await commitStep(folder, next.value, { derivedFiles: false });
+      // when the run stops, not at every step: rewriting them per step made a step cost the debate's
+      // size. The step that ends the debate commits them with it (review's decision.json and
+      // summary.md are its result: a finished debate never lacks them, even after a kill -9).
+      const ends = formatOfState(next.value).next(next.value).kind === "done";
+      const written = await commitStep(folder, next.value, { derivedFiles: ends });
       lastState = written.state;
+      lastFolder = written;
       cached = { folder: written, debateText: written.debateText };
       await options.checkpoint?.("step");
       committed++;
