@@ -241,8 +241,8 @@ describe("a review's final files (decision.json, summary.md)", () => {
     expect(atCommit.slice(0, -1).every((files) => files.every((text) => text === null))).toBe(true);
     const written = finals(dir);
     expect(JSON.parse(written[0]!).debate_id).toBeTruthy();
-    // A folder a run left without them (an older run killed after its last commit): the next run,
-    // which finds the debate done and commits nothing, writes them again.
+    // A finished folder without them (one that ended before they were committed with its last
+    // step): the next run, which finds the debate done and commits nothing, writes them again.
     for (const f of ["decision.json", "summary.md"]) rmSync(join(dir, f));
     const again = await runDebate(dir, options);
     expect(again.committed).toBe(0);

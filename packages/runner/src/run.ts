@@ -264,11 +264,14 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   // date once when the run stops.
   let lastFolder: DebateFolder | undefined;
   // The derived files (formal's graph; review's decision.json and summary.md once it is complete) as
-  // the run leaves the debate. Also when this run committed nothing: a run killed between its last
-  // commit and this point leaves them behind, and the next run (often one that finds the debate
-  // done) puts them right. Only files whose text differs are written.
+  // the run leaves the debate, when it committed a step. A run that commits nothing writes nothing
+  // (bad input changes no file), except on a finished debate, whose final files it puts right
+  // (e.g. one that ended before they were committed with its last step). Only files whose text
+  // differs are written.
   const writeDerived = async () => {
     if (!lastFolder) return;
+    const state = lastFolder.state;
+    if (committed === 0 && formatOfState(state).next(state).kind !== "done") return;
     try {
       await writeDerivedFiles(lastFolder);
     } catch {
