@@ -1,7 +1,10 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import fs from "node:fs";
+import { cp, mkdtemp, open, readdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { syncDirectory, writeFileAtomic, writeFilesAtomic } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
 import { percentile, report } from "./measure.js";
 
@@ -100,6 +103,101 @@ async function runTimed(
 }
 
 /**
+ * Counts fsyncs (fs.fsyncSync, which the atomic writes use, and FileHandle.sync, of files and
+ * folders alike) from now until `stop`; `count` says how many so far. The ES module bindings of
+ * node:fs follow the patched function once syncBuiltinESMExports is called.
+ */
+async function countSyncs(scratch: string): Promise<{ count: () => number; stop: () => void }> {
+  const probe = await open(join(scratch, ".probe"), "w");
+  const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+  await probe.close();
+  const sync = proto.sync;
+  const fsyncSync = fs.fsyncSync;
+  let n = 0;
+  proto.sync = function (this: unknown) {
+    n++;
+    return sync.call(this);
+  };
+  fs.fsyncSync = (fd: number) => {
+    n++;
+    fsyncSync(fd);
+  };
+  syncBuiltinESMExports();
+  return {
+    count: () => n,
+    stop: () => {
+      proto.sync = sync;
+      fs.fsyncSync = fsyncSync;
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+/**
+ * The durable writes of the last exchange of the finished debate in `dir`, replayed alone (no debate
+ * logic): what commitStep and the journal write, with the same files, contents and fsync rounds.
+ * `minimal`: only what DESIGN §5 requires (no pending-step record, so no tidying of it).
+ * Returns the CPU per exchange (median of `runs`) and the fsyncs one replay makes.
+ */
+async function replayDurableWrites(
+  dir: string,
+  scratch: string,
+  n: number,
+  minimal: boolean,
+  runs = 25,
+): Promise<{ cpu: number; syncs: number }> {
+  const x = `x${String(n - 1).padStart(4, "0")}-`;
+  const journalFiles = (await readdir(join(dir, ".debate/journal"))).filter((f) => f.startsWith(x));
+  const journal = await Promise.all(
+    journalFiles.map((f) => readFile(join(dir, ".debate/journal", f), "utf8")),
+  );
+  const id = String(n - 1).padStart(3, "0");
+  const args = await Promise.all(
+    [`prop_${id}.md`, `opp_${id}.md`].map(async (f) => ({
+      f,
+      text: await readFile(join(dir, "arguments", f), "utf8"),
+    })),
+  );
+  const debate = await readFile(join(dir, "debate.md"), "utf8");
+  const scores = await readFile(join(dir, "scores.json"), "utf8");
+  // The pending-step record holds the judged records as they were: about two records' size.
+  const pending =
+    JSON.stringify({ version: 2, exchange: n - 1, phase: "awaiting_judgment", restore: {} }) +
+    scores.slice(0, 400);
+  const root = await mkdtemp(join(scratch, "replay-"));
+  const target = (f: string) => join(root, f);
+  const one = async () => {
+    // Arguments step: each debater's journal entry, the argument files, debate.md last.
+    for (const [i, text] of journal.slice(0, 2).entries())
+      await writeFileAtomic(target(`.debate/journal/${i}.json`), text);
+    await writeFilesAtomic(args.map((a) => ({ target: target(`arguments/${a.f}`), content: a.text })));
+    await writeFilesAtomic([{ target: target("debate.md"), content: debate }]);
+    // Judgment step: the judge's entry, (the pending record,) scores.json, debate.md last.
+    await writeFileAtomic(target(".debate/journal/2.json"), journal[2] ?? journal[0]!);
+    if (!minimal) await writeFilesAtomic([{ target: target(".debate/pending-step.json"), content: pending }]);
+    await writeFilesAtomic([{ target: target("scores.json"), content: scores }]);
+    await writeFilesAtomic([{ target: target("debate.md"), content: debate }]);
+    if (!minimal) {
+      await unlink(target(".debate/pending-step.json"));
+      await syncDirectory(target(".debate"));
+    }
+  };
+  await one();
+  const counter = await countSyncs(scratch);
+  await one();
+  const syncs = counter.count();
+  counter.stop();
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
+    await one();
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  return { cpu: percentile(cpu, 50), syncs };
+}
+
+/**
  * Orchestration overhead per exchange with instant replay seats, at several debate lengths so the
  * growth is visible (the last 10 exchanges' cost against the average), resume time, and parallel seats.
  */
@@ -108,7 +206,9 @@ export async function run(): Promise<void> {
   try {
     for (const n of [10, 50, 200, 500]) {
       const dir = await prepare(parent, n);
+      const syncs = await countSyncs(parent);
       const { total, cpu, perExchange, cpuPerExchange } = await runTimed(dir, n);
+      syncs.stop();
       // Per exchange after the first (the first pays the process's one-time loads: the tokenizer's
       // ranks, ~1 s of CPU, and the skills folders): the median, and over the last 10 exchanges.
       const steady = cpuPerExchange.slice(1);
@@ -127,6 +227,7 @@ export async function run(): Promise<void> {
         "ms",
       );
       report(`run ${n} exchanges: CPU time per exchange`, cpu / n, "ms");
+      report(`run ${n} exchanges: fsyncs per exchange (files and folders)`, syncs.count() / n, "");
       report(`run ${n} exchanges, instant replay seats: total`, total / 1000, "s");
       // Resume: lock, read the whole folder, decide there is nothing left to do.
       const resumes: number[] = [];
@@ -136,6 +237,15 @@ export async function run(): Promise<void> {
         resumes.sort((a, b) => a - b)[2]!,
         "ms",
       );
+      if (n === 500) {
+        // The floor the crash guarantees set: the same exchange's durable writes with no debate logic.
+        for (const minimal of [false, true]) {
+          const floor = await replayDurableWrites(dir, parent, n, minimal);
+          const what = minimal ? "fewest DESIGN §5 allows" : "as the runner makes them";
+          report(`exchange 500's durable writes alone (${what}): fsyncs`, floor.syncs, "");
+          report(`exchange 500's durable writes alone (${what}): CPU`, floor.cpu, "ms");
+        }
+      }
     }
     const slow = await prepare(parent, 1, 1000);
     const wall = await timed(() => runDebate(slow));

@@ -145,6 +145,19 @@ const exchangeOf = (triggeredBy: string | undefined): number | undefined => {
  * current score is the last value the log gives it.
  */
 function judgmentLog(state: DebateState): Map<number, string> {
+  // One log per scores object: the arguments step leaves the scores as they were, so the debaters'
+  // and then the judge's prompts of an exchange share it. The arguments count is part of the key (a
+  // first score is placed by its argument's exchange).
+  const known = logs.get(state.scores);
+  if (known?.argumentCount === state.arguments.length) return known.log;
+  const log = buildJudgmentLog(state);
+  logs.set(state.scores, { argumentCount: state.arguments.length, log });
+  return log;
+}
+
+const logs = new WeakMap<DebateState["scores"], { argumentCount: number; log: Map<number, string> }>();
+
+function buildJudgmentLog(state: DebateState): Map<number, string> {
   const scored = new Map<number, string[]>();
   const rescored = new Map<number, string[]>();
   const exchangeOfId = new Map(state.arguments.map((a) => [a.frontmatter.id, a.frontmatter.exchange]));
@@ -183,6 +196,19 @@ function judgmentLog(state: DebateState): Map<number, string> {
  * were (the heading names no range), so even then the prompts share a prefix.
  */
 export function formalHistory(state: DebateState, last: number, window: number): string {
+  // Both debaters' prompts of a step show the same history of the same state: it is built once.
+  const key = `${last}/${window}/${state.arguments.length}`;
+  let built = histories.get(state);
+  if (built?.key !== key) {
+    built = { key, text: buildFormalHistory(state, last, window) };
+    histories.set(state, built);
+  }
+  return built.text;
+}
+
+const histories = new WeakMap<DebateState, { key: string; text: string }>();
+
+function buildFormalHistory(state: DebateState, last: number, window: number): string {
   const from = historyFrom(last, window);
   const log = judgmentLog(state);
   const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));

@@ -17,13 +17,33 @@ function isScalarValue(value: unknown): value is string | number | boolean | nul
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
+/**
+ * The last YAML text checked by parsesTo that parsed cleanly, as a Document and as data. A commit
+ * checks the frontmatter it writes, and the next commit edits that very text: it starts from this
+ * parse instead of parsing the same text again. Never handed out for editing (editDocument mutates
+ * its Document: it gets a fresh one), and its data only to read.
+ */
+let lastChecked: { text: string; doc: Document; data: unknown } | undefined;
+
+/** `text` as a yaml Document and its data, or undefined when it does not parse cleanly (what YAML.parse would throw on). */
+function parseChecked(text: string): { doc: Document; data: unknown } | undefined {
+  if (lastChecked?.text === text) return lastChecked;
+  try {
+    const doc = YAML.parseDocument(text, YAML_PARSE_OPTIONS);
+    if (doc.errors.length > 0) return undefined;
+    // What YAML.parse returns: the same Document's data, with the same alias bound.
+    return { doc, data: doc.toJS({ maxAliasCount: YAML_PARSE_OPTIONS.maxAliasCount }) ?? {} };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `text` parses to exactly `data`: every rewrite is checked before it is used. */
 function parsesTo(text: string, data: unknown): boolean {
-  try {
-    return isDeepStrictEqual(YAML.parse(text, YAML_PARSE_OPTIONS) ?? {}, data);
-  } catch {
-    return false;
-  }
+  const parsed = parseChecked(text);
+  if (parsed === undefined || !isDeepStrictEqual(parsed.data, data)) return false;
+  lastChecked = { text, ...parsed };
+  return true;
 }
 
 /** Whether the node at `path`, or a collection around it, is written in flow style (`{ ... }`, `[ ... ]`). */
@@ -148,15 +168,25 @@ export function updateYamlSource(
 ): string {
   // JSON semantics: `undefined` keys are absent, as they would be once written.
   const wanted = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
-  const doc = YAML.parseDocument(source, YAML_PARSE_OPTIONS);
-  const before = doc.errors.length === 0 ? (doc.toJS({ maxAliasCount: 100 }) ?? {}) : undefined;
+  const checked = lastChecked?.text === source ? lastChecked : undefined;
+  const doc = checked?.doc ?? YAML.parseDocument(source, YAML_PARSE_OPTIONS);
+  const before = checked
+    ? structuredClone(checked.data)
+    : doc.errors.length === 0
+      ? (doc.toJS({ maxAliasCount: YAML_PARSE_OPTIONS.maxAliasCount }) ?? {})
+      : undefined;
   if (!isPlainObject(before)) return stringifyYaml(wanted);
   const target = base ? rebaseData(before, JSON.parse(JSON.stringify(base)), wanted) : wanted;
   const changes = diffData(before, target);
   if (changes.length === 0) return source;
   const spliced = spliceChanges(source, doc, changes);
   if (spliced !== undefined && parsesTo(spliced, target)) return spliced;
-  const edited = editDocument(source, doc, changes);
+  // editDocument changes the Document it is given: never the remembered one.
+  const edited = editDocument(
+    source,
+    checked ? YAML.parseDocument(source, YAML_PARSE_OPTIONS) : doc,
+    changes,
+  );
   if (edited !== undefined && parsesTo(edited, target)) return edited;
   return stringifyYaml(orderKeysLike(before, target));
 }
