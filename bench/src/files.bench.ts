@@ -1,4 +1,5 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, open, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -10,6 +11,7 @@ import {
   serializeArgumentFile,
   serializeDebateFile,
   serializeScores,
+  writeFileAtomic,
 } from "@debatekit/files";
 import { percentile, report, timeRuns } from "./measure.js";
 
@@ -102,6 +104,38 @@ async function mustRead(dir: string): Promise<DebateFolder> {
 }
 
 /** readDebateFolder and commitStep of one arguments step, on 10/100/500-exchange debates. */
+/**
+ * writeFileAtomic as it was before session 5, through fs/promises (each call a round trip through
+ * libuv's thread pool), kept only as the reference the synchronous one is compared with.
+ */
+async function writeFileAtomicPromises(target: string, content: string): Promise<void> {
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  const handle = await open(temp, "wx", 0o644);
+  await handle.writeFile(content);
+  await handle.sync();
+  await handle.close();
+  await rename(temp, target);
+  const folder = await open(path.dirname(target), "r");
+  await folder.sync();
+  await folder.close();
+}
+
+/** Median CPU (user + system, all threads) of one call of `write`, over `runs` calls after 20 warm-up calls. */
+async function cpuPerWrite(write: (i: number) => Promise<void>, runs = 300): Promise<number> {
+  for (let i = 0; i < 20; i++) await write(i);
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
+    await write(i);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  return percentile(cpu, 50);
+}
+
 export async function run(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "debatekit-bench-files-"));
   try {
@@ -151,6 +185,23 @@ export async function run(): Promise<void> {
         "ms",
       );
       report(`commitStep, arguments step on ${exchanges} exchanges, p95`, percentile(commitMs, 95), "ms");
+    }
+    // One atomic write of a 3 KB file (temp file, fsync, rename, folder fsync): the library's, by
+    // synchronous system calls, against the same steps through fs/promises.
+    const atomic = path.join(root, "atomic");
+    await mkdir(atomic);
+    const text = PARAGRAPH.repeat(5).slice(0, 3000);
+    for (let round = 0; round < 2; round++) {
+      report(
+        `writeFileAtomic, 3 KB, synchronous calls: CPU (median), round ${round + 1}`,
+        await cpuPerWrite((i) => writeFileAtomic(path.join(atomic, `s${i % 5}`), text)),
+        "ms",
+      );
+      report(
+        `the same through fs/promises (the old code): CPU (median), round ${round + 1}`,
+        await cpuPerWrite((i) => writeFileAtomicPromises(path.join(atomic, `p${i % 5}`), text)),
+        "ms",
+      );
     }
   } finally {
     await rm(root, { recursive: true, force: true });
