@@ -34,7 +34,14 @@ async function debate(args: string[], log: string) {
   return run(process.execPath, [bin, ...args], { cwd: work, env: envFor(log) });
 }
 
-async function newTournament(name: string, log: string) {
+/** A 3-seat crossfire tournament of one round per debate, on the example's motions. */
+async function createTournament(
+  name: string,
+  log: string,
+  seats: string,
+  judges: string,
+  extra: string[] = [],
+) {
   await debate(
     [
       "tournament",
@@ -43,19 +50,25 @@ async function newTournament(name: string, log: string) {
       "--motions",
       join(example, "motions.jsonl"),
       "--seats",
-      "replay:alice,replay:bob,replay:carol",
+      seats,
       "--judges",
-      "replay",
+      judges,
       "--format",
       "crossfire",
       "--rounds",
       "1",
-      "--replay",
-      join(example, "recordings"),
+      ...extra,
     ],
     log,
   );
   return join(work, name);
+}
+
+function newTournament(name: string, log: string) {
+  return createTournament(name, log, "replay:alice,replay:bob,replay:carol", "replay", [
+    "--replay",
+    join(example, "recordings"),
+  ]);
 }
 
 interface Logged {
@@ -156,27 +169,14 @@ describe("debate tournament (the offline example, through the built CLI)", () =>
   describe("stopped mid-run, on http seats of the model server", () => {
     let server: ModelServer;
     let httpReference: string;
-    const newHttpTournament = async (name: string) => {
+    const newHttpTournament = (name: string) => {
       const base = `${server.url}/v1`;
-      await debate(
-        [
-          "tournament",
-          "new",
-          name,
-          "--motions",
-          join(example, "motions.jsonl"),
-          "--seats",
-          ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
-          "--judges",
-          `http:judge@${base}`,
-          "--format",
-          "crossfire",
-          "--rounds",
-          "1",
-        ],
+      return createTournament(
+        name,
         join(work, "http.log"),
+        ["alice", "bob", "carol"].map((p) => `http:${p}@${base}`).join(","),
+        `http:judge@${base}`,
       );
-      return join(work, name);
     };
     beforeAll(async () => {
       server = await startModelServer(crossfireAnswer, { delayMs: 300 });
