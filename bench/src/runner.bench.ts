@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { cp, mkdtemp, open, readdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, open, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,7 +63,8 @@ async function prepare(parent: string, exchanges: number, delayMs = 0): Promise<
   await cp(example, dir, { recursive: true });
   const debate = await readFile(join(dir, "debate.md"), "utf8");
   await writeFile(join(dir, "debate.md"), debate.replace(/^exchanges: \d+$/m, `exchanges: ${exchanges}`));
-  await writeFile(join(dir, "replay.jsonl"), await recording(exchanges, delayMs));
+  // One exchange more than the debate asks for: a resume with work left runs it (see run()).
+  await writeFile(join(dir, "replay.jsonl"), await recording(exchanges + 1, delayMs));
   return dir;
 }
 
@@ -237,6 +238,22 @@ export async function run(): Promise<void> {
         resumes.sort((a, b) => a - b)[2]!,
         "ms",
       );
+      const journal = join(dir, ".debate/journal");
+      const names = await readdir(journal);
+      const sizes = await Promise.all(names.map(async (f) => (await stat(join(journal, f))).size));
+      const last = names
+        .map((f, i) => ({ f, size: sizes[i]! }))
+        .filter((e) => e.f.startsWith(`x${String(n - 1).padStart(4, "0")}-`));
+      report(
+        `run ${n} exchanges: journal bytes, whole debate`,
+        sizes.reduce((a, b) => a + b, 0),
+        "B",
+      );
+      report(
+        `run ${n} exchanges: journal bytes of the last exchange`,
+        last.reduce((a, e) => a + e.size, 0),
+        "B",
+      );
       if (n === 500) {
         // The floor the crash guarantees set: the same exchange's durable writes with no debate logic.
         for (const minimal of [false, true]) {
@@ -245,6 +262,20 @@ export async function run(): Promise<void> {
           report(`exchange 500's durable writes alone (${what}): fsyncs`, floor.syncs, "");
           report(`exchange 500's durable writes alone (${what}): CPU`, floor.cpu, "ms");
         }
+        // A resume with work left (after a crash, or `exchanges` raised): the run reads the
+        // journal, then runs one more exchange (the recording holds it).
+        const debateFile = join(dir, "debate.md");
+        const text = await readFile(debateFile, "utf8");
+        await writeFile(debateFile, text.replace(/^exchanges: 500$/m, "exchanges: 501"));
+        const cpu = process.cpuUsage();
+        let status = "";
+        const wall = await timed(async () => {
+          status = (await runDebate(dir)).status;
+        });
+        const used = process.cpuUsage(cpu);
+        if (status !== "done") throw new Error(`the 501st exchange stopped: ${status}`);
+        report("resume 500 exchanges and run a 501st (reads the journal): wall", wall, "ms");
+        report("resume 500 exchanges and run a 501st: CPU", (used.user + used.system) / 1000, "ms");
       }
     }
     const slow = await prepare(parent, 1, 1000);

@@ -7,20 +7,33 @@ export function roundScore(value: number): number {
   return Object.is(rounded, -0) ? 0 : rounded;
 }
 
+/** The side of each well-formed argument id seen so far (there are at most 8,000 such ids). */
+const sideOfId = new Map<string, "prop" | "opp">();
+
+function sideOf(id: string): "prop" | "opp" | null {
+  let side: "prop" | "opp" | null | undefined = sideOfId.get(id);
+  if (side === undefined) {
+    side = parseArgumentId(id)?.side ?? null;
+    // Only well-formed ids are kept, so the map stays bounded whatever keys a file holds.
+    if (side !== null) sideOfId.set(id, side);
+  }
+  return side;
+}
+
 /** Per side, the sum of current scores and the count of scored arguments, derived from scores.json. */
 export function cumulativeScores(scores: ScoresFile): CumulativeScores {
   let propTotal = 0;
   let propCount = 0;
   let oppTotal = 0;
   let oppCount = 0;
-  for (const [id, record] of Object.entries(scores)) {
-    const parsed = parseArgumentId(id);
-    if (!parsed) continue;
-    if (parsed.side === "prop") {
-      propTotal += record.current_score;
+  for (const id in scores) {
+    if (!Object.hasOwn(scores, id)) continue;
+    const side = sideOf(id);
+    if (side === "prop") {
+      propTotal += scores[id]!.current_score;
       propCount++;
-    } else {
-      oppTotal += record.current_score;
+    } else if (side === "opp") {
+      oppTotal += scores[id]!.current_score;
       oppCount++;
     }
   }

@@ -5,7 +5,7 @@ import YAML from "yaml";
 import { rebaseData } from "./data-diff.js";
 import { parseJson, stringifyJson } from "./json-text.js";
 import { orderKeysLike } from "./key-order.js";
-import { stringifyYaml, updateYamlSource, YAML_PARSE_OPTIONS } from "./yaml-update.js";
+import { checkedYamlData, stringifyYaml, updateYamlSource, YAML_PARSE_OPTIONS } from "./yaml-update.js";
 
 /** How a file's frontmatter is written: YAML between `---` lines, or dialectic's bare JSON object at the top. */
 export type FrontmatterStyle = "yaml" | "json";
@@ -26,11 +26,23 @@ const MATTER_OPTIONS = {
   engines: {
     yaml: {
       // gray-matter cuts the text at "\n---", which leaves a CRLF file's last "\r" on the last value.
-      parse: (text: string): object => YAML.parse(text.replace(/\r$/, ""), YAML_PARSE_OPTIONS) as object,
+      parse: (text: string): object =>
+        (remembered(text) ?? YAML.parse(text.replace(/\r$/, ""), YAML_PARSE_OPTIONS)) as object,
       stringify: (data: object): string => stringifyYaml(data),
     },
   },
 };
+
+/**
+ * The data of the frontmatter gray-matter hands its engine (a line break, then the lines between the
+ * delimiters without the last line break) when a commit has just checked that very text (updateYamlSource
+ * parses what it writes): no second parse. Only without block scalars (`|`, `>`), whose value the
+ * missing last line break could change (`|+`), so the result is always what YAML.parse gives here.
+ */
+function remembered(text: string): unknown {
+  if (!text.startsWith("\n") || text.includes("\r") || /[|>]/.test(text)) return undefined;
+  return checkedYamlData(`${text.slice(1)}\n`);
+}
 
 function problem(file: string, field: string, code: string, message: string): RuleError {
   return { code, path: file ? `${file}:${field}` : field, message: file ? `${file}: ${message}` : message };

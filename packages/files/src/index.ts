@@ -22,7 +22,7 @@ export {
 export type { FrontmatterDocument, FrontmatterStyle } from "./frontmatter.js";
 export { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
 export type { JournalWriteOptions } from "./journal.js";
-export { journalFileName, readJournal, writeJournalEntry } from "./journal.js";
+export { journalFileName, readJournal, readJournalPrompts, writeJournalEntry } from "./journal.js";
 export type { LockHolder, LockOptions } from "./lock.js";
 export { acquireLock, readLockHolder } from "./lock.js";
 export { parseMotion } from "./motion.js";
@@ -31,6 +31,7 @@ export type { DebateFolder } from "./read.js";
 export { readArgument, readDebateFolder } from "./read.js";
 export type { ResetOptions, ResetResult } from "./reset.js";
 export { resetDebateFolder } from "./reset.js";
+export { journalSecrets } from "./secrets.js";
 export { sleepUnlessAborted } from "./sleep.js";
 export { removeStaleTempFiles, TEMP_FILE_MAX_AGE_MS } from "./temp-files.js";
 export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";

@@ -1,4 +1,5 @@
 import { readdir } from "node:fs/promises";
+import type { LabelledSecret } from "@debatekit/core";
 import { DebatekitError, formatRuleErrors, journalStepKey, quote } from "@debatekit/core";
 import type { JournalEntry } from "@debatekit/schema";
 import { validateJournalEntry } from "@debatekit/schema";
@@ -44,6 +45,11 @@ export interface JournalWriteOptions {
   env?: NodeJS.ProcessEnv;
   /** More values that must not appear (e.g. a key read from a file). */
   secrets?: readonly string[];
+  /**
+   * The labelled values to refuse, worked out once by journalSecrets(env, secrets) (a run writes many
+   * entries with one environment); when given, `env` and `secrets` are not read.
+   */
+  refused?: readonly LabelledSecret[];
 }
 
 /**
@@ -62,7 +68,7 @@ export async function writeJournalEntry(
       field: checked.errors[0]!.path,
     });
   }
-  const secrets = journalSecrets(options.env ?? process.env, options.secrets);
+  const secrets = options.refused ?? journalSecrets(options.env ?? process.env, options.secrets);
   const secret = findSecret(entry, secrets);
   if (secret) {
     // Never quote the match: the message itself must not carry the secret.
@@ -133,4 +139,46 @@ export async function readJournal(
     entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * Puts back together the prompts the entries keep (`debate log`): an entry with `prompt_base` holds
+ * only the end of its prompt, the rest being the start of another entry's. Undefined for an entry
+ * that kept no prompt. Never throws: a base that cannot be read (removed by hand, or not what the
+ * entry says) leaves the entry's end behind a line saying so. Each base is read once.
+ */
+export async function readJournalPrompts(
+  dir: string,
+  entries: readonly JournalEntry[],
+): Promise<Array<string | undefined>> {
+  const bases = new Map<string, Promise<string | { problem: string }>>();
+  const readBase = async (name: string): Promise<string | { problem: string }> => {
+    if (!NAME.test(name)) return { problem: "it is not a journal file name" };
+    const read = await readTextInside(dir, `${JOURNAL_DIR}/${name}`, MAX_JSON_BYTES);
+    if (!read.ok) return { problem: read.errors[0]!.message };
+    if (read.value === undefined) return { problem: "it is not there" };
+    let data: unknown;
+    try {
+      data = parseJson(read.value);
+    } catch {
+      return { problem: "it is not JSON" };
+    }
+    const checked = validateJournalEntry(data);
+    if (!checked.ok) return { problem: "it is not a valid journal entry" };
+    const base = checked.value;
+    if (base.prompt === undefined || base.prompt_base !== undefined)
+      return { problem: "it does not keep a whole prompt" };
+    return base.prompt;
+  };
+  return Promise.all(
+    entries.map(async (entry) => {
+      if (entry.prompt === undefined || entry.prompt_base === undefined) return entry.prompt;
+      const { file, chars } = entry.prompt_base;
+      if (!bases.has(file)) bases.set(file, readBase(file));
+      const base = await bases.get(file)!;
+      if (typeof base === "string" && base.length >= chars) return base.slice(0, chars) + entry.prompt;
+      const why = typeof base === "string" ? `it keeps fewer than ${chars} characters` : base.problem;
+      return `[the first ${chars} characters of this prompt are kept in ${JOURNAL_DIR}/${file}, which cannot be used: ${why}]\n${entry.prompt}`;
+    }),
+  );
 }

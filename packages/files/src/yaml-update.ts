@@ -25,6 +25,15 @@ function isScalarValue(value: unknown): value is string | number | boolean | nul
  */
 let lastChecked: { text: string; doc: Document; data: unknown } | undefined;
 
+/**
+ * The data of `text` when it is the frontmatter the last commit checked (parsesTo): a copy, so the
+ * caller may keep it. A commit parses the text it writes once, to check it; reading that text back
+ * (the committed folder's state) then costs no second parse. Undefined for any other text.
+ */
+export function checkedYamlData(text: string): unknown {
+  return lastChecked?.text === text ? structuredClone(lastChecked.data) : undefined;
+}
+
 /** `text` as a yaml Document and its data, or undefined when it does not parse cleanly (what YAML.parse would throw on). */
 function parseChecked(text: string): { doc: Document; data: unknown } | undefined {
   if (lastChecked?.text === text) return lastChecked;
@@ -61,6 +70,17 @@ function scalarSource(
   old: Scalar,
   inFlow: boolean,
 ): string | undefined {
+  // What a step changes most (a counter, a total, a phase name over a plain one) needs no YAML writer:
+  // a plain number, or a plain lowercase word that is no YAML keyword, is its own source. (parsesTo
+  // checks every rewrite anyway.)
+  if (typeof value === "number" && /^-?\d+(?:\.\d+)?$/.test(String(value))) return String(value);
+  if (
+    typeof value === "string" &&
+    old.type === Scalar.PLAIN &&
+    /^[a-z][a-z0-9_]*$/.test(value) &&
+    !/^(?:true|false|null|yes|no|on|off|y|n)$/.test(value)
+  )
+    return value;
   const scalar = new Scalar(value);
   if (typeof value === "string" && typeof old.value === "string") scalar.type = old.type;
   let text = YAML.stringify(scalar, { lineWidth: 0, minContentWidth: 0 }).replace(/\n$/, "");

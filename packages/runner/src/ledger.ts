@@ -49,37 +49,31 @@ export function entryUsage(entry: JournalEntry): CallUsage {
   };
 }
 
-/** The ledger of a journal: a pure function of it, so each journaled call counts exactly once. */
-export function buildLedger(
-  debateId: string,
-  entries: readonly JournalEntry[],
-  options: { maxCostUsd?: number } = {},
-): UsageLedger {
-  const calls: LedgerCall[] = [];
+/** A journal entry's row of the ledger. */
+function callOf(entry: JournalEntry): LedgerCall {
+  return {
+    journal: journalFileName(entry),
+    exchange: entry.exchange,
+    phase: entry.phase,
+    role: entry.role,
+    attempt: entry.attempt,
+    ...(entry.adapter ? { adapter: entry.adapter } : {}),
+    ...((entry.result.model ?? entry.model) ? { model: entry.result.model ?? entry.model } : {}),
+    status: entry.result.status,
+    finished_at: entry.finished_at,
+    usage: entryUsage(entry),
+  };
+}
+
+/** The ledger of its rows, in journal file order, with the totals per seat and in all. */
+function ledgerOf(debateId: string, rows: LedgerCall[], options: { maxCostUsd?: number }): UsageLedger {
+  const calls = rows.sort((a, b) => (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0));
   const seats: Record<string, UsageTotals> = {};
   const total = emptyTotals();
-  const sorted = [...entries].sort((a, b) => {
-    const x = journalFileName(a);
-    const y = journalFileName(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  for (const entry of sorted) {
-    const usage = entryUsage(entry);
-    calls.push({
-      journal: journalFileName(entry),
-      exchange: entry.exchange,
-      phase: entry.phase,
-      role: entry.role,
-      attempt: entry.attempt,
-      ...(entry.adapter ? { adapter: entry.adapter } : {}),
-      ...((entry.result.model ?? entry.model) ? { model: entry.result.model ?? entry.model } : {}),
-      status: entry.result.status,
-      finished_at: entry.finished_at,
-      usage,
-    });
-    seats[entry.role] ??= emptyTotals();
-    add(seats[entry.role]!, usage);
-    add(total, usage);
+  for (const call of calls) {
+    seats[call.role] ??= emptyTotals();
+    add(seats[call.role]!, call.usage);
+    add(total, call.usage);
   }
   return {
     version: 1,
@@ -89,6 +83,30 @@ export function buildLedger(
     seats,
     total,
   };
+}
+
+/** The ledger of a journal: a pure function of it, so each journaled call counts exactly once. */
+export function buildLedger(
+  debateId: string,
+  entries: readonly JournalEntry[],
+  options: { maxCostUsd?: number } = {},
+): UsageLedger {
+  return ledgerOf(debateId, entries.map(callOf), options);
+}
+
+/**
+ * `ledger` (the whole journal's, as a run found it) with the entries the run wrote since: each
+ * replaces the row of its file or adds one. The same as buildLedger over the journal now, without
+ * reading it.
+ */
+export function mergeLedger(
+  ledger: UsageLedger,
+  written: readonly JournalEntry[],
+  options: { maxCostUsd?: number } = {},
+): UsageLedger {
+  const rows = new Map(ledger.calls.map((c) => [c.journal, c]));
+  for (const entry of written) rows.set(journalFileName(entry), callOf(entry));
+  return ledgerOf(ledger.debate_id, [...rows.values()], options);
 }
 
 /** The ledger's file text (stable: the same journal gives the same bytes). */

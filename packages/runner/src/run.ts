@@ -14,10 +14,11 @@ import {
   writeArgumentIndex,
   writeDerivedFiles,
 } from "@debatekit/files";
+import type { UsageLedger } from "@debatekit/schema";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import { createJournalStore } from "./journal-store.js";
-import { buildLedger, currentLedger, writeLedger } from "./ledger.js";
+import { buildLedger, currentLedger, mergeLedger, writeLedger } from "./ledger.js";
 import { createSkillCache } from "./prompt.js";
 import { createSkillProblemReporter } from "./skill-problems.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
@@ -194,22 +195,39 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   };
   let committed = 0;
   const store = createJournalStore(dir, { env });
+  let ledgerId: { debateId: string; maxCostUsd?: number } | undefined;
+  // The ledger as the run found it, read before its first journal write, when it listed exactly the
+  // journal's files (an empty one for an empty journal): the run's own entries are merged into it,
+  // so rewriting a long debate's ledger never reads its whole journal.
+  let ledgerAtStart: Promise<UsageLedger | undefined> | undefined;
+  const startLedger = async (): Promise<UsageLedger | undefined> => {
+    if (!ledgerId) return undefined;
+    const { debateId, maxCostUsd } = ledgerId;
+    const budget = maxCostUsd !== undefined ? { maxCostUsd } : {};
+    try {
+      const current = await currentLedger(dir, budget);
+      return current.journaled === 0 ? buildLedger(debateId, [], budget) : current.ledger;
+    } catch {
+      return undefined;
+    }
+  };
   // A queued debate copies what it writes elsewhere (Redis) as it writes it: after every journal
   // entry (a paid answer) and every committed step. A checkpoint that throws stops the run.
-  const journal: typeof store = options.checkpoint
-    ? {
-        forStep: (...args) => store.forStep(...args),
-        all: () => store.all(),
-        get written() {
-          return store.written;
-        },
-        async write(entry) {
-          const path = await store.write(entry);
-          await options.checkpoint!("journal", entry);
-          return path;
-        },
-      }
-    : store;
+  const journal: typeof store = {
+    forStep: (...args) => store.forStep(...args),
+    all: () => store.all(),
+    get written() {
+      return store.written;
+    },
+    writtenEntries: () => store.writtenEntries(),
+    async write(entry) {
+      ledgerAtStart ??= startLedger();
+      await ledgerAtStart;
+      const path = await store.write(entry);
+      await options.checkpoint?.("journal", entry);
+      return path;
+    },
+  };
   const secrets = secretsFromEnv(env);
   const reportSkillProblems = createSkillProblemReporter({ dir, secrets, emit });
   const skillCache = createSkillCache();
@@ -217,7 +235,6 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   // missing one for good: it is rewritten at most every few seconds during a run (a long debate of
   // instant seats must not rewrite a growing file every step) and always when the run ends.
   let ledgerAt = 0;
-  let ledgerId: { debateId: string; maxCostUsd?: number } | undefined;
   // A ledger that cannot be written (a journal file the run already reports as broken, a full
   // disk) never changes how the run ends: it is derived, and `status` rebuilds it from the journal.
   const refreshLedger = async (force: boolean) => {
@@ -230,11 +247,18 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
         const current = await currentLedger(dir, maxCostUsd !== undefined ? { maxCostUsd } : {});
         if (current.ledger || current.journaled === 0) return;
       }
+      const { debateId, maxCostUsd } = ledgerId;
+      const budget = maxCostUsd !== undefined ? { maxCostUsd } : {};
+      const base = journal.written > 0 ? await ledgerAtStart : undefined;
+      if (base) {
+        ledgerAt = now().getTime();
+        await writeLedger(dir, mergeLedger(base, journal.writtenEntries(), budget));
+        return;
+      }
       const entries = await journal.all();
       if (entries.length === 0) return;
       ledgerAt = now().getTime();
-      const { debateId, maxCostUsd } = ledgerId;
-      await writeLedger(dir, buildLedger(debateId, entries, maxCostUsd !== undefined ? { maxCostUsd } : {}));
+      await writeLedger(dir, buildLedger(debateId, entries, budget));
     } catch {
       // See above.
     }

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildLedger, LEDGER_FILE, readUsageLedger } from "./ledger.js";
 import { costOf, priceFor } from "./prices.js";
 import { runDebate } from "./run.js";
-import type { RunOptions } from "./types.js";
+import type { RunEvent, RunOptions } from "./types.js";
 import { callUsage, estimateCallCost } from "./usage.js";
 
 // The example debate, its seats answered from its recording, each seat reporting usage the way a
@@ -163,6 +163,41 @@ describe("usage on record", { timeout: 60_000 }, () => {
     expect(new Set(ledger.calls.map((c) => c.journal)).size).toBe(ledger.calls.length);
     const cancelled = ledger.calls.filter((c) => c.status === "cancelled");
     expect(cancelled.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("the ledger a resume leaves", { timeout: 60_000 }, () => {
+  const cancelAtJudge = (calls: string[], exchange: number) => {
+    const stop = new AbortController();
+    return {
+      ...usageReporting(calls),
+      signal: stop.signal,
+      onEvent: (e: RunEvent) => {
+        if (e.type === "seat_started" && e.role === "judge" && e.exchange === exchange) stop.abort();
+      },
+    };
+  };
+
+  it("is the journal's, whether the run merged its calls into the ledger it found or rebuilt a stale one", async () => {
+    const dir = await pricedExample("merge");
+    const calls: string[] = [];
+    expect((await runDebate(dir, cancelAtJudge(calls, 1))).status).toBe("cancelled");
+    const rebuilt = () => readUsageLedger(dir, "ai-review-gate");
+    const found = await ledgerFile(dir);
+    expect(found).toEqual(await rebuilt());
+    // The next run finds that ledger current and merges its own calls into it.
+    expect((await runDebate(dir, cancelAtJudge(calls, 2))).status).toBe("cancelled");
+    const merged = await ledgerFile(dir);
+    expect(merged.calls.length).toBeGreaterThan(found.calls.length);
+    expect(merged).toEqual(await rebuilt());
+    // A ledger that no longer lists the journal's files (a row lost) is rebuilt from the journal.
+    await writeFile(
+      join(dir, LEDGER_FILE),
+      JSON.stringify({ ...merged, calls: merged.calls.slice(1) }, null, 2),
+    );
+    expect((await runDebate(dir, usageReporting(calls))).status).toBe("done");
+    expect(await ledgerFile(dir)).toEqual(await rebuilt());
+    expect((await ledgerFile(dir)).total.calls).toBe(calls.length);
   });
 });
 

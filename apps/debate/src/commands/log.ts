@@ -1,4 +1,4 @@
-import { journalFileName, readJournal } from "@debatekit/files";
+import { journalFileName, readJournal, readJournalPrompts } from "@debatekit/files";
 import type { JournalEntry } from "@debatekit/schema";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
@@ -99,7 +99,14 @@ Examples:
     )
     .action(async (dirArg: string, opts: { step?: StepFilter; json?: boolean }) => {
       const dir = await debateFolderOf(io, dirArg);
-      const entries = (await readJournal(dir)).filter((e) => picks(opts.step, e));
+      const picked = (await readJournal(dir)).filter((e) => picks(opts.step, e));
+      // A prompt kept as its end only (`prompt_base`) is shown whole, as it was sent.
+      const prompts = await readJournalPrompts(dir, picked);
+      const entries = picked.map((entry, i) => {
+        const { prompt_base: _, ...rest } = entry;
+        const prompt = prompts[i];
+        return prompt === undefined ? rest : { ...rest, prompt };
+      });
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
         return;

@@ -1591,6 +1591,13 @@ export interface JournalEntry {
    */
   prompt?: string
   /**
+   * Set when `prompt` holds only the end of the prompt: the prompt kept is the first `chars` characters of the `prompt` of the entry `file` (a journal file of the same folder, with no `prompt_base` of its own), then `prompt`. Consecutive prompts of a seat repeat each other almost whole, so a run keeps most of them this way; `debate log` puts them back together.
+   */
+  prompt_base?: {
+    file: string
+    chars: number
+  }
+  /**
    * True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.
    */
   prompt_truncated?: boolean

@@ -12555,10 +12555,11 @@ return errors === 0;
 validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJournalEntryRaw = validate88;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_base":{"description":"Set when `prompt` holds only the end of the prompt: the prompt kept is the first `chars` characters of the `prompt` of the entry `file` (a journal file of the same folder, with no `prompt_base` of its own), then `prompt`. Consecutive prompts of a seat repeat each other almost whole, so a run keeps most of them this way; `debate log` puts them back together.","type":"object","additionalProperties":false,"required":["file","chars"],"properties":{"file":{"type":"string","pattern":"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},"chars":{"type":"integer","minimum":1}}},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
 const schema110 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
 const pattern24 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
 const pattern26 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern27 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
@@ -12869,9 +12870,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.prompt_truncated !== undefined){
-if(typeof data.prompt_truncated !== "boolean"){
-const err26 = {instancePath:instancePath+"/prompt_truncated",schemaPath:"#/properties/prompt_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.prompt_base !== undefined){
+let data10 = data.prompt_base;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.file === undefined){
+const err26 = {instancePath:instancePath+"/prompt_base",schemaPath:"#/properties/prompt_base/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12880,12 +12883,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.started_at !== undefined){
-let data11 = data.started_at;
-if(typeof data11 === "string"){
-if(!(formats0.validate(data11))){
-const err27 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data10.chars === undefined){
+const err27 = {instancePath:instancePath+"/prompt_base",schemaPath:"#/properties/prompt_base/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12894,9 +12893,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key1 in data10){
+if(!((key1 === "file") || (key1 === "chars"))){
+const err28 = {instancePath:instancePath+"/prompt_base",schemaPath:"#/properties/prompt_base/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12906,11 +12905,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.finished_at !== undefined){
-let data12 = data.finished_at;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-const err29 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data10.file !== undefined){
+let data11 = data10.file;
+if(typeof data11 === "string"){
+if(!pattern27.test(data11)){
+const err29 = {instancePath:instancePath+"/prompt_base/file",schemaPath:"#/properties/prompt_base/properties/file/pattern",keyword:"pattern",params:{pattern: "^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},message:"must match pattern \""+"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12921,7 +12920,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err30 = {instancePath:instancePath+"/prompt_base/file",schemaPath:"#/properties/prompt_base/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12931,11 +12930,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data13 = data.result;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.status === undefined){
-const err31 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(data10.chars !== undefined){
+let data12 = data10.chars;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/prompt_base/chars",schemaPath:"#/properties/prompt_base/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12944,8 +12942,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data13.text === undefined){
-const err32 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 1 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/prompt_base/chars",schemaPath:"#/properties/prompt_base/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12954,8 +12953,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data13.durationMs === undefined){
-const err33 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/prompt_base",schemaPath:"#/properties/prompt_base/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12964,8 +12966,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data13.transport === undefined){
-const err34 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "transport"},message:"must have required property '"+"transport"+"'"};
+}
+if(data.prompt_truncated !== undefined){
+if(typeof data.prompt_truncated !== "boolean"){
+const err34 = {instancePath:instancePath+"/prompt_truncated",schemaPath:"#/properties/prompt_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12974,9 +12978,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key1 in data13){
-if(!(func1.call(schema31.properties, key1))){
-const err35 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data.started_at !== undefined){
+let data14 = data.started_at;
+if(typeof data14 === "string"){
+if(!(formats0.validate(data14))){
+const err35 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12986,10 +12993,8 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data13.status !== undefined){
-let data14 = data13.status;
-if(typeof data14 !== "string"){
-const err36 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err36 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12998,8 +13003,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!((((((((data14 === "ok") || (data14 === "timeout")) || (data14 === "exit")) || (data14 === "parse_error")) || (data14 === "empty")) || (data14 === "unavailable")) || (data14 === "cancelled")) || (data14 === "pending"))){
-const err37 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.finished_at !== undefined){
+let data15 = data.finished_at;
+if(typeof data15 === "string"){
+if(!(formats0.validate(data15))){
+const err37 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13009,9 +13018,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data13.text !== undefined){
-if(typeof data13.text !== "string"){
-const err38 = {instancePath:instancePath+"/result/text",schemaPath:"adapter-result.schema.json/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err38 = {instancePath:instancePath+"/finished_at",schemaPath:"#/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13021,9 +13029,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data13.sessionId !== undefined){
-if(typeof data13.sessionId !== "string"){
-const err39 = {instancePath:instancePath+"/result/sessionId",schemaPath:"adapter-result.schema.json/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.result !== undefined){
+let data16 = data.result;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.status === undefined){
+const err39 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13032,10 +13042,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data13.model !== undefined){
-if(typeof data13.model !== "string"){
-const err40 = {instancePath:instancePath+"/result/model",schemaPath:"adapter-result.schema.json/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.text === undefined){
+const err40 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13044,13 +13052,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data13.usage !== undefined){
-let data18 = data13.usage;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key2 in data18){
-if(!((((key2 === "inputTokens") || (key2 === "cachedInputTokens")) || (key2 === "outputTokens")) || (key2 === "costUsd"))){
-const err41 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data16.durationMs === undefined){
+const err41 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13059,11 +13062,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data18.inputTokens !== undefined){
-let data19 = data18.inputTokens;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err42 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data16.transport === undefined){
+const err42 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/required",keyword:"required",params:{missingProperty: "transport"},message:"must have required property '"+"transport"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13072,9 +13072,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err43 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key2 in data16){
+if(!(func1.call(schema31.properties, key2))){
+const err43 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -13084,11 +13084,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-if(data18.cachedInputTokens !== undefined){
-let data20 = data18.cachedInputTokens;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err44 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data16.status !== undefined){
+let data17 = data16.status;
+if(typeof data17 !== "string"){
+const err44 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -13097,9 +13096,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err45 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((((((((data17 === "ok") || (data17 === "timeout")) || (data17 === "exit")) || (data17 === "parse_error")) || (data17 === "empty")) || (data17 === "unavailable")) || (data17 === "cancelled")) || (data17 === "pending"))){
+const err45 = {instancePath:instancePath+"/result/status",schemaPath:"adapter-result.schema.json/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -13109,11 +13107,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-if(data18.outputTokens !== undefined){
-let data21 = data18.outputTokens;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err46 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data16.text !== undefined){
+if(typeof data16.text !== "string"){
+const err46 = {instancePath:instancePath+"/result/text",schemaPath:"adapter-result.schema.json/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -13122,9 +13118,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err47 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data16.sessionId !== undefined){
+if(typeof data16.sessionId !== "string"){
+const err47 = {instancePath:instancePath+"/result/sessionId",schemaPath:"adapter-result.schema.json/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -13134,12 +13131,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-if(data18.costUsd !== undefined){
-let data22 = data18.costUsd;
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err48 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data16.model !== undefined){
+if(typeof data16.model !== "string"){
+const err48 = {instancePath:instancePath+"/result/model",schemaPath:"adapter-result.schema.json/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -13149,8 +13143,12 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data16.usage !== undefined){
+let data21 = data16.usage;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key3 in data21){
+if(!((((key3 === "inputTokens") || (key3 === "cachedInputTokens")) || (key3 === "outputTokens")) || (key3 === "costUsd"))){
+const err49 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -13160,9 +13158,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.inputTokens !== undefined){
+let data22 = data21.inputTokens;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err50 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -13171,12 +13170,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data13.durationMs !== undefined){
-let data23 = data13.durationMs;
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err51 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err51 = {instancePath:instancePath+"/result/usage/inputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -13186,8 +13182,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data21.cachedInputTokens !== undefined){
+let data23 = data21.cachedInputTokens;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err52 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -13196,11 +13195,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data13.exitCode !== undefined){
-let data24 = data13.exitCode;
-if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err53 = {instancePath:instancePath+"/result/exitCode",schemaPath:"adapter-result.schema.json/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err53 = {instancePath:instancePath+"/result/usage/cachedInputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/cachedInputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -13210,11 +13207,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data13.toolCalls !== undefined){
-let data25 = data13.toolCalls;
-if(Array.isArray(data25)){
-if(data25.length > 20){
-const err54 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+}
+if(data21.outputTokens !== undefined){
+let data24 = data21.outputTokens;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err54 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -13223,12 +13220,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-const len0 = data25.length;
-for(let i0=0; i0<len0; i0++){
-let data26 = data25[i0];
-if(typeof data26 === "string"){
-if(func2(data26) > 200){
-const err55 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err55 = {instancePath:instancePath+"/result/usage/outputTokens",schemaPath:"adapter-result.schema.json/properties/usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -13238,8 +13232,12 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data21.costUsd !== undefined){
+let data25 = data21.costUsd;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err56 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -13249,9 +13247,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
 else {
-const err57 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err57 = {instancePath:instancePath+"/result/usage/costUsd",schemaPath:"adapter-result.schema.json/properties/usage/properties/costUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -13261,10 +13258,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data13.transport !== undefined){
-let data27 = data13.transport;
-if(typeof data27 !== "string"){
-const err58 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err58 = {instancePath:instancePath+"/result/usage",schemaPath:"adapter-result.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -13273,8 +13269,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(!((((data27 === "cli") || (data27 === "acp")) || (data27 === "http")) || (data27 === "file"))){
-const err59 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
+}
+if(data16.durationMs !== undefined){
+let data26 = data16.durationMs;
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err59 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -13284,11 +13284,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data13.error !== undefined){
-let data28 = data13.error;
-if(typeof data28 === "string"){
-if(func2(data28) > 200){
-const err60 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err60 = {instancePath:instancePath+"/result/durationMs",schemaPath:"adapter-result.schema.json/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -13298,8 +13295,10 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.exitCode !== undefined){
+let data27 = data16.exitCode;
+if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
+const err61 = {instancePath:instancePath+"/result/exitCode",schemaPath:"adapter-result.schema.json/properties/exitCode/type",keyword:"type",params:{type: schema31.properties.exitCode.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -13309,9 +13308,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data16.toolCalls !== undefined){
+let data28 = data16.toolCalls;
+if(Array.isArray(data28)){
+if(data28.length > 20){
+const err62 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -13320,12 +13321,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data.usage !== undefined){
-let data29 = data.usage;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.input_tokens === undefined){
-const err63 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
+const len0 = data28.length;
+for(let i0=0; i0<len0; i0++){
+let data29 = data28[i0];
+if(typeof data29 === "string"){
+if(func2(data29) > 200){
+const err63 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -13334,8 +13335,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data29.cached_input_tokens === undefined){
-const err64 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
+}
+else {
+const err64 = {instancePath:instancePath+"/result/toolCalls/" + i0,schemaPath:"adapter-result.schema.json/properties/toolCalls/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -13344,8 +13346,10 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data29.output_tokens === undefined){
-const err65 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/result/toolCalls",schemaPath:"adapter-result.schema.json/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -13354,8 +13358,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data29.tokens === undefined){
-const err66 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "tokens"},message:"must have required property '"+"tokens"+"'"};
+}
+if(data16.transport !== undefined){
+let data30 = data16.transport;
+if(typeof data30 !== "string"){
+const err66 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -13364,8 +13371,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data29.cost === undefined){
-const err67 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
+if(!((((data30 === "cli") || (data30 === "acp")) || (data30 === "http")) || (data30 === "file"))){
+const err67 = {instancePath:instancePath+"/result/transport",schemaPath:"adapter-result.schema.json/properties/transport/enum",keyword:"enum",params:{allowedValues: schema31.properties.transport.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -13374,9 +13381,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key3 in data29){
-if(!((((((((key3 === "input_tokens") || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "tokens")) || (key3 === "cost")) || (key3 === "prompt_tokens")) || (key3 === "session"))){
-const err68 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+if(data16.error !== undefined){
+let data31 = data16.error;
+if(typeof data31 === "string"){
+if(func2(data31) > 200){
+const err68 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13386,10 +13396,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data29.input_tokens !== undefined){
-let data30 = data29.input_tokens;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err69 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err69 = {instancePath:instancePath+"/result/error",schemaPath:"adapter-result.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -13398,9 +13406,10 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 < 0 || isNaN(data30)){
-const err70 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/result",schemaPath:"adapter-result.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -13410,11 +13419,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-if(data29.cached_input_tokens !== undefined){
-let data31 = data29.cached_input_tokens;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err71 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.usage !== undefined){
+let data32 = data.usage;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.input_tokens === undefined){
+const err71 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -13423,9 +13432,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 0 || isNaN(data31)){
-const err72 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data32.cached_input_tokens === undefined){
+const err72 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -13434,12 +13442,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-if(data29.output_tokens !== undefined){
-let data32 = data29.output_tokens;
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err73 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data32.output_tokens === undefined){
+const err73 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -13448,9 +13452,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 < 0 || isNaN(data32)){
-const err74 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data32.tokens === undefined){
+const err74 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "tokens"},message:"must have required property '"+"tokens"+"'"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -13459,13 +13462,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-if(data29.cost_usd !== undefined){
-let data33 = data29.cost_usd;
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 0 || isNaN(data33)){
-const err75 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data32.cost === undefined){
+const err75 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/required",keyword:"required",params:{missingProperty: "cost"},message:"must have required property '"+"cost"+"'"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -13474,9 +13472,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key4 in data32){
+if(!((((((((key4 === "input_tokens") || (key4 === "cached_input_tokens")) || (key4 === "output_tokens")) || (key4 === "cost_usd")) || (key4 === "tokens")) || (key4 === "cost")) || (key4 === "prompt_tokens")) || (key4 === "session"))){
+const err76 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -13486,10 +13484,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data29.tokens !== undefined){
-let data34 = data29.tokens;
-if(typeof data34 !== "string"){
-const err77 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.input_tokens !== undefined){
+let data33 = data32.input_tokens;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err77 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -13498,8 +13496,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(!((data34 === "reported") || (data34 === "estimated"))){
-const err78 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema110.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err78 = {instancePath:instancePath+"/usage/input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13509,10 +13508,11 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data29.cost !== undefined){
-let data35 = data29.cost;
-if(typeof data35 !== "string"){
-const err79 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data32.cached_input_tokens !== undefined){
+let data34 = data32.cached_input_tokens;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err79 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -13521,8 +13521,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(!((((data35 === "reported") || (data35 === "priced")) || (data35 === "free")) || (data35 === "unknown"))){
-const err80 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema110.properties.cost.enum},message:"must be equal to one of the allowed values"};
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 0 || isNaN(data34)){
+const err80 = {instancePath:instancePath+"/usage/cached_input_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13532,10 +13533,11 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data29.prompt_tokens !== undefined){
-let data36 = data29.prompt_tokens;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err81 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data32.output_tokens !== undefined){
+let data35 = data32.output_tokens;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err81 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -13544,9 +13546,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 < 0 || isNaN(data36)){
-const err82 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err82 = {instancePath:instancePath+"/usage/output_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -13557,10 +13559,11 @@ errors++;
 }
 }
 }
-if(data29.session !== undefined){
-let data37 = data29.session;
-if(typeof data37 !== "string"){
-const err83 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.cost_usd !== undefined){
+let data36 = data32.cost_usd;
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err83 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -13569,8 +13572,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(!((data37 === "new") || (data37 === "resumed"))){
-const err84 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema110.properties.session.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err84 = {instancePath:instancePath+"/usage/cost_usd",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13580,9 +13584,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.tokens !== undefined){
+let data37 = data32.tokens;
+if(typeof data37 !== "string"){
+const err85 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -13591,13 +13596,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.raw !== undefined){
-let data38 = data.raw;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key4 in data38){
-if(!(((key4 === "stdout") || (key4 === "stderr")) || (key4 === "truncated"))){
-const err86 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(!((data37 === "reported") || (data37 === "estimated"))){
+const err86 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema110.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -13607,9 +13607,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data38.stdout !== undefined){
-if(typeof data38.stdout !== "string"){
-const err87 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.cost !== undefined){
+let data38 = data32.cost;
+if(typeof data38 !== "string"){
+const err87 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -13618,10 +13619,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data38.stderr !== undefined){
-if(typeof data38.stderr !== "string"){
-const err88 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data38 === "reported") || (data38 === "priced")) || (data38 === "free")) || (data38 === "unknown"))){
+const err88 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema110.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -13631,9 +13630,10 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data38.truncated !== undefined){
-if(typeof data38.truncated !== "boolean"){
-const err89 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data32.prompt_tokens !== undefined){
+let data39 = data32.prompt_tokens;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err89 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -13642,10 +13642,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-else {
-const err90 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err90 = {instancePath:instancePath+"/usage/prompt_tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -13655,11 +13654,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data.validation !== undefined){
-let data42 = data.validation;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.ok === undefined){
-const err91 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+}
+if(data32.session !== undefined){
+let data40 = data32.session;
+if(typeof data40 !== "string"){
+const err91 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -13668,9 +13667,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-for(const key5 in data42){
-if(!((key5 === "ok") || (key5 === "errors"))){
-const err92 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(!((data40 === "new") || (data40 === "resumed"))){
+const err92 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema110.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -13680,9 +13678,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data42.ok !== undefined){
-if(typeof data42.ok !== "boolean"){
-const err93 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err93 = {instancePath:instancePath+"/usage",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -13692,13 +13690,12 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data42.errors !== undefined){
-let data44 = data42.errors;
-if(Array.isArray(data44)){
-const len1 = data44.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data44[i1] !== "string"){
-const err94 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.raw !== undefined){
+let data41 = data.raw;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key5 in data41){
+if(!(((key5 === "stdout") || (key5 === "stderr")) || (key5 === "truncated"))){
+const err94 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -13708,9 +13705,9 @@ vErrors.push(err94);
 errors++;
 }
 }
-}
-else {
-const err95 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data41.stdout !== undefined){
+if(typeof data41.stdout !== "string"){
+const err95 = {instancePath:instancePath+"/raw/stdout",schemaPath:"#/properties/raw/properties/stdout/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -13720,9 +13717,9 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
-else {
-const err96 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.stderr !== undefined){
+if(typeof data41.stderr !== "string"){
+const err96 = {instancePath:instancePath+"/raw/stderr",schemaPath:"#/properties/raw/properties/stderr/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -13732,14 +13729,115 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-else {
-const err97 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.truncated !== undefined){
+if(typeof data41.truncated !== "boolean"){
+const err97 = {instancePath:instancePath+"/raw/truncated",schemaPath:"#/properties/raw/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err97];
 }
 else {
 vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data.validation !== undefined){
+let data45 = data.validation;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.ok === undefined){
+const err99 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+for(const key6 in data45){
+if(!((key6 === "ok") || (key6 === "errors"))){
+const err100 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data45.ok !== undefined){
+if(typeof data45.ok !== "boolean"){
+const err101 = {instancePath:instancePath+"/validation/ok",schemaPath:"#/properties/validation/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data45.errors !== undefined){
+let data47 = data45.errors;
+if(Array.isArray(data47)){
+const len1 = data47.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data47[i1] !== "string"){
+const err102 = {instancePath:instancePath+"/validation/errors/" + i1,schemaPath:"#/properties/validation/properties/errors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/validation/errors",schemaPath:"#/properties/validation/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
 }
 errors++;
 }
@@ -14179,7 +14277,7 @@ validate92.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":f
 export const validatePanelResultRaw = validate93;
 const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
 const schema117 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
-const pattern28 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const pattern29 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
 const schema116 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -14698,7 +14796,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern28.test(data0)){
+if(!pattern29.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -18294,7 +18392,7 @@ validate103.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynami
 
 export const validateSkillManifestRaw = validate105;
 const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern39 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+const pattern40 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
@@ -18418,7 +18516,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern39.test(data1)){
+if(!pattern40.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -18727,9 +18825,9 @@ validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const validateTournamentFrontmatterRaw = validate106;
 const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern42 = new RegExp("^m[0-9]{2,4}$", "u");
+const pattern43 = new RegExp("^m[0-9]{2,4}$", "u");
 const schema134 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern41 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+const pattern42 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18797,7 +18895,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern41.test(data0)){
+if(!pattern42.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19260,7 +19358,7 @@ errors++;
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
-if(!pattern42.test(data13)){
+if(!pattern43.test(data13)){
 const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -19461,7 +19559,7 @@ errors++;
 if(data17.motion !== undefined){
 let data19 = data17.motion;
 if(typeof data19 === "string"){
-if(!pattern42.test(data19)){
+if(!pattern43.test(data19)){
 const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
