@@ -3,6 +3,7 @@ import {
   applyJudgment,
   argumentId,
   buildPrompt,
+  cumulativeScores,
   type DebateState,
   extractJson,
   MAX_MODEL_OUTPUT_CHARS,
@@ -133,6 +134,11 @@ export async function run(): Promise<void> {
     for (let i = 0; i < n; i++) nextAction(big);
   }, 1);
   report("nextAction at exchange 500", (na! / n) * 1000, "µs/call");
+
+  const [cs] = await timeRuns(() => {
+    for (let i = 0; i < 1000; i++) cumulativeScores(big.scores);
+  }, 1);
+  report(`cumulativeScores at exchange 500 (${Object.keys(big.scores).length} records)`, cs!, "µs/call");
 
   const judgment = judgmentFor(big, 500);
   const text = JSON.stringify(judgment);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, mkdtemp, open, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -7,10 +7,12 @@ import type { ArgumentRecord, DebateState } from "@debatekit/core";
 import type { DebateFolder } from "@debatekit/files";
 import {
   commitStep,
+  parseDebateFile,
   readDebateFolder,
   serializeArgumentFile,
   serializeDebateFile,
   serializeScores,
+  updateDebateFile,
   writeFileAtomic,
 } from "@debatekit/files";
 import { percentile, report, timeRuns } from "./measure.js";
@@ -136,6 +138,12 @@ async function cpuPerWrite(write: (i: number) => Promise<void>, runs = 300): Pro
   return percentile(cpu, 50);
 }
 
+function mustParse(text: string) {
+  const parsed = parseDebateFile(text);
+  if (!parsed.ok) throw new Error(`debate.md does not parse: ${parsed.errors[0]?.message}`);
+  return parsed.value;
+}
+
 export async function run(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "debatekit-bench-files-"));
   try {
@@ -185,6 +193,30 @@ export async function run(): Promise<void> {
         "ms",
       );
       report(`commitStep, arguments step on ${exchanges} exchanges, p95`, percentile(commitMs, 95), "ms");
+    }
+    // What a commit does to debate.md's text, without the disk: the edit of the marker and the
+    // cumulative scores (each edit checked by a parse), then the read back of the text written. Each
+    // commit edits what the one before wrote, as a run does.
+    {
+      const source = await readFile(path.join(root, "d500", "debate.md"), "utf8");
+      let text = source;
+      let doc = mustParse(text);
+      const cpu: number[] = [];
+      for (let i = 0; i < 400; i++) {
+        const start = process.cpuUsage();
+        const fm = doc.frontmatter;
+        const side = (total: number) => ({ total: Math.round(total * 100) / 100, count: 1000 + i });
+        const next = {
+          ...fm,
+          current_exchange: fm.current_exchange + 1,
+          cumulative_scores: { proposition: side(i * 0.05), opposition: side(-i * 0.05) },
+        };
+        text = updateDebateFile(text, { ...doc, frontmatter: next }, fm);
+        doc = mustParse(text);
+        const used = process.cpuUsage(start);
+        cpu.push((used.user + used.system) / 1000);
+      }
+      report("a commit's debate.md edit and read back, CPU (median of 400)", percentile(cpu, 50), "ms");
     }
     // One atomic write of a 3 KB file (temp file, fsync, rename, folder fsync): the library's, by
     // synchronous system calls, against the same steps through fs/promises.

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { DebatekitError, quote } from "@debatekit/core";
 
@@ -34,26 +34,6 @@ function realpathOfExisting(target: string): string {
   }
 }
 
-/** Whether every existing part of `target` below `root` is a real entry (not a symbolic link). */
-function noLinkBelow(root: string, target: string): boolean {
-  const parts = path.relative(root, target).split(path.sep);
-  let current = root;
-  for (let i = 0; i < parts.length; i++) {
-    if (parts[i] === "") continue;
-    current = path.join(current, parts[i]!);
-    let stats: ReturnType<typeof lstatSync>;
-    try {
-      stats = lstatSync(current, { throwIfNoEntry: false });
-    } catch {
-      return false;
-    }
-    if (stats === undefined) return true;
-    if (stats.isSymbolicLink()) return false;
-    if (i < parts.length - 1 && !stats.isDirectory()) return true;
-  }
-  return true;
-}
-
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
@@ -70,10 +50,6 @@ export function resolveInside(dir: string, relativePath: string): string {
   const root = path.resolve(dir);
   const target = path.resolve(root, relativePath);
   if (!isInside(root, target)) throw escapeError(dir, relativePath, "it leads outside the folder");
-  // The usual case, cheaply: no part below the folder is a symbolic link (each part is a folder, the
-  // last may be anything, and a missing part ends the walk: the rest is only a name). Whatever the
-  // folder's own path goes through, such a target is inside it. Else the real paths decide.
-  if (noLinkBelow(root, target)) return target;
   let real: { root: string; target: string };
   try {
     real = { root: realpathOfExisting(root), target: realpathOfExisting(target) };
