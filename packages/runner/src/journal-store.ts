@@ -1,5 +1,12 @@
+import { readdir } from "node:fs/promises";
 import { findSecretSpans } from "@debatekit/core";
-import { journalFileName, journalSecrets, readJournal, writeJournalEntry } from "@debatekit/files";
+import {
+  journalFileName,
+  journalSecrets,
+  readJournal,
+  resolveInside,
+  writeJournalEntry,
+} from "@debatekit/files";
 import type { JournalEntry } from "@debatekit/schema";
 import type { Phase } from "./types.js";
 
@@ -30,9 +37,10 @@ const PROMPTS_PER_BASE = 16;
  */
 function sharedLines(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
-  const chunk = 1024;
+  // Equal slices by `===` first (far faster here than startsWith with a position), then by character.
+  const chunk = 4096;
   let i = 0;
-  while (i + chunk <= n && b.startsWith(a.slice(i, i + chunk), i)) i += chunk;
+  while (i + chunk <= n && a.slice(i, i + chunk) === b.slice(i, i + chunk)) i += chunk;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (i === b.length) return i;
   return b.lastIndexOf("\n", i - 1) + 1;
@@ -55,11 +63,34 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
   const steps = new Map<string, Promise<JournalEntry[]>>();
   const stepKey = (e: Pick<JournalEntry, "exchange" | "phase" | "role">) =>
     `${e.exchange}/${e.phase}/${e.role}`;
+  // The journal's steps (file-name prefixes up to the attempt), listed once: a new step, the usual
+  // case, is known to have no entry without listing the folder again.
+  let listed: Promise<Set<string>> | undefined;
+  const stepOfName = (name: string) => name.slice(0, name.lastIndexOf("-a") + 1);
+  const listSteps = () => {
+    listed ??= readdir(resolveInside(dir, ".debate/journal")).then(
+      (names) => new Set(names.map(stepOfName)),
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return new Set<string>();
+        throw error;
+      },
+    );
+    return listed;
+  };
+  const readStep = async (exchange: number, phase: Phase, role: string): Promise<JournalEntry[]> => {
+    let prefix: string;
+    try {
+      prefix = stepOfName(journalFileName({ exchange, phase, role, attempt: 1 }));
+    } catch {
+      return []; // A phase in which no format asks seats has no entries.
+    }
+    return (await listSteps()).has(prefix) ? readJournal(dir, { exchange, phase, role }) : [];
+  };
   const ofStep = (exchange: number, phase: Phase, role: string) => {
     const key = stepKey({ exchange, phase, role });
     let entries = steps.get(key);
     if (!entries) {
-      entries = readJournal(dir, { exchange, phase, role });
+      entries = readStep(exchange, phase, role);
       steps.set(key, entries);
     }
     return entries;
@@ -121,7 +152,9 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
       const path = await writeJournalEntry(dir, slim, { refused });
       if (base) bases.set(entry.role, { ...base, uses: 0 });
       written++;
-      mine.set(journalFileName(slim), slim);
+      const name = journalFileName(slim);
+      mine.set(name, slim);
+      if (listed) (await listed).add(stepOfName(name));
       put(entries, slim);
       // The other view, when it was read, too (the whole journal holds the step's entries).
       const other = all ? steps.get(stepKey(slim)) : undefined;
