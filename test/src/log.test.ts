@@ -1,4 +1,4 @@
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { debate, newcomer } from "./newcomer.js";
@@ -57,5 +57,29 @@ describe("debate log and run --verbose", () => {
     const bad = debate(["log", "d", "--step", "judge"], { cwd, env });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^error: option .* argument 'judge' is invalid\. expected <exchange>/);
+  });
+
+  it("debate log shows whole the prompts the journal keeps as their end only", async () => {
+    const run = debate(["run", "d"], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    // The second run's later prompts repeat its first ones: the journal keeps them as their end.
+    const names = (await readdir(join(cwd, "d/.debate/journal"))).filter((n) => n.endsWith(".json"));
+    const kept = await Promise.all(
+      names.map(async (n) => JSON.parse(await readFile(join(cwd, "d/.debate/journal", n), "utf8"))),
+    );
+    const ends = kept.filter((e) => e.prompt_base);
+    expect(ends.length).toBeGreaterThan(4);
+    for (const e of ends) expect(e.prompt).not.toContain("(Reviewed with key");
+    const entries = JSON.parse(debate(["log", "d", "--json"], { cwd, env }).stdout);
+    expect(entries).toHaveLength(names.length);
+    for (const e of entries) {
+      expect(e.prompt_base).toBeUndefined();
+      expect(e.prompt).toContain("(Reviewed with key [REDACTED].)");
+      expect(e.prompt).toMatch(/^You are the /);
+    }
+    const text = debate(["log", "d", "--step", "4:proposition"], { cwd, env }).stdout;
+    expect(text).toContain("--- sent ---\nYou are the **proposition**");
+    expect(text).toContain("(Reviewed with key [REDACTED].)");
+    expect(JSON.stringify(entries) + text).not.toContain(secret);
   });
 });
