@@ -22,7 +22,13 @@ export {
 export type { FrontmatterDocument, FrontmatterStyle } from "./frontmatter.js";
 export { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
 export type { JournalWriteOptions } from "./journal.js";
-export { journalFileName, readJournal, readJournalPrompts, writeJournalEntry } from "./journal.js";
+export {
+  journalFileName,
+  journalStepPrefix,
+  readJournal,
+  readJournalPrompts,
+  writeJournalEntry,
+} from "./journal.js";
 export type { LockHolder, LockOptions } from "./lock.js";
 export { acquireLock, readLockHolder } from "./lock.js";
 export { parseMotion } from "./motion.js";

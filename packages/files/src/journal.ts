@@ -86,7 +86,7 @@ export async function writeJournalEntry(
 }
 
 /** The file-name prefix of a step's entries (and role's, when given); a NUL, which no name holds, for an unknown step. */
-function stepPrefix(step: { exchange: number; phase: string; role?: string }): string {
+export function journalStepPrefix(step: { exchange: number; phase: string; role?: string }): string {
   const phase = journalStepKey(step.phase);
   if (phase === undefined || !Number.isInteger(step.exchange) || step.exchange < 0) return "\0";
   const exchange = String(step.exchange).padStart(4, "0");
@@ -101,7 +101,7 @@ export async function readJournal(
   let names: string[];
   try {
     // File names encode the step: a step-filtered read opens only that step's files.
-    const prefix = step ? stepPrefix(step) : "";
+    const prefix = step ? journalStepPrefix(step) : "";
     names = (await readdir(resolveInside(dir, JOURNAL_DIR)))
       .filter((n) => NAME.test(n) && n.startsWith(prefix))
       .sort();

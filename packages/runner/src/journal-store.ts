@@ -3,6 +3,7 @@ import { findSecretSpans } from "@debatekit/core";
 import {
   journalFileName,
   journalSecrets,
+  journalStepPrefix,
   readJournal,
   resolveInside,
   writeJournalEntry,
@@ -63,8 +64,8 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
   const steps = new Map<string, Promise<JournalEntry[]>>();
   const stepKey = (e: Pick<JournalEntry, "exchange" | "phase" | "role">) =>
     `${e.exchange}/${e.phase}/${e.role}`;
-  // The journal's steps (file-name prefixes up to the attempt), listed once: a new step, the usual
-  // case, is known to have no entry without listing the folder again.
+  // The journal's steps (file-name prefixes up to the attempt, as journalStepPrefix writes them),
+  // listed once: a new step, the usual case, is known to have no entry without listing the folder again.
   let listed: Promise<Set<string>> | undefined;
   const stepOfName = (name: string) => name.slice(0, name.lastIndexOf("-a") + 1);
   const listSteps = () => {
@@ -78,13 +79,8 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
     return listed;
   };
   const readStep = async (exchange: number, phase: Phase, role: string): Promise<JournalEntry[]> => {
-    let prefix: string;
-    try {
-      prefix = stepOfName(journalFileName({ exchange, phase, role, attempt: 1 }));
-    } catch {
-      return []; // A phase in which no format asks seats has no entries.
-    }
-    return (await listSteps()).has(prefix) ? readJournal(dir, { exchange, phase, role }) : [];
+    const step = { exchange, phase, role };
+    return (await listSteps()).has(journalStepPrefix(step)) ? readJournal(dir, step) : [];
   };
   const ofStep = (exchange: number, phase: Phase, role: string) => {
     const key = stepKey({ exchange, phase, role });

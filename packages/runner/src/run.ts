@@ -195,15 +195,14 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   };
   let committed = 0;
   const store = createJournalStore(dir, { env });
-  let ledgerId: { debateId: string; maxCostUsd?: number } | undefined;
+  let ledgerId: { debateId: string; budget: { maxCostUsd?: number } } | undefined;
   // The ledger as the run found it, read before its first journal write, when it listed exactly the
   // journal's files (an empty one for an empty journal): the run's own entries are merged into it,
   // so rewriting a long debate's ledger never reads its whole journal.
   let ledgerAtStart: Promise<UsageLedger | undefined> | undefined;
   const startLedger = async (): Promise<UsageLedger | undefined> => {
     if (!ledgerId) return undefined;
-    const { debateId, maxCostUsd } = ledgerId;
-    const budget = maxCostUsd !== undefined ? { maxCostUsd } : {};
+    const { debateId, budget } = ledgerId;
     try {
       const current = await currentLedger(dir, budget);
       return current.journaled === 0 ? buildLedger(debateId, [], budget) : current.ledger;
@@ -243,12 +242,10 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       if (journal.written === 0) {
         // This run called nobody (a resume that found nothing to do): the ledger is rebuilt only when
         // it no longer lists the journal's files, so a resume never reads a long journal for nothing.
-        const { maxCostUsd } = ledgerId;
-        const current = await currentLedger(dir, maxCostUsd !== undefined ? { maxCostUsd } : {});
+        const current = await currentLedger(dir, ledgerId.budget);
         if (current.ledger || current.journaled === 0) return;
       }
-      const { debateId, maxCostUsd } = ledgerId;
-      const budget = maxCostUsd !== undefined ? { maxCostUsd } : {};
+      const { debateId, budget } = ledgerId;
       const base = journal.written > 0 ? await ledgerAtStart : undefined;
       if (base) {
         ledgerAt = now().getTime();
@@ -321,7 +318,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       const fm = state.frontmatter;
       const maxCostUsd = options.maxCostUsd ?? (fm as { max_cost_usd?: number }).max_cost_usd;
       budget.maxUsd = maxCostUsd ?? Infinity;
-      ledgerId = { debateId: fm.debate_id, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+      ledgerId = { debateId: fm.debate_id, budget: maxCostUsd !== undefined ? { maxCostUsd } : {} };
       const finish = (rest: Pick<RunSummary, "status"> & Partial<RunSummary>) => {
         const summary = summarize(folder.state, committed, rest);
         if (summary.error)
