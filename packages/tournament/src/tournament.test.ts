@@ -320,6 +320,10 @@ describe("pauseOnRateLimit (local runs: a 429 waits and asks again)", () => {
     expect(retryAfterMs("rate limited, Retry-After: 3")).toBe(3000);
     expect(retryAfterMs("Please retry in 1.5s")).toBe(1500);
     expect(retryAfterMs("HTTP 429 (rate limited or out of quota): slow down")).toBeUndefined();
+    // The http adapter's wording of a Retry-After header.
+    expect(retryAfterMs("HTTP 429 (rate limited or out of quota; retry after 1500 ms): slow down")).toBe(
+      1500,
+    );
   });
 
   it("asks again after each 429 with growing waits, and returns the first real answer or failure", async () => {

@@ -27,9 +27,9 @@ const shown = (cwd: string, path: string) => {
 };
 
 /** `--limit claude=2/30`: at most 2 calls in flight and 30 per minute for that adapter (either part may be empty). */
-function collectLimit(value: string, previous: NonNullable<TournamentFrontmatter["limits"]> = {}) {
-  const m = /^([a-z][a-z0-9-]*)=(\d*)(?:\/(\d+))?$/.exec(value.trim());
-  if (!m || (m[2] === "" && m[3] === undefined)) {
+export function collectLimit(value: string, previous: NonNullable<TournamentFrontmatter["limits"]> = {}) {
+  const m = /^([a-z][a-z0-9-]*)=(\d*)(?:\/(\d*))?$/.exec(value.trim());
+  if (!m || (!m[2] && !m[3])) {
     throw new InvalidArgumentError(
       `expected adapter=IN_FLIGHT[/PER_MINUTE], e.g. claude=2/30 or gemini=/60, got ${JSON.stringify(value)}`,
     );

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bodyFieldsFromArgs, createAdapter } from "./adapter.js";
+import { bodyFieldsFromArgs, createAdapter, retryAfterHeaderMs } from "./adapter.js";
 
 // A stand-in for the model's answers (Ollama-shaped); the adapter under test is real.
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -121,6 +121,35 @@ describe("http adapter call", () => {
       statuses[code] = (await adapter().call(request)).status;
     }
     expect(statuses).toEqual({ 404: "unavailable", 429: "exit", 500: "exit" });
+  });
+
+  it("puts the wait a 429's Retry-After asks for into the error (ms, seconds or a date)", async () => {
+    const asked: Record<string, string>[] = [
+      { "retry-after-ms": "1500", "retry-after": "2" },
+      { "retry-after": "2" },
+      { "retry-after": "0.25" },
+    ];
+    const errors: (string | undefined)[] = [];
+    for (const headers of [...asked, {}]) {
+      handler = (_req, _body, res) => {
+        res.writeHead(429, { "content-type": "application/json", ...headers });
+        res.end(JSON.stringify({ error: { message: "slow down" } }));
+      };
+      errors.push((await adapter().call(request)).error);
+    }
+    expect(errors).toEqual([
+      "HTTP 429 (rate limited or out of quota; retry after 1500 ms): slow down",
+      "HTTP 429 (rate limited or out of quota; retry after 2000 ms): slow down",
+      "HTTP 429 (rate limited or out of quota; retry after 250 ms): slow down",
+      "HTTP 429 (rate limited or out of quota): slow down",
+    ]);
+    const now = Date.parse("2026-11-24T12:00:00Z");
+    expect(retryAfterHeaderMs(new Headers({ "retry-after": "Tue, 24 Nov 2026 12:00:03 GMT" }), now)).toBe(
+      3000,
+    );
+    expect(retryAfterHeaderMs(new Headers({ "retry-after": "Tue, 24 Nov 2026 11:00:00 GMT" }), now)).toBe(0);
+    expect(retryAfterHeaderMs(new Headers({ "retry-after": "soon" }), now)).toBeUndefined();
+    expect(retryAfterHeaderMs(new Headers({ "retry-after-ms": "-5", "retry-after": "1" }), now)).toBe(1000);
   });
 
   it("maps a non-JSON body to parse_error and empty choices to empty", async () => {

@@ -93,6 +93,22 @@ export interface HttpAnswer {
   body: string;
   /** True when the body was cut at the size cap. */
   truncated: boolean;
+  /** The wait the server asked for (`retry-after-ms`, else `retry-after` in seconds or as a date), in ms. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The wait an answer's headers ask for before the next request, in ms: `retry-after-ms` (OpenAI's),
+ * else `retry-after` as seconds or as an HTTP date (`now` is the date it is counted from).
+ */
+export function retryAfterHeaderMs(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number(headers.get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /**
@@ -120,7 +136,10 @@ export function readHttpAnswer(
       status: statusForHttpError(answer.status),
       text: "",
       error: sanitizeError(
-        describeHttpError(answer.status, answer.body, options.keyEnv ? { keyEnv: options.keyEnv } : {}),
+        describeHttpError(answer.status, answer.body, {
+          ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
+          ...(answer.retryAfterMs !== undefined ? { retryAfterMs: answer.retryAfterMs } : {}),
+        }),
         secrets,
       ),
     };
@@ -207,6 +226,10 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
           contentType: response.headers.get("content-type"),
           body,
           truncated,
+          ...(() => {
+            const wait = response.ok ? undefined : retryAfterHeaderMs(response.headers);
+            return wait === undefined ? {} : { retryAfterMs: wait };
+          })(),
         },
         { secrets, durationMs: elapsed(), ...(keyEnv ? { keyEnv } : {}) },
       );

@@ -165,20 +165,33 @@ export function statusForHttpError(httpStatus: number): AdapterResult["status"] 
   return httpStatus === 401 || httpStatus === 403 || httpStatus === 404 ? "unavailable" : "exit";
 }
 
-/** A sentence for a failed HTTP answer, with what to do where we know it. */
-export function describeHttpError(httpStatus: number, body: string, context: { keyEnv?: string }): string {
+/**
+ * A sentence for a failed HTTP answer, with what to do where we know it. The wait a Retry-After
+ * header asked for is part of it (`retry after 1500 ms`), so a tournament's rate-limit pause can
+ * honour it.
+ */
+export function describeHttpError(
+  httpStatus: number,
+  body: string,
+  context: { keyEnv?: string; retryAfterMs?: number },
+): string {
   const detail = errorMessageOf(body) ?? (body.trim() ? cut(body) : "");
   const suffix = detail ? `: ${detail}` : "";
+  const wait = context.retryAfterMs !== undefined ? `retry after ${context.retryAfterMs} ms` : undefined;
+  const note = (what?: string) => {
+    const said = [what, wait].filter(Boolean).join("; ");
+    return said ? ` (${said})` : "";
+  };
   switch (httpStatus) {
     case 401:
     case 403:
-      return `HTTP ${httpStatus} (not authorized${context.keyEnv ? `; check $${context.keyEnv}` : "; set api_key_env on the seat"})${suffix}`;
+      return `HTTP ${httpStatus}${note(`not authorized${context.keyEnv ? `; check $${context.keyEnv}` : "; set api_key_env on the seat"}`)}${suffix}`;
     case 404:
-      return `HTTP 404 (wrong base_url or unknown model)${suffix}`;
+      return `HTTP 404${note("wrong base_url or unknown model")}${suffix}`;
     case 429:
-      return `HTTP 429 (rate limited or out of quota)${suffix}`;
+      return `HTTP 429${note("rate limited or out of quota")}${suffix}`;
     default:
-      return `HTTP ${httpStatus}${suffix}`;
+      return `HTTP ${httpStatus}${note()}${suffix}`;
   }
 }
 
