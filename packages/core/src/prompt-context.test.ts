@@ -205,3 +205,84 @@ describe("bounded, cache-friendly formal prompts", () => {
     });
   }
 });
+
+describe("the history's remembered parts (per argument, exchange block, judgment line)", () => {
+  // A clone has none of the objects the caches are keyed by: its prompt is built from scratch.
+  const fresh = (s: DebateState, role: "proposition" | "opposition" | "judge") =>
+    buildPrompt(structuredClone(s), role);
+
+  for (const window of [1, 3]) {
+    it(`never change a prompt: each prompt of a 12-exchange debate, window ${window}, equals a fresh build`, () => {
+      const prompts = debate(12, window);
+      for (const p of prompts)
+        expect(p.text, `${p.role} at ${p.exchange}`).toBe(
+          fresh(p.state, p.role as "proposition" | "opposition" | "judge"),
+        );
+    });
+  }
+
+  it("follow a changed record, a replaced argument and an argument changed in place", () => {
+    const prompts = debate(10, 2);
+    const last = prompts.at(-1)!;
+    const s = last.state;
+    const before = buildPrompt(s, "judge");
+    // scores.json edited: an early record (scored at exchange 2, rescored by 3 and 4) is a new object
+    // with one score and no rescores (the arguments are the same objects).
+    const rescored: DebateState = {
+      ...s,
+      scores: {
+        ...s.scores,
+        prop_002: {
+          ...s.scores.prop_002!,
+          current_score: 0.42,
+          history: [{ score: 0.42, reasoning: "edited", scored_at: NOW }],
+        },
+      },
+    };
+    const afterScore = buildPrompt(rescored, "judge");
+    expect(afterScore).not.toBe(before);
+    expect(s.scores.prop_002!.history.map((h) => h.triggered_by)).toEqual([
+      undefined,
+      "exchange_3",
+      "exchange_4",
+    ]);
+    expect(afterScore).toContain("prop_002 0.42");
+    expect(afterScore).not.toMatch(/prop_002 [-\d.]+ ->/);
+    expect(afterScore).toBe(fresh(rescored, "judge"));
+    // An early argument replaced by a changed copy.
+    const i = s.arguments.findIndex((a) => a.frontmatter.id === "opp_002");
+    const replaced: DebateState = {
+      ...s,
+      arguments: s.arguments.map((a, j) =>
+        j === i ? { ...a, frontmatter: { ...a.frontmatter, title: "A retitled argument" } } : a,
+      ),
+    };
+    const afterReplace = buildPrompt(replaced, "judge");
+    expect(afterReplace).toContain("opp_002: A retitled argument.");
+    expect(afterReplace).toBe(fresh(replaced, "judge"));
+    // An argument object changed in place, in a new state (a state itself is never changed once
+    // built: its history is remembered per state object).
+    const copy = structuredClone(s);
+    buildPrompt(copy, "judge");
+    copy.arguments.find((a) => a.frontmatter.id === "prop_003")!.frontmatter.claim = "An edited claim.";
+    const afterEdit = buildPrompt({ ...copy }, "judge");
+    expect(afterEdit).toContain("prop_003: ");
+    expect(afterEdit).toContain("An edited claim.");
+    expect(afterEdit).toBe(fresh({ ...copy }, "judge"));
+    // The same scores object with arguments added that already have a score (scores.json edited
+    // ahead of the debate): the judgment log is built again, not reused.
+    const debaters = prompts.find((p) => p.role === "proposition" && p.exchange === 9)!.state;
+    const judge = prompts.find((p) => p.role === "judge" && p.exchange === 9)!.state;
+    expect(judge.scores).toBe(debaters.scores);
+    const ahead = {
+      ...debaters.scores,
+      prop_009: { current_score: 0.3, history: [{ score: 0.3, reasoning: "early", scored_at: NOW }] },
+    };
+    expect(buildPrompt({ ...debaters, scores: ahead }, "proposition")).not.toContain("prop_009 0.3");
+    const judged = buildPrompt({ ...judge, scores: ahead }, "judge");
+    expect(judged).toContain("prop_009 0.3");
+    expect(judged).toBe(fresh({ ...judge, scores: ahead }, "judge"));
+    // And back: the original state still gets its own prompt.
+    expect(buildPrompt(s, "judge")).toBe(before);
+  });
+});

@@ -89,15 +89,42 @@ export function historyFrom(last: number, window: number): number {
   return Math.max(0, shown - (shown % window) - window);
 }
 
-/** An argument's prompt texts, remembered per argument object (committed arguments never change). */
-const entryTexts = new WeakMap<ArgumentRecord, { from: unknown[]; compact?: string; full?: string }>();
+/**
+ * An argument's prompt texts, remembered per argument object with the fields they were made from
+ * (committed arguments never change; an object changed in place is made again).
+ */
+interface EntryTexts {
+  id: unknown;
+  side: unknown;
+  title: unknown;
+  claim: unknown;
+  exchange: unknown;
+  body: string;
+  compact?: string;
+  full?: string;
+}
+const entryTexts = new WeakMap<ArgumentRecord, EntryTexts>();
 
 function remembered(a: ArgumentRecord, kind: "compact" | "full", make: () => string): string {
   const fm = a.frontmatter;
-  const from = [fm.id, fm.side, fm.title, fm.claim, fm.exchange, a.body];
   let texts = entryTexts.get(a);
-  if (!texts || texts.from.some((v, i) => v !== from[i])) {
-    texts = { from };
+  if (
+    !texts ||
+    texts.id !== fm.id ||
+    texts.side !== fm.side ||
+    texts.title !== fm.title ||
+    texts.claim !== fm.claim ||
+    texts.exchange !== fm.exchange ||
+    texts.body !== a.body
+  ) {
+    texts = {
+      id: fm.id,
+      side: fm.side,
+      title: fm.title,
+      claim: fm.claim,
+      exchange: fm.exchange,
+      body: a.body,
+    };
     entryTexts.set(a, texts);
   }
   let text = texts[kind];
@@ -146,47 +173,111 @@ const exchangeOf = (triggeredBy: string | undefined): number | undefined => {
  */
 function judgmentLog(state: DebateState): Map<number, string> {
   // One log per scores object: the arguments step leaves the scores as they were, so the debaters'
-  // and then the judge's prompts of an exchange share it. The arguments count is part of the key (a
-  // first score is placed by its argument's exchange).
+  // and then the judge's prompts of an exchange share it. A log is placed by its arguments' exchanges
+  // (a first score goes to its argument's exchange), so it is reused for a state whose arguments
+  // are the same objects plus new ones that have no score yet.
   const known = logs.get(state.scores);
-  if (known?.argumentCount === state.arguments.length) return known.log;
+  if (known && sameArgumentsPlusUnscored(known.arguments, state)) return known.log;
   const log = buildJudgmentLog(state);
-  logs.set(state.scores, { argumentCount: state.arguments.length, log });
+  logs.set(state.scores, { arguments: state.arguments, log });
   return log;
 }
 
-const logs = new WeakMap<DebateState["scores"], { argumentCount: number; log: Map<number, string> }>();
+const logs = new WeakMap<
+  DebateState["scores"],
+  { arguments: readonly ArgumentRecord[]; log: Map<number, string> }
+>();
+
+/** Whether `state`'s arguments are `before`'s, in order, then only arguments without a score. */
+function sameArgumentsPlusUnscored(before: readonly ArgumentRecord[], state: DebateState): boolean {
+  const now = state.arguments;
+  if (now === before) return true;
+  if (now.length < before.length) return false;
+  for (let i = 0; i < before.length; i++) if (now[i] !== before[i]) return false;
+  for (let i = before.length; i < now.length; i++)
+    if (Object.hasOwn(state.scores, now[i]!.frontmatter.id)) return false;
+  return true;
+}
+
+type ScoreRecord = DebateState["scores"][string];
+
+/**
+ * A score record's part of the judgment log: per history entry, the exchange whose judgment made it
+ * (undefined: a first score, placed by its argument's exchange) and its text. Remembered per record
+ * object: records are never changed in place (a judgment makes new ones, see recordJudgment), so a
+ * step works out only the records it changed.
+ */
+const recordLogs = new WeakMap<ScoreRecord, { by: number | undefined; text: string }[]>();
+
+function recordLog(id: string, record: ScoreRecord): { by: number | undefined; text: string }[] {
+  let items = recordLogs.get(record);
+  if (items === undefined) {
+    items = record.history.map((h) => {
+      const by = exchangeOf(h.triggered_by);
+      return by === undefined || h.previous_score === undefined
+        ? { by: undefined, text: `${id} ${h.score}` }
+        : { by, text: `${id} ${h.previous_score} -> ${h.score}` };
+    });
+    recordLogs.set(record, items);
+  }
+  return items;
+}
 
 function buildJudgmentLog(state: DebateState): Map<number, string> {
   const scored = new Map<number, string[]>();
   const rescored = new Map<number, string[]>();
-  const exchangeOfId = new Map(state.arguments.map((a) => [a.frontmatter.id, a.frontmatter.exchange]));
-  for (const [id, record] of Object.entries(state.scores)) {
+  const exchangeOfId = new Map<string, number>();
+  for (const a of state.arguments) exchangeOfId.set(a.frontmatter.id, a.frontmatter.exchange);
+  const add = (to: Map<number, string[]>, e: number, text: string) => {
+    const list = to.get(e);
+    if (list) list.push(text);
+    else to.set(e, [text]);
+  };
+  for (const id in state.scores) {
+    if (!Object.hasOwn(state.scores, id)) continue;
     const first = exchangeOfId.get(id);
-    for (const h of record.history) {
-      const by = exchangeOf(h.triggered_by);
-      if (by === undefined || h.previous_score === undefined) {
-        if (first === undefined) continue;
-        const list = scored.get(first) ?? [];
-        list.push(`${id} ${h.score}`);
-        scored.set(first, list);
-      } else {
-        const list = rescored.get(by) ?? [];
-        list.push(`${id} ${h.previous_score} -> ${h.score}`);
-        rescored.set(by, list);
-      }
+    for (const item of recordLog(id, state.scores[id]!)) {
+      if (item.by !== undefined) add(rescored, item.by, item.text);
+      else if (first !== undefined) add(scored, first, item.text);
     }
   }
+  // The lines of the debate's previous log, by exchange (kept per the debate's first argument
+  // object, which every later state shares): a line whose parts are the same strings is reused.
+  const first = state.arguments[0];
+  const before = first ? lines.get(first) : undefined;
+  const memo = new Map<number, Line>();
   const log = new Map<number, string>();
   for (const e of new Set([...scored.keys(), ...rescored.keys()])) {
-    const parts = [];
     const list = scored.get(e);
     const again = rescored.get(e);
-    if (list) parts.push(`Judged: ${list.sort().join(", ")}`);
-    if (again) parts.push(`rescored: ${again.sort().join(", ")}`);
-    log.set(e, parts.join("; "));
+    const known = before?.get(e);
+    let line: Line;
+    if (known && sameStrings(known.scored, list) && sameStrings(known.rescored, again)) line = known;
+    else {
+      const parts = [];
+      if (list) parts.push(`Judged: ${[...list].sort().join(", ")}`);
+      if (again) parts.push(`rescored: ${[...again].sort().join(", ")}`);
+      line = { scored: list, rescored: again, text: parts.join("; ") };
+    }
+    memo.set(e, line);
+    log.set(e, line.text);
   }
+  if (first) lines.set(first, memo);
   return log;
+}
+
+interface Line {
+  scored: string[] | undefined;
+  rescored: string[] | undefined;
+  text: string;
+}
+const lines = new WeakMap<ArgumentRecord, Map<number, Line>>();
+
+function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -208,6 +299,45 @@ export function formalHistory(state: DebateState, last: number, window: number):
 
 const histories = new WeakMap<DebateState, { key: string; text: string }>();
 
+/**
+ * One exchange's block of the history (compact or in full), remembered per its first argument
+ * object: reused while the exchange has the same entry texts (the same strings, see remembered) and
+ * the same judgment line, so a step builds the blocks of what it changed, not of the whole debate.
+ */
+interface Block {
+  entries: string[];
+  judged: string | undefined;
+  text: string;
+}
+const blocks = { compact: new WeakMap<ArgumentRecord, Block>(), full: new WeakMap<ArgumentRecord, Block>() };
+
+function exchangeBlock(
+  kind: "compact" | "full",
+  e: number,
+  list: readonly ArgumentRecord[],
+  judged: string | undefined,
+): string {
+  const entries = list.map(kind === "compact" ? compactEntry : fullEntry);
+  const known = blocks[kind].get(list[0]!);
+  if (
+    known &&
+    known.judged === judged &&
+    known.entries.length === entries.length &&
+    known.entries.every((t, i) => t === entries[i])
+  )
+    return known.text;
+  const text =
+    kind === "compact"
+      ? `Exchange ${e}:\n${entries.join("\n")}${judged ? `\n${judged}` : ""}`
+      : `### Exchange ${e}, in full\n\n${entries.join("\n\n")}${judged ? `\n\n${judged}` : ""}`;
+  // Flattened once here (reading a character does it), not at every join of the history.
+  text.charCodeAt(0);
+  blocks[kind].set(list[0]!, { entries, judged, text });
+  return text;
+}
+
+const compactParts = new WeakMap<ArgumentRecord, { blocks: string[]; text: string }>();
+
 function buildFormalHistory(state: DebateState, last: number, window: number): string {
   const from = historyFrom(last, window);
   const log = judgmentLog(state);
@@ -216,19 +346,20 @@ function buildFormalHistory(state: DebateState, last: number, window: number): s
   const parts: string[] = [];
   const compact = exchanges.filter((e) => e < from);
   if (compact.length > 0) {
-    parts.push(
-      `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${compact
-        .map((e) => {
-          const judged = log.get(e);
-          return `Exchange ${e}:\n${groups.get(e)!.map(compactEntry).join("\n")}${judged ? `\n${judged}` : ""}`;
-        })
-        .join("\n\n")}`,
-    );
+    // The compact part, remembered per debate (its first argument object): the judge's prompt of an
+    // exchange and the debaters' of the next have the same one, so it is joined once.
+    const texts = compact.map((e) => exchangeBlock("compact", e, groups.get(e)!, log.get(e)));
+    const first = groups.get(compact[0]!)![0]!;
+    const known = compactParts.get(first);
+    if (known && sameStrings(known.blocks, texts)) parts.push(known.text);
+    else {
+      const text = `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${texts.join("\n\n")}`;
+      compactParts.set(first, { blocks: texts, text });
+      parts.push(text);
+    }
   }
-  for (const e of exchanges.filter((x) => x >= from)) {
-    const judged = log.get(e);
-    parts.push(`### Exchange ${e}, in full\n\n${inFull(groups.get(e)!)}${judged ? `\n\n${judged}` : ""}`);
-  }
+  for (const e of exchanges.filter((x) => x >= from))
+    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e)));
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
 }
 

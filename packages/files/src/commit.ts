@@ -36,8 +36,11 @@ export interface CommitOptions {
 }
 
 type ScoreRecord = DebateState["scores"][string];
-/** Each score record's text inside scores.json (2 more spaces of indent): records a step leaves alone are not serialized again. */
-const recordTexts = new WeakMap<ScoreRecord, string>();
+/**
+ * Each score record's entry in scores.json (`  "id": {...}`, 2 more spaces of indent), with the id it
+ * was made for: records a step leaves alone are not serialized again.
+ */
+const recordTexts = new WeakMap<ScoreRecord, { id: string; text: string }>();
 
 /**
  * scores.json text: 2-space JSON like dialectic writes it (stringifyJson's bytes), ending with a newline.
@@ -49,12 +52,15 @@ export function serializeScores(scores: DebateState["scores"]): string {
   const parts: string[] = [];
   for (const id of ids) {
     const record = scores[id]!;
-    let text = recordTexts.get(record);
-    if (text === undefined) {
-      text = stringifyJson(record).replace(/\n/g, "\n  ");
-      recordTexts.set(record, text);
+    let known = recordTexts.get(record);
+    if (known?.id !== id) {
+      known = { id, text: `  ${stringifyJson(id)}: ${stringifyJson(record).replace(/\n/g, "\n  ")}` };
+      // Reading a character makes V8 flatten the concatenation once, here, instead of at every
+      // join: a join copies a flat string faster than it walks a concatenation.
+      known.text.charCodeAt(0);
+      recordTexts.set(record, known);
     }
-    parts.push(`  ${stringifyJson(id)}: ${text}`);
+    parts.push(known.text);
   }
   return `{\n${parts.join(",\n")}\n}\n`;
 }

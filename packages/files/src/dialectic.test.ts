@@ -9,6 +9,7 @@ import {
   serializeArgumentFile,
   serializeDebateFile,
 } from "./documents.js";
+import { stringifyJson } from "./json-text.js";
 import { readDebateFolder } from "./read.js";
 import { DIALECTIC_DIR, hashFolder } from "./test-helpers/folder.js";
 
@@ -75,6 +76,19 @@ describe("the dialectic example (halt-ai-development)", () => {
     const scores = await readFile(path.join(DIALECTIC_DIR, "scores.json"), "utf8");
     // dialectic writes scores.json without a final newline; ours always ends with one.
     expect(serializeScores(JSON.parse(scores))).toBe(scores.endsWith("\n") ? scores : `${scores}\n`);
+  });
+
+  it("writes scores.json from remembered record texts exactly as a whole serialization", async () => {
+    const scores = JSON.parse(await readFile(path.join(DIALECTIC_DIR, "scores.json"), "utf8"));
+    const whole = (s: object) => `${stringifyJson(s)}\n`;
+    expect(serializeScores(scores)).toBe(whole(scores));
+    const [first, second] = Object.keys(scores);
+    // A changed record (a new object), then one record object under two ids.
+    const changed = { ...scores, [first!]: { ...scores[first!], current_score: 0.99 } };
+    expect(serializeScores(changed)).toBe(whole(changed));
+    const shared = { ...scores, [second!]: scores[first!] };
+    expect(serializeScores(shared)).toBe(whole(shared));
+    expect(serializeScores(scores)).toBe(whole(scores));
   });
 
   it("re-serializes every argument file to its original bytes plus the final newline dialectic leaves out", async () => {
