@@ -20,8 +20,25 @@ function sideOf(id: string): "prop" | "opp" | null {
   return side;
 }
 
+/**
+ * The sums of each scores object, worked out once: a step reads them several times (the judgment,
+ * each commit's event, the summary), and enumerating a new 1,000-key object is what costs. A scores
+ * object is never changed in place (recordJudgment and every reader make new ones).
+ */
+const cumulativeOf = new WeakMap<ScoresFile, CumulativeScores>();
+
 /** Per side, the sum of current scores and the count of scored arguments, derived from scores.json. */
 export function cumulativeScores(scores: ScoresFile): CumulativeScores {
+  let known = cumulativeOf.get(scores);
+  if (known === undefined) {
+    known = sumScores(scores);
+    cumulativeOf.set(scores, known);
+  }
+  // A copy: callers may keep or change what they are given.
+  return { proposition: { ...known.proposition }, opposition: { ...known.opposition } };
+}
+
+function sumScores(scores: ScoresFile): CumulativeScores {
   let propTotal = 0;
   let propCount = 0;
   let oppTotal = 0;

@@ -119,12 +119,18 @@ function addedRecords(format: Format, folder: DebateFolder, next: DebateState): 
  * The records of `after` that differ from `before` (by identity first: records a step keeps are the
  * same objects), and whether the two scores files differ at all (a removed record counts).
  */
+/**
+ * What a step changes in scores.json, from one pass over each side: the records it adds or changes
+ * (`changed`, which the schema checks), what the pending-step record must restore on a crash
+ * (`restore`: each changed or removed id's old record, null for an added one), and whether anything differs.
+ */
 function changedScores(
   before: DebateState["scores"],
   after: DebateState["scores"],
-): { changed: DebateState["scores"]; differ: boolean } {
+): { changed: DebateState["scores"]; restore: Record<string, ScoreRecord | null>; differ: boolean } {
   const changed: DebateState["scores"] = {};
-  if (before === after) return { changed, differ: false };
+  const restore: Record<string, ScoreRecord | null> = {};
+  if (before === after) return { changed, restore, differ: false };
   let differ = false;
   let kept = 0;
   for (const id of Object.keys(after)) {
@@ -133,19 +139,25 @@ function changedScores(
     if (a !== undefined) kept++;
     if (a === b || (a !== undefined && isDeepStrictEqual(a, b))) continue;
     changed[id] = b;
+    restore[id] = a ?? null;
     differ = true;
   }
-  return { changed, differ: differ || kept !== Object.keys(before).length };
+  if (kept !== Object.keys(before).length) {
+    differ = true;
+    // A record the step removes (no format does today) is restored too.
+    for (const [id, old] of Object.entries(before)) if (!Object.hasOwn(after, id)) restore[id] = old;
+  }
+  return { changed, restore, differ };
 }
 
 function checkNextState(
   folder: DebateFolder,
   next: DebateState,
-): { added: ArgumentRecord[]; scoresChanged: boolean } {
+): { added: ArgumentRecord[]; scoresChanged: boolean; restore: Record<string, ScoreRecord | null> } {
   const debate = validateDebateData(next.frontmatter);
   if (!debate.ok)
     throw invalid(schemaErrors("debate.md", "DEBATE_FIELD_INVALID", debate.errors), "debate.md");
-  const { changed, differ: scoresChanged } = changedScores(folder.state.scores, next.scores);
+  const { changed, restore, differ: scoresChanged } = changedScores(folder.state.scores, next.scores);
   if (scoresChanged) {
     // The schema checks each record on its own (an id pattern, a record shape): the records a step
     // keeps were checked when they were read or committed, so only the ones it adds or changes are.
@@ -177,7 +189,11 @@ function checkNextState(
       );
     }
   }
-  return { added: added.sort((a, b) => (a.frontmatter.id < b.frontmatter.id ? -1 : 1)), scoresChanged };
+  return {
+    added: added.sort((a, b) => (a.frontmatter.id < b.frontmatter.id ? -1 : 1)),
+    scoresChanged,
+    restore,
+  };
 }
 
 /**
@@ -190,23 +206,6 @@ function isSameArgument(before: ArgumentRecord, after: ArgumentRecord): boolean 
   return (
     serializeArgumentFile({ ...before, style: "yaml" }) === serializeArgumentFile({ ...after, style: "yaml" })
   );
-}
-
-/** What undoes a scores change: each record the step adds or replaces, as it was (null: absent). */
-function scoresRestore(
-  before: DebateState["scores"],
-  after: DebateState["scores"],
-): Record<string, DebateState["scores"][string] | null> {
-  const restore: Record<string, DebateState["scores"][string] | null> = {};
-  for (const [id, record] of Object.entries(after)) {
-    const old = before[id];
-    if (old === record) continue;
-    if (old !== undefined && isDeepStrictEqual(old, record)) continue;
-    restore[id] = old ?? null;
-  }
-  // A record the step removes (no format does today) is restored too.
-  for (const [id, old] of Object.entries(before)) if (!(id in after)) restore[id] = old;
-  return restore;
 }
 
 /**
@@ -267,7 +266,7 @@ export async function commitStep(
   options: CommitOptions = {},
 ): Promise<DebateFolder> {
   const { dir } = folder;
-  const { added, scoresChanged } = checkNextState(folder, next);
+  const { added, scoresChanged, restore } = checkNextState(folder, next);
   const format = formatOfState(next);
   const records = addedRecords(format, folder, next);
 
@@ -303,7 +302,7 @@ export async function commitStep(
         version: 2,
         exchange: expected.current_exchange,
         phase: expected.current_phase,
-        restore: scoresRestore(folder.state.scores, next.scores),
+        restore,
       }),
     });
   }
