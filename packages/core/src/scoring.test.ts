@@ -25,6 +25,27 @@ describe("cumulativeScores", () => {
     });
   });
 
+  it("gives each caller its own copy of a scores object's remembered sums", () => {
+    const scores: ScoresFile = {
+      prop_001: { current_score: 0.25, history: [{ score: 0.25, reasoning: "r", scored_at: NOW }] },
+      opp_001: { current_score: -0.25, history: [{ score: -0.25, reasoning: "r", scored_at: NOW }] },
+    };
+    const first = cumulativeScores(scores);
+    first.proposition.total = 99;
+    expect(cumulativeScores(scores)).toEqual({
+      proposition: { total: 0.25, count: 1 },
+      opposition: { total: -0.25, count: 1 },
+    });
+    // A new scores object (a step's) is summed on its own.
+    const next = recordJudgment(
+      scores,
+      2,
+      { scores: [{ argument_id: "prop_002", score: 0.5, reasoning: "r" }] },
+      NOW,
+    );
+    expect(cumulativeScores(next).proposition).toEqual({ total: 0.75, count: 2 });
+  });
+
   it("equals the sum and count of current scores per side (property)", () => {
     const entry = fc.record({
       side: fc.constantFrom("prop", "opp"),
