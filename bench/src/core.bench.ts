@@ -162,7 +162,9 @@ export async function run(): Promise<void> {
 
   for (const at of [100, 500]) {
     const state = at === 500 ? big : debateAt(at);
-    const times = await timeRuns(() => buildPrompt(state, "judge"), 30);
+    // A new state object each call, as each step makes one: the history is assembled again (a state's
+    // own is remembered), from the parts of it remembered across states.
+    const times = await timeRuns(() => buildPrompt({ ...state }, "judge"), 30);
     const prompt = buildPrompt(state, "judge");
     report(`buildPrompt(judge) at exchange ${at} (p50)`, percentile(times, 50), "ms");
     report(`judge prompt size at exchange ${at}`, prompt.length / 1024, "KiB");
