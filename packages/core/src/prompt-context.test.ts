@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applyArguments, applyJudgment } from "./formats/formal.js";
 import { buildPrompt, historyFrom } from "./prompt.js";
 import { renderArgument } from "./render/argument.js";
+import { recordJudgment } from "./scoring.js";
 import { draft, freshState } from "./test-helpers/states.js";
 import type { ArgumentRecord, DebateState } from "./types.js";
 
@@ -284,5 +285,49 @@ describe("the history's remembered parts (per argument, exchange block, judgment
     expect(judged).toBe(fresh({ ...judge, scores: ahead }, "judge"));
     // And back: the original state still gets its own prompt.
     expect(buildPrompt(s, "judge")).toBe(before);
+  });
+
+  it("update the judgment log from what a judgment changed, a line with rescores alone included", () => {
+    const prompts = debate(10, 2);
+    const judge = prompts.find((p) => p.role === "judge" && p.exchange === 9)!.state;
+    // A judgment that only rescores (its exchange's arguments get no score): that exchange's line
+    // has a rescored part alone. Its log is made from the log of the scores it was made from.
+    const old = judge.scores.prop_007!.current_score;
+    const rescoreOnly = {
+      ...judge,
+      scores: recordJudgment(
+        judge.scores,
+        9,
+        {
+          scores: [],
+          rescores: [{ argument_id: "prop_007", old_score: old, new_score: 0.5, reasoning: "r" }],
+        },
+        NOW,
+      ),
+    };
+    const onlyRescored = buildPrompt(rescoreOnly, "judge");
+    expect(onlyRescored).toContain(`\n\nrescored: prop_007 ${old} -> 0.5`);
+    expect(onlyRescored).toBe(fresh(rescoreOnly, "judge"));
+    // Then a judgment of exchange 9 on top of it: first scores placed at 9, a rescore by 9 moved.
+    const next = {
+      ...rescoreOnly,
+      scores: recordJudgment(
+        rescoreOnly.scores,
+        9,
+        {
+          scores: [
+            { argument_id: "prop_009", score: 0.2, reasoning: "r" },
+            { argument_id: "opp_009", score: -0.2, reasoning: "r" },
+          ],
+          rescores: [{ argument_id: "prop_007", old_score: 0.5, new_score: 0.4, reasoning: "r" }],
+        },
+        NOW,
+      ),
+    };
+    const both = buildPrompt(next, "judge");
+    expect(both).toContain(
+      `Judged: opp_009 -0.2, prop_009 0.2; rescored: prop_007 ${old} -> 0.5, prop_007 0.5 -> 0.4`,
+    );
+    expect(both).toBe(fresh(next, "judge"));
   });
 });

@@ -1,5 +1,6 @@
 import { DebatekitError } from "./errors.js";
 import { defaultAgentTemplates } from "./generated/agents.js";
+import { judgmentChanges } from "./scoring.js";
 import { otherRole, roleOfSide, sideCode } from "./sides.js";
 import type { AgentTemplate, ArgumentRecord, DebaterRole, DebateState, SeatRole } from "./types.js";
 
@@ -177,35 +178,52 @@ function judgmentLog(state: DebateState): Map<number, string> {
   // (a first score goes to its argument's exchange), so it is reused for a state whose arguments
   // are the same objects plus new ones that have no score yet.
   const known = logs.get(state.scores);
-  if (known && sameArgumentsPlusUnscored(known.arguments, state)) return known.log;
-  const log = buildJudgmentLog(state);
-  logs.set(state.scores, { arguments: state.arguments, log });
-  return log;
-}
-
-const logs = new WeakMap<
-  DebateState["scores"],
-  { arguments: readonly ArgumentRecord[]; log: Map<number, string> }
->();
-
-/** Whether `state`'s arguments are `before`'s, in order, then only arguments without a score. */
-function sameArgumentsPlusUnscored(before: readonly ArgumentRecord[], state: DebateState): boolean {
-  const now = state.arguments;
-  if (now === before) return true;
-  if (now.length < before.length) return false;
-  for (let i = 0; i < before.length; i++) if (now[i] !== before[i]) return false;
-  for (let i = before.length; i < now.length; i++)
-    if (Object.hasOwn(state.scores, now[i]!.frontmatter.id)) return false;
-  return true;
+  if (known && sameArgumentsPlusUnscored(known.arguments, state.arguments, state.scores)) return known.log;
+  // Scores a judgment made from scores whose log is known: only the records it set are looked at.
+  const made = judgmentChanges.get(state.scores);
+  const before = made && logs.get(made.from);
+  const parts =
+    made && before && sameArgumentsPlusUnscored(before.arguments, state.arguments, made.from)
+      ? updatedLog(before, made, state)
+      : builtLog(state);
+  logs.set(state.scores, parts);
+  return parts.log;
 }
 
 type ScoreRecord = DebateState["scores"][string];
 
+/** A judgment log and what it was made from, so the next one can be made from it. */
+interface LogParts {
+  /** The arguments it places first scores by, and their exchanges by id. */
+  arguments: readonly ArgumentRecord[];
+  exchangeOfId: Map<string, number>;
+  /** Per exchange, the texts of the first scores it placed and of the rescores it made. */
+  scored: Map<number, string[]>;
+  rescored: Map<number, string[]>;
+  /** Per exchange, its line. */
+  log: Map<number, string>;
+}
+
+const logs = new WeakMap<DebateState["scores"], LogParts>();
+
+/** Whether `now` is `before`, in order, then only arguments without a record in `scores`. */
+function sameArgumentsPlusUnscored(
+  before: readonly ArgumentRecord[],
+  now: readonly ArgumentRecord[],
+  scores: DebateState["scores"],
+): boolean {
+  if (now === before) return true;
+  if (now.length < before.length) return false;
+  for (let i = 0; i < before.length; i++) if (now[i] !== before[i]) return false;
+  for (let i = before.length; i < now.length; i++)
+    if (Object.hasOwn(scores, now[i]!.frontmatter.id)) return false;
+  return true;
+}
+
 /**
  * A score record's part of the judgment log: per history entry, the exchange whose judgment made it
  * (undefined: a first score, placed by its argument's exchange) and its text. Remembered per record
- * object: records are never changed in place (a judgment makes new ones, see recordJudgment), so a
- * step works out only the records it changed.
+ * object: records are never changed in place (a judgment makes new ones, see recordJudgment).
  */
 const recordLogs = new WeakMap<ScoreRecord, { by: number | undefined; text: string }[]>();
 
@@ -223,7 +241,16 @@ function recordLog(id: string, record: ScoreRecord): { by: number | undefined; t
   return items;
 }
 
-function buildJudgmentLog(state: DebateState): Map<number, string> {
+/** An exchange's line of the log from the texts placed there (sorted, so their order does not matter). */
+function logLine(scored: readonly string[] | undefined, rescored: readonly string[] | undefined): string {
+  const parts = [];
+  if (scored) parts.push(`Judged: ${[...scored].sort().join(", ")}`);
+  if (rescored) parts.push(`rescored: ${[...rescored].sort().join(", ")}`);
+  return parts.join("; ");
+}
+
+/** The log from every record of the state. */
+function builtLog(state: DebateState): LogParts {
   const scored = new Map<number, string[]>();
   const rescored = new Map<number, string[]>();
   const exchangeOfId = new Map<string, number>();
@@ -241,43 +268,66 @@ function buildJudgmentLog(state: DebateState): Map<number, string> {
       else if (first !== undefined) add(scored, first, item.text);
     }
   }
-  // The lines of the debate's previous log, by exchange (kept per the debate's first argument
-  // object, which every later state shares): a line whose parts are the same strings is reused.
-  const first = state.arguments[0];
-  const before = first ? lines.get(first) : undefined;
-  const memo = new Map<number, Line>();
   const log = new Map<number, string>();
-  for (const e of new Set([...scored.keys(), ...rescored.keys()])) {
+  for (const e of new Set([...scored.keys(), ...rescored.keys()]))
+    log.set(e, logLine(scored.get(e), rescored.get(e)));
+  return { arguments: state.arguments, exchangeOfId, scored, rescored, log };
+}
+
+/**
+ * The log of scores a judgment made, from the log of the scores it was made from: the records it
+ * set leave their old texts and place their new ones, and only the exchanges that changed get a new
+ * line. `before`'s arguments are the state's first ones; the others had no record before.
+ */
+function updatedLog(
+  before: LogParts,
+  made: { from: DebateState["scores"]; ids: readonly string[] },
+  state: DebateState,
+): LogParts {
+  const exchangeOfId = new Map(before.exchangeOfId);
+  for (let i = before.arguments.length; i < state.arguments.length; i++) {
+    const fm = state.arguments[i]!.frontmatter;
+    exchangeOfId.set(fm.id, fm.exchange);
+  }
+  const scored = new Map(before.scored);
+  const rescored = new Map(before.rescored);
+  const touched = new Set<number>();
+  const remove = (to: Map<number, string[]>, e: number, text: string) => {
+    const list = to.get(e);
+    const at = list ? list.indexOf(text) : -1;
+    if (at < 0) return;
+    const rest = list!.filter((_, i) => i !== at);
+    if (rest.length > 0) to.set(e, rest);
+    else to.delete(e);
+    touched.add(e);
+  };
+  const add = (to: Map<number, string[]>, e: number, text: string) => {
+    to.set(e, [...(to.get(e) ?? []), text]);
+    touched.add(e);
+  };
+  for (const id of made.ids) {
+    const old = Object.hasOwn(made.from, id) ? made.from[id] : undefined;
+    const now = Object.hasOwn(state.scores, id) ? state.scores[id] : undefined;
+    if (old === now) continue;
+    const wasFirst = before.exchangeOfId.get(id);
+    const first = exchangeOfId.get(id);
+    for (const item of old ? recordLog(id, old) : []) {
+      if (item.by !== undefined) remove(rescored, item.by, item.text);
+      else if (wasFirst !== undefined) remove(scored, wasFirst, item.text);
+    }
+    for (const item of now ? recordLog(id, now) : []) {
+      if (item.by !== undefined) add(rescored, item.by, item.text);
+      else if (first !== undefined) add(scored, first, item.text);
+    }
+  }
+  const log = new Map(before.log);
+  for (const e of touched) {
     const list = scored.get(e);
     const again = rescored.get(e);
-    const known = before?.get(e);
-    let line: Line;
-    if (known && sameStrings(known.scored, list) && sameStrings(known.rescored, again)) line = known;
-    else {
-      const parts = [];
-      if (list) parts.push(`Judged: ${[...list].sort().join(", ")}`);
-      if (again) parts.push(`rescored: ${[...again].sort().join(", ")}`);
-      line = { scored: list, rescored: again, text: parts.join("; ") };
-    }
-    memo.set(e, line);
-    log.set(e, line.text);
+    if (list || again) log.set(e, logLine(list, again));
+    else log.delete(e);
   }
-  if (first) lines.set(first, memo);
-  return log;
-}
-
-interface Line {
-  scored: string[] | undefined;
-  rescored: string[] | undefined;
-  text: string;
-}
-const lines = new WeakMap<ArgumentRecord, Map<number, Line>>();
-
-function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return { arguments: state.arguments, exchangeOfId, scored, rescored, log };
 }
 
 /**
@@ -337,6 +387,12 @@ function exchangeBlock(
 }
 
 const compactParts = new WeakMap<ArgumentRecord, { blocks: string[]; text: string }>();
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function buildFormalHistory(state: DebateState, last: number, window: number): string {
   const from = historyFrom(last, window);
