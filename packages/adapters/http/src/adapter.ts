@@ -219,6 +219,7 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
         signal: controller.signal,
       });
       const { body, truncated } = await readCapped(response);
+      const wait = response.ok ? undefined : retryAfterHeaderMs(response.headers);
       return readHttpAnswer(
         {
           status: response.status,
@@ -226,10 +227,7 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
           contentType: response.headers.get("content-type"),
           body,
           truncated,
-          ...(() => {
-            const wait = response.ok ? undefined : retryAfterHeaderMs(response.headers);
-            return wait === undefined ? {} : { retryAfterMs: wait };
-          })(),
+          ...(wait === undefined ? {} : { retryAfterMs: wait }),
         },
         { secrets, durationMs: elapsed(), ...(keyEnv ? { keyEnv } : {}) },
       );
