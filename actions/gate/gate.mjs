@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The script of the debatekit gate action (action.yml beside it): finds the pull request's range
 // in the event payload, fetches what the checkout lacks, runs `debate gate` on it, writes the
-// step's outputs, and posts (or updates) one pull request comment. It never fails the step itself:
-// the action's last step exits with the gate's code, after the SARIF upload. No dependencies.
+// step's outputs, and posts one pull request comment (or updates its own: the marker, written by
+// the token's login). It never fails the step itself: the action's last step exits with the
+// gate's code, after the SARIF upload. No dependencies.
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -64,7 +65,7 @@ function pullRequestRange() {
 
 async function github(method, path, body) {
   const api = env.GITHUB_API_URL || "https://api.github.com";
-  const res = await fetch(`${api}${path}`, {
+  const res = await fetch(/^https?:\/\//.test(path) ? path : `${api}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${env.GITHUB_TOKEN}`,
@@ -79,11 +80,33 @@ async function github(method, path, body) {
   return res.status === 204 ? undefined : res.json();
 }
 
-/** One comment per pull request: ours (found by its marker) is updated, else one is added. */
+/**
+ * The login the token acts as, which our comments carry as their author. GraphQL's `viewer` answers
+ * for every token (`github-actions[bot]` for the workflow's GITHUB_TOKEN, which may not read
+ * GET /user); GET /user is asked when GraphQL is not there. Undefined when neither answers.
+ */
+async function tokenLogin() {
+  const graphql = env.GITHUB_GRAPHQL_URL || "/graphql";
+  const viewer = await github("POST", graphql, { query: "query { viewer { login } }" }).catch(
+    () => undefined,
+  );
+  const login = viewer?.data?.viewer?.login ?? (await github("GET", "/user").catch(() => undefined))?.login;
+  return typeof login === "string" && login ? login : undefined;
+}
+
+/**
+ * One comment per pull request: ours (the marker, written by the token's own login) is updated, else
+ * one is added. A comment someone else wrote is never edited, marker or not: a pull request's author
+ * could plant the marker to capture or hide the result.
+ */
 async function postComment(number, body) {
   const repo = env.GITHUB_REPOSITORY;
+  const login = await tokenLogin();
+  if (!login) log("::warning::debatekit gate: the token's login is unknown: a new comment is added");
   const comments = await github("GET", `/repos/${repo}/issues/${number}/comments?per_page=100`);
-  const ours = comments.find((c) => typeof c.body === "string" && c.body.includes(MARKER));
+  const ours = comments.find(
+    (c) => login && c.user?.login === login && typeof c.body === "string" && c.body.includes(MARKER),
+  );
   if (ours) await github("PATCH", `/repos/${repo}/issues/comments/${ours.id}`, { body });
   else await github("POST", `/repos/${repo}/issues/${number}/comments`, { body });
   return ours ? "updated" : "created";

@@ -27,7 +27,9 @@ let models: ModelServer;
 let api: Server;
 let apiUrl: string;
 const calls: ApiCall[] = [];
-let existing: Array<{ id: number; body: string }> = [];
+let existing: Array<{ id: number; body: string; user: { login: string } }> = [];
+/** Who GitHub says the token is (GraphQL's viewer): the workflow's GITHUB_TOKEN is this bot. */
+const BOT = "github-actions[bot]";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, env: gitEnv }).toString().trim();
@@ -43,6 +45,11 @@ beforeAll(async () => {
   api = createServer((req, res) => {
     void readBody(req).then((body) => {
       calls.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+      if (req.url === "/graphql") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data: { viewer: { login: BOT } } }));
+        return;
+      }
       res.writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json" });
       res.end(JSON.stringify(req.method === "GET" ? existing : { id: 1 }));
     });
@@ -72,14 +79,20 @@ describe("the gate's GitHub Action", () => {
     expect(broken.errors.length).toBeGreaterThan(0);
   });
 
-  it("its script reviews the pull request's range from a shallow checkout and posts, then updates, one comment", async () => {
+  it("its script reviews the pull request's range from a shallow checkout and posts, then updates, one comment: its own, never one where another user planted the marker", async () => {
     // origin: a bare repository with main and a pull request branch that adds a real bug.
     const origin = join(work, "origin.git");
     const dev = join(work, "dev");
     execFileSync("git", ["init", "-q", "--bare", "-b", "main", origin]);
     execFileSync("git", ["init", "-q", "-b", "main", dev]);
     await writeFile(join(dev, "sum.ts"), good);
-    git(dev, "add", "sum.ts");
+    // The gate reads the policy as the pull request's base has it.
+    const seat = (model: string) => `{ adapter: http, base_url: "${models.url}/v1", model: ${model} }`;
+    await writeFile(
+      join(dev, "gate-policy.yml"),
+      `critic: ${seat("critic")}\njudge: ${seat("judge")}\nauthor: ${seat("judge")}\nblock_on: [P1]\n`,
+    );
+    git(dev, "add", "sum.ts", "gate-policy.yml");
     git(dev, "commit", "-q", "-m", "sum");
     const base = git(dev, "rev-parse", "HEAD");
     git(dev, "checkout", "-q", "-b", "faster");
@@ -101,12 +114,6 @@ describe("the gate's GitHub Action", () => {
         pull_request: { number: 7, base: { ref: "main", sha: base }, head: { ref: "faster", sha: head } },
         repository: { full_name: "acme/sums" },
       }),
-    );
-    const policy = join(checkout, "gate-policy.yml");
-    const seat = (model: string) => `{ adapter: http, base_url: "${models.url}/v1", model: ${model} }`;
-    await writeFile(
-      policy,
-      `critic: ${seat("critic")}\njudge: ${seat("judge")}\nauthor: ${seat("judge")}\nblock_on: [P1]\n`,
     );
     const bin = join(work, "bin");
     await mkdir(bin, { recursive: true });
@@ -169,7 +176,11 @@ describe("the gate's GitHub Action", () => {
     const sarif = JSON.parse(await readFile(first.out["sarif-file"]!, "utf8"));
     expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("sum.ts");
     expect(await readFile(summary, "utf8")).toContain("debatekit gate: **blocked**");
-    const posted = calls.filter((c) => c.method !== "GET");
+    // The policy came from the pull request's base, and the step summary says so.
+    expect(await readFile(summary, "utf8")).toContain(
+      `Policy, config and role prompts: base \`${base.slice(0, 12)}\` (\`gate-policy.yml\`)`,
+    );
+    const posted = calls.filter((c) => c.method !== "GET" && c.url !== "/graphql");
     expect(posted).toMatchObject([
       {
         method: "POST",
@@ -183,16 +194,29 @@ describe("the gate's GitHub Action", () => {
       "| **blocks** | P1 | Off-by-one drops the last element | `sum.ts:3` | valid | verified |",
     );
 
-    // The next push: our comment (found by its marker) is updated, not repeated.
+    // The next push: our comment (found by its marker and its author, the token's login) is
+    // updated, not repeated; a comment with the marker that someone else wrote before it is left alone.
+    const planted = { id: 40, body: "<!-- debatekit-gate --> ✅ pass", user: { login: "pr-author" } };
     existing = [
-      { id: 41, body: "LGTM" },
-      { id: 42, body: body },
+      planted,
+      { id: 41, body: "LGTM", user: { login: "reviewer" } },
+      { id: 42, body, user: { login: BOT } },
     ];
     calls.length = 0;
     const second = await runAction();
     expect(second.out["exit-code"]).toBe("1");
     expect(calls.filter((c) => c.method !== "GET")).toMatchObject([
+      { method: "POST", url: "/graphql", auth: "Bearer ghs_simulatedTokenForTheLoopbackApi0001" },
       { method: "PATCH", url: "/repos/acme/sums/issues/comments/42" },
+    ]);
+
+    // Only a planted marker: it is not edited; our result is a new comment.
+    existing = [planted];
+    calls.length = 0;
+    const third = await runAction();
+    expect(third.out["exit-code"]).toBe("1");
+    expect(calls.filter((c) => c.method !== "GET" && c.url !== "/graphql")).toMatchObject([
+      { method: "POST", url: "/repos/acme/sums/issues/7/comments" },
     ]);
   });
 });

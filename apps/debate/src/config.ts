@@ -15,8 +15,8 @@ export interface LoadedConfig {
 
 const yamlLoader: Loader = (_file, content) => parseYaml(content);
 
-/** Where a project's config is looked for, in each folder from the working one up (lilconfig's search). */
-const PROJECT_PLACES = [
+/** The project's config files that are data, in the order they are looked for in each folder. */
+export const DATA_CONFIG_PLACES = [
   "package.json",
   ".debatekitrc",
   ".debatekitrc.json",
@@ -25,10 +25,11 @@ const PROJECT_PLACES = [
   "debatekit.config.json",
   "debatekit.config.yaml",
   "debatekit.config.yml",
-  "debatekit.config.js",
-  "debatekit.config.mjs",
-  "debatekit.config.cjs",
 ];
+/** The project's config files that are code: loading one runs it, so a gate never does. */
+export const CODE_CONFIG_PLACES = ["debatekit.config.js", "debatekit.config.mjs", "debatekit.config.cjs"];
+/** Where a project's config is looked for, in each folder from the working one up (lilconfig's search). */
+const PROJECT_PLACES = [...DATA_CONFIG_PLACES, ...CODE_CONFIG_PLACES];
 const USER_PLACES = ["config.json", "config.yaml", "config.yml"];
 const loaders = {
   ...defaultLoaders,
@@ -39,6 +40,16 @@ const loaders = {
 
 /** What loading the config reads of a command's surroundings. */
 type ConfigIO = Pick<CliIO, "cwd" | "env">;
+
+/**
+ * A copy of the repository's files at another revision (a gate's base), searched instead of the
+ * working folder: its data files only, from `cwd` up to `dir`, which stands for `root`.
+ */
+export interface ConfigTree {
+  dir: string;
+  cwd: string;
+  root: string;
+}
 
 function checked(file: string, data: unknown, io: ConfigIO): DebatekitConfig {
   const shown = relative(io.cwd, file) || file;
@@ -58,10 +69,11 @@ async function isFile(path: string): Promise<boolean> {
 
 /**
  * The `debate` defaults: the user's `$XDG_CONFIG_HOME/debatekit/config.*`, then the project's file
- * found from the working folder up (lilconfig), the project's winning key by key. A file that does
- * not parse or breaks the schema ends the command with its name and field (exit 2).
+ * found from the working folder up (lilconfig), or in `tree` when given, the project's winning key by
+ * key. A file that does not parse or breaks the schema ends the command with its name and field
+ * (exit 2). `files` names a file of `tree` by its place in the repository.
  */
-export async function loadConfig(io: ConfigIO): Promise<LoadedConfig> {
+export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<LoadedConfig> {
   const files: string[] = [];
   let config: DebatekitConfig = {};
   const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
@@ -82,14 +94,20 @@ export async function loadConfig(io: ConfigIO): Promise<LoadedConfig> {
   }
   let project: Awaited<ReturnType<ReturnType<typeof lilconfig>["search"]>>;
   try {
-    project = await lilconfig("debatekit", { searchPlaces: PROJECT_PLACES, loaders }).search(io.cwd);
+    project = await lilconfig("debatekit", {
+      searchPlaces: tree ? DATA_CONFIG_PLACES : PROJECT_PLACES,
+      loaders,
+      ...(tree ? { stopDir: tree.dir } : {}),
+    }).search(tree?.cwd ?? io.cwd);
   } catch (error) {
     throw new ExitError(`debatekit config: ${(error as Error).message.split("\n")[0]}`, 2);
   }
   if (project && !project.isEmpty) {
-    const own = checked(project.filepath, project.config, io);
+    // A file of the copy is named, and its skill folders resolved, where it stands in the repository.
+    const file = tree ? join(tree.root, relative(tree.dir, project.filepath)) : project.filepath;
+    const own = checked(file, project.config, io);
     config = { ...config, ...own, seats: { ...config.seats, ...own.seats } };
-    files.push(project.filepath);
+    files.push(file);
   }
   return { config, files };
 }

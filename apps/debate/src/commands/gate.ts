@@ -1,19 +1,21 @@
 import { existsSync } from "node:fs";
 import { appendFile, writeFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { evaluateGate, type GateRun } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
-import type { GatePolicy, GateResult, SeatConfig } from "@debatekit/schema";
+import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { type Command, CommanderError, Option } from "commander";
-import { configSkillFolders } from "../config.js";
+import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
+import { type BaseTree, openBaseTree } from "../gate/base.js";
 import { renderGateComment } from "../gate/comment.js";
 import { loadGatePolicy } from "../gate/policy.js";
 import { renderGateSarif } from "../gate/sarif.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 import { createProgress } from "../progress.js";
+import { parseScope } from "../review/scope.js";
 import { createReview } from "./review.js";
 
 /** The CLI's own version (SARIF names it). */
@@ -37,6 +39,7 @@ interface GateOptions {
   comment?: string;
 }
 
+const posix = (path: string) => path.split(sep).join("/");
 const seat = (adapter: string | undefined, fromPolicy: SeatConfig | undefined) =>
   adapter ? ({ adapter } as SeatConfig) : fromPolicy;
 
@@ -76,9 +79,79 @@ async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): P
     );
 }
 
-/** Runs the gate: review the scope to its end, then judge the result under the policy. */
-async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
-  const policy: GatePolicy = await loadGatePolicy(io.cwd, opts.policy);
+/**
+ * The policy: a file inside the repository as the base revision has it (a change to it applies once
+ * merged), a file outside it (the workflow's own) as it is. Returns the repository file it read.
+ */
+async function readPolicy(
+  io: CliIO,
+  file: string | undefined,
+  tree: BaseTree,
+): Promise<{ policy: GatePolicy; from?: string }> {
+  if (file === undefined || !tree.contains(file)) return { policy: await loadGatePolicy(io.cwd, file) };
+  const copy = await tree.copyOf(file);
+  if (copy === undefined)
+    throw new ExitError(
+      `${file}: not in the base revision ${tree.revision.slice(0, 12)}: a gate reads the policy the change starts from, never the change's own (a policy file outside the repository is read as it is)`,
+      2,
+    );
+  return {
+    policy: await loadGatePolicy(tree.cwd, relative(tree.cwd, copy)),
+    from: posix(relative(tree.dir, copy)),
+  };
+}
+
+/**
+ * The config as the base revision has it (data files only: a JS config is code from the repository
+ * and is never run) and its skill folders, those inside the repository as the base has them.
+ */
+async function readConfig(io: CliIO, tree: BaseTree): Promise<{ skillFolders: string[]; from: string[] }> {
+  for (const file of tree.codeConfigs)
+    io.stderr.write(
+      `warning: ${file} (base revision): not run: a gate reads only JSON or YAML config files (a JS config is code from the repository under review)\n`,
+    );
+  const { config, files } = await loadConfig(io, tree);
+  const skillFolders: string[] = [];
+  for (const folder of config.skills?.folders ?? []) {
+    const at = tree.contains(folder) ? await tree.copyOf(folder) : folder;
+    if (at !== undefined) skillFolders.push(at);
+  }
+  return {
+    skillFolders,
+    from: files.filter((f) => tree.contains(f)).map((f) => posix(relative(tree.root, f))),
+  };
+}
+
+/**
+ * Runs the gate: review the scope to its end, then judge the result under the policy. The policy,
+ * config, role prompts and skills come from the base revision (`settings`, filled in as soon as it
+ * is known), never from the change under review.
+ */
+async function runGate(
+  io: CliIO,
+  opts: GateOptions,
+  settings: { value?: GateSettings },
+): Promise<GateResult> {
+  const tree = await openBaseTree(io.cwd, parseScope(opts.scope));
+  try {
+    settings.value = { base: tree.revision, files: [] };
+    const { policy, from } = await readPolicy(io, opts.policy, tree);
+    const config = await readConfig(io, tree);
+    settings.value.files = [...(from ? [from] : []), ...config.from, ...tree.rolePrompts];
+    return await reviewAndJudge(io, opts, policy, tree.cwd, config.skillFolders);
+  } finally {
+    await tree.dispose();
+  }
+}
+
+/** Reviews the scope to its end under `policy`, looking up role prompts and skills from `cwd`, and judges it. */
+async function reviewAndJudge(
+  io: CliIO,
+  opts: GateOptions,
+  policy: GatePolicy,
+  cwd: string,
+  extraSkillRoots: string[],
+): Promise<GateResult> {
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
   if (policy.judge && policy.judges)
@@ -145,10 +218,10 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
   const progress = opts.json ? undefined : createProgress(io);
   let run: GateRun;
   try {
-    const extraSkillRoots = await configSkillFolders(io);
     const summary = await runDebate(dir, {
       signal: controller.signal,
       env: io.env,
+      cwd,
       ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
       command: `debate gate ${origin}`,
       ...(progress ? { onEvent: progress.onEvent } : {}),
@@ -187,7 +260,10 @@ export function registerGate(program: Command, io: CliIO): void {
         "base:main",
       ),
     )
-    .option("--policy <file>", "a gate policy (YAML or JSON): what blocks, seats, fallback judge, budget")
+    .option(
+      "--policy <file>",
+      "a gate policy (YAML or JSON): what blocks, seats, fallback judge, budget; read as the base revision has it when inside the repository",
+    )
     .option("--critic <adapter>", "who critiques (overrides the policy)")
     .option("--author <adapter>", "who answers a D (rebuttal) or C (compromise) (overrides the policy)")
     .option("--judge <adapter>", "who classifies and decides (overrides the policy)")
@@ -218,12 +294,12 @@ export function registerGate(program: Command, io: CliIO): void {
     )
     .option("--dir <parent>", "where the review folder is created", "debates")
     .option("--slug <slug>", "the review folder's name (default gate-<scope>-<time>)")
-    .option("--json", "print the result as JSON (outcome, exit_code, reason, findings, degraded)")
+    .option("--json", "print the result as JSON (outcome, exit_code, reason, findings, degraded, settings)")
     .option("--sarif <file>", "write SARIF 2.1.0 (code scanning shows each finding inline)")
     .option("--comment <file>", "write the markdown pull request comment")
     .addHelpText(
       "after",
-      "\nExamples:\n  debate gate --scope base:main --critic codex --judge claude\n  debate gate --scope range:$BASE..$HEAD --policy .github/debate-gate.yml --sarif gate.sarif --comment gate.md\n\nExit codes: 0 pass, 1 blocked, 2 undecided (a seat failed, quorum or budget missed, evidence unchecked, bad input).",
+      "\nExamples:\n  debate gate --scope base:main --critic codex --judge claude\n  debate gate --scope range:$BASE..$HEAD --policy .github/debate-gate.yml --sarif gate.sarif --comment gate.md\n\nSettings come from the base revision, never from the change under review: the policy (a file outside\nthe repository is read as it is), the config file (JSON or YAML only: a JS config is never run),\n.debatekit/agents/ and skills/. The base is what the change starts from: base:B the merge base of B\nand HEAD, range:A..B A, commit:C its parent, uncommitted HEAD. --json (`settings`) and the comment name it.\n\nExit codes: 0 pass, 1 blocked, 2 undecided (a seat failed, quorum or budget missed, evidence unchecked, bad input).",
     )
     // Bad flags are a gate that could not decide: 2, never 1 (blocked) or 0.
     .exitOverride((error) => {
@@ -232,8 +308,9 @@ export function registerGate(program: Command, io: CliIO): void {
     })
     .action(async (opts: GateOptions) => {
       let result: GateResult;
+      const settings: { value?: GateSettings } = {};
       try {
-        result = await runGate(io, opts);
+        result = await runGate(io, opts, settings);
       } catch (error) {
         // Whatever stops the gate before a verdict (a bad policy or scope, a broken folder) leaves it undecided.
         const message = error instanceof Error ? error.message : String(error);
@@ -247,6 +324,7 @@ export function registerGate(program: Command, io: CliIO): void {
           degraded: [],
         };
       }
+      if (settings.value) result = { ...result, settings: settings.value };
       await writeOutputs(io, opts, result);
       io.stderr.write(`gate: ${result.reason}\n`);
       if (result.exit_code !== 0) throw new GateExit(result.exit_code);

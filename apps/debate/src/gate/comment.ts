@@ -18,6 +18,13 @@ function row(f: GateFinding): string {
   return `| ${f.blocking ? "**blocks**" : ""} | ${f.severity} | ${cell(f.title)} | ${where} | ${f.verdict} | ${f.evidence_status} |`;
 }
 
+/** Where the review's settings came from: the base revision, never the change it reviews. */
+function settingsLine(settings: GateResult["settings"]): string | undefined {
+  if (!settings) return undefined;
+  const files = settings.files.map((f) => `\`${cell(f)}\``).join(", ");
+  return `Policy, config and role prompts: base \`${settings.base.slice(0, 12)}\` (${files || "none in the repository"})`;
+}
+
 /**
  * The pull request comment (and the step summary) of a gate: the degraded state first when there is
  * one, then the outcome and its reason, then the findings with the blocking ones first.
@@ -40,6 +47,8 @@ export function renderGateComment(result: GateResult): string {
     `${result.rounds ?? 0} round(s)`,
   ].filter(Boolean);
   parts.push(facts.join(" · "));
+  const settings = settingsLine(result.settings);
+  if (settings) parts.push(settings);
   const shown = result.findings.filter((f) => f.verdict !== "invalid");
   if (shown.length > 0) {
     parts.push(

@@ -437,7 +437,13 @@ export const gateResultExamples = [
     "blocking": [
       "r01-f1"
     ],
-    "degraded": []
+    "degraded": [],
+    "settings": {
+      "base": "5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d",
+      "files": [
+        ".github/debate-gate.yml"
+      ]
+    }
   }
 ] satisfies GateResult[];
 

@@ -1543,6 +1543,7 @@ export interface GateResult {
    * Empty when the result rests on everything configured.
    */
   degraded: Degradation[]
+  settings?: GateSettings
 }
 export interface GateFinding {
   id: string
@@ -1560,6 +1561,19 @@ export interface GateFinding {
   blocking: boolean
   fingerprint?: string
   round?: number
+}
+/**
+ * Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.
+ */
+export interface GateSettings {
+  /**
+   * Commit id of the base revision.
+   */
+  base: string
+  /**
+   * Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).
+   */
+  files: string[]
 }
 /**
  * One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.

@@ -11634,7 +11634,7 @@ return errors === 0;
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGateResultRaw = validate87;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[]}]};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
@@ -12538,14 +12538,114 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
-else {
-const err75 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.settings !== undefined){
+let data36 = data.settings;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.base === undefined){
+const err75 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
 if(vErrors === null){
 vErrors = [err75];
 }
 else {
 vErrors.push(err75);
+}
+errors++;
+}
+if(data36.files === undefined){
+const err76 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+for(const key3 in data36){
+if(!((key3 === "base") || (key3 === "files"))){
+const err77 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data36.base !== undefined){
+let data37 = data36.base;
+if(typeof data37 === "string"){
+if(func2(data37) < 1){
+const err78 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data36.files !== undefined){
+let data38 = data36.files;
+if(Array.isArray(data38)){
+const len3 = data38.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data38[i3] !== "string"){
+const err80 = {instancePath:instancePath+"/settings/files/" + i3,schemaPath:"#/properties/settings/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/settings/files",schemaPath:"#/properties/settings/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
 }
 errors++;
 }
