@@ -69,3 +69,86 @@ describe("evidence verification", () => {
     expect(withRepo.verified).toBe(1);
   });
 });
+
+describe("verified means verified (a git scope as `debate review` snapshots it)", () => {
+  const good =
+    "export function sum(xs: number[]): number {\n  let total = 0;\n  for (let i = 0; i < xs.length; i++) total += xs[i];\n  return total;\n}\n";
+  const buggy = good.replace("i < xs.length;", "i < xs.length - 1;");
+  const snapshot = [
+    "# Changes since main",
+    "",
+    "```diff",
+    "diff --git a/sum.ts b/sum.ts",
+    "index 1111111..2222222 100644",
+    "--- a/sum.ts",
+    "+++ b/sum.ts",
+    "@@ -1,5 +1,5 @@",
+    " export function sum(xs: number[]): number {",
+    "   let total = 0;",
+    "-  for (let i = 0; i < xs.length; i++) total += xs[i];",
+    "+  for (let i = 0; i < xs.length - 1; i++) total += xs[i];",
+    "   return total;",
+    " }",
+    "```",
+    "",
+    "## Repository at 2222222",
+    "",
+    "### File `sum.ts` at 2222222",
+    "````ts",
+    buggy.replace(/\n$/, ""),
+    "````",
+    "",
+  ].join("\n");
+  const sources = { artifact: snapshot, file: (p: string) => (p === "sum.ts" ? buggy : undefined) };
+  const status = (evidence: ReviewFinding["evidence"]) =>
+    verifyFindings([f("P1", evidence)], sources).findings.map((x) => [x.severity, x.evidence_status])[0];
+
+  it("the cited line and quote as they are: verified", () => {
+    expect(status({ file: "sum.ts", line: 3, quote: "i < xs.length - 1" })).toEqual(["P1", "verified"]);
+    expect(status({ quote: "i < xs.length - 1" })).toEqual(["P1", "verified"]);
+  });
+
+  it("a quote attributed to a file that does not exist", () => {
+    expect(status({ file: "nope.ts", quote: "i < xs.length - 1" })).toEqual(["P2", "needs_evidence"]);
+    expect(status({ file: "nope.ts", line: 3, quote: "i < xs.length - 1" })).toEqual([
+      "P2",
+      "needs_evidence",
+    ]);
+  });
+
+  it("a quote that exists only in a removed line, unless the finding is about removed code", () => {
+    const removed = "for (let i = 0; i < xs.length; i++)";
+    expect(status({ file: "sum.ts", line: 3, quote: removed })).toEqual(["P2", "needs_evidence"]);
+    expect(status({ quote: removed })).toEqual(["P2", "needs_evidence"]);
+    expect(status({ file: "sum.ts", line: 3, quote: removed, side: "old" })).toEqual(["P1", "verified"]);
+    // The old side holds only what the diff shows of the file before the change.
+    expect(status({ file: "sum.ts", line: 3, quote: "i < xs.length - 1", side: "old" })).toEqual([
+      "P2",
+      "needs_evidence",
+    ]);
+  });
+
+  it("the quote must be within 2 lines of the cited line", () => {
+    expect(status({ file: "sum.ts", line: 1, quote: "return total;" })).toEqual(["P2", "needs_evidence"]);
+    expect(status({ file: "sum.ts", line: 2, quote: "return total;" })).toEqual(["P1", "verified"]);
+    expect(status({ file: "sum.ts", line: 5, quote: "let total = 0;" })).toEqual(["P2", "needs_evidence"]);
+    // A quote over several lines may start in the window and run past it.
+    expect(status({ file: "sum.ts", line: 1, quote: "let total = 0;\n  for (let i = 0;" })).toEqual([
+      "P1",
+      "verified",
+    ]);
+  });
+
+  it("a quote of the tool's own framing text", () => {
+    for (const quote of ["Changes since main", "Repository at 2222222", "File `sum.ts` at", "````ts"]) {
+      expect(status({ quote }), quote).toEqual(["P2", "needs_evidence"]);
+      expect(status({ file: "sum.ts", line: 1, quote }), quote).toEqual(["P2", "needs_evidence"]);
+    }
+  });
+
+  it("the diff's hunk ends where its counts say: the fence after it is no line of the file", () => {
+    const lines = artifactFileLines(snapshot, "sum.ts")!;
+    expect([...lines.keys()]).toEqual([1, 2, 3, 4, 5]);
+    expect(artifactFileLines(snapshot, "sum.ts", "old")!.get(3)).toContain("i < xs.length;");
+  });
+});
