@@ -1,6 +1,8 @@
 import type { ReviewFinding } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
+import type { DebateState } from "../../types.js";
 import { artifactFileLines, verifyFindings } from "./evidence.js";
+import { evidenceSources } from "./state.js";
 
 const diff = `diff --git a/src/sum.ts b/src/sum.ts
 --- a/src/sum.ts
@@ -150,5 +152,44 @@ describe("verified means verified (a git scope as `debate review` snapshots it)"
     const lines = artifactFileLines(snapshot, "sum.ts")!;
     expect([...lines.keys()]).toEqual([1, 2, 3, 4, 5]);
     expect(artifactFileLines(snapshot, "sum.ts", "old")!.get(3)).toContain("i < xs.length;");
+  });
+});
+
+describe("what a review's state offers as evidence", () => {
+  const snapshot =
+    "# Changes since main\n\n```diff\n--- a/sum.ts\n+++ b/sum.ts\n@@ -1 +1 @@\n-let t = 1;\n+let t = 0;\n```\n\n## Repository at abc\n\n### File `sum.ts` at abc\n````ts\nlet t = 0;\nexport { t };\n````\n";
+  const revised = "# sum.ts, revised\n\nThe total starts at zero.\n";
+  const state = (version: number) =>
+    ({
+      frontmatter: { artifact_version: version },
+      records: [
+        { file: "artifact/v1.md", frontmatter: {}, body: snapshot },
+        { file: "artifact/v2.md", frontmatter: {}, body: revised },
+      ],
+    }) as unknown as DebateState;
+  const status = (version: number, evidence: ReviewFinding["evidence"]) =>
+    verifyFindings([f("P1", evidence)], evidenceSources(state(version))).findings[0]!.evidence_status;
+
+  it("the repository file at the revision, not the snapshot's framing", () => {
+    expect(status(1, { file: "sum.ts", line: 2, quote: "export { t };" })).toBe("verified");
+    expect(status(1, { file: "artifact/v1.md", line: 1, quote: "Changes since main" })).toBe(
+      "needs_evidence",
+    );
+    expect(status(1, { quote: "Repository at abc" })).toBe("needs_evidence");
+  });
+
+  it("a version the author wrote is a file of its own", () => {
+    expect(status(2, { file: "artifact/v2.md", line: 3, quote: "starts at zero" })).toBe("verified");
+    expect(status(2, { file: "artifact/v2.md", line: 3, quote: "sum.ts, revised" })).toBe("verified");
+    expect(status(2, { file: "artifact/v2.md", line: 9 })).toBe("needs_evidence");
+  });
+
+  it("a file given by path (`# File PATH` and a fence): its lines, not its heading", () => {
+    const file = "# File src/a.ts\n\n````ts\nconst a = 1;\nconst b = 2;\n````\n";
+    const check = (evidence: ReviewFinding["evidence"]) =>
+      verifyFindings([f("P1", evidence)], { artifact: file }).findings[0]!.evidence_status;
+    expect(check({ file: "src/a.ts", line: 2, quote: "const b = 2;" })).toBe("verified");
+    expect(check({ quote: "const a = 1;" })).toBe("verified");
+    expect(check({ quote: "File src/a.ts" })).toBe("needs_evidence");
   });
 });
