@@ -66,12 +66,33 @@ const badJudgment = JSON.stringify({
   reasons: ["Stop here."],
 });
 
+/** A P1 about removed code: its evidence is on the old side (the file before the change). */
+const removedCritique = JSON.stringify({
+  findings: [
+    {
+      severity: "P1",
+      title: "The full loop bound was removed",
+      detail: "The old loop ran to xs.length; the change drops the last element.",
+      evidence: { file: "sum.ts", line: 3, quote: "i < xs.length; i++", side: "old" },
+    },
+  ],
+  recommendation: "B",
+  agree: false,
+});
+const removedJudgment = JSON.stringify({
+  classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "The bound lost its last step." }],
+  recommendation: "B",
+  reasons: ["A verified P1."],
+});
+
 function reply(request: ModelRequest) {
   const answers: Record<string, string> = {
     "critic-near": nearCritique,
     "judge-near": nearJudgment,
     "critic-bad": badCritique,
     "judge-bad": badJudgment,
+    "critic-removed": removedCritique,
+    "judge-removed": removedJudgment,
     author:
       "# sum.ts\n\n```ts\nexport function sum(xs: number[]): number {\n  return xs.reduce((a, b) => a + b, 0);\n}\n```\n",
   };
@@ -218,5 +239,24 @@ describe("debate gate: the verdict is right", () => {
       "P2",
     ]);
     expect(run.comment).not.toContain("verified |");
+  });
+
+  it("a finding about removed code (`side: old`) is checked on the file before the change: verified, it blocks (exit 1)", async () => {
+    const run = await gate("removed");
+    expect(run.code).toBe(1);
+    expect(run.result.findings).toMatchObject([
+      {
+        id: "r01-f1",
+        severity: "P1",
+        line: 3,
+        verdict: "valid",
+        evidence_status: "verified",
+        blocking: true,
+      },
+    ]);
+    expect(run.sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["P1"]);
+    expect(run.comment).toContain(
+      "| **blocks** | P1 | The full loop bound was removed | `sum.ts:3` | valid | verified |",
+    );
   });
 });

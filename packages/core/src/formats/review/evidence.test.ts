@@ -130,6 +130,14 @@ describe("verified means verified (a git scope as `debate review` snapshots it)"
     ]);
   });
 
+  it("a quote copied from the diff with its marks: `+` lines are the new side, `-` lines the old", () => {
+    const added = "+  for (let i = 0; i < xs.length - 1; i++)";
+    const removed = "-  for (let i = 0; i < xs.length; i++)";
+    expect(status({ file: "sum.ts", line: 3, quote: added })).toEqual(["P1", "verified"]);
+    expect(status({ file: "sum.ts", line: 3, quote: removed })).toEqual(["P2", "needs_evidence"]);
+    expect(status({ file: "sum.ts", line: 3, quote: removed, side: "old" })).toEqual(["P1", "verified"]);
+  });
+
   it("the quote must be within 2 lines of the cited line", () => {
     expect(status({ file: "sum.ts", line: 1, quote: "return total;" })).toEqual(["P2", "needs_evidence"]);
     expect(status({ file: "sum.ts", line: 2, quote: "return total;" })).toEqual(["P1", "verified"]);

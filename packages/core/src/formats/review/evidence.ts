@@ -152,19 +152,30 @@ function quoteShown(sources: EvidenceSources, quote: string, side: EvidenceSide)
 /**
  * Checks one finding's evidence against the cited file at the cited revision: the new side (the
  * file at the revision), or the old side (before the change) when the evidence says `side: old`. A
- * `file:line` must exist there, a `quote` must appear there (whitespace-insensitive), starting
+ * `file:line` must exist there, a `quote` must appear there (whitespace-insensitive; a line's diff
+ * mark of that side, `+` or `-`, dropped), starting
  * within EVIDENCE_WINDOW lines of the cited line when one is given. A quote with no file must appear
  * in one of the files the artifact shows. The tool's own framing of the artifact is no evidence.
  */
 export function evidenceHolds(sources: EvidenceSources, evidence: ReviewFinding["evidence"]): boolean {
   if (!evidence || (!evidence.file && !evidence.quote)) return false;
   const side = evidence.side ?? "new";
-  if (!evidence.file) return quoteShown(sources, evidence.quote!, side);
+  const quote = evidence.quote && withoutDiffMarks(evidence.quote, side);
+  if (!evidence.file) return quoteShown(sources, quote!, side);
   const lines = citedLines(sources, evidence.file, side);
   if (!lines) return false;
   if (evidence.line !== undefined)
-    return lines.has(evidence.line) && (!evidence.quote || quoteNear(lines, evidence.line, evidence.quote));
-  return !evidence.quote || contains(textOf(lines), evidence.quote);
+    return lines.has(evidence.line) && (!quote || quoteNear(lines, evidence.line, quote));
+  return !quote || contains(textOf(lines), quote);
+}
+
+/** A quote copied from the diff with its lines' `+` (new side) or `-` (old side) marks, as the file has it. */
+function withoutDiffMarks(quote: string, side: EvidenceSide): string {
+  const mark = side === "new" ? "+" : "-";
+  return quote
+    .split("\n")
+    .map((line) => (line.startsWith(mark) ? line.slice(1) : line))
+    .join("\n");
 }
 
 /**
