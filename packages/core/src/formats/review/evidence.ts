@@ -7,7 +7,10 @@ import type { ReviewFinding } from "@debatekit/schema";
  */
 export interface EvidenceSources {
   artifact: string;
-  /** Path as the artifact names it (`src/a.ts`) -> its text at the revision; absent when not a git scope. */
+  /**
+   * Path as the artifact names it (`src/a.ts`) -> its text at the revision (absent when not a git
+   * scope); the review's state also serves `artifact/vN.md` for a version that shows no file.
+   */
   file?: (path: string) => string | undefined;
 }
 
@@ -109,7 +112,7 @@ export function artifactFileLines(
 
 /** Whether the artifact shows files (a diff, a file): then only their text is evidence, never the framing around them. */
 export function artifactShowsFiles(artifact: string): boolean {
-  return shownFilesOnce(artifact).size > 0;
+  return shownFiles(artifact).size > 0;
 }
 
 /**
@@ -123,7 +126,8 @@ function citedLines(sources: EvidenceSources, path: string, side: EvidenceSide):
   const shown = artifactFileLines(sources.artifact, path, side);
   if (shown) return shown;
   const isArtifact = path === "artifact" || path.startsWith("artifact/");
-  if (side === "new" && isArtifact && !artifactShowsFiles(sources.artifact)) return linesOf(sources.artifact);
+  if (side === "new" && isArtifact && shownFilesOnce(sources.artifact).size === 0)
+    return linesOf(sources.artifact);
   return undefined;
 }
 
