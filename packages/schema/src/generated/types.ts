@@ -1867,7 +1867,7 @@ export interface ReviewFinding {
   evidence_status?: ("verified" | "unverified" | "needs_evidence")
 }
 /**
- * Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.
+ * Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote near that line.
  * 
  * This interface was referenced by `ReviewCritique`'s JSON-Schema
  * via the `definition` "ReviewEvidence".
@@ -1876,6 +1876,10 @@ export interface ReviewEvidence {
   file?: string
   line?: number
   quote?: string
+  /**
+   * Which side of the change `line` and `quote` are on: `new` (the default: the file at the reviewed revision) or `old` (the file before the change, only for a finding about removed code).
+   */
+  side?: ("new" | "old")
 }
 /**
  * decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.

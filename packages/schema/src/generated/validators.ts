@@ -15830,9 +15830,9 @@ return errors === 0;
 validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewCritiqueRaw = validate63;
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote near that line.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000},"side":{"description":"Which side of the change `line` and `quote` are on: `new` (the default: the file at the reviewed revision) or `old` (the file before the change, only for a finding about removed code).","type":"string","enum":["new","old"]}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
 const schema81 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
-const schema83 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000}}};
+const schema83 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote near that line.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000},"side":{"description":"Which side of the change `line` and `quote` are on: `new` (the default: the file at the reviewed revision) or `old` (the file before the change, only for a finding about removed code).","type":"string","enum":["new","old"]}}};
 const pattern20 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -16000,7 +16000,7 @@ if(data.evidence !== undefined){
 let data4 = data.evidence;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
-if(!(((key1 === "file") || (key1 === "line")) || (key1 === "quote"))){
+if(!((((key1 === "file") || (key1 === "line")) || (key1 === "quote")) || (key1 === "side"))){
 const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/$defs/ReviewEvidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -16106,9 +16106,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/evidence",schemaPath:"#/$defs/ReviewEvidence/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.side !== undefined){
+let data8 = data4.side;
+if(typeof data8 !== "string"){
+const err22 = {instancePath:instancePath+"/evidence/side",schemaPath:"#/$defs/ReviewEvidence/properties/side/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16117,12 +16118,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.suggestion !== undefined){
-let data8 = data.suggestion;
-if(typeof data8 === "string"){
-if(func2(data8) > 4000){
-const err23 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
+if(!((data8 === "new") || (data8 === "old"))){
+const err23 = {instancePath:instancePath+"/evidence/side",schemaPath:"#/$defs/ReviewEvidence/properties/side/enum",keyword:"enum",params:{allowedValues: schema83.properties.side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16132,8 +16129,9 @@ vErrors.push(err23);
 errors++;
 }
 }
+}
 else {
-const err24 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/evidence",schemaPath:"#/$defs/ReviewEvidence/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16143,9 +16141,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.fingerprint !== undefined){
-if(typeof data.fingerprint !== "string"){
-const err25 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.suggestion !== undefined){
+let data9 = data.suggestion;
+if(typeof data9 === "string"){
+if(func2(data9) > 4000){
+const err25 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -16155,10 +16155,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.evidence_status !== undefined){
-let data10 = data.evidence_status;
-if(typeof data10 !== "string"){
-const err26 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err26 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16167,8 +16165,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.fingerprint !== undefined){
+if(typeof data.fingerprint !== "string"){
+const err27 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16178,14 +16178,37 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.evidence_status !== undefined){
+let data11 = data.evidence_status;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+if(!(((data11 === "verified") || (data11 === "unverified")) || (data11 === "needs_evidence"))){
+const err29 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
 }
 errors++;
 }
@@ -17211,7 +17234,7 @@ if(data.evidence !== undefined){
 let data4 = data.evidence;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
-if(!(((key1 === "file") || (key1 === "line")) || (key1 === "quote"))){
+if(!((((key1 === "file") || (key1 === "line")) || (key1 === "quote")) || (key1 === "side"))){
 const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/$defs/ReviewEvidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -17317,9 +17340,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/evidence",schemaPath:"#/$defs/ReviewEvidence/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.side !== undefined){
+let data8 = data4.side;
+if(typeof data8 !== "string"){
+const err22 = {instancePath:instancePath+"/evidence/side",schemaPath:"#/$defs/ReviewEvidence/properties/side/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17328,12 +17352,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.suggestion !== undefined){
-let data8 = data.suggestion;
-if(typeof data8 === "string"){
-if(func2(data8) > 4000){
-const err23 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
+if(!((data8 === "new") || (data8 === "old"))){
+const err23 = {instancePath:instancePath+"/evidence/side",schemaPath:"#/$defs/ReviewEvidence/properties/side/enum",keyword:"enum",params:{allowedValues: schema83.properties.side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17343,8 +17363,9 @@ vErrors.push(err23);
 errors++;
 }
 }
+}
 else {
-const err24 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/evidence",schemaPath:"#/$defs/ReviewEvidence/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17354,9 +17375,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.fingerprint !== undefined){
-if(typeof data.fingerprint !== "string"){
-const err25 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.suggestion !== undefined){
+let data9 = data.suggestion;
+if(typeof data9 === "string"){
+if(func2(data9) > 4000){
+const err25 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17366,10 +17389,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.evidence_status !== undefined){
-let data10 = data.evidence_status;
-if(typeof data10 !== "string"){
-const err26 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err26 = {instancePath:instancePath+"/suggestion",schemaPath:"#/properties/suggestion/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17378,8 +17399,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(((data10 === "verified") || (data10 === "unverified")) || (data10 === "needs_evidence"))){
-const err27 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.fingerprint !== undefined){
+if(typeof data.fingerprint !== "string"){
+const err27 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -17389,14 +17412,37 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.evidence_status !== undefined){
+let data11 = data.evidence_status;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+if(!(((data11 === "verified") || (data11 === "unverified")) || (data11 === "needs_evidence"))){
+const err29 = {instancePath:instancePath+"/evidence_status",schemaPath:"#/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
 }
 errors++;
 }

@@ -1,6 +1,13 @@
 import type { ReviewFinding } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { agreed, converged, fingerprintFindings, newSevereFindings, sameFinding } from "./fingerprint.js";
+import {
+  agreed,
+  converged,
+  findingTerms,
+  fingerprintFindings,
+  newSevereFindings,
+  sameFinding,
+} from "./fingerprint.js";
 
 const f = (
   severity: ReviewFinding["severity"],
@@ -28,21 +35,6 @@ describe("fingerprints across rounds", () => {
     expect(newSevereFindings(r2, r1).map((x) => x.title)).toEqual(["SQL built by string concatenation"]);
   });
 
-  it("the same file and a nearby line is the same finding, whatever the words", () => {
-    expect(
-      sameFinding(
-        f("P1", "Bug here", { file: "a.ts", line: 10 }),
-        f("P2", "Wrong bound", { file: "a.ts", line: 12 }),
-      ),
-    ).toBe(true);
-    expect(
-      sameFinding(
-        f("P1", "Bug here", { file: "a.ts", line: 10 }),
-        f("P2", "Wrong bound", { file: "a.ts", line: 30 }),
-      ),
-    ).toBe(false);
-  });
-
   it("converges after two rounds with no NEW P1/P2, not after 'no P1/P2' once", () => {
     const r1 = fingerprintFindings([f("P1", "Off-by-one drops the last item")], []);
     const r2 = fingerprintFindings([f("P1", "Last item dropped: off by one")], r1);
@@ -58,5 +50,61 @@ describe("fingerprints across rounds", () => {
     expect(agreed({ agree: true, findings: [f("P3", "nit")] })).toBe(true);
     expect(agreed({ agree: true, findings: [f("P2", "real")] })).toBe(false);
     expect(agreed({ agree: false, findings: [] })).toBe(false);
+  });
+});
+
+describe("fingerprints within a round and in any script", () => {
+  it("within a round every finding is distinct, however near their lines", () => {
+    const round = fingerprintFindings(
+      [
+        f("P1", "Off-by-one drops the last element", { file: "sum.ts", line: 3 }),
+        f("P3", "Name the accumulator sum", { file: "sum.ts", line: 4 }),
+        f("P2", "Off-by-one drops the last element", { file: "sum.ts", line: 3 }),
+      ],
+      [],
+    );
+    expect(new Set(round.map((x) => x.fingerprint)).size).toBe(3);
+  });
+
+  it("across rounds a nearby line alone is not the same finding: the claim must be the same", () => {
+    const r1 = fingerprintFindings(
+      [f("P1", "Off-by-one drops the last element", { file: "sum.ts", line: 3 })],
+      [],
+    );
+    const r2 = fingerprintFindings([f("P3", "Name the accumulator sum", { file: "sum.ts", line: 4 })], r1);
+    expect(r2[0]!.fingerprint).not.toBe(r1[0]!.fingerprint);
+    expect(
+      sameFinding(
+        f("P1", "Bug here", { file: "a.ts", line: 10 }),
+        f("P2", "Wrong bound", { file: "a.ts", line: 12 }),
+      ),
+    ).toBe(false);
+    // The same claim in another file is another finding.
+    expect(
+      sameFinding(
+        f("P1", "Off-by-one drops the last element", { file: "a.ts", line: 3 }),
+        f("P1", "Off-by-one drops the last element", { file: "b.ts", line: 3 }),
+      ),
+    ).toBe(false);
+  });
+
+  it("titles with no ASCII word are told apart, and a reworded repeat still matches (Japanese, Russian)", () => {
+    const ja = fingerprintFindings(
+      [f("P1", "ループが最後の要素を落とす"), f("P3", "変数名が分かりにくい"), f("P2", "エラー処理がない")],
+      [],
+    );
+    expect(new Set(ja.map((x) => x.fingerprint)).size).toBe(3);
+    const ru = fingerprintFindings(
+      [f("P1", "Цикл теряет последний элемент"), f("P3", "Неясное имя переменной")],
+      [],
+    );
+    expect(new Set([...ja, ...ru].map((x) => x.fingerprint)).size).toBe(5);
+    const again = fingerprintFindings(
+      [f("P1", "ループが最後の要素を落としている"), f("P1", "Цикл теряет последний элемент массива")],
+      [...ja, ...ru],
+    );
+    expect(again[0]!.fingerprint).toBe(ja[0]!.fingerprint);
+    expect(again[1]!.fingerprint).toBe(ru[0]!.fingerprint);
+    expect(findingTerms(f("P3", "変数名"))).toEqual(new Set(["変数", "数名"]));
   });
 });

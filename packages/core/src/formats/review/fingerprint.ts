@@ -40,12 +40,37 @@ function stem(word: string): string {
   return SYNONYMS[w] ?? w;
 }
 
-/** The significant word stems of a finding's title (and the start of its detail). */
-export function findingTerms(finding: Pick<ReviewFinding, "title" | "detail">): Set<string> {
-  const words = `${finding.title}`.toLowerCase().split(/[^a-z0-9]+/);
-  return new Set(words.filter((w) => w.length > 1 && !STOP.has(w)).map(stem));
+// Scripts written without spaces between words: a run of them is cut into character bigrams.
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
+
+/** The character bigrams of a run of an unspaced script (a single character stands alone). */
+function bigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  return chars.slice(1).map((c, i) => `${chars[i]}${c}`);
 }
 
+/**
+ * The significant terms of a finding's title, in any script: NFKC-normalized and lowercased, cut
+ * into runs of Unicode letters and numbers; a word of a spaced script (Latin, Cyrillic, Greek ...)
+ * is one term (English ones reduced to a rough stem and a shared synonym, stop words dropped), a
+ * run of an unspaced script (CJK, Thai ...) gives its character bigrams.
+ */
+export function findingTerms(finding: Pick<ReviewFinding, "title" | "detail">): Set<string> {
+  const terms = new Set<string>();
+  for (const word of finding.title
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []) {
+    for (const run of word.match(UNSPACED) ?? []) for (const b of bigrams(run)) terms.add(b);
+    for (const rest of word.split(UNSPACED))
+      if ([...rest].length > 1 && !STOP.has(rest)) terms.add(stem(rest));
+  }
+  return terms;
+}
+
+/** Jaccard similarity of two term sets (shared terms over all terms), 0 when either is empty. */
 function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let both = 0;
@@ -53,14 +78,24 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return both / (a.size + b.size - both);
 }
 
-/** Whether two findings are the same concern reworded: same file and nearby line, or mostly the same terms. */
+/** Two findings make the same claim when their title terms have a Jaccard similarity of at least this. */
+export const SAME_CLAIM = 0.5;
+
+/** How alike two findings' claims are: their title terms' Jaccard similarity, 0 when they name different files. */
+export function claimSimilarity(a: ReviewFinding, b: ReviewFinding): number {
+  const fa = a.evidence?.file;
+  const fb = b.evidence?.file;
+  if (fa && fb && fa !== fb) return 0;
+  return jaccard(findingTerms(a), findingTerms(b));
+}
+
+/**
+ * Whether a finding repeats another (of an earlier round) reworded: the same claim (similarity >=
+ * SAME_CLAIM) in the same file when both name one. A nearby line alone is never enough: two
+ * concerns often sit a line apart.
+ */
 export function sameFinding(a: ReviewFinding, b: ReviewFinding): boolean {
-  const ea = a.evidence;
-  const eb = b.evidence;
-  if (ea?.file && eb?.file && ea.line !== undefined && eb.line !== undefined) {
-    if (ea.file === eb.file && Math.abs(ea.line - eb.line) <= 3) return true;
-  }
-  return jaccard(findingTerms(a), findingTerms(b)) >= 0.5;
+  return claimSimilarity(a, b) >= SAME_CLAIM;
 }
 
 function hash(text: string): string {
@@ -70,21 +105,60 @@ function hash(text: string): string {
 }
 
 /**
- * Gives each finding a fingerprint: the one of an earlier finding it repeats (reworded or not), else
- * a new one from its terms. Earlier findings must already carry theirs.
+ * Gives each finding of a round a fingerprint: the one of the earlier finding it repeats (reworded
+ * or not: the most similar one; each earlier fingerprint goes to at most one finding of the round), else a new one from
+ * its terms. Within a round every finding keeps a fingerprint of its own. Earlier findings must
+ * already carry theirs.
  */
 export function fingerprintFindings(
   findings: readonly ReviewFinding[],
   earlier: readonly ReviewFinding[],
 ): ReviewFinding[] {
-  const seen: ReviewFinding[] = [...earlier];
+  const taken = new Set(earlier.map((e) => e.fingerprint));
+  const claimed = new Set<string>();
   return findings.map((f) => {
-    const repeat = seen.find((e) => e.fingerprint && sameFinding(f, e));
-    const fingerprint = repeat?.fingerprint ?? `fp-${hash([...findingTerms(f)].sort().join(" "))}`;
-    const out = { ...f, fingerprint };
-    seen.push(out);
-    return out;
+    let repeat: { fingerprint: string; similarity: number } | undefined;
+    for (const e of earlier) {
+      if (!e.fingerprint || claimed.has(e.fingerprint)) continue;
+      const similarity = claimSimilarity(f, e);
+      if (similarity >= SAME_CLAIM && similarity > (repeat?.similarity ?? 0))
+        repeat = { fingerprint: e.fingerprint, similarity };
+    }
+    const fingerprint = repeat?.fingerprint ?? freshFingerprint(f, taken);
+    claimed.add(fingerprint);
+    taken.add(fingerprint);
+    return { ...f, fingerprint };
   });
+}
+
+/** A fingerprint from a finding's terms (its whole title when it has none) that no other finding holds. */
+function freshFingerprint(f: ReviewFinding, taken: ReadonlySet<string | undefined>): string {
+  const terms = findingTerms(f);
+  const text = terms.size > 0 ? [...terms].sort().join(" ") : f.title.normalize("NFKC").toLowerCase();
+  for (let n = 1; ; n++) {
+    const fingerprint = `fp-${hash(n === 1 ? text : `${text}\n${n}`)}`;
+    if (!taken.has(fingerprint)) return fingerprint;
+  }
+}
+
+/**
+ * The latest copy of each distinct finding over rounds (oldest first): a later round's repeat (same
+ * fingerprint) replaces the earlier copy, but within a round every finding stays, even two sharing
+ * a fingerprint (as a folder written by an older version may hold): the second is keyed by its id.
+ */
+export function latestFindings<T extends { id?: string; fingerprint?: string }>(
+  rounds: Iterable<readonly T[]>,
+): T[] {
+  const latest = new Map<string, T>();
+  for (const round of rounds) {
+    const keys = new Set<string>();
+    for (const f of round) {
+      const key = f.fingerprint && !keys.has(f.fingerprint) ? f.fingerprint : (f.id ?? "");
+      keys.add(key);
+      latest.set(key, f);
+    }
+  }
+  return [...latest.values()];
 }
 
 /** The P1/P2 findings of a round whose fingerprints no earlier round had. */

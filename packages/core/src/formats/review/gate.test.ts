@@ -217,3 +217,64 @@ describe("evaluateGate", () => {
     ]);
   });
 });
+
+describe("the gate keeps every finding of a round", () => {
+  const twoFindings = JSON.stringify({
+    findings: [
+      {
+        severity: "P1",
+        title: "Off-by-one drops the last element",
+        detail: "The loop stops one short.",
+        evidence: verified,
+      },
+      {
+        severity: "P3",
+        title: "Name the accumulator sum",
+        detail: "Style.",
+        evidence: { file: "src/sum.ts", line: 4, quote: "return total;" },
+      },
+    ],
+    recommendation: "C",
+    agree: false,
+  });
+  const bothValid = JSON.stringify({
+    classifications: [
+      { finding_id: "r01-f1", verdict: "valid", reasoning: "line 3 stops one short" },
+      { finding_id: "r01-f2", verdict: "valid", reasoning: "a fair nit" },
+    ],
+    recommendation: "C",
+    reasons: ["fix the bug, keep the rest"],
+  });
+  // The critic, the judge (C), then the author's compromise version.
+  const judgedC = () =>
+    step(step(step(reviewState(), twoFindings), bothValid), "# Fixed\n\nLoop to xs.length.\n");
+
+  it("a valid verified P1 a line away from a P3 blocks, and both are in the result", () => {
+    const s = judgedC();
+    expect(reviewFrontmatter(s)).toMatchObject({ current_phase: "complete", final_decision: "C" });
+    const result = evaluateGate({ state: s, run: done });
+    expect(result).toMatchObject({ outcome: "blocked", exit_code: 1, blocking: ["r01-f1"] });
+    expect(result.findings.map((f) => [f.id, f.severity, f.evidence_status, f.blocking])).toEqual([
+      ["r01-f1", "P1", "verified", true],
+      ["r01-f2", "P3", "verified", false],
+    ]);
+  });
+
+  it("two findings of one round that share a fingerprint (a folder written before) both stay", () => {
+    const s = judgedC();
+    const records = s.records!.map((r) =>
+      r.file === "rounds/r01-critique.md"
+        ? {
+            ...r,
+            frontmatter: {
+              ...r.frontmatter,
+              findings: (r.frontmatter.findings as object[]).map((f) => ({ ...f, fingerprint: "fp-same" })),
+            },
+          }
+        : r,
+    );
+    const result = evaluateGate({ state: { ...s, records }, run: done });
+    expect(result.outcome).toBe("blocked");
+    expect(result.findings.map((f) => f.id)).toEqual(["r01-f1", "r01-f2"]);
+  });
+});

@@ -10,6 +10,7 @@ import type {
 import { clipText } from "../../clip.js";
 import { isJudgeRole } from "../../judging/panel.js";
 import type { DebateState } from "../../types.js";
+import { latestFindings } from "./fingerprint.js";
 import { reviewDegraded } from "./format.js";
 import { reviewFrontmatter, roundsOf } from "./state.js";
 
@@ -47,14 +48,13 @@ function where(f: { file?: string; line?: number }): string {
   return f.file ? ` (${f.file}${f.line ? `:${f.line}` : ""})` : "";
 }
 
-/** Every finding of the review, the latest round's copy of each (findings are fingerprinted across rounds). */
+/** Every finding of the review, the latest round's copy of each (see latestFindings). */
 function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked: Set<string>): GateFinding[] {
-  const latest = new Map<string, GateFinding>();
-  for (const round of roundsOf(state)) {
+  const rounds = roundsOf(state).map((round) => {
     const judged = new Map((round.classified ?? []).map((f) => [f.id, f.verdict]));
     const said = new Map((round.judgment?.classifications ?? []).map((c) => [c.finding_id, c.verdict]));
     const all: ReviewFinding[] = [...round.critique.findings, ...(round.judgment?.added_findings ?? [])];
-    for (const f of all) {
+    return all.map((f): GateFinding => {
       const verdict = judged.get(f.id!) ?? "unjudged";
       const evidence = f.evidence_status ?? "unverified";
       // The engine demotes an unproven P1 to P2 and a judge's `valid` on unfound evidence to
@@ -66,7 +66,7 @@ function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked:
         (verdict === "valid" && policy.block_on.includes(f.severity)) ||
         (policy.count_unverified && verdict === "needs_evidence" && severe);
       if (!blocking && severe && said.get(f.id!) === "valid" && verdict !== "valid") unchecked.add(f.id!);
-      const finding: GateFinding = {
+      return {
         id: f.id!,
         severity: f.severity,
         title: f.title,
@@ -80,11 +80,10 @@ function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked:
         ...(f.fingerprint ? { fingerprint: f.fingerprint } : {}),
         round: round.round,
       };
-      latest.set(f.fingerprint ?? f.id!, finding);
-    }
-  }
+    });
+  });
   const rank = { P1: 0, P2: 1, P3: 2 } as const;
-  return [...latest.values()].sort(
+  return latestFindings(rounds).sort(
     (a, b) => Number(b.blocking) - Number(a.blocking) || rank[a.severity] - rank[b.severity],
   );
 }

@@ -36,6 +36,7 @@ export function renderFinding(f: ReviewFinding & { verdict?: string }): string {
     ? [
         f.evidence.file && `${f.evidence.file}${f.evidence.line ? `:${f.evidence.line}` : ""}`,
         f.evidence.quote && JSON.stringify(f.evidence.quote),
+        f.evidence.side === "old" && "(before the change)",
       ]
         .filter(Boolean)
         .join(" ")

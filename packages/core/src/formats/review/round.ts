@@ -16,7 +16,7 @@ import { removeSecrets } from "../../secrets.js";
 import type { Result } from "../../types.js";
 import { choiceEffect, decide } from "./decision.js";
 import { type EvidenceSources, verifyFindings } from "./evidence.js";
-import { agreed, converged, fingerprintFindings } from "./fingerprint.js";
+import { agreed, converged, fingerprintFindings, latestFindings } from "./fingerprint.js";
 import { budgetForCall } from "./guards.js";
 import { type ClassifiedFinding, checkReviewJudgment, classify } from "./judgment.js";
 import { type CritiqueForm, parseCritique } from "./parse.js";
@@ -214,11 +214,11 @@ export function critiqueContext(rounds: readonly ReviewRound[], window = DEFAULT
 
 function tally(rounds: readonly ReviewRound[]): ReviewDecision["findings"] {
   // The latest classification of each distinct finding (by fingerprint) counts once.
-  const latest = new Map<string, ClassifiedFinding | ReviewFinding>();
-  for (const r of rounds)
-    for (const f of r.classified ?? r.critique.findings) latest.set(f.fingerprint ?? f.id!, f);
+  const latest = latestFindings<ClassifiedFinding | ReviewFinding>(
+    rounds.map((r) => r.classified ?? r.critique.findings),
+  );
   const counts = { P1: 0, P2: 0, P3: 0, verified: 0 };
-  for (const f of latest.values()) {
+  for (const f of latest) {
     if ((f as ClassifiedFinding).verdict === "invalid") continue;
     counts[f.severity]++;
     if (f.evidence_status === "verified") counts.verified++;

@@ -7,7 +7,7 @@ import type {
 } from "@debatekit/schema";
 import type { DebateState } from "../../types.js";
 import type { FormatRecord } from "../format.js";
-import type { EvidenceSources } from "./evidence.js";
+import { artifactShowsFiles, type EvidenceSources } from "./evidence.js";
 import { classify } from "./judgment.js";
 import type { CritiqueForm } from "./parse.js";
 import type { ReviewRound } from "./round.js";
@@ -82,14 +82,22 @@ export function repositoryFiles(original: string): Map<string, string> {
   return files;
 }
 
-/** What evidence is checked against: the current artifact and the repository files snapshotted with v1. */
+/**
+ * What evidence is checked against: the current artifact, the repository files snapshotted with v1,
+ * and each version `artifact/vN.md` that shows no file (a proposal, a version the author wrote) as a
+ * file of its own; a snapshot of files is cited by those files, never by its framing.
+ */
 export function evidenceSources(state: DebateState): EvidenceSources {
   const original = recordOf(state, artifactFile(1))?.body ?? "";
   const files = repositoryFiles(original);
   const current = currentArtifact(state).text;
+  const version = (path: string) => {
+    const text = ARTIFACT_PATH.test(path) ? recordOf(state, path)?.body : undefined;
+    return text !== undefined && !artifactShowsFiles(text) ? text : undefined;
+  };
   return {
     artifact: current === original ? current : `${current}\n${original}`,
-    file: (path) => files.get(path),
+    file: (path) => files.get(path) ?? version(path),
   };
 }
 
