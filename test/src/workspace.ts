@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { allowFolder, readFolderPrograms } from "@debatekit/files";
 
 /** The repository root. */
 export const repoRoot = new URL("../../", import.meta.url).pathname;
@@ -24,4 +25,12 @@ export function publishablePackages(): WorkspacePackage[] {
   return dirs
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
     .filter((p) => !p.manifest.private);
+}
+
+/**
+ * Allows the programs a debate or tournament folder names, as `debate allow <dir>` does: recorded
+ * under `env`'s XDG_STATE_HOME (else its HOME's ~/.local/state), outside the folder.
+ */
+export async function allowFolderPrograms(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await allowFolder(await readFolderPrograms(dir, { env }), env, new Date());
 }

@@ -2,7 +2,14 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Detection, SeatSafetyReport } from "@debatekit/adapter-kit";
-import { readDebateFolder } from "@debatekit/files";
+import {
+  type Consent,
+  loadConsent,
+  programsOfFrontmatter,
+  readDebateFolder,
+  readFolderPrograms,
+  unallowedPrograms,
+} from "@debatekit/files";
 import { createSeatAdapter } from "@debatekit/runner";
 import type { SeatConfig } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -34,6 +41,11 @@ export interface DoctorRow extends Detection {
    * it (isolation) and the model server it calls. Absent for seats that run no program.
    */
   safety?: SeatSafetyReport;
+  /**
+   * A seat whose `command:` (or workspace outside the folder) the user has not allowed: what it
+   * would run. Doctor does not start it (not even for its version), and the seat is not ready.
+   */
+  notAllowed?: string;
 }
 
 interface AuthSource {
@@ -135,12 +147,47 @@ export async function diagnoseSeat(
   };
 }
 
+/**
+ * The row of a seat that names a program the user has not allowed (or a workspace never allowed),
+ * made without starting anything; undefined when the seat may be checked as usual.
+ */
+async function unallowedSeat(
+  role: string,
+  seat: SeatConfig,
+  context: { consent: Consent; debateDir: string; realDir: string; env: NodeJS.ProcessEnv; shown: string },
+): Promise<Omit<DoctorRow, "seat" | "notAllowed"> | undefined> {
+  const found = await programsOfFrontmatter({ seats: { [role]: seat } }, context.debateDir, context);
+  const refused = found.refused[0]?.message;
+  const program = unallowedPrograms(context.consent, {
+    dir: context.realDir,
+    file: "debate.md",
+    ...found,
+  })[0];
+  if (!refused && !program) return undefined;
+  const what = program?.kind === "command" ? `would run ${program.shown}` : `would read ${program?.value[0]}`;
+  const hint = refused
+    ? `refused: ${refused}`
+    : `${what}; not allowed, so doctor did not start it (check it, then: debate allow ${context.shown})`;
+  return {
+    adapter: seat.adapter,
+    installed: false,
+    usable: false,
+    hint,
+    auth: { status: "unknown", via: [] },
+    ready: false,
+  };
+}
+
 /** Each seat's safety as lines: tools, the switches that keep them so, isolation, endpoint. */
 export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
   const lines: string[] = [];
   for (const row of rows) {
     if (!row.seat) continue;
     const name = `${row.seat} (${row.adapter})`;
+    if (row.notAllowed) {
+      lines.push(`${name}: ${row.notAllowed}`);
+      continue;
+    }
     const s = row.safety;
     if (!s) {
       lines.push(`${name}: runs no program (answers come from files in the debate folder)`);
@@ -224,7 +271,7 @@ export function registerDoctor(program: Command, io: CliIO): void {
   program
     .command("doctor")
     .description(
-      "check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint",
+      "check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint (a seat's `command:` not allowed with `debate allow` is shown, never started)",
     )
     .argument("[folder]", "a debate folder: also check each of its seats (exit 1 when one is not ready)")
     .option("--json", "print the report as JSON")
@@ -243,11 +290,20 @@ export function registerDoctor(program: Command, io: CliIO): void {
           );
         }
         const seats = read.value.state.frontmatter.seats ?? {};
+        const consent = await loadConsent(env);
+        const { dir: realDir } = await readFolderPrograms(debateDir, { env });
         seatRows = await Promise.all(
-          Object.entries(seats).map(async ([role, seat]) => ({
-            seat: role,
-            ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })),
-          })),
+          Object.entries(seats).map(async ([role, seat]) => {
+            const blocked = await unallowedSeat(role, seat as SeatConfig, {
+              consent,
+              debateDir,
+              realDir,
+              env,
+              shown: folder,
+            });
+            if (blocked) return { seat: role, ...blocked, notAllowed: `${blocked.hint}` };
+            return { seat: role, ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })) };
+          }),
         );
       }
       if (options.json) {
