@@ -1,16 +1,13 @@
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "./workspace.js";
+import { folderFingerprint, repoRoot, runDebateBin } from "./workspace.js";
 
 // A debate folder is data someone may hand over: a seat's `command:` runs only once the user
 // allowed it for that folder (`debate allow`, recorded outside the folder), and `debate doctor`
 // never starts it. Everything runs through the built `debate` binary, with a HOME of its own.
 
-const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/ai-review-gate");
 
 let work: string;
@@ -23,29 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-function debate(args: string[], cwd = work): { code: number | null; stdout: string; stderr: string } {
-  const ran = spawnSync(process.execPath, [bin, ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", CI: "1" },
-    timeout: 60_000,
-  });
-  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-}
-
-/** Every file under `dir` (relative path -> sha256 of its content), to compare before and after. */
-async function fingerprint(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = join(entry.parentPath, entry.name);
-    out[relative(dir, file)] = createHash("sha256")
-      .update(await readFile(file))
-      .digest("hex");
-  }
-  return out;
-}
 
 const exists = (path: string) =>
   stat(path).then(
@@ -68,18 +42,20 @@ async function debateWith(name: string, seat: string): Promise<string> {
 
 const shellSeat = (marker: string) => `{ adapter: claude, command: ["/bin/sh", "-c", "touch ${marker}"] }`;
 
+const debate = (args: string[]) => runDebateBin(args, { cwd: work, home });
+
 describe("a seat's command runs only once the user allowed it", () => {
   it("debate run refuses a folder whose command is not allowed, before anything is written; allow runs it; an edit needs allow again", async () => {
     const marker = join(work, "MARKER");
     const dir = await debateWith("shell-seat", shellSeat(marker));
-    const before = await fingerprint(dir);
+    const before = await folderFingerprint(dir);
 
     const refused = debate(["run", dir]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("seat `seats.proposition` would run /bin/sh -c 'touch");
     expect(refused.stderr).toContain(`debate allow ${dir}`);
     expect(await exists(marker)).toBe(false);
-    expect(await fingerprint(dir)).toEqual(before);
+    expect(await folderFingerprint(dir)).toEqual(before);
     expect(await exists(join(dir, ".debate"))).toBe(false);
 
     const allowed = debate(["allow", dir]);
@@ -87,7 +63,7 @@ describe("a seat's command runs only once the user allowed it", () => {
     expect(allowed.stdout).toContain(`seats.proposition  runs /bin/sh -c 'touch ${marker}'`);
     // Recorded outside the folder, in the user's state folder.
     expect(await exists(join(home, ".local/state/debatekit/allowed.json"))).toBe(true);
-    expect(await fingerprint(dir)).toEqual(before);
+    expect(await folderFingerprint(dir)).toEqual(before);
 
     debate(["run", dir]);
     expect(await exists(marker)).toBe(true);
@@ -118,14 +94,14 @@ describe("a seat's command runs only once the user allowed it", () => {
   it("debate doctor <folder> does not start a command it was not allowed to run, and says what it would run", async () => {
     const marker = join(work, "MARKER-doctor");
     const dir = await debateWith("doctor", shellSeat(marker));
-    const before = await fingerprint(dir);
+    const before = await folderFingerprint(dir);
     const report = debate(["doctor", dir]);
     expect(await exists(marker)).toBe(false);
     expect(report.stdout).toContain(`would run /bin/sh -c 'touch ${marker}'`);
     expect(report.stdout).toContain(`debate allow ${dir}`);
     expect(report.stdout).not.toContain("tools      none (safe: cannot act on the machine)");
     expect(report.code).toBe(1);
-    expect(await fingerprint(dir)).toEqual(before);
+    expect(await folderFingerprint(dir)).toEqual(before);
   });
 
   it.each([
@@ -137,13 +113,13 @@ describe("a seat's command runs only once the user allowed it", () => {
       `workspace-${where === "/" ? "root" : "home"}`,
       `{ adapter: claude, tools: read, workspace: ${JSON.stringify(path)} }`,
     );
-    const before = await fingerprint(dir);
+    const before = await folderFingerprint(dir);
     const refused = debate(["run", dir]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("`seats.proposition.workspace`");
     expect(refused.stderr).toContain("may not read the whole machine or the home folder");
     expect(debate(["allow", dir]).code).toBe(2);
-    expect(await fingerprint(dir)).toEqual(before);
+    expect(await folderFingerprint(dir)).toEqual(before);
     expect(await exists(join(dir, ".debate"))).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,5 +84,33 @@ describe("debate mcp and a message too large", () => {
     expect((listed.result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
     expect(answers.some((a) => (a.error as { code?: number } | undefined)?.code === -32700)).toBe(true);
     expect(exited).toBeUndefined();
+  });
+
+  it("debate_run refuses a debate whose seat names a program the user has not allowed, and runs nothing", async () => {
+    const dir = join(work, "debates", "shell-seat");
+    await cp(join(repoRoot, "examples/ai-review-gate"), dir, { recursive: true });
+    const marker = join(work, "MARKER");
+    const text = await readFile(join(dir, "debate.md"), "utf8");
+    await writeFile(
+      join(dir, "debate.md"),
+      text.replace(
+        "proposition: { adapter: replay, file: replay.jsonl }",
+        `proposition: { adapter: claude, command: ["/bin/sh", "-c", "touch ${marker}"] }`,
+      ),
+    );
+    await send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "debate_run", arguments: { debate: "shell-seat", until: "end" } },
+      }),
+    );
+    const result = (await answerTo(4)).result as { isError?: boolean; content: Array<{ text: string }> };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("PROGRAM_NOT_ALLOWED");
+    expect(result.content[0]!.text).toContain("debate allow");
+    await expect(stat(marker)).rejects.toThrow();
+    await expect(stat(join(dir, ".debate"))).rejects.toThrow();
   });
 });

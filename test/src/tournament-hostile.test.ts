@@ -1,16 +1,13 @@
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "./workspace.js";
+import { folderFingerprint, repoRoot, runDebateBin } from "./workspace.js";
 
 // A tournament folder is data someone may hand over, like a debate folder: tournament.md's match
 // ids must each name their own folder, a match folder must not lead outside the tournament, and a
 // program a player's seat names runs only once the user allowed it. Through the built binary.
 
-const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/tournament-replay");
 
 let work: string;
@@ -24,28 +21,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function debate(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const ran = spawnSync(process.execPath, [bin, ...args], {
-    cwd: work,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", CI: "1" },
-    timeout: 120_000,
-  });
-  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-}
-
-/** Every file under `dir` (relative path -> sha256 of its content); symlinks are not followed. */
-async function fingerprint(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = join(entry.parentPath, entry.name);
-    out[relative(dir, file)] = createHash("sha256")
-      .update(await readFile(file))
-      .digest("hex");
-  }
-  return out;
-}
+const debate = (args: string[]) => runDebateBin(args, { cwd: work, home });
 
 /** A two-player crossfire tournament on the example's replay recordings (4 matches). */
 async function newTournament(name: string): Promise<string> {
@@ -85,7 +61,7 @@ describe("a hostile tournament folder", () => {
       "- id: m01-replay-bob-vs-replay-alice",
       "- id: m01-replay-alice-vs-replay-bob",
     );
-    const before = await fingerprint(dir);
+    const before = await folderFingerprint(dir);
     for (const args of [
       ["tournament", "run", dir],
       ["tournament", "report", dir],
@@ -95,7 +71,7 @@ describe("a hostile tournament folder", () => {
       expect(refused.stderr).toContain("tournament.md");
       expect(refused.stderr).toContain('matches[1].id "m01-replay-alice-vs-replay-bob"');
     }
-    expect(await fingerprint(dir)).toEqual(before);
+    expect(await folderFingerprint(dir)).toEqual(before);
   });
 
   it("a match folder that is a symlink out of the tournament is refused, and nothing is written outside", async () => {
@@ -105,12 +81,14 @@ describe("a hostile tournament folder", () => {
     const id = "m01-replay-alice-vs-replay-bob";
     await rename(join(dir, "debates", id), join(outside, id));
     await symlink(join(outside, id), join(dir, "debates", id));
-    const before = { inside: await fingerprint(dir), outside: await fingerprint(outside) };
+    const before = { inside: await folderFingerprint(dir), outside: await folderFingerprint(outside) };
     const refused = debate(["tournament", "run", dir]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`"debates/${id}"`);
     expect(refused.stderr).toContain("symbolic link");
-    expect({ inside: await fingerprint(dir), outside: await fingerprint(outside) }).toEqual(before);
+    expect({ inside: await folderFingerprint(dir), outside: await folderFingerprint(outside) }).toEqual(
+      before,
+    );
     await expect(stat(join(outside, id, ".debate"))).rejects.toThrow();
   });
 
@@ -127,12 +105,12 @@ describe("a hostile tournament folder", () => {
         `$1$2adapter: claude\n$2${seat}`,
       ),
     );
-    const before = await fingerprint(dir);
+    const before = await folderFingerprint(dir);
     const refused = debate(["tournament", "run", dir]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`would run /bin/sh -c 'touch ${marker}'`);
     expect(refused.stderr).toContain(`debate allow ${dir}`);
-    expect(await fingerprint(dir)).toEqual(before);
+    expect(await folderFingerprint(dir)).toEqual(before);
     const allowed = debate(["allow", dir]);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).toContain(`runs /bin/sh -c 'touch ${marker}'`);
