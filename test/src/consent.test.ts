@@ -102,6 +102,11 @@ describe("a seat's command runs only once the user allowed it", () => {
     expect(report.stdout).not.toContain("tools      none (safe: cannot act on the machine)");
     expect(report.code).toBe(1);
     expect(await folderFingerprint(dir)).toEqual(before);
+    // Once allowed, the seat's program is named, never called safe.
+    expect(debate(["allow", dir]).code).toBe(0);
+    expect(debate(["doctor", dir]).stdout).toContain(
+      `tools      none asked of its own command /bin/sh -c 'touch ${marker}' (you allowed it`,
+    );
   });
 
   it.each([

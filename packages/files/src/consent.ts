@@ -57,7 +57,7 @@ export function allowancesFile(env: NodeJS.ProcessEnv): string {
 }
 
 /** Quotes an argv for a person's eyes, the way a POSIX shell would read it back. */
-function shellQuote(argv: readonly string[]): string {
+export function shellQuote(argv: readonly string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(" ");
 }
 

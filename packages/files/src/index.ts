@@ -21,6 +21,7 @@ export {
   programsOfFrontmatter,
   readFolderPrograms,
   seatsIn,
+  shellQuote,
   unallowedPrograms,
 } from "./consent.js";
 export { createDebateFolder } from "./create.js";

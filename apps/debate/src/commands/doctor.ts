@@ -8,6 +8,7 @@ import {
   programsOfFrontmatter,
   readDebateFolder,
   readFolderPrograms,
+  shellQuote,
   unallowedPrograms,
 } from "@debatekit/files";
 import { createSeatAdapter } from "@debatekit/runner";
@@ -46,6 +47,8 @@ export interface DoctorRow extends Detection {
    * would run. Doctor does not start it (not even for its version), and the seat is not ready.
    */
   notAllowed?: string;
+  /** The seat's own `command:` (allowed): a program of the user's choosing, not the adapter's CLI. */
+  program?: string;
 }
 
 interface AuthSource {
@@ -197,7 +200,9 @@ export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
       ? `read requested: unavailable (${s.unavailable})`
       : s.tools === "read"
         ? `read only, inside ${s.workspace ?? "(no workspace)"}`
-        : "none (safe: cannot act on the machine)";
+        : row.program
+          ? `none asked of its own command ${row.program} (you allowed it; what it does is up to that program)`
+          : "none (safe: cannot act on the machine)";
     lines.push(
       `${name}`,
       `  tools      ${tools} — ${s.toolsSwitches}`,
@@ -302,7 +307,12 @@ export function registerDoctor(program: Command, io: CliIO): void {
               shown: folder,
             });
             if (blocked) return { seat: role, ...blocked, notAllowed: `${blocked.hint}` };
-            return { seat: role, ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })) };
+            const own = (seat as SeatConfig).command;
+            return {
+              seat: role,
+              ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })),
+              ...(own ? { program: shellQuote(own) } : {}),
+            };
           }),
         );
       }
