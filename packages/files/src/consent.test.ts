@@ -58,4 +58,20 @@ describe("consent to a folder's programs", () => {
     const consent = { folders: {}, allowCommands: [["kiro-cli", "acp"]] };
     expect(unallowedPrograms(consent, found).map((p) => p.kind)).toEqual(["workspace"]);
   });
+
+  it("a seat env variable that decides what code runs needs consent, unless it only passes the caller's own on", async () => {
+    await writeFile(
+      join(dir, "debate.md"),
+      debateMd(
+        `  proposition: { adapter: claude, env: { NODE_OPTIONS: "--require /tmp/x.js", HTTPS_PROXY: "http://p:1" } }\n  opposition: { adapter: claude, env: { NODE_OPTIONS: "\${NODE_OPTIONS}" } }`,
+      ),
+    );
+    const found = await readFolderPrograms(dir, { env });
+    expect(found.programs.map((p) => [p.seat, p.kind, p.shown])).toEqual([
+      ["seats.proposition", "env", "sets NODE_OPTIONS='--require /tmp/x.js'"],
+    ]);
+    expect(() => assertAllowed({ folders: {}, allowCommands: [] }, found, "debate allow d")).toThrow(
+      /sets NODE_OPTIONS='--require \/tmp\/x\.js' \(it decides what code the CLI runs\)/,
+    );
+  });
 });

@@ -22,8 +22,8 @@ const SEAT_FILES = ["debate.md", "tournament.md"] as const;
 export interface SeatProgram {
   /** Where the seat sits in the file's frontmatter, e.g. `seats.proposition`. */
   seat: string;
-  kind: "command" | "workspace";
-  /** The argv (a command) or the real path of the folder (a workspace). */
+  kind: "command" | "workspace" | "env";
+  /** The argv (a command), the real path of the folder (a workspace), or `NAME=value` (env). */
   value: string[];
   /** The program as a person reads it (`/bin/sh -c 'touch x'`, or a folder). */
   shown: string;
@@ -96,6 +96,16 @@ async function filesNamedInside(argv: readonly string[], root: string): Promise<
   return files;
 }
 
+/**
+ * Variables that decide which code a process loads or runs: set by a folder in a seat's `env:`,
+ * they would run a program of the folder's through the user's own CLI (NODE_OPTIONS=--require ...).
+ */
+const CODE_LOADING_ENV =
+  /^(PATH|NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHON(PATH|STARTUP|HOME)|BASH_ENV|ENV|SHELL|PERL5(OPT|LIB)|RUBY(OPT|LIB)|GIT_(SSH|SSH_COMMAND|EXEC_PATH|CONFIG_GLOBAL))$/;
+
+/** A value made only of `${NAME}` references passes the caller's own variables on: nothing of the folder's. */
+const onlyReferences = /^(\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
+
 /** The folders a workspace may never be: the root, the home folder and every folder above it. */
 function forbiddenWorkspace(real: string, home: string): boolean {
   return real === path.parse(real).root || isInside(real, home);
@@ -127,6 +137,19 @@ async function programsOfSeat(
       shown: shellQuote(argv),
       hash: sha256(JSON.stringify({ command: argv, files })),
     });
+  }
+  if (typeof config.env === "object" && config.env !== null) {
+    for (const [name, raw] of Object.entries(config.env as Record<string, unknown>)) {
+      const value = String(raw);
+      if (!CODE_LOADING_ENV.test(name) || onlyReferences.test(value)) continue;
+      programs.push({
+        seat,
+        kind: "env",
+        value: [name, value],
+        shown: `sets ${name}=${shellQuote([value])}`,
+        hash: sha256(JSON.stringify({ env: name, value })),
+      });
+    }
   }
   if (typeof config.workspace === "string") {
     const real = await realOrSelf(path.resolve(dir, config.workspace));
@@ -264,7 +287,9 @@ export function assertAllowed(consent: Consent, found: FolderPrograms, allowComm
   const what =
     missing.kind === "command"
       ? `would run ${clipText(missing.shown, 200)}`
-      : `would read ${quote(missing.value[0]!)}, outside the folder`;
+      : missing.kind === "env"
+        ? `${clipText(missing.shown, 200)} (it decides what code the CLI runs)`
+        : `would read ${quote(missing.value[0]!)}, outside the folder`;
   throw new DebatekitError(
     "PROGRAM_NOT_ALLOWED",
     `${found.file}: seat \`${missing.seat}\` ${what}, which you have not allowed for ${quote(found.dir)}; nothing was run. Check it, then allow it with \`${allowCommand}\` (or list the command in your own config's allow_commands)`,

@@ -167,7 +167,12 @@ async function unallowedSeat(
     ...found,
   })[0];
   if (!refused && !program) return undefined;
-  const what = program?.kind === "command" ? `would run ${program.shown}` : `would read ${program?.value[0]}`;
+  const what =
+    program?.kind === "command"
+      ? `would run ${program.shown}`
+      : program?.kind === "env"
+        ? `${program.shown} (it decides what code the CLI runs)`
+        : `would read ${program?.value[0]}`;
   const hint = refused
     ? `refused: ${refused}`
     : `${what}; not allowed, so doctor did not start it (check it, then: debate allow ${context.shown})`;

@@ -685,7 +685,7 @@ export interface SeatConfig {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -780,7 +780,7 @@ export interface SeatConfig1 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -871,7 +871,7 @@ export interface SeatConfig2 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1109,7 +1109,7 @@ export interface SeatConfig3 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1172,7 +1172,7 @@ export interface SeatConfig4 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1299,7 +1299,7 @@ export interface SeatConfig5 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1496,7 +1496,7 @@ export interface SeatConfig6 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
