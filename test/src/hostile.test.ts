@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { type RunEvent, type RunSummary, runDebate } from "@debatekit/runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { repoRoot } from "./workspace.js";
+import { allowFolderPrograms, repoRoot } from "./workspace.js";
 
 // Hostile inputs that need a run (issue 10, items 5-7): replay `file:` paths, manual seats' prompts/
 // and inbox/ (symlinks out, FIFOs, directories, devices, huge or binary answers), ambiguous and
@@ -425,9 +425,11 @@ describe("hostile inputs to a run: precise errors, nothing changed", () => {
     async (_name, bad) => {
       const { dir, outside } = await prepare(bad);
       await bad.setup(dir, outside);
+      const env = { PATH: process.env.PATH ?? "", HOME: base, ...bad.env };
+      // The user allowed what the folder's seats run (a fake CLI of the case's own), as `debate allow` does.
+      await allowFolderPrograms(dir, env);
       const before = { inside: await fingerprint(dir), outside: await fingerprint(outside) };
       const events: RunEvent[] = [];
-      const env = { PATH: process.env.PATH ?? "", HOME: base, ...bad.env };
       const summary: RunSummary = await runDebate(dir, {
         env,
         cwd: base,

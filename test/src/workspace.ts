@@ -1,5 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { allowFolder, readFolderPrograms } from "@debatekit/files";
 
 /** The repository root. */
 export const repoRoot = new URL("../../", import.meta.url).pathname;
@@ -24,4 +28,39 @@ export function publishablePackages(): WorkspacePackage[] {
   return dirs
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
     .filter((p) => !p.manifest.private);
+}
+
+/**
+ * Allows the programs a debate or tournament folder names, as `debate allow <dir>` does: recorded
+ * under `env`'s XDG_STATE_HOME (else its HOME's ~/.local/state), outside the folder.
+ */
+export async function allowFolderPrograms(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await allowFolder(await readFolderPrograms(dir, { env }), env, new Date());
+}
+
+/** Every regular file under `dir` (relative path -> sha256 of its content; links not followed), to compare a folder before and after. */
+export async function folderFingerprint(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    out[relative(dir, file)] = createHash("sha256")
+      .update(await readFile(file))
+      .digest("hex");
+  }
+  return out;
+}
+
+/** Runs the built `debate` binary with only PATH and `home` as HOME from the environment; waits for it. */
+export function runDebateBin(
+  args: string[],
+  options: { cwd: string; home: string; timeoutMs?: number },
+): { code: number | null; stdout: string; stderr: string } {
+  const ran = spawnSync(process.execPath, [join(repoRoot, "apps/debate/dist/bin.js"), ...args], {
+    cwd: options.cwd,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: options.home, NO_COLOR: "1", CI: "1" },
+    timeout: options.timeoutMs ?? 120_000,
+  });
+  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
 }

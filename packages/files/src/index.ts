@@ -10,6 +10,20 @@ export type { BeforeWrite } from "./atomic.js";
 export { type GroupFile, syncDirectory, writeFileAtomic, writeFilesAtomic } from "./atomic.js";
 export type { CommitOptions } from "./commit.js";
 export { commitStep, serializeScores, writeDerivedFiles } from "./commit.js";
+export type { Consent, FolderPrograms, SeatProgram } from "./consent.js";
+export {
+  allowancesFile,
+  allowFolder,
+  assertAllowed,
+  denyFolder,
+  isProgramAllowed,
+  loadConsent,
+  programsOfFrontmatter,
+  readFolderPrograms,
+  seatsIn,
+  shellQuote,
+  unallowedPrograms,
+} from "./consent.js";
 export { createDebateFolder } from "./create.js";
 export type { ArgumentDocument, DebateDocument } from "./documents.js";
 export {

@@ -5,6 +5,7 @@ import { acquireLock, readDebateFolder } from "@debatekit/files";
 import type { SeatConfig } from "@debatekit/schema";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type SeatOutcome } from "./ask-seat.js";
+import { checkFolderConsent } from "./consent.js";
 import { createJournalStore } from "./journal-store.js";
 import type { Phase, RunOptions } from "./types.js";
 
@@ -33,6 +34,7 @@ export async function askExtraSeat<T>(
   > = {},
 ): Promise<SeatOutcome<T>> {
   const env = options.env ?? process.env;
+  const checkSeat = await checkFolderConsent(dir, { env });
   const lock = await acquireLock(dir, {
     ...(options.wait ? { wait: true } : {}),
     command: options.command ?? `debate report (${request.role})`,
@@ -51,6 +53,7 @@ export async function askExtraSeat<T>(
         file: "debate.md",
         field: `seats.${request.role}`,
       });
+    await checkSeat(request.role, seat);
     const adapter = await createSeatAdapter(seat, { debateDir: dir, env }, options.adapters);
     return await askSeat(
       {

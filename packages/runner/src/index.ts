@@ -1,6 +1,8 @@
 export { builtinAdapters, createSeatAdapter, isAdapterInstalled } from "./adapters.js";
 export type { ExtraSeatAsk, RunBudget, SeatContext, SeatOutcome } from "./ask-seat.js";
 export { askSeat } from "./ask-seat.js";
+export type { SeatConsentCheck } from "./consent.js";
+export { checkFolderConsent } from "./consent.js";
 export type { ExtraSeatRequest } from "./extra-seat.js";
 export { askExtraSeat } from "./extra-seat.js";
 export {

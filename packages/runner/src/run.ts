@@ -17,6 +17,7 @@ import {
 import type { UsageLedger } from "@debatekit/schema";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
+import { checkFolderConsent } from "./consent.js";
 import { createJournalStore } from "./journal-store.js";
 import { buildLedger, currentLedger, mergeLedger, writeLedger } from "./ledger.js";
 import { createSkillCache } from "./prompt.js";
@@ -154,6 +155,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const emit = (event: RunEvent) => options.onEvent?.(event);
   const env = options.env ?? process.env;
   const now = options.now ?? (() => new Date());
+  // Consent comes before anything is written (even the lock): a folder someone handed over runs
+  // none of its programs until the user allowed them.
+  const checkSeat = await checkFolderConsent(dir, {
+    env,
+    ...(options.consentDir ? { consentDir: options.consentDir } : {}),
+  });
   let lock: Awaited<ReturnType<typeof acquireLock>>;
   try {
     lock = await acquireLock(dir, {
@@ -187,6 +194,8 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     const key = JSON.stringify(seat);
     let adapter = adapters.get(key);
     if (!adapter) {
+      // debate.md may have been edited since the run began: the seat as it is now must be allowed.
+      await checkSeat(role, seat);
       adapter = await createSeatAdapter(seat, { debateDir: dir, env }, options.adapters);
       if (options.wrapAdapter) adapter = options.wrapAdapter(adapter, seat);
       adapters.set(key, adapter);

@@ -146,6 +146,11 @@ export interface RunOptions {
    * stops, `paused`, before a call whose estimated cost would take the recorded total above it.
    */
   maxCostUsd?: number;
+  /**
+   * The folder whose allowance (`debate allow`) covers this debate's programs (default: the debate
+   * folder itself): a tournament's folder for its matches, the original for a `--fresh` copy.
+   */
+  consentDir?: string;
   /** What the lock file says this process is doing (default: "debate run"). */
   command?: string;
 }

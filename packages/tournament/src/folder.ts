@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
+import { copyFile, lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { DebatekitError, formatRuleErrors, formats, quote } from "@debatekit/core";
 import {
@@ -6,6 +6,7 @@ import {
   joinFrontmatter,
   MAX_MARKDOWN_BYTES,
   readTextInside,
+  resolveInside,
   splitFrontmatter,
   writeFileAtomic,
 } from "@debatekit/files";
@@ -95,7 +96,17 @@ export function parseTournamentFile(text: string): { frontmatter: TournamentFron
   const fm = valid.value;
   const names = new Set([...fm.players, ...fm.judges].map((e) => e.name));
   const motions = new Set(fm.motions.map((m) => m.id));
+  const ids = new Set<string>();
   fm.matches.forEach((m, i) => {
+    // One folder per match: a second match of the same id would count that folder twice.
+    if (ids.has(m.id)) {
+      throw new DebatekitError(
+        "TOURNAMENT_FIELD_INVALID",
+        `${TOURNAMENT_FILE}: matches[${i}].id ${quote(m.id)} is already the id of an earlier match; every match needs its own id (its folder under ${DEBATES_DIR}/)`,
+        { file: TOURNAMENT_FILE, field: `matches.${i}.id` },
+      );
+    }
+    ids.add(m.id);
     for (const key of ["first", "second", "judge"] as const) {
       if (!names.has(m[key])) {
         throw new DebatekitError(
@@ -140,7 +151,32 @@ export async function readTournament(dir: string): Promise<Tournament> {
       { file: TOURNAMENT_FILE },
     );
   }
-  return { dir, ...parseTournamentFile(read.value) };
+  const parsed = parseTournamentFile(read.value);
+  await checkMatchFolders(dir, parsed.frontmatter.matches);
+  return { dir, ...parsed };
+}
+
+/** A match's debate folder: `debates/<id>` inside the tournament folder. */
+export function matchFolder(dir: string, id: string): string {
+  return path.join(dir, DEBATES_DIR, id);
+}
+
+/**
+ * Refuses match folders that are symbolic links (or lead outside the tournament through one):
+ * a tournament someone handed over must not make a run write elsewhere, nor one folder stand for two matches.
+ */
+async function checkMatchFolders(dir: string, matches: readonly Match[]): Promise<void> {
+  for (const relative of [DEBATES_DIR, ...matches.map((m) => `${DEBATES_DIR}/${m.id}`)]) {
+    const info = await lstat(path.join(dir, relative)).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+      throw new DebatekitError(
+        "PATH_ESCAPE",
+        `${quote(relative)} in the tournament ${quote(dir)} is a symbolic link; a match's folder must be a real folder inside the tournament`,
+        { file: relative },
+      );
+    }
+    resolveInside(dir, relative);
+  }
 }
 
 /** Rewrites tournament.md atomically with a changed frontmatter (the body is kept). */

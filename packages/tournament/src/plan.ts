@@ -1,10 +1,9 @@
-import path from "node:path";
 import { formatOfState } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { isFreeSeat, priceFor } from "@debatekit/runner";
 import type { TournamentFrontmatter } from "@debatekit/schema";
 import { countTokens } from "@debatekit/skills";
-import { DEBATES_DIR, type Match, seatOf, sideRoles, type Tournament } from "./folder.js";
+import { type Match, matchFolder, seatOf, sideRoles, type Tournament } from "./folder.js";
 import { type MatchResult, readResults } from "./results.js";
 
 /** Estimated use of one player or judge (or of everything). */
@@ -128,7 +127,7 @@ async function estimateMatch(
   answerTokens: number,
 ): Promise<Array<Omit<PlanLine, "costUsd">>> {
   const fm = tournament.frontmatter;
-  const read = await readDebateFolder(path.join(tournament.dir, DEBATES_DIR, match.id));
+  const read = await readDebateFolder(matchFolder(tournament.dir, match.id));
   if (!read.ok) return [];
   const state = read.value.state;
   const format = formatOfState(state);

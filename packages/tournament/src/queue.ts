@@ -10,7 +10,7 @@ import { sleepUnlessAborted } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
 import { FlowProducer, Job, Queue, RateLimitError, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { DEBATES_DIR, readTournament, TOURNAMENT_FILE } from "./folder.js";
+import { DEBATES_DIR, matchFolder, readTournament, TOURNAMENT_FILE } from "./folder.js";
 import { computeLeaderboard } from "./leaderboard.js";
 import { createRedisGates, gatedAdapter, RATE_LIMITED } from "./limiter.js";
 import { readResults, recordFailure } from "./results.js";
@@ -165,7 +165,7 @@ export async function enqueueTournament(
     for (const match of todo) {
       // Missing only if a collect was killed between its two renames: Redis holds the debate then,
       // and collecting it writes the folder again.
-      const files = await readFolderSnapshot(path.join(dir, DEBATES_DIR, match.id)).catch(
+      const files = await readFolderSnapshot(matchFolder(dir, match.id)).catch(
         (error: NodeJS.ErrnoException) => {
           if (error.code === "ENOENT") return {};
           throw error;
@@ -219,7 +219,7 @@ export async function enqueueTournament(
         const state = completed[i] !== null ? "completed" : failed[i] !== null ? "failed" : "pending";
         if (state === "pending") continue;
         const job = state === "failed" ? await Job.fromId(debates, debateJobId(tid, id)) : undefined;
-        const debateDir = path.join(dir, DEBATES_DIR, id);
+        const debateDir = matchFolder(dir, id);
         const files = await redis.hgetall(filesKey(tid, id));
         if (Object.keys(files).length > 0) await writeFolderSnapshot(debateDir, files);
         if (state === "failed") {

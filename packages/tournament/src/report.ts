@@ -1,7 +1,7 @@
 import path from "node:path";
 import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
 import { createReport } from "@debatekit/report";
-import { DEBATES_DIR, readTournament } from "./folder.js";
+import { DEBATES_DIR, matchFolder, readTournament } from "./folder.js";
 import { computeLeaderboard, type Leaderboard } from "./leaderboard.js";
 import { renderLeaderboardHtml, renderLeaderboardMarkdown } from "./render.js";
 import { readResults } from "./results.js";
@@ -23,7 +23,7 @@ export async function writeTournamentReport(
   const files: string[] = [];
   for (const result of results) {
     if (result.status === "pending") continue;
-    const debateDir = path.join(dir, DEBATES_DIR, result.match.id);
+    const debateDir = matchFolder(dir, result.match.id);
     const read = await readDebateFolder(debateDir);
     if (!read.ok) continue;
     const { markdown, html } = createReport({

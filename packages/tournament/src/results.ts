@@ -1,9 +1,9 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { formatOfState } from "@debatekit/core";
-import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
+import { readDebateFolder, readJournal, resolveInside, writeFileAtomic } from "@debatekit/files";
 import type { PanelResult } from "@debatekit/schema";
-import { DEBATES_DIR, type Match, type Tournament } from "./folder.js";
+import { type Match, matchFolder, type Tournament } from "./folder.js";
 
 /** Where a failed match's cause is kept (tournament folder): `failures/<match id>.json`. */
 export const FAILURES_DIR = "failures";
@@ -37,7 +37,9 @@ export interface FailureRecord {
 /** Records a match as failed (atomically); the tournament goes on. */
 export async function recordFailure(dir: string, id: string, failure: FailureRecord): Promise<void> {
   await mkdir(path.join(dir, FAILURES_DIR), { recursive: true });
-  await writeFileAtomic(path.join(dir, FAILURES_DIR, `${id}.json`), `${JSON.stringify(failure, null, 2)}\n`);
+  // Never through a symbolic link out of the tournament folder.
+  const file = resolveInside(dir, `${FAILURES_DIR}/${id}.json`);
+  await writeFileAtomic(file, `${JSON.stringify(failure, null, 2)}\n`);
 }
 
 /** Forgets a match's failure (before it is run again). */
@@ -69,7 +71,7 @@ function winnerOf(standing: ReturnType<ReturnType<typeof formatOfState>["standin
 
 /** Reads one match's result from its folder (and failures/). */
 export async function readMatchResult(tournament: Tournament, match: Match): Promise<MatchResult> {
-  const debateDir = path.join(tournament.dir, DEBATES_DIR, match.id);
+  const debateDir = matchFolder(tournament.dir, match.id);
   const journal = await readJournal(debateDir).catch(() => []);
   const usage = { calls: journal.length, costUsd: 0, inputTokens: 0, outputTokens: 0 };
   for (const entry of journal) {

@@ -1,7 +1,6 @@
-import path from "node:path";
 import { DebatekitError } from "@debatekit/core";
-import { type RunOptions, runDebate } from "@debatekit/runner";
-import { DEBATES_DIR, readTournament, type Tournament, writeTournament } from "./folder.js";
+import { checkFolderConsent, type RunOptions, runDebate } from "@debatekit/runner";
+import { matchFolder, readTournament, type Tournament, writeTournament } from "./folder.js";
 import { createProviderGates, gatedAdapter, pauseOnRateLimit } from "./limiter.js";
 import { clearFailure, type MatchResult, readMatchResult, readResults, recordFailure } from "./results.js";
 
@@ -92,6 +91,8 @@ export async function runTournament(
   const emit = (event: TournamentEvent) => options.onEvent?.(event);
   const now = options.now ?? (() => new Date());
   const tournament = await readTournament(dir);
+  // The programs tournament.md names run only once the user allowed them, before anything is written.
+  await checkFolderConsent(dir, { env: options.env ?? process.env });
   await markRunning(tournament);
   const results = new Map((await readResults(tournament)).map((r) => [r.match.id, r]));
   const todo = [...results.values()].filter((r) => needsRun(r, options.retryFailed)).map((r) => r.match);
@@ -142,7 +143,7 @@ export async function runTournament(
   let ended = 0;
   const runOne = async (matchIndex: number) => {
     const match = todo[matchIndex]!;
-    const debateDir = path.join(dir, DEBATES_DIR, match.id);
+    const debateDir = matchFolder(dir, match.id);
     running++;
     ran++;
     emit({ type: "debate_started", id: match.id });
@@ -153,6 +154,8 @@ export async function runTournament(
       if (options.retryFailed) await clearFailure(dir, match.id);
       const summary = await runDebate(debateDir, {
         command: "debate tournament run",
+        // The tournament's allowance covers its matches (each made from tournament.md's seats).
+        consentDir: dir,
         // Another process may hold a debate's lock (a `debate run` of it, or a killed run whose lock
         // file was left empty: recovered after 10 s); one process advances a debate at a time, so wait.
         wait: true,

@@ -42,6 +42,7 @@ export const suiteModels: Record<CliName, string> = {
  * The API keys are dummies: the server accepts anything.
  */
 export function pointCliAtServer(cli: CliName, server: ModelServer, fresh: FreshHome): NodeJS.ProcessEnv {
+  allowPinnedClis(fresh);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: fresh.home,
@@ -109,6 +110,18 @@ export function pointCliAtServer(cli: CliName, server: ModelServer, fresh: Fresh
         COPILOT_MODEL: suiteModels.copilot,
       };
   }
+}
+
+/**
+ * The user's own debatekit config under the fresh HOME lists the pinned CLIs in `allow_commands`,
+ * as a user would: debate folders whose seats name them by `command:` run them without `debate allow`.
+ */
+export function allowPinnedClis(fresh: FreshHome): void {
+  const dir = join(fresh.home, ".config", "debatekit");
+  mkdirSync(dir, { recursive: true });
+  const bins = Object.keys(pinnedClis).map((cli) => [cliBinPath(cli as CliName)]);
+  const allow = [...bins, [cliBinPath("opencode"), "acp"]];
+  writeFileSync(join(dir, "config.json"), `${JSON.stringify({ allow_commands: allow }, null, 2)}\n`);
 }
 
 /** The seat the suite gives each adapter: the pinned binary, the suite's model. */

@@ -2,7 +2,15 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Detection, SeatSafetyReport } from "@debatekit/adapter-kit";
-import { readDebateFolder } from "@debatekit/files";
+import {
+  type Consent,
+  loadConsent,
+  programsOfFrontmatter,
+  readDebateFolder,
+  readFolderPrograms,
+  shellQuote,
+  unallowedPrograms,
+} from "@debatekit/files";
 import { createSeatAdapter } from "@debatekit/runner";
 import type { SeatConfig } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -34,6 +42,13 @@ export interface DoctorRow extends Detection {
    * it (isolation) and the model server it calls. Absent for seats that run no program.
    */
   safety?: SeatSafetyReport;
+  /**
+   * A seat whose `command:` (or workspace outside the folder) the user has not allowed: what it
+   * would run. Doctor does not start it (not even for its version), and the seat is not ready.
+   */
+  notAllowed?: string;
+  /** The seat's own `command:` (allowed): a program of the user's choosing, not the adapter's CLI. */
+  program?: string;
 }
 
 interface AuthSource {
@@ -135,12 +150,52 @@ export async function diagnoseSeat(
   };
 }
 
+/**
+ * The row of a seat that names a program the user has not allowed (or a workspace never allowed),
+ * made without starting anything; undefined when the seat may be checked as usual.
+ */
+async function unallowedSeat(
+  role: string,
+  seat: SeatConfig,
+  context: { consent: Consent; debateDir: string; realDir: string; env: NodeJS.ProcessEnv; shown: string },
+): Promise<Omit<DoctorRow, "seat" | "notAllowed"> | undefined> {
+  const found = await programsOfFrontmatter({ seats: { [role]: seat } }, context.debateDir, context);
+  const refused = found.refused[0]?.message;
+  const program = unallowedPrograms(context.consent, {
+    dir: context.realDir,
+    file: "debate.md",
+    ...found,
+  })[0];
+  if (!refused && !program) return undefined;
+  const what =
+    program?.kind === "command"
+      ? `would run ${program.shown}`
+      : program?.kind === "env"
+        ? `${program.shown} (it decides what code the CLI runs)`
+        : `would read ${program?.value[0]}`;
+  const hint = refused
+    ? `refused: ${refused}`
+    : `${what}; not allowed, so doctor did not start it (check it, then: debate allow ${context.shown})`;
+  return {
+    adapter: seat.adapter,
+    installed: false,
+    usable: false,
+    hint,
+    auth: { status: "unknown", via: [] },
+    ready: false,
+  };
+}
+
 /** Each seat's safety as lines: tools, the switches that keep them so, isolation, endpoint. */
 export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
   const lines: string[] = [];
   for (const row of rows) {
     if (!row.seat) continue;
     const name = `${row.seat} (${row.adapter})`;
+    if (row.notAllowed) {
+      lines.push(`${name}: ${row.notAllowed}`);
+      continue;
+    }
     const s = row.safety;
     if (!s) {
       lines.push(`${name}: runs no program (answers come from files in the debate folder)`);
@@ -150,7 +205,9 @@ export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
       ? `read requested: unavailable (${s.unavailable})`
       : s.tools === "read"
         ? `read only, inside ${s.workspace ?? "(no workspace)"}`
-        : "none (safe: cannot act on the machine)";
+        : row.program
+          ? `none asked of its own command ${row.program} (you allowed it; what it does is up to that program)`
+          : "none (safe: cannot act on the machine)";
     lines.push(
       `${name}`,
       `  tools      ${tools} — ${s.toolsSwitches}`,
@@ -224,7 +281,7 @@ export function registerDoctor(program: Command, io: CliIO): void {
   program
     .command("doctor")
     .description(
-      "check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint",
+      "check which adapters are installed, their versions and whether they can run unattended; with a folder, each seat's tools, isolation and endpoint (a seat's `command:` not allowed with `debate allow` is shown, never started)",
     )
     .argument("[folder]", "a debate folder: also check each of its seats (exit 1 when one is not ready)")
     .option("--json", "print the report as JSON")
@@ -243,11 +300,25 @@ export function registerDoctor(program: Command, io: CliIO): void {
           );
         }
         const seats = read.value.state.frontmatter.seats ?? {};
+        const consent = await loadConsent(env);
+        const { dir: realDir } = await readFolderPrograms(debateDir, { env });
         seatRows = await Promise.all(
-          Object.entries(seats).map(async ([role, seat]) => ({
-            seat: role,
-            ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })),
-          })),
+          Object.entries(seats).map(async ([role, seat]) => {
+            const blocked = await unallowedSeat(role, seat as SeatConfig, {
+              consent,
+              debateDir,
+              realDir,
+              env,
+              shown: folder,
+            });
+            if (blocked) return { seat: role, ...blocked, notAllowed: `${blocked.hint}` };
+            const own = (seat as SeatConfig).command;
+            return {
+              seat: role,
+              ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })),
+              ...(own ? { program: shellQuote(own) } : {}),
+            };
+          }),
         );
       }
       if (options.json) {

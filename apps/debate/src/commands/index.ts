@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CliIO } from "../output.js";
+import { registerAllow } from "./allow.js";
 import { registerCompletion } from "./completion.js";
 import { registerDoctor } from "./doctor.js";
 import { registerExample } from "./example.js";
@@ -29,6 +30,7 @@ export const commands: RegisterCommand[] = [
   registerReview,
   registerGate,
   registerRun,
+  registerAllow,
   registerStatus,
   registerReset,
   registerLog,

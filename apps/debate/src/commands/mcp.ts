@@ -1,5 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
+import { limitLines } from "../mcp/line-limit.js";
 import { createDebateMcpServer } from "../mcp/server.js";
 import type { CliIO } from "../output.js";
 import { version } from "../version.js";
@@ -8,11 +9,15 @@ import { version } from "../version.js";
 export function registerMcp(program: Command, io: CliIO): void {
   program
     .command("mcp")
-    .description("serve debates as MCP tools and resources over stdio (for Claude Code, OpenCode, ...)")
+    .description(
+      "serve debates as MCP tools and resources over stdio (for Claude Code, OpenCode, ...); a message over 4 MiB gets a JSON-RPC error and is skipped",
+    )
     .option("--dir <folder>", "the folder debates are created in and read from", "debates")
     .action(async (opts: { dir: string }) => {
       const server = createDebateMcpServer({ root: opts.dir, cwd: io.cwd, env: io.env, version });
-      const transport = new StdioServerTransport();
+      // Messages over MAX_MESSAGE_BYTES are answered with an error and skipped; the server goes on.
+      const input = process.stdin.pipe(limitLines((line) => process.stdout.write(line)));
+      const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
       const closed = new Promise<void>((done) => {
         transport.onclose = () => done();
         process.stdin.once("end", () => done());

@@ -57,6 +57,10 @@ export function registerRun(program: Command, io: CliIO): void {
     .addHelpText(
       "after",
       `
+A program the folder names (a seat's \`command:\`, a \`workspace:\` outside it) runs only once you
+allowed it: \`debate allow <dir>\` (see \`debate allow --help\`). Until then the run is refused
+before anything is written.
+
 Examples:
   $ debate run debates/tests-first            # run or resume until done or waiting
   $ debate run debates/tests-first --exchanges 2
@@ -96,12 +100,14 @@ Examples:
           verbose?: boolean;
         },
       ) => {
-        let dir = await debateFolderOf(io, dirArg);
+        const original = await debateFolderOf(io, dirArg);
+        let dir = original;
         if (opts.fresh) {
           dir = await freshCopy(dir);
           if (!opts.json) io.stderr.write(`running a fresh copy in ${dir}\n`);
         }
-        await runAndReport(io, dir, { ...opts, command: `debate run ${dirArg}` });
+        // A fresh copy runs what the original's allowance (`debate allow`) allows.
+        await runAndReport(io, dir, { ...opts, command: `debate run ${dirArg}`, consentDir: original });
       },
     );
 }
@@ -117,6 +123,7 @@ export async function runAndReport(
     json?: boolean;
     verbose?: boolean;
     command: string;
+    consentDir?: string;
   },
 ): Promise<void> {
   const stop = abortOnSignals(io, "stopping the seats; the folder resumes with `debate run`");
@@ -157,6 +164,7 @@ export async function runAndReport(
       onEvent,
       env: io.env,
       command: opts.command,
+      ...(opts.consentDir ? { consentDir: opts.consentDir } : {}),
     }).catch((error: unknown) => {
       // Ctrl-C or SIGTERM while waiting for the lock (--wait): stopped, nothing was done.
       if ((error as { code?: string }).code === "LOCK_WAIT_CANCELLED")

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { redactSecrets, secretsFromEnv } from "@debatekit/adapter-kit";
 import { formatRuleErrors, formats } from "@debatekit/core";
 import { readDebateFolder, readTextInside, resolveInside, writeFileAtomic } from "@debatekit/files";
-import { type RunSummary, runDebate } from "@debatekit/runner";
+import { checkFolderConsent, type RunSummary, runDebate } from "@debatekit/runner";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
@@ -379,6 +379,8 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
           );
         }
         const target = fits[0]!;
+        // A folder whose programs are not allowed is refused before the answer is written.
+        if (until !== "none") await checkFolderConsent(dir, { env });
         await mkdir(join(dir, "inbox"), { recursive: true });
         await writeFileAtomic(
           resolveInside(dir, target.inbox),

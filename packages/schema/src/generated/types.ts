@@ -353,6 +353,10 @@ export interface DebatekitConfig {
    * Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).
    */
   dir?: string
+  /**
+   * Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. ["/opt/bin/kiro-cli", "acp"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.
+   */
+  allow_commands?: string[][]
   skills?: {
     /**
      * More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).
@@ -659,7 +663,7 @@ export interface SeatConfig {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -681,7 +685,7 @@ export interface SeatConfig {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -691,7 +695,7 @@ export interface SeatConfig {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price
@@ -754,7 +758,7 @@ export interface SeatConfig1 {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -776,7 +780,7 @@ export interface SeatConfig1 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -786,7 +790,7 @@ export interface SeatConfig1 {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price
@@ -845,7 +849,7 @@ export interface SeatConfig2 {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -867,7 +871,7 @@ export interface SeatConfig2 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -877,7 +881,7 @@ export interface SeatConfig2 {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price
@@ -1083,7 +1087,7 @@ export interface SeatConfig3 {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -1105,7 +1109,7 @@ export interface SeatConfig3 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1115,7 +1119,7 @@ export interface SeatConfig3 {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price
@@ -1146,7 +1150,7 @@ export interface SeatConfig4 {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -1168,7 +1172,7 @@ export interface SeatConfig4 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1178,7 +1182,7 @@ export interface SeatConfig4 {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price
@@ -1273,7 +1277,7 @@ export interface SeatConfig5 {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -1295,7 +1299,7 @@ export interface SeatConfig5 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1305,7 +1309,7 @@ export interface SeatConfig5 {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price
@@ -1470,7 +1474,7 @@ export interface SeatConfig6 {
    */
   timeout_ms?: number
   /**
-   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell.
+   * Program and arguments to start instead of the adapter's default (e.g. ["kiro-cli", "acp"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.
    * 
    * @minItems 1
    */
@@ -1492,7 +1496,7 @@ export interface SeatConfig6 {
    */
   skill_budget_tokens?: number
   /**
-   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).
+   * Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.
    */
   env?: {
     [k: string]: string
@@ -1502,7 +1506,7 @@ export interface SeatConfig6 {
    */
   tools?: ("none" | "read")
   /**
-   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.
+   * With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.
    */
   workspace?: string
   price?: Price

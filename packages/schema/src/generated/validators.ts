@@ -2862,7 +2862,7 @@ return errors === 0;
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDebatekitConfigRaw = validate29;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"allow_commands":{"description":"Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. [\"/opt/bin/kiro-cli\", \"acp\"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.","type":"array","items":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
 const pattern10 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
 const pattern11 = new RegExp("^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$", "u");
 
@@ -2879,7 +2879,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "skills"))){
+if(!(((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "allow_commands")) || (key0 === "skills"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3004,12 +3004,15 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data4 = data.skills;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key3 in data4){
-if(!(key3 === "folders")){
-const err10 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data.allow_commands !== undefined){
+let data4 = data.allow_commands;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err10 = {instancePath:instancePath+"/allow_commands/" + i0,schemaPath:"#/properties/allow_commands/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3018,16 +3021,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data4.folders !== undefined){
-let data5 = data4.folders;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
 if(typeof data6 === "string"){
 if(func2(data6) < 1){
-const err11 = {instancePath:instancePath+"/skills/folders/" + i0,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err11 = {instancePath:instancePath+"/allow_commands/" + i0+"/" + i1,schemaPath:"#/properties/allow_commands/items/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3038,7 +3037,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/skills/folders/" + i0,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/allow_commands/" + i0+"/" + i1,schemaPath:"#/properties/allow_commands/items/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3050,7 +3049,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err13 = {instancePath:instancePath+"/allow_commands/" + i0,schemaPath:"#/properties/allow_commands/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3062,7 +3061,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath:instancePath+"/allow_commands",schemaPath:"#/properties/allow_commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3072,14 +3071,82 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.skills !== undefined){
+let data7 = data.skills;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key3 in data7){
+if(!(key3 === "folders")){
+const err15 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data7.folders !== undefined){
+let data8 = data7.folders;
+if(Array.isArray(data8)){
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err16 = {instancePath:instancePath+"/skills/folders/" + i2,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/skills/folders/" + i2,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -5354,7 +5421,7 @@ const schema60 = {"description":"The debate's slug: lowercase letters, digits, '
 const schema67 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
 const schema68 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (formal: id, title, claim, and each exchange's line of the judgment log with the scores and rescores it gave), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Default: 1 for formal (the least input cost with a provider's prefix cache, measured by `pnpm bench prompts`), 4 for crossfire and review. Formal: the latest `window` exchanges are always in full; exchanges leave the full text in blocks of `window`, once every `window` exchanges, so between `window` and 2 x window - 1 are in full and the history only grows between compactions; compact entries and the judgment log never change. Review keeps full text in blocks of this many rounds (at most `window` in full); an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.","type":"integer","minimum":1,"maximum":1000}},"title":"ContextSettings"};
 const pattern12 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it).","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own.","type":"string","minLength":1},"price":{"$ref":"#/$defs/Price"},"session":{"description":"`new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.","type":"string","enum":["new","resume"]},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Price":{"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}},"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"codex","model":"gpt-5","session":"resume","price":{"input_per_mtok":1.25,"cached_input_per_mtok":0.125,"output_per_mtok":10}},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.","type":"string","minLength":1},"price":{"$ref":"#/$defs/Price"},"session":{"description":"`new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.","type":"string","enum":["new","resume"]},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Price":{"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}},"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"codex","model":"gpt-5","session":"resume","price":{"input_per_mtok":1.25,"cached_input_per_mtok":0.125,"output_per_mtok":10}},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
 const schema62 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
 const schema63 = {"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}};
 const pattern13 = new RegExp("^https?://[^@\\s]+$", "u");

@@ -1,0 +1,107 @@
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  allowancesFile,
+  allowFolder,
+  denyFolder,
+  type FolderPrograms,
+  readFolderPrograms,
+  type SeatProgram,
+} from "@debatekit/files";
+import type { Command } from "commander";
+import { ExitError } from "../exit-error.js";
+import { type CliIO, shownPath } from "../output.js";
+
+/** The folder an allow/deny argument names: one holding debate.md or tournament.md (exit 2 otherwise). */
+async function consentFolderOf(io: CliIO, arg: string): Promise<string> {
+  const dir = resolve(io.cwd, arg);
+  if (!(await stat(dir).catch(() => undefined))?.isDirectory())
+    throw new ExitError(`${arg}: no such folder`, 2);
+  for (const file of ["debate.md", "tournament.md"]) {
+    if ((await stat(join(dir, file)).catch(() => undefined))?.isFile()) return dir;
+  }
+  throw new ExitError(
+    `${arg}: not a debate or tournament folder (it holds no debate.md or tournament.md)`,
+    2,
+  );
+}
+
+/**
+ * Everything a folder's seats would run: its own file's, and for a tournament each match's
+ * debate.md too (the tournament's allowance covers its matches), each program once.
+ */
+export async function programsToAllow(dir: string, env: NodeJS.ProcessEnv): Promise<FolderPrograms> {
+  const found = await readFolderPrograms(dir, { env });
+  if (found.file !== "tournament.md") return found;
+  const matches = await readdir(join(dir, "debates"), { withFileTypes: true }).catch(() => []);
+  const all = { ...found, programs: [...found.programs], refused: [...found.refused] };
+  for (const match of matches.filter((m) => m.isDirectory())) {
+    const own = await readFolderPrograms(join(dir, "debates", match.name), { env, consentDir: dir });
+    const label = (seat: string) => `debates/${match.name}: ${seat}`;
+    for (const p of own.programs)
+      if (!all.programs.some((q) => q.hash === p.hash)) all.programs.push({ ...p, seat: label(p.seat) });
+    all.refused.push(...own.refused.map((r) => ({ ...r, seat: label(r.seat) })));
+  }
+  return all;
+}
+
+/** One line per program: the seat, then what it runs or reads. */
+export function formatPrograms(programs: readonly SeatProgram[]): string[] {
+  const width = Math.max(...programs.map((p) => p.seat.length));
+  return programs.map(
+    (p) => `  ${p.seat.padEnd(width)}  ${p.kind === "command" ? `runs ${p.shown}` : p.shown}`,
+  );
+}
+
+/** `debate allow <folder>` and `debate deny <folder>`: the user's consent to the programs a folder names. */
+export function registerAllow(program: Command, io: CliIO): void {
+  program
+    .command("allow")
+    .description(
+      "allow the programs a debate or tournament folder names (seats' `command:`, workspaces outside it) to run",
+    )
+    .argument("<folder>", "the debate folder (debate.md) or tournament folder (tournament.md)")
+    .addHelpText(
+      "after",
+      `
+A folder may come from someone else: the programs its seats name run only once you allowed them
+for that folder. \`allow\` prints each one, then records the folder's real path and a hash of each
+program in $XDG_STATE_HOME/debatekit/allowed.json (default ~/.local/state/debatekit/), outside
+the folder. Changing a program (or a file inside the folder it names) needs \`debate allow\` again;
+\`debate deny\` takes the allowance back. Seats without \`command:\` run your installed CLIs and
+need no allowance; a command listed in your own config's allow_commands runs in every folder.
+
+Examples:
+  $ debate doctor debates/tests-first   # see what it would run, without running it
+  $ debate allow debates/tests-first
+  $ debate deny debates/tests-first`,
+    )
+    .action(async (arg: string) => {
+      const dir = await consentFolderOf(io, arg);
+      const found = await programsToAllow(dir, io.env);
+      const refused = found.refused[0];
+      if (refused) throw new ExitError(`${arg}: ${found.file}: ${refused.message}`, 2);
+      if (found.programs.length === 0) {
+        io.stdout.write(
+          `${arg} names no program to allow: its seats run your installed CLIs, or none (replay, manual, http)\n`,
+        );
+        return;
+      }
+      await allowFolder(found, io.env, new Date());
+      io.stdout.write(
+        `allowed in ${found.dir}:\n${formatPrograms(found.programs).join("\n")}\nrecorded in ${shownPath(io.cwd, allowancesFile(io.env))}\n`,
+      );
+    });
+  program
+    .command("deny")
+    .description("take back `debate allow` for a folder: its programs no longer run")
+    .argument("<folder>", "the debate or tournament folder")
+    .action(async (arg: string) => {
+      const dir = await consentFolderOf(io, arg);
+      const { dir: real } = await readFolderPrograms(dir, { env: io.env });
+      const had = await denyFolder(real, io.env);
+      io.stdout.write(
+        had ? `denied: the programs of ${real} no longer run\n` : `${real} had nothing allowed\n`,
+      );
+    });
+}

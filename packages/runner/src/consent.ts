@@ -1,0 +1,30 @@
+import {
+  assertAllowed,
+  type FolderPrograms,
+  loadConsent,
+  programsOfFrontmatter,
+  readFolderPrograms,
+} from "@debatekit/files";
+import type { SeatConfig } from "@debatekit/schema";
+
+/** Checks one seat as debate.md holds it now against what the user allowed. */
+export type SeatConsentCheck = (role: string, seat: SeatConfig) => Promise<void>;
+
+/**
+ * Refuses a folder whose seats name a program (a `command`, a workspace outside the folder) the
+ * user has not allowed, before anything is written (even the lock). Returns the check each seat
+ * passes again when its adapter is made, since debate.md may be edited while a run goes on.
+ */
+export async function checkFolderConsent(
+  dir: string,
+  options: { env: NodeJS.ProcessEnv; consentDir?: string },
+): Promise<SeatConsentCheck> {
+  const consent = await loadConsent(options.env);
+  const allowCommand = `debate allow ${options.consentDir ?? dir}`;
+  const found: FolderPrograms = await readFolderPrograms(dir, options);
+  assertAllowed(consent, found, allowCommand);
+  return async (role, seat) => {
+    const own = await programsOfFrontmatter({ seats: { [role]: seat } }, dir, options);
+    assertAllowed(consent, { dir: found.dir, file: "debate.md", ...own }, allowCommand);
+  };
+}
