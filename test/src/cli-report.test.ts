@@ -167,7 +167,7 @@ describe("debate report", () => {
     expect(html).toContain('<h2 id="narrative">Narrative analysis</h2>');
     // the reporter's calls are in the usage table like any seat's
     // (replay seats are on record as free, with no tokens: the ledger's rule)
-    expect(markdown).toMatch(/\| reporter \| replay \| 2 \| 0 \| 0 in \/ 0 out \| \$0\.0000 \|/);
+    expect(markdown).toMatch(/\| reporter \| replay \| 2 \| 0 \| 0 in \/ 0 out \| \\\$0\.0000 \|/);
     // Same state, same prompt: the journaled answer is reused, no new call.
     const again = await debate(["report", dir]);
     expect(again.stdout).toContain("narrative by the reporter seat (replay), citing r01-f1, r03-f1");
