@@ -163,7 +163,7 @@ describe("debate report", () => {
     expect(refused.validation.errors[0]).toContain("NARRATIVE_UNKNOWN_ID");
     expect(refused.validation.errors[0]).toContain("[r09-f9]");
     expect(markdown).toContain("## Narrative analysis");
-    expect(markdown).toContain("the concern [r01-f1] came back");
+    expect(markdown).toContain("the concern \\[r01-f1\\] came back");
     expect(html).toContain('<h2 id="narrative">Narrative analysis</h2>');
     // the reporter's calls are in the usage table like any seat's
     // (replay seats are on record as free, with no tokens: the ledger's rule)

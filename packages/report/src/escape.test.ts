@@ -4,7 +4,7 @@ import {
   escapeMarkdown,
   escapeMarkdownBlock,
   escapeTerminal,
-  markdownCodeCell,
+  markdownCode,
   sarifArtifactUri,
 } from "./escape.js";
 
@@ -125,26 +125,22 @@ describe("escapeMarkdownBlock (paragraphs)", () => {
   });
 });
 
-describe("markdownCodeCell", () => {
-  it.each([
-    "sum.ts:3",
-    "a`b.ts",
-    "``x``.ts",
-    "`start",
-    "end`",
-    "src/@octocat/![x](y).ts",
-  ])("fences %j with more backticks than any run inside", (text) => {
-    const out = markdownCodeCell(text);
-    const fence = /^`+/.exec(out)![0];
-    expect(out.endsWith(fence)).toBe(true);
-    const inner = out.slice(fence.length, -fence.length);
-    for (const run of inner.match(/`+/g) ?? []) expect(run.length).not.toBe(fence.length);
-    expect(inner.replace(/^ (.*) $/, "$1")).toBe(text);
-  });
+describe("markdownCode", () => {
+  it.each(["sum.ts:3", "a`b.ts", "``x``.ts", "`start", "end`", "src/@octocat/![x](y).ts"])(
+    "fences %j with more backticks than any run inside",
+    (text) => {
+      const out = markdownCode(text);
+      const fence = /^`+/.exec(out)![0];
+      expect(out.endsWith(fence)).toBe(true);
+      const inner = out.slice(fence.length, -fence.length);
+      for (const run of inner.match(/`+/g) ?? []) expect(run.length).not.toBe(fence.length);
+      expect(inner.replace(/^ (.*) $/, "$1")).toBe(text);
+    },
+  );
 
   it("escapes a value with a pipe as plain text (a table splits a code span at a pipe)", () => {
-    expect(markdownCodeCell("a|b`.ts")).toBe("a\\|b\\`.ts");
-    expect(markdownCodeCell("sum.ts:3")).toBe("`sum.ts:3`");
+    expect(markdownCode("a|b`.ts")).toBe("a\\|b\\`.ts");
+    expect(markdownCode("sum.ts:3")).toBe("`sum.ts:3`");
   });
 });
 

@@ -53,11 +53,12 @@ export function escapeMarkdownBlock(text: string): string {
 }
 
 /**
- * A value as a code span in a markdown table cell: fenced by more backticks than any run inside
- * it, on one line. A value with a `|` is escaped as plain text instead (a table splits a code span
- * at a pipe, and the `\|` that keeps it whole would show outside a table).
+ * A value as a markdown code span (a file name, a scope), safe in a table cell too: fenced by more
+ * backticks than any run inside it, on one line. A value with a `|` is escaped as plain text
+ * instead (a table splits a code span at a pipe, and the `\|` that keeps it whole would show
+ * outside a table).
  */
-export function markdownCodeCell(text: string): string {
+export function markdownCode(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   if (line === "" || line.includes("|")) return escapeMarkdown(line);
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));

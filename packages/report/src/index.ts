@@ -7,7 +7,7 @@ export {
   escapeMarkdown,
   escapeMarkdownBlock,
   escapeTerminal,
-  markdownCodeCell,
+  markdownCode,
   sarifArtifactUri,
 } from "./escape.js";
 export { BASE_STYLE, renderReportHtml } from "./html.js";

@@ -1,4 +1,4 @@
-import { escapeMarkdown as md, escapeMarkdownBlock } from "./escape.js";
+import { escapeMarkdownBlock, escapeMarkdown as md } from "./escape.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { Report } from "./model.js";
 import { edgeText } from "./svg.js";

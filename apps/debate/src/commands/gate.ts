@@ -58,13 +58,21 @@ function freeSlug(parent: string, slug: string): string {
   return candidate;
 }
 
-/** Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY. */
-async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): Promise<void> {
+/**
+ * Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY.
+ * `changed` (the change's files) are the only files a SARIF result may point at.
+ */
+async function writeOutputs(
+  io: CliIO,
+  opts: GateOptions,
+  result: GateResult,
+  changed: ReadonlySet<string>,
+): Promise<void> {
   const comment = renderGateComment(result);
   if (opts.sarif)
     await writeFile(
       resolve(io.cwd, opts.sarif),
-      `${JSON.stringify(renderGateSarif(result, VERSION), null, 2)}\n`,
+      `${JSON.stringify(renderGateSarif(result, VERSION, changed), null, 2)}\n`,
     );
   if (opts.comment) await writeFile(resolve(io.cwd, opts.comment), comment);
   const summary = io.env.GITHUB_STEP_SUMMARY;
@@ -76,8 +84,8 @@ async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): P
     );
 }
 
-/** Runs the gate: review the scope to its end, then judge the result under the policy. */
-async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
+/** Runs the gate: review the scope to its end, then judge the result under the policy (and the change's files). */
+async function runGate(io: CliIO, opts: GateOptions): Promise<{ result: GateResult; changed: Set<string> }> {
   const policy: GatePolicy = await loadGatePolicy(io.cwd, opts.policy);
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
@@ -103,7 +111,7 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
       `${opts.policy}: \`quorum\` (${quorum}) is more than the panel's ${panel.length} judge(s)`,
       2,
     );
-  const { dir, fm, warnings, origin, revision } = await createReview(io, {
+  const { dir, fm, warnings, origin, revision, changed } = await createReview(io, {
     scope: opts.scope,
     critic: critic?.adapter,
     author: author?.adapter,
@@ -167,7 +175,7 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
   }
   const read = await readDebateFolder(dir);
   if (!read.ok) throw new ExitError(`${dir}: ${read.errors[0]?.message ?? "unreadable"}`, 2);
-  return evaluateGate({
+  const result = evaluateGate({
     state: read.value.state,
     run,
     policy,
@@ -175,6 +183,7 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
     scope: origin,
     ...(revision ? { revision } : {}),
   });
+  return { result, changed: new Set(changed) };
 }
 
 /** `debate gate`: review a change in CI and exit 0 pass, 1 blocked, 2 undecided (DESIGN §12). */
@@ -232,8 +241,9 @@ export function registerGate(program: Command, io: CliIO): void {
     })
     .action(async (opts: GateOptions) => {
       let result: GateResult;
+      let changed = new Set<string>();
       try {
-        result = await runGate(io, opts);
+        ({ result, changed } = await runGate(io, opts));
       } catch (error) {
         // Whatever stops the gate before a verdict (a bad policy or scope, a broken folder) leaves it undecided.
         const message = error instanceof Error ? error.message : String(error);
@@ -247,7 +257,7 @@ export function registerGate(program: Command, io: CliIO): void {
           degraded: [],
         };
       }
-      await writeOutputs(io, opts, result);
+      await writeOutputs(io, opts, result, changed);
       io.stderr.write(`gate: ${result.reason}\n`);
       if (result.exit_code !== 0) throw new GateExit(result.exit_code);
     });
