@@ -43,6 +43,21 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** Runs the built CLI without blocking this process (the model server answers from it). */
+function cli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env });
+  child.stdin.end();
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+}
+
 /** Lines of `markdown` that a renderer reads as a heading, a quote or an HTML tag of the text's own. */
 function markupLines(markdown: string) {
   const lines = markdown.split("\n");
@@ -117,7 +132,11 @@ describe("the gate's comment and SARIF with a hostile critic", () => {
 
   beforeAll(async () => {
     server = await startModelServer((request: ModelRequest) =>
-      request.model === "critic" ? critique : judgment,
+      request.model === "down"
+        ? { error: 400 as const, message: `overloaded ${TERMINAL} try later` }
+        : request.model === "critic"
+          ? critique
+          : judgment,
     );
     repo = join(work, "repo");
     const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: gitEnv });
@@ -144,29 +163,17 @@ describe("the gate's comment and SARIF with a hostile critic", () => {
     );
     const sarif = join(work, "gate.sarif");
     const comment = join(work, "gate.md");
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        "gate",
-        "--dir",
-        join(work, "debates"),
-        "--scope",
-        "base:main",
-        "--policy",
-        policy,
+    const gate = await cli(
+      ["gate", "--dir", join(work, "debates"), "--scope", "base:main", "--policy", policy].concat([
         "--sarif",
         sarif,
         "--comment",
         comment,
-      ],
-      { cwd: repo, env: { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" } },
+      ]),
+      repo,
+      { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" },
     );
-    child.stdin.end();
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise((done) => child.on("close", done));
-    expect(code, stderr).toBe(1);
+    expect(gate.code, gate.stderr).toBe(1);
 
     const md = await readFile(comment, "utf8");
     const { headings, quotes } = markupLines(md);
@@ -201,6 +208,34 @@ describe("the gate's comment and SARIF with a hostile critic", () => {
     // Every other finding stays, naming its file in the message.
     expect(results[1]!.message.text).toContain('Cited file: "../../../../etc/passwd" line 1');
     expect(results[5]!.message.text).toContain('Cited file: "/etc/passwd" line 1');
+  });
+
+  it("a provider error with terminal escapes: gate, run and status show them escaped", async () => {
+    const policy = join(work, "down.json");
+    const seat = (model: string) => ({
+      adapter: "http",
+      base_url: `${server.url}/v1`,
+      model,
+      timeout_ms: 30_000,
+    });
+    await writeFile(
+      policy,
+      JSON.stringify({ critic: seat("down"), judge: seat("judge"), author: seat("judge") }),
+    );
+    const env = { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" };
+    const gate = await cli(
+      ["gate", "--dir", join(work, "debates"), "--slug", "down", "--scope", "base:main", "--policy", policy],
+      repo,
+      env,
+    );
+    expect(gate.code, gate.stderr).toBe(2);
+    const dir = join(work, "debates", "down");
+    const run = await cli(["run", dir], repo, env);
+    const status = await cli(["status", dir], repo, env);
+    for (const out of [gate, run, status]) {
+      expect(out.stdout + out.stderr).not.toMatch(/[\u001b\u0007]/);
+      expect(out.stdout + out.stderr).toContain("overloaded \\x1b]0;pwned\\x07\\x1b[2J try later");
+    }
   });
 });
 

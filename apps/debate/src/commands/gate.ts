@@ -3,6 +3,7 @@ import { appendFile, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { evaluateGate, type GateRun } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
+import { escapeTerminal } from "@debatekit/report";
 import { runDebate } from "@debatekit/runner";
 import type { GatePolicy, GateResult, SeatConfig } from "@debatekit/schema";
 import { type Command, CommanderError, Option } from "commander";
@@ -258,7 +259,7 @@ export function registerGate(program: Command, io: CliIO): void {
         };
       }
       await writeOutputs(io, opts, result, changed);
-      io.stderr.write(`gate: ${result.reason}\n`);
+      io.stderr.write(`gate: ${escapeTerminal(result.reason)}\n`);
       if (result.exit_code !== 0) throw new GateExit(result.exit_code);
     });
 }
