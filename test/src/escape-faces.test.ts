@@ -205,6 +205,8 @@ describe("the gate's comment and SARIF with a hostile critic", () => {
       ),
     );
     expect(uris).toEqual(["sum.ts"]);
+    // The model's `[click](http://host/x)` is no embedded link of the message.
+    expect(results[0]!.message.text).toContain("\\[click\\](http://host/x)");
     // Every other finding stays, naming its file in the message.
     expect(results[1]!.message.text).toContain('Cited file: "../../../../etc/passwd" line 1');
     expect(results[5]!.message.text).toContain('Cited file: "/etc/passwd" line 1');

@@ -3,6 +3,7 @@ import {
   escapeHtml,
   escapeMarkdown,
   escapeMarkdownBlock,
+  escapeSarifText,
   escapeTerminal,
   markdownCode,
   sarifArtifactUri,
@@ -49,6 +50,7 @@ const CORPUS = [
   "- [ ] task",
   "snake_case_id and _lead and trail_ and __init__",
   "trailing backslash \\",
+  "escaped \\[x](1) and \\\\[y](2)",
   "title\r\nline\rline\u2028line",
   "",
 ];
@@ -185,6 +187,22 @@ describe("sarifArtifactUri", () => {
     expect(sarifArtifactUri("sum.ts", changed)).toBe("sum.ts");
     expect(sarifArtifactUri("./sum.ts", changed)).toBe("sum.ts");
     expect(sarifArtifactUri("src/a b.ts", changed)).toBe("src/a%20b.ts");
+  });
+});
+
+describe("escapeSarifText", () => {
+  it.each(CORPUS)("leaves no embedded link (no unescaped bracket): %j", (text) => {
+    const out = escapeSarifText(text);
+    expect(live(out, "[")).toBe(0);
+    expect(live(out, "]")).toBe(0);
+  });
+
+  it("escapes brackets and a backslash before one", () => {
+    expect(escapeSarifText("see [here](https://host) or [0](1)")).toBe(
+      "see \\[here\\](https://host) or \\[0\\](1)",
+    );
+    expect(escapeSarifText("a \\[b] c\\d")).toBe("a \\\\\\[b\\] c\\d");
+    expect(escapeSarifText("\\\\[")).toBe("\\\\\\\\\\[");
   });
 });
 

@@ -87,6 +87,15 @@ export function escapeTerminal(text: string): string {
 }
 
 /**
+ * Escapes text for a SARIF plain-text message: a `[` or `]` (and the backslashes just before one)
+ * are backslash-escaped, so no `[text](target)` of the model's becomes an embedded link (SARIF 2.1.0,
+ * "Messages with embedded links").
+ */
+export function escapeSarifText(text: string): string {
+  return text.replace(/\\*[[\]]/g, (m) => `${m.slice(0, -1).replace(/\\/g, "\\\\")}\\${m.at(-1)}`);
+}
+
+/**
  * A finding's file as a SARIF `artifactLocation.uri` (relative to `%SRCROOT%`), or undefined when
  * it is not a repository-relative path of a file in `changed` (the change's files): an absolute
  * path, a `..` step, a URI with a scheme or a file outside the change gets no location.

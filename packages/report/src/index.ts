@@ -6,6 +6,7 @@ export {
   escapeHtml,
   escapeMarkdown,
   escapeMarkdownBlock,
+  escapeSarifText,
   escapeTerminal,
   markdownCode,
   sarifArtifactUri,

@@ -1,4 +1,4 @@
-import { sarifArtifactUri } from "@debatekit/report";
+import { escapeSarifText, sarifArtifactUri } from "@debatekit/report";
 import type { GateFinding, GateResult } from "@debatekit/schema";
 import type { Log, ReportingDescriptor, Result } from "sarif";
 
@@ -12,7 +12,8 @@ const RULES: ReportingDescriptor[] = [
 /**
  * One finding as a SARIF result. Its location is the cited file only when that is a repository-
  * relative path of a file in the change; any other path (absolute, `..`, a URI, a file the change
- * does not touch) is named in the message, quoted, and the result has no location.
+ * does not touch) is named in the message, quoted, and the result has no location. The model's
+ * text makes no embedded link of its own.
  */
 function sarifResult(f: GateFinding, changed: ReadonlySet<string>): Result {
   const uri = f.file === undefined ? undefined : sarifArtifactUri(f.file, changed);
@@ -25,7 +26,7 @@ function sarifResult(f: GateFinding, changed: ReadonlySet<string>): Result {
     ruleId: f.severity,
     ruleIndex: Number(f.severity.slice(1)) - 1,
     level: LEVEL[f.severity],
-    message: { text },
+    message: { text: escapeSarifText(text) },
     ...(uri
       ? {
           locations: [
@@ -80,10 +81,17 @@ export function renderGateSarif(result: GateResult, version: string, changed: Re
             exitCode: result.exit_code,
             exitCodeDescription: result.outcome,
             toolExecutionNotifications: [
-              { level: result.outcome === "undecided" ? "error" : "note", message: { text: result.reason } },
+              {
+                level: result.outcome === "undecided" ? "error" : "note",
+                message: { text: escapeSarifText(result.reason) },
+              },
               ...result.degraded.map((d) => ({
                 level: "warning" as const,
-                message: { text: `degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}` },
+                message: {
+                  text: escapeSarifText(
+                    `degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}`,
+                  ),
+                },
               })),
             ],
           },
