@@ -264,6 +264,25 @@ async function editReplay(
   await writeFile(file, `${edited.join("\n")}\n`);
 }
 
+/** Runs a copied example on its (edited) replay seats, then `debate report`: report.md's text. */
+async function runAndReport(dir: string): Promise<string> {
+  const env = { ...process.env, NO_COLOR: "1", CI: "1" };
+  const run = debate(["run", dir], { cwd: work, env });
+  expect(run.code, run.stderr).toBe(0);
+  const made = debate(["report", dir], { cwd: work, env });
+  expect(made.code, made.stderr).toBe(0);
+  return readFile(join(dir, "report.md"), "utf8");
+}
+
+/** What report.md never holds, whatever a model wrote: markup of its own, a second Verdict heading, a quote or alert. */
+function expectPlainReport(md: string): void {
+  expectNoLiveMarkup(md);
+  const { headings, quotes } = markupLines(md);
+  expect(headings.filter((h) => /^## Verdict/.test(h))).toEqual(["## Verdict"]);
+  expect(headings.filter((h) => h.includes("debatekit gate"))).toEqual([]);
+  expect(quotes).toEqual([]);
+}
+
 describe("report.md with hostile titles, reasoning and verdict fields", () => {
   it("formal: no raw HTML, no forged Verdict heading, no alert", async () => {
     const dir = join(work, "formal");
@@ -274,18 +293,9 @@ describe("report.md with hostile titles, reasoning and verdict fields", () => {
       const scores = answer.scores as Array<{ reasoning: string }> | undefined;
       if (scores?.[0] && line.exchange === 0) scores[0].reasoning = HOSTILE_BLOCK;
     });
-    const env = { ...process.env, NO_COLOR: "1", CI: "1" };
-    const run = debate(["run", dir], { cwd: work, env });
-    expect(run.code, run.stderr).toBe(0);
-    const made = debate(["report", dir], { cwd: work, env });
-    expect(made.code, made.stderr).toBe(0);
-    const md = await readFile(join(dir, "report.md"), "utf8");
+    const md = await runAndReport(dir);
     expect(md).toContain("&lt;script&gt;alert(1)&lt;/script&gt;"); // the title is there, as text
-    expectNoLiveMarkup(md);
-    const { headings, quotes } = markupLines(md);
-    expect(headings.filter((h) => /^## Verdict/.test(h))).toEqual(["## Verdict"]);
-    expect(headings.filter((h) => h.includes("debatekit gate"))).toEqual([]);
-    expect(quotes).toEqual([]);
+    expectPlainReport(md);
     expect(md).not.toMatch(/^---$/m);
   });
 
@@ -303,17 +313,8 @@ describe("report.md with hostile titles, reasoning and verdict fields", () => {
         (answer.agreements as Array<{ text: string }>)[0]!.text = HOSTILE_BLOCK;
       }
     });
-    const env = { ...process.env, NO_COLOR: "1", CI: "1" };
-    const run = debate(["run", dir], { cwd: work, env });
-    expect(run.code, run.stderr).toBe(0);
-    const made = debate(["report", dir], { cwd: work, env });
-    expect(made.code, made.stderr).toBe(0);
-    const md = await readFile(join(dir, "report.md"), "utf8");
-    expectNoLiveMarkup(md);
-    const { headings, quotes } = markupLines(md);
-    expect(headings.filter((h) => /^## Verdict/.test(h))).toEqual(["## Verdict"]);
-    expect(headings.filter((h) => h.includes("debatekit gate"))).toEqual([]);
-    expect(quotes).toEqual([]);
+    const md = await runAndReport(dir);
+    expectPlainReport(md);
   });
 });
 
