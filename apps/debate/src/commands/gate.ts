@@ -229,7 +229,10 @@ export function registerGate(program: Command, io: CliIO): void {
     .option("--dir <parent>", "where the review folder is created", "debates")
     .option("--slug <slug>", "the review folder's name (default gate-<scope>-<time>)")
     .option("--json", "print the result as JSON (outcome, exit_code, reason, findings, degraded)")
-    .option("--sarif <file>", "write SARIF 2.1.0 (code scanning shows each finding inline)")
+    .option(
+      "--sarif <file>",
+      "write SARIF 2.1.0 (code scanning shows each finding inline, at its file when that file is in the change)",
+    )
     .option("--comment <file>", "write the markdown pull request comment")
     .addHelpText(
       "after",
