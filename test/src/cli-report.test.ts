@@ -163,11 +163,11 @@ describe("debate report", () => {
     expect(refused.validation.errors[0]).toContain("NARRATIVE_UNKNOWN_ID");
     expect(refused.validation.errors[0]).toContain("[r09-f9]");
     expect(markdown).toContain("## Narrative analysis");
-    expect(markdown).toContain("the concern [r01-f1] came back");
+    expect(markdown).toContain("the concern \\[r01-f1\\] came back");
     expect(html).toContain('<h2 id="narrative">Narrative analysis</h2>');
     // the reporter's calls are in the usage table like any seat's
     // (replay seats are on record as free, with no tokens: the ledger's rule)
-    expect(markdown).toMatch(/\| reporter \| replay \| 2 \| 0 \| 0 in \/ 0 out \| \$0\.0000 \|/);
+    expect(markdown).toMatch(/\| reporter \| replay \| 2 \| 0 \| 0 in \/ 0 out \| \\\$0\.0000 \|/);
     // Same state, same prompt: the journaled answer is reused, no new call.
     const again = await debate(["report", dir]);
     expect(again.stdout).toContain("narrative by the reporter seat (replay), citing r01-f1, r03-f1");

@@ -1,3 +1,4 @@
+import { escapeTerminal } from "@debatekit/report";
 import { Command, CommanderError } from "commander";
 import { commands } from "./commands/index.js";
 import { exitCodeOf } from "./exit-error.js";
@@ -33,8 +34,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const message = error instanceof Error ? error.message : String(error);
-    // An empty message: the command already said why (e.g. the gate's reason line).
-    if (message) io.stderr.write(`debate: ${message.split("\n")[0]}\n`);
+    // An empty message: the command already said why (e.g. the gate's reason line). A provider's
+    // error can carry a model's control characters: shown escaped, like every face does.
+    if (message) io.stderr.write(`debate: ${escapeTerminal(message.split("\n")[0]!)}\n`);
     return exitCodeOf(error);
   }
 }

@@ -1,5 +1,6 @@
 import { inboxDir, stepStem } from "@debatekit/adapter-manual";
 import type { Standing } from "@debatekit/core";
+import { escapeTerminal } from "@debatekit/report";
 import type { RunEvent, RunSummary } from "@debatekit/runner";
 import { type CliIO, isInteractive, shownPath, useColor } from "./output.js";
 import { formatSkillProblem } from "./skill-problems.js";
@@ -84,26 +85,28 @@ export function createProgress(
         thinking.delete(event.role);
         if (event.status === "pending") {
           print(
-            c.yellow(`${at(event.exchange)} · ${event.role} (${event.adapter}) ${event.error ?? "waiting"}`),
+            c.yellow(
+              `${at(event.exchange)} · ${event.role} (${event.adapter}) ${escapeTerminal(event.error ?? "waiting")}`,
+            ),
           );
           break;
         }
         const status = event.status === "ok" ? c.green("ok") : c.red(event.status);
         const how = event.reused ? "reused from the journal" : seconds(event.durationMs);
         print(
-          `${at(event.exchange)} · ${event.role} (${event.adapter}) ${status} · ${how}${event.error ? ` · ${event.error}` : ""}`,
+          `${at(event.exchange)} · ${event.role} (${event.adapter}) ${status} · ${how}${event.error ? ` · ${escapeTerminal(event.error)}` : ""}`,
         );
         if (event.toolCalls?.length)
           print(
             c.yellow(
-              `${at(event.exchange)} · ${event.role}: its model asked for ${event.toolCalls.join(", ")}; refused (seats cannot act on the machine)`,
+              `${at(event.exchange)} · ${event.role}: its model asked for ${escapeTerminal(event.toolCalls.join(", "))}; refused (seats cannot act on the machine)`,
             ),
           );
         break;
       }
       case "retry":
         print(
-          `${at(event.exchange)} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${event.errors[0] ?? ""}`,
+          `${at(event.exchange)} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${escapeTerminal(event.errors[0] ?? "")}`,
         );
         break;
       case "step_committed": {
@@ -116,7 +119,7 @@ export function createProgress(
         break;
       }
       case "waiting":
-        print(c.yellow(event.message));
+        print(c.yellow(escapeTerminal(event.message)));
         break;
       case "skill_problem":
         print(c.yellow(formatSkillProblemLine(event)));
@@ -160,14 +163,18 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
   const where = `exchange ${summary.exchange}, ${summary.phase}`;
   switch (summary.status) {
     case "done":
-      lines.push(`${c.green("done")}: ${summary.reason ?? "complete"} (${where})`);
+      lines.push(`${c.green("done")}: ${escapeTerminal(summary.reason ?? "complete")} (${where})`);
       break;
     case "waiting":
     case "paused":
-      lines.push(`${c.yellow(summary.status)}: ${summary.reason ?? summary.error?.message ?? ""} (${where})`);
+      lines.push(
+        `${c.yellow(summary.status)}: ${escapeTerminal(summary.reason ?? summary.error?.message ?? "")} (${where})`,
+      );
       break;
     default:
-      lines.push(`${c.red(summary.status)}: ${summary.error?.message ?? summary.reason ?? ""} (${where})`);
+      lines.push(
+        `${c.red(summary.status)}: ${escapeTerminal(summary.error?.message ?? summary.reason ?? "")} (${where})`,
+      );
   }
   if (summary.outcome) lines.push(c.red(`outcome: ${summary.outcome}`));
   // A result resting on less than configured says so, with the real error (DESIGN §12).
@@ -175,10 +182,12 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
   for (const d of (summary.degraded ?? []).filter(
     (d) => summary.status !== "failed" || d.cause !== "seat_failed",
   ))
-    lines.push(c.yellow(`degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}`));
+    lines.push(
+      c.yellow(escapeTerminal(`degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}`)),
+    );
   // A format that does not score (crossfire) shows its own standing instead of scores.
   if (summary.standing && !summary.standing.scores) {
-    if (summary.standing.headline) lines.push(c.bold(summary.standing.headline));
+    if (summary.standing.headline) lines.push(c.bold(escapeTerminal(summary.standing.headline)));
     lines.push(`files: ${shownPath(io.cwd, dir)}`);
     return `${lines.join("\n")}\n`;
   }

@@ -1,7 +1,16 @@
 // @debatekit/report: a debate's state in, report.md and report.html text out. Pure: no fs, no network.
 export type { BuildReportOptions, ReportInput } from "./build.js";
 export { buildReport } from "./build.js";
-export { escapeCell, escapeHtml } from "./escape.js";
+export {
+  escapeCell,
+  escapeHtml,
+  escapeMarkdown,
+  escapeMarkdownBlock,
+  escapeSarifText,
+  escapeTerminal,
+  markdownCode,
+  sarifArtifactUri,
+} from "./escape.js";
 export { BASE_STYLE, renderReportHtml } from "./html.js";
 export { renderReportMarkdown } from "./markdown.js";
 export type {

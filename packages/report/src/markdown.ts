@@ -1,4 +1,4 @@
-import { escapeCell } from "./escape.js";
+import { escapeMarkdownBlock, escapeMarkdown as md } from "./escape.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { Report } from "./model.js";
 import { edgeText } from "./svg.js";
@@ -7,19 +7,10 @@ const score = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(2));
 
 function table(t: { columns: string[]; rows: string[][] }): string[] {
   return [
-    `| ${t.columns.map(escapeCell).join(" | ")} |`,
+    `| ${t.columns.map(md).join(" | ")} |`,
     `|${t.columns.map(() => "---").join("|")}|`,
-    ...t.rows.map((r) => `| ${r.map(escapeCell).join(" | ")} |`),
+    ...t.rows.map((r) => `| ${r.map(md).join(" | ")} |`),
   ];
-}
-
-/** A model's text as markdown paragraphs: no HTML (checkNarrative already refused links, images and tags). */
-function plainParagraphs(text: string): string[] {
-  return text
-    .trim()
-    .split(/\n\s*\n/)
-    .map((p) => p.replace(/\s+/g, " ").replace(/[\\<>]/g, (c) => `\\${c}`))
-    .flatMap((p) => [p, ""]);
 }
 
 /** report.md: the same sections as the HTML, as plain markdown (the chart and graph as tables). */
@@ -29,26 +20,26 @@ export function renderReportMarkdown(report: Report): string {
     out.push(
       "> [!CAUTION]",
       "> **Degraded result**: this result rests on less than was configured:",
-      ...report.degraded.causes.map((c) => `> - ${escapeCell(c)}`),
+      ...report.degraded.causes.map((c) => `> - ${md(c)}`),
       "",
     );
-  out.push(`# ${report.title}`, "");
+  out.push(`# ${md(report.title)}`, "");
   if (report.alerts.length > 0) {
-    out.push("> [!WARNING]", ...report.alerts.map((a) => `> - ${escapeCell(a)}`), "");
+    out.push("> [!WARNING]", ...report.alerts.map((a) => `> - ${md(a)}`), "");
   }
-  out.push("| | |", "|---|---|", ...headerRows(report).map(([k, v]) => `| ${k} | ${escapeCell(v)} |`), "");
+  out.push("| | |", "|---|---|", ...headerRows(report).map(([k, v]) => `| ${k} | ${md(v)} |`), "");
   out.push("## Seats", "", ...table(seatRows(report)), "");
   const b = report.body;
   if (b) {
-    out.push("## Verdict", "", `**${escapeCell(b.verdict.headline)}**`, "");
-    for (const d of b.verdict.details) out.push(`- **${d.label}**: ${escapeCell(d.text)}`);
+    out.push("## Verdict", "", `**${md(b.verdict.headline)}**`, "");
+    for (const d of b.verdict.details) out.push(`- **${md(d.label)}**: ${md(d.text)}`);
     out.push("");
     for (const t of b.tables ?? []) {
-      out.push(`## ${t.title}`, "");
-      if (t.caption) out.push(t.caption, "");
+      out.push(`## ${md(t.title)}`, "");
+      if (t.caption) out.push(md(t.caption), "");
       out.push(...(t.rows.length > 0 ? table(t) : ["None."]), "");
     }
-    out.push(`## ${b.chartHeading ?? "Standing over time"}`, "", b.chart.description, "");
+    out.push(`## ${md(b.chartHeading ?? "Standing over time")}`, "", md(b.chart.description), "");
     const xs = [...new Set(b.chart.series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, c) => a - c);
     if (b.chart.series.length > 0 && xs.length > 0)
       out.push(
@@ -64,14 +55,14 @@ export function renderReportMarkdown(report: Report): string {
     const items = b.itemName ?? "arguments";
     out.push(`## Strongest ${items}`, "");
     for (const a of b.strongest)
-      out.push(`- **${a.id}** (${score(a.score)}): ${escapeCell(a.title)} — ${a.why}`);
+      out.push(`- **${md(a.id)}** (${score(a.score)}): ${md(a.title)} — ${md(a.why)}`);
     if (b.strongest.length === 0) out.push("- none");
     out.push("", `## Weakest ${items}`, "");
     for (const a of b.weakest)
-      out.push(`- **${a.id}** (${score(a.score)}): ${escapeCell(a.title)} — ${a.why}`);
+      out.push(`- **${md(a.id)}** (${score(a.score)}): ${md(a.title)} — ${md(a.why)}`);
     if (b.weakest.length === 0) out.push("- none");
     out.push("", "## Turning points", "");
-    for (const t of b.turningPoints) out.push(`- **${escapeCell(t.label)}**: ${escapeCell(t.detail)}`);
+    for (const t of b.turningPoints) out.push(`- **${md(t.label)}**: ${md(t.detail)}`);
     if (b.turningPoints.length === 0) out.push("- none");
     out.push(
       "",
@@ -90,11 +81,11 @@ export function renderReportMarkdown(report: Report): string {
       );
     out.push("## Judges' reasoning", "");
     for (const j of b.judges)
-      out.push(`### ${escapeCell(j.heading)}`, "", `*${escapeCell(j.judge)}*`, "", j.text.trim(), "");
+      out.push(`### ${md(j.heading)}`, "", `*${md(j.judge)}*`, "", escapeMarkdownBlock(j.text), "");
   }
   const r = reliabilityOf(report);
-  out.push("## Judges' reliability", "", r.summary, "");
-  for (const [k, v] of r.rows) out.push(`- **${escapeCell(k)}**: ${escapeCell(v)}`);
+  out.push("## Judges' reliability", "", md(r.summary), "");
+  for (const [k, v] of r.rows) out.push(`- **${md(k)}**: ${md(v)}`);
   if (r.rows.length > 0) out.push("");
   out.push(
     "## Usage",
@@ -109,13 +100,13 @@ export function renderReportMarkdown(report: Report): string {
     out.push("## Narrative analysis", "");
     if (n.ok)
       out.push(
-        `*Written by the reporter seat (${escapeCell(n.seat)}); checked: every id it cites exists. The sections above are computed, this one is a model's reading of them.*`,
+        `*Written by the reporter seat (${md(n.seat)}); checked: every id it cites exists. The sections above are computed, this one is a model's reading of them.*`,
         "",
-        ...plainParagraphs(n.text),
+        escapeMarkdownBlock(n.text),
       );
     else
       out.push(
-        `The reporter seat (${escapeCell(n.seat)}) gave no usable analysis: ${escapeCell(n.error)}. The report above is complete without it.`,
+        `The reporter seat (${md(n.seat)}) gave no usable analysis: ${md(n.error)}. The report above is complete without it.`,
       );
   }
   return `${out.join("\n").trimEnd()}\n`;

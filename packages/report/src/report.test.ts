@@ -234,7 +234,7 @@ describe("the degraded banner, usage and reliability sections", () => {
       state: await fixtureState(),
       journal: [entry({ cost_usd: 0.5, cost: "priced" }), entry({ cost: "unknown" })],
     });
-    expect(markdown).toContain("| Cost | $0.5000+ (cost unknown for 1 call(s)) |");
+    expect(markdown).toContain("| Cost | \\$0.5000+ (cost unknown for 1 call(s)) |");
   });
 
   it("shows a judge panel's figures from debate.md's reliability (issue 14)", async () => {

@@ -3,6 +3,7 @@ import { appendFile, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { evaluateGate, type GateRun } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
+import { escapeTerminal } from "@debatekit/report";
 import { runDebate } from "@debatekit/runner";
 import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { type Command, CommanderError, Option } from "commander";
@@ -61,13 +62,21 @@ function freeSlug(parent: string, slug: string): string {
   return candidate;
 }
 
-/** Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY. */
-async function writeOutputs(io: CliIO, opts: GateOptions, result: GateResult): Promise<void> {
+/**
+ * Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY.
+ * `changed` (the change's files) are the only files a SARIF result may point at.
+ */
+async function writeOutputs(
+  io: CliIO,
+  opts: GateOptions,
+  result: GateResult,
+  changed: ReadonlySet<string>,
+): Promise<void> {
   const comment = renderGateComment(result);
   if (opts.sarif)
     await writeFile(
       resolve(io.cwd, opts.sarif),
-      `${JSON.stringify(renderGateSarif(result, VERSION), null, 2)}\n`,
+      `${JSON.stringify(renderGateSarif(result, VERSION, changed), null, 2)}\n`,
     );
   if (opts.comment) await writeFile(resolve(io.cwd, opts.comment), comment);
   const summary = io.env.GITHUB_STEP_SUMMARY;
@@ -123,15 +132,15 @@ async function readConfig(io: CliIO, tree: BaseTree): Promise<{ skillFolders: st
 }
 
 /**
- * Runs the gate: review the scope to its end, then judge the result under the policy. The policy,
- * config, role prompts and skills come from the base revision (`settings`, filled in as soon as it
- * is known), never from the change under review.
+ * Runs the gate: review the scope to its end, then judge the result under the policy; returns the
+ * result and the change's files. The policy, config, role prompts and skills come from the base
+ * revision (`settings`, filled in as soon as it is known), never from the change under review.
  */
 async function runGate(
   io: CliIO,
   opts: GateOptions,
   settings: { value?: GateSettings },
-): Promise<GateResult> {
+): Promise<{ result: GateResult; changed: Set<string> }> {
   const tree = await openBaseTree(io.cwd, parseScope(opts.scope));
   try {
     settings.value = { base: tree.revision, files: [] };
@@ -151,7 +160,7 @@ async function reviewAndJudge(
   policy: GatePolicy,
   cwd: string,
   extraSkillRoots: string[],
-): Promise<GateResult> {
+): Promise<{ result: GateResult; changed: Set<string> }> {
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
   if (policy.judge && policy.judges)
@@ -176,7 +185,7 @@ async function reviewAndJudge(
       `${opts.policy}: \`quorum\` (${quorum}) is more than the panel's ${panel.length} judge(s)`,
       2,
     );
-  const { dir, fm, warnings, origin, revision } = await createReview(io, {
+  const { dir, fm, warnings, origin, revision, changed } = await createReview(io, {
     scope: opts.scope,
     critic: critic?.adapter,
     author: author?.adapter,
@@ -240,7 +249,7 @@ async function reviewAndJudge(
   }
   const read = await readDebateFolder(dir);
   if (!read.ok) throw new ExitError(`${dir}: ${read.errors[0]?.message ?? "unreadable"}`, 2);
-  return evaluateGate({
+  const result = evaluateGate({
     state: read.value.state,
     run,
     policy,
@@ -248,6 +257,7 @@ async function reviewAndJudge(
     scope: origin,
     ...(revision ? { revision } : {}),
   });
+  return { result, changed: new Set(changed) };
 }
 
 /** `debate gate`: review a change in CI and exit 0 pass, 1 blocked, 2 undecided (DESIGN §12). */
@@ -295,7 +305,10 @@ export function registerGate(program: Command, io: CliIO): void {
     .option("--dir <parent>", "where the review folder is created", "debates")
     .option("--slug <slug>", "the review folder's name (default gate-<scope>-<time>)")
     .option("--json", "print the result as JSON (outcome, exit_code, reason, findings, degraded, settings)")
-    .option("--sarif <file>", "write SARIF 2.1.0 (code scanning shows each finding inline)")
+    .option(
+      "--sarif <file>",
+      "write SARIF 2.1.0 (code scanning shows each finding inline, at its file when that file is in the change)",
+    )
     .option("--comment <file>", "write the markdown pull request comment")
     .addHelpText(
       "after",
@@ -309,8 +322,9 @@ export function registerGate(program: Command, io: CliIO): void {
     .action(async (opts: GateOptions) => {
       let result: GateResult;
       const settings: { value?: GateSettings } = {};
+      let changed = new Set<string>();
       try {
-        result = await runGate(io, opts, settings);
+        ({ result, changed } = await runGate(io, opts, settings));
       } catch (error) {
         // Whatever stops the gate before a verdict (a bad policy or scope, a broken folder) leaves it undecided.
         const message = error instanceof Error ? error.message : String(error);
@@ -325,8 +339,8 @@ export function registerGate(program: Command, io: CliIO): void {
         };
       }
       if (settings.value) result = { ...result, settings: settings.value };
-      await writeOutputs(io, opts, result);
-      io.stderr.write(`gate: ${result.reason}\n`);
+      await writeOutputs(io, opts, result, changed);
+      io.stderr.write(`gate: ${escapeTerminal(result.reason)}\n`);
       if (result.exit_code !== 0) throw new GateExit(result.exit_code);
     });
 }

@@ -1,4 +1,5 @@
 import { journalFileName, readJournal, readJournalPrompts } from "@debatekit/files";
+import { escapeTerminal } from "@debatekit/report";
 import type { JournalEntry } from "@debatekit/schema";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
@@ -40,7 +41,10 @@ function block(title: string, text: string): string {
   return `--- ${title} ---\n${body}`;
 }
 
-/** One journaled call as a person reads it: what was sent, what came back, what was made of it. */
+/**
+ * One journaled call as a person reads it: what was sent, what came back, what was made of it.
+ * Control characters are shown escaped: a model's answer cannot retitle or clear the terminal.
+ */
 export function formatJournalEntry(entry: JournalEntry): string {
   const r = entry.result;
   const head = [
@@ -72,7 +76,7 @@ export function formatJournalEntry(entry: JournalEntry): string {
   // An accepted answer's entry is not rewritten: an `ok` result without `validation` is the answer
   // its step uses (older entries carry `validation: { ok: true }`).
   else if (entry.validation?.ok || (r.status === "ok" && !entry.validation)) parts.push("--- accepted ---\n");
-  return parts.join("");
+  return escapeTerminal(parts.join(""));
 }
 
 /** `debate log <dir> [--step …]`: what was sent to each seat and what came back, from the journal. */

@@ -68,15 +68,25 @@ export interface ReviewInput {
 export async function createReview(
   io: CliIO,
   opts: ReviewInput,
-): Promise<{ dir: string; fm: ReviewFrontmatter; warnings: string[]; origin: string; revision?: string }> {
+): Promise<{
+  dir: string;
+  fm: ReviewFrontmatter;
+  warnings: string[];
+  origin: string;
+  revision?: string;
+  /** The repository-relative paths a git scope changes (none for a file or a text). */
+  changed: string[];
+}> {
   const sources = [opts.path, opts.scope, opts.text].filter((s) => s !== undefined);
   if (sources.length !== 1)
     throw new ExitError("debate review needs exactly one of <path>, --scope <scope> or --text <text|->", 2);
   let text: string;
   let origin: string;
   let revision: string | undefined;
+  let changed: string[] = [];
   if (opts.scope !== undefined) {
     const snap = await snapshotScope(io.cwd, parseScope(String(opts.scope)));
+    changed = snap.files;
     text = `${snap.artifact}${await repositorySection(snap)}`;
     origin = String(opts.scope);
     revision = snap.revision;
@@ -163,7 +173,7 @@ export async function createReview(
     frontmatter: fm as unknown as Parameters<typeof createDebateFolder>[1]["frontmatter"],
     records,
   });
-  return { dir, fm, warnings: made.value.warnings, origin, ...(revision ? { revision } : {}) };
+  return { dir, fm, warnings: made.value.warnings, origin, ...(revision ? { revision } : {}), changed };
 }
 
 /** `debate review <path | --scope ... | --text ->`: snapshots the artifact into a review folder and runs it. */

@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { clipText, formatOfState } from "@debatekit/core";
 import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files";
+import { escapeTerminal } from "@debatekit/report";
 import { loadUsageLedger } from "@debatekit/runner";
 import type { Degradation, Reliability, UsageTotals } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -293,14 +294,15 @@ Examples:
         r.activity && r.activity !== "paused" ? r.activity : "",
         r.last_error ? clipError(r, nameOf(r.dir), cut) : "",
       ]);
+      // A folder's text (an error a model provoked, a folder name) shows its control characters escaped.
       const text = table([
         ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "JUDGES", "COST", "NOW", "LAST ERROR"],
-        ...body,
+        ...body.map((row) => row.map(escapeTerminal)),
       ]);
       const [head, ...rest] = text.split("\n");
       io.stdout.write(`${c.bold(head!)}\n${rest.join("\n")}\n`);
       // A cut error is marked with `…` and given in full below the table.
-      for (const line of cut) io.stdout.write(`${line}\n`);
+      for (const line of cut) io.stdout.write(`${escapeTerminal(line)}\n`);
       // One debate: its usage per seat too.
       const only = rows.length === 1 ? rows[0]!.usage : undefined;
       if (only) io.stdout.write(`\n${usageTable(only)}\n`);

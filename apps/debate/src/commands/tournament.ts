@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
+import { escapeTerminal } from "@debatekit/report";
 import type { TournamentFrontmatter } from "@debatekit/schema";
 import {
   createTournament,
@@ -104,14 +105,16 @@ function tournamentProgress(io: CliIO, json: boolean): (event: TournamentEvent) 
     } else if (event.type === "debate_finished" && event.status !== "done") {
       if (live) io.stderr.write("\r\u001b[K");
       const mark = event.status === "failed" ? c.red("failed") : c.yellow("stopped");
-      io.stderr.write(`${mark} ${event.id}${event.reason ? `: ${event.reason.split("\n")[0]}` : ""}\n`);
+      io.stderr.write(
+        `${mark} ${event.id}${event.reason ? `: ${escapeTerminal(event.reason.split("\n")[0]!)}` : ""}\n`,
+      );
     } else if (event.type === "progress") {
       const line = `${event.done + event.failed}/${event.total} ended (${event.done} done, ${event.failed} failed), ${event.running} running, spend ${event.spendUsd > 0 ? `$${event.spendUsd.toFixed(4)}` : "not reported"}${event.etaMs !== undefined ? `, ETA ${duration(event.etaMs)}` : ""}`;
       io.stderr.write(live ? `\r\u001b[K${line}` : `${line}\n`);
     } else if (event.type === "rate_limited") {
       if (live) io.stderr.write("\r\u001b[K");
       io.stderr.write(
-        `${c.yellow("paused")} ${event.id}: rate limited, retrying in ${Number((event.retryInMs / 1000).toFixed(1))}s (${event.error.split("\n")[0]})\n`,
+        `${c.yellow("paused")} ${event.id}: rate limited, retrying in ${Number((event.retryInMs / 1000).toFixed(1))}s (${escapeTerminal(event.error.split("\n")[0]!)})\n`,
       );
     } else if (event.type === "budget_stop") {
       if (live) io.stderr.write("\r\u001b[K");

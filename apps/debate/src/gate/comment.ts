@@ -1,3 +1,4 @@
+import { escapeHtml, escapeMarkdownBlock, markdownCode, escapeMarkdown as md } from "@debatekit/report";
 import type { GateFinding, GateResult } from "@debatekit/schema";
 
 /** Marks our comment on a pull request, so the action updates it instead of adding another. */
@@ -9,20 +10,18 @@ const HEAD = {
   undecided: "⚠️ debatekit gate: **undecided**",
 } as const;
 
-// Model text is untrusted: no raw HTML from it reaches the comment (it could close <details> or hide text).
-const safe = (s: string) => s.replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const cell = (s: string) => safe(s).replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
-
+// Model text is untrusted: every piece of it goes through the markdown escaper (no HTML, heading,
+// link, image, live @mention or table cell of its own), a multi-line text through the block form.
 function row(f: GateFinding): string {
-  const where = f.file ? `\`${cell(f.file)}${f.line ? `:${f.line}` : ""}\`` : "—";
-  return `| ${f.blocking ? "**blocks**" : ""} | ${f.severity} | ${cell(f.title)} | ${where} | ${f.verdict} | ${f.evidence_status} |`;
+  const where = f.file ? markdownCode(`${f.file}${f.line ? `:${f.line}` : ""}`) : "—";
+  return `| ${f.blocking ? "**blocks**" : ""} | ${f.severity} | ${md(f.title)} | ${where} | ${f.verdict} | ${f.evidence_status} |`;
 }
 
 /** Where the review's settings came from: the base revision, never the change it reviews. */
 function settingsLine(settings: GateResult["settings"]): string | undefined {
   if (!settings) return undefined;
-  const files = settings.files.map((f) => `\`${cell(f)}\``).join(", ");
-  return `Policy, config and role prompts: base \`${settings.base.slice(0, 12)}\` (${files || "none in the repository"})`;
+  const files = settings.files.map((f) => markdownCode(f)).join(", ");
+  return `Policy, config and role prompts: base ${markdownCode(settings.base.slice(0, 12))} (${files || "none in the repository"})`;
 }
 
 /**
@@ -34,13 +33,13 @@ export function renderGateComment(result: GateResult): string {
   if (result.degraded.length > 0) {
     parts.push(
       `> [!WARNING]\n> **Degraded:** this result rests on less than was configured.\n${result.degraded
-        .map((d) => `> - **${d.cause}**: ${cell(d.message)}${d.error ? ` — \`${cell(d.error)}\`` : ""}`)
+        .map((d) => `> - **${md(d.cause)}**: ${md(d.message)}${d.error ? ` — ${md(d.error)}` : ""}`)
         .join("\n")}`,
     );
   }
-  parts.push(`## ${HEAD[result.outcome]} (exit ${result.exit_code})\n\n${cell(result.reason)}`);
+  parts.push(`## ${HEAD[result.outcome]} (exit ${result.exit_code})\n\n${md(result.reason)}`);
   const facts = [
-    result.scope ? `scope \`${result.scope}\`` : undefined,
+    result.scope ? `scope ${markdownCode(result.scope)}` : undefined,
     result.revision ? `revision \`${result.revision.slice(0, 12)}\`` : undefined,
     result.decision ? `decision **${result.decision}**` : undefined,
     result.stop_reason ? `stopped: ${result.stop_reason}` : undefined,
@@ -60,7 +59,8 @@ export function renderGateComment(result: GateResult): string {
         blocking
           .map(
             (f) =>
-              `<details><summary>${f.id} ${cell(f.title)}</summary>\n\n${safe(f.detail.trim())}${f.suggestion ? `\n\n**Suggestion:** ${safe(f.suggestion.trim())}` : ""}\n\n</details>`,
+              // The summary is raw HTML (markdown is not read there), so it names the finding by its id only.
+              `<details><summary>${escapeHtml(f.id)}: why it blocks</summary>\n\n**${md(f.title)}**\n\n${escapeMarkdownBlock(f.detail)}${f.suggestion ? `\n\n**Suggestion:** ${escapeMarkdownBlock(f.suggestion)}` : ""}\n\n</details>`,
           )
           .join("\n"),
       );

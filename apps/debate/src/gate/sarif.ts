@@ -1,3 +1,4 @@
+import { escapeSarifText, sarifArtifactUri } from "@debatekit/report";
 import type { GateFinding, GateResult } from "@debatekit/schema";
 import type { Log, ReportingDescriptor, Result } from "sarif";
 
@@ -8,19 +9,30 @@ const RULES: ReportingDescriptor[] = [
   { id: "P3", name: "Consider", shortDescription: { text: "P3: worth considering" } },
 ].map((r) => ({ ...r, defaultConfiguration: { level: LEVEL[r.id as "P1"] } }));
 
-function sarifResult(f: GateFinding): Result {
-  const text = `${f.title}\n\n${f.detail}${f.suggestion ? `\n\nSuggestion: ${f.suggestion}` : ""}`;
+/**
+ * One finding as a SARIF result. Its location is the cited file only when that is a repository-
+ * relative path of a file in the change; any other path (absolute, `..`, a URI, a file the change
+ * does not touch) is named in the message, quoted, and the result has no location. The model's
+ * text makes no embedded link of its own.
+ */
+function sarifResult(f: GateFinding, changed: ReadonlySet<string>): Result {
+  const uri = f.file === undefined ? undefined : sarifArtifactUri(f.file, changed);
+  const elsewhere =
+    f.file !== undefined && uri === undefined
+      ? `\n\nCited file: ${JSON.stringify(f.file)}${f.line ? ` line ${f.line}` : ""} (not a file of this change, so no location).`
+      : "";
+  const text = `${f.title}\n\n${f.detail}${f.suggestion ? `\n\nSuggestion: ${f.suggestion}` : ""}${elsewhere}`;
   return {
     ruleId: f.severity,
     ruleIndex: Number(f.severity.slice(1)) - 1,
     level: LEVEL[f.severity],
-    message: { text },
-    ...(f.file
+    message: { text: escapeSarifText(text) },
+    ...(uri
       ? {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: f.file.replace(/^\.?\//, ""), uriBaseId: "%SRCROOT%" },
+                artifactLocation: { uri, uriBaseId: "%SRCROOT%" },
                 ...(f.line ? { region: { startLine: f.line } } : {}),
               },
             },
@@ -43,8 +55,12 @@ function sarifResult(f: GateFinding): Result {
   };
 }
 
-/** SARIF 2.1.0 of a gate's result: one result per finding (file, line, severity, the judge's verdict, evidence state). */
-export function renderGateSarif(result: GateResult, version: string): Log {
+/**
+ * SARIF 2.1.0 of a gate's result: one result per finding (file, line, severity, the judge's verdict,
+ * evidence state). `changed` holds the repository-relative paths of the change's files: the only
+ * files a result may point at.
+ */
+export function renderGateSarif(result: GateResult, version: string, changed: ReadonlySet<string>): Log {
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -65,15 +81,22 @@ export function renderGateSarif(result: GateResult, version: string): Log {
             exitCode: result.exit_code,
             exitCodeDescription: result.outcome,
             toolExecutionNotifications: [
-              { level: result.outcome === "undecided" ? "error" : "note", message: { text: result.reason } },
+              {
+                level: result.outcome === "undecided" ? "error" : "note",
+                message: { text: escapeSarifText(result.reason) },
+              },
               ...result.degraded.map((d) => ({
                 level: "warning" as const,
-                message: { text: `degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}` },
+                message: {
+                  text: escapeSarifText(
+                    `degraded (${d.cause}): ${d.message}${d.error ? `: ${d.error}` : ""}`,
+                  ),
+                },
               })),
             ],
           },
         ],
-        results: result.findings.map(sarifResult),
+        results: result.findings.map((f) => sarifResult(f, changed)),
         properties: {
           outcome: result.outcome,
           ...(result.decision ? { decision: result.decision } : {}),

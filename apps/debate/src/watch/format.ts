@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import { escapeTerminal } from "@debatekit/report";
 import type { CliIO } from "../output.js";
 import { isInteractive } from "../output.js";
 import { palette, phaseWord } from "../progress.js";
@@ -97,7 +98,9 @@ export function createWatchPrinter(
   ticker?.unref();
   return {
     onEvent(event) {
-      let line = formatWatchLine(event, name);
+      // A model's (or a folder's) control characters are shown escaped, as in `run` and `log`.
+      const plain = formatWatchLine(event, name);
+      let line = plain === undefined ? undefined : escapeTerminal(plain);
       // A run that ends where the last one did, a lock still held, a file still broken: no news,
       // print it once.
       if (line && (event.type === "run_finished" || event.type === "locked" || event.type === "invalid")) {
