@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { type DebatekitConfig, formatValidationErrors, validateDebatekitConfig } from "@debatekit/schema";
 import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
 import { parse as parseYaml } from "yaml";
-import { ExitError } from "./exit-error.js";
+import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
 
 /** The defaults in effect, and the files they came from (user's first, then the project's). */
@@ -69,7 +69,7 @@ export async function loadConfig(io: ConfigIO): Promise<LoadedConfig> {
     try {
       return await lilconfig("debatekit", { loaders }).load(file);
     } catch (error) {
-      throw new ExitError(`${relative(io.cwd, file) || file}: ${(error as Error).message.split("\n")[0]}`, 2);
+      throw new ExitError(`${relative(io.cwd, file) || file}: ${firstLineOf(error)}`, 2);
     }
   };
   for (const place of USER_PLACES) {
@@ -84,7 +84,7 @@ export async function loadConfig(io: ConfigIO): Promise<LoadedConfig> {
   try {
     project = await lilconfig("debatekit", { searchPlaces: PROJECT_PLACES, loaders }).search(io.cwd);
   } catch (error) {
-    throw new ExitError(`debatekit config: ${(error as Error).message.split("\n")[0]}`, 2);
+    throw new ExitError(`debatekit config: ${firstLineOf(error)}`, 2);
   }
   if (project && !project.isEmpty) {
     const own = checked(project.filepath, project.config, io);
