@@ -120,7 +120,7 @@ describe("a gate policy with a secret in it", () => {
   it("a literal key in a seat's env: refused (exit 2) before debate.md is written, the key in no file", async () => {
     const { run, written, folder } = await gateWith("key-in-env", { env: { OPENAI_API_KEY: KEY } });
     expect(run.code).toBe(2);
-    expect(JSON.parse(run.stdout).reason).toMatch(/OPENAI_API_KEY/);
+    expect(JSON.parse(run.stdout).reason).toMatch(/policy\.json: `critic\.env\.OPENAI_API_KEY` holds/);
     for (const [what, text] of [["stdout", run.stdout], ["stderr", run.stderr], ...written, ...folder])
       expect(text, what).not.toContain(KEY.slice("sk-ant-api03-".length, 30));
     // Nothing half-written: the refusal comes before the review's folder.

@@ -353,6 +353,7 @@ export async function startWorker(
     Redis,
     Redis,
   ];
+  const emit = (event: WorkerEvent) => options.onEvent?.(event);
   // Aborted by close(): the debates in hand stop at their next safe point and go back to the queue.
   const stopping = new AbortController();
   const { secrets } = parseQueueUrl(url);
@@ -362,7 +363,6 @@ export async function startWorker(
     emit({ type: "warning", message: redactMessage(error.message.split("\n")[0]!, secrets) });
   };
   const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), "debatekit-worker-")));
-  const emit = (event: WorkerEvent) => options.onEvent?.(event);
   const gates = createRedisGates(redis);
   const common = {
     connection: debatesConnection,
