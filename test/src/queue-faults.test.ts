@@ -1,26 +1,19 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { delayReplays, exited, freePort, REDIS, spawnDebate } from "./queue-helpers.js";
 import { repoRoot } from "./workspace.js";
 
 // A queue that cannot be used (wrong password, nobody listening) and stop signals, through the built
 // CLI against Debian's redis-server on a free loopback port: each command ends within a stated time
 // with one line naming the host, never the password, never a stack trace; SIGTERM/SIGINT end a
 // worker or a queued run within seconds, a second signal at once.
-const REDIS = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
 const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/tournament-replay");
 const run = promisify(execFile);
-
-if (!REDIS)
-  throw new Error(
-    "redis-server is missing: run `node scripts/install-redis.mjs` (Debian: apt-get install redis-server)",
-  );
 
 /** The password the test Redis wants, and the wrong one the commands are given. */
 const RIGHT = "Rpw-4f9c2e71b0";
@@ -44,25 +37,6 @@ afterEach(async () => {
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => done(port));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null)
-      done({ code: child.exitCode, signal: child.signalCode });
-    else child.once("exit", (code, signal) => done({ code, signal }));
-  });
-}
 
 /** How long `child` takes to exit, or undefined when it is still running after `ms`. */
 async function exitsWithin(child: ChildProcess, ms: number): Promise<number | undefined> {
@@ -109,23 +83,11 @@ async function startRedis(password?: string): Promise<number> {
 
 const env = { ...process.env, NO_COLOR: "1", CI: "1" };
 
-/** The CLI with `args`, its stdout and stderr collected. */
+/** The CLI with `args` in the work folder; killed after each test if still running. */
 function debate(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: work,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => {
-    stdout += String(d);
-  });
-  child.stderr!.on("data", (d) => {
-    stderr += String(d);
-  });
-  return { child, out: () => stdout, err: () => stderr };
+  const started = spawnDebate(args, { cwd: work, env });
+  children.push(started.child);
+  return started;
 }
 
 /** A 2-player tournament of replay seats on one motion (2 debates); each answer waits `delayMs`. */
@@ -155,65 +117,47 @@ async function newTournament(name: string, delayMs = 0): Promise<string> {
     { cwd: work, env },
   );
   const dir = join(work, name);
-  if (delayMs > 0) {
-    for (const id of await readdir(join(dir, "debates"))) {
-      const file = join(dir, "debates", id, "replay.jsonl");
-      const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
-      await writeFile(
-        file,
-        `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: delayMs })).join("\n")}\n`,
-      );
-    }
-  }
+  if (delayMs > 0) await delayReplays(dir, delayMs);
   return dir;
 }
 
 /** Lines of stderr that look like a stack trace or a dumped object (what ioredis printed). */
 const traces = (text: string) => text.split("\n").filter((l) => /^\s+at |^\s*\w+: \{|command: \{/.test(l));
 
+/**
+ * Runs `tournament run --queue url` and `worker url` in turn: each must end (non-zero) within
+ * GIVE_UP_MS with one `debate:` line that names 127.0.0.1:port and matches `why`, no stack trace,
+ * and the wrong password nowhere. Returns what each printed on stderr.
+ */
+async function expectOneLineEnd(tournament: string, url: string, port: number, why: RegExp) {
+  for (const args of [
+    ["tournament", "run", tournament, "--queue", url],
+    ["worker", url],
+  ]) {
+    const cmd = debate(args);
+    const took = await exitsWithin(cmd.child, GIVE_UP_MS);
+    expect(took, `${args[0]} still running; stderr:\n${cmd.err().slice(0, 2000)}`).toBeDefined();
+    expect(cmd.child.exitCode, cmd.err()).not.toBe(0);
+    expect(cmd.out() + cmd.err()).not.toContain(WRONG);
+    expect(traces(cmd.err())).toEqual([]);
+    const lines = cmd.err().split("\n").filter(Boolean);
+    expect(lines, cmd.err()).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^debate: .*127\\.0\\.0\\.1:${port}`));
+    expect(lines[0]).toMatch(why);
+  }
+}
+
 describe("an unusable queue ends the command within 10 s with one line", () => {
   it("a wrong password (WRONGPASS): tournament run --queue and debate worker never print it", async () => {
     const port = await startRedis(RIGHT);
     const url = `redis://default:${WRONG}@127.0.0.1:${port}/0`;
-    const dir = await newTournament("wrongpass");
-    for (const args of [
-      ["tournament", "run", dir, "--queue", url],
-      ["worker", url],
-    ]) {
-      const cmd = debate(args);
-      const took = await exitsWithin(cmd.child, GIVE_UP_MS);
-      expect(took, `${args[0]} still running; stderr:\n${cmd.err().slice(0, 2000)}`).toBeDefined();
-      expect(cmd.child.exitCode, cmd.err()).not.toBe(0);
-      const output = cmd.out() + cmd.err();
-      expect(output).not.toContain(WRONG);
-      expect(traces(cmd.err())).toEqual([]);
-      const lines = cmd.err().split("\n").filter(Boolean);
-      const last = lines.at(-1)!;
-      expect(last).toMatch(new RegExp(`^debate: .*127\\.0\\.0\\.1:${port}`));
-      expect(last).toMatch(/WRONGPASS|password/);
-      // One line says why; a queued run may have said what it was about to do before it.
-      expect(lines.filter((l) => l.startsWith("debate:"))).toHaveLength(1);
-    }
+    await expectOneLineEnd(await newTournament("wrongpass"), url, port, /refused the login \(WRONGPASS/);
   });
 
   it("nobody listening (ECONNREFUSED): both commands end within 10 s, one line naming host:port, no stack trace", async () => {
     const port = await freePort();
     const url = `redis://default:${WRONG}@127.0.0.1:${port}/0`;
-    const dir = await newTournament("refused");
-    for (const args of [
-      ["tournament", "run", dir, "--queue", url],
-      ["worker", url],
-    ]) {
-      const cmd = debate(args);
-      const took = await exitsWithin(cmd.child, GIVE_UP_MS);
-      expect(took, `${args[0]} still running; stderr:\n${cmd.err().slice(0, 2000)}`).toBeDefined();
-      expect(cmd.child.exitCode).not.toBe(0);
-      expect(cmd.out() + cmd.err()).not.toContain(WRONG);
-      expect(traces(cmd.err())).toEqual([]);
-      const lines = cmd.err().split("\n").filter(Boolean);
-      expect(lines, cmd.err()).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^debate: .*127\\.0\\.0\\.1:${port}.*ECONNREFUSED`));
-    }
+    await expectOneLineEnd(await newTournament("refused"), url, port, /within 10 s \(connect ECONNREFUSED/);
   });
 });
 

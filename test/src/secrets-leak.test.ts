@@ -1,16 +1,16 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
+import { type Ran, debate as run } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // Secrets a person put where they do not belong (a key where a variable's NAME goes, a password in
 // a URL) never come back out of the built CLI: not on stderr or stdout, not in the gate's --json,
-// SARIF, comment or step summary, not in any file of the folder a review writes.
-const bin = join(repoRoot, "apps/debate/dist/bin.js");
+// SARIF, comment or step summary, not in any file of the folder a review writes. Each is refused
+// before any seat is asked, so the seats point at a port nobody listens on.
 /** A key shaped like Anthropic's (fake, random-looking body). */
 const KEY = "sk-ant-api03-Zq8xK2mP9vL4nR7tW1yB6cD3fG5hJ0aBx7Yt";
 /** A URL password, shaped like no key at all. */
@@ -18,10 +18,8 @@ const PASSWORD = "pw-hunter2-Lx9q";
 
 let work: string;
 let repo: string;
-let server: ModelServer;
 
 beforeAll(async () => {
-  server = await startModelServer(() => JSON.stringify({ findings: [], recommendation: "A", agree: true }));
   work = await mkdtemp(join(tmpdir(), "secrets-leak-"));
   repo = join(work, "repo");
   execFileSync("git", ["init", "-q", "-b", "main", repo]);
@@ -34,26 +32,12 @@ beforeAll(async () => {
   git("commit", "-q", "-am", "faster sum");
 });
 afterAll(async () => {
-  await server?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-function debate(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "", ...env },
-  });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
-}
+/** The built CLI in `cwd`, with the gate's step summary off unless `env` sets it. */
+const debate = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Ran =>
+  run(args, { cwd, env: { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "", ...env } });
 
 /** Every file under `dir` (none when it does not exist), with its text. */
 async function filesUnder(dir: string): Promise<Array<[string, string]>> {
@@ -74,7 +58,7 @@ async function gateWith(name: string, critic: object) {
   await mkdir(dir);
   const seat = (model: string) => ({
     adapter: "http",
-    base_url: `${server.url}/v1`,
+    base_url: "http://127.0.0.1:9/v1",
     model,
     timeout_ms: 30_000,
   });
@@ -82,7 +66,7 @@ async function gateWith(name: string, critic: object) {
   await writeFile(policy, JSON.stringify({ critic: { ...seat("critic"), ...critic }, judge: seat("judge") }));
   const summary = join(dir, "step-summary.md");
   const outputs = ["gate.sarif", "gate.md"].map((f) => join(dir, f));
-  const run = await debate(
+  const gate = debate(
     [
       "gate",
       "--scope",
@@ -103,7 +87,7 @@ async function gateWith(name: string, critic: object) {
   const written = await Promise.all(
     [summary, ...outputs].map(async (f) => [f, await readFile(f, "utf8")] as [string, string]),
   );
-  return { run, written, folder: await filesUnder(join(dir, "debates")) };
+  return { run: gate, written, folder: await filesUnder(join(dir, "debates")) };
 }
 
 describe("a gate policy with a secret in it", () => {
@@ -133,20 +117,20 @@ describe("errors quoting what a person typed", () => {
     const dir = join(work, "config-key");
     await mkdir(dir);
     await writeFile(join(dir, ".debatekitrc.json"), JSON.stringify({ seats: { proposition: KEY } }));
-    const run = await debate(["new", "Tabs beat spaces"], dir);
+    const run = debate(["new", "Tabs beat spaces"], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/\.debatekitrc\.json: .*seats\.proposition/);
     expect(run.stdout + run.stderr).not.toContain(KEY.slice("sk-ant-api03-".length, 30));
   });
 
   it("--queue http://user:PASSWORD@... and --seats http:m@http://user:PASSWORD@...: refused without the password", async () => {
-    const queued = await debate(
+    const queued = debate(
       ["tournament", "run", join(work, "nowhere"), "--queue", `http://user:${PASSWORD}@10.0.0.5:6379/0`],
       work,
     );
     expect(queued.code).not.toBe(0);
     expect(queued.stderr).toMatch(/--queue must be a redis:\/\/ URL.*http:\/\/user:\*\*\*@10\.0\.0\.5/);
-    const seats = await debate(
+    const seats = debate(
       [
         "tournament",
         "new",
@@ -169,7 +153,7 @@ describe("errors quoting what a person typed", () => {
   it("the value of a secret-named environment variable quoted in an error is hidden", async () => {
     // A token pasted as the Redis host: the message quotes it; the environment says it is a secret.
     const token = "Tk7mQ2xV9pL4wZ8r";
-    const run = await debate(["worker", `mongodb://${token}`], work, { DEPLOY_TOKEN: token });
+    const run = debate(["worker", `mongodb://${token}`], work, { DEPLOY_TOKEN: token });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/^debate: --queue must be a redis:\/\/ URL/m);
     expect(run.stderr).not.toContain(token);
