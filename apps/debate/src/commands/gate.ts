@@ -147,7 +147,8 @@ async function runGate(io: CliIO, opts: GateOptions): Promise<GateResult> {
         }
       : {}),
   });
-  for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  // A CI log is public too: warnings quote the policy and the scope.
+  for (const warning of warnings) io.stderr.write(`warning: ${redactOutput(warning, io.env)}\n`);
   if (!opts.json)
     io.stderr.write(
       `gate: reviewing ${origin} in ${relative(io.cwd, dir) || "."} (${fm.max_rounds} round(s), ${fm.budget_minutes} min)\n`,

@@ -259,7 +259,7 @@ Examples:
     .option("--retry-failed", "run the debates recorded as failed again")
     .option(
       "--queue <redis-url>",
-      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here",
+      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here (a Redis that cannot be used ends the run within 10 s)",
     )
     .option("--json", "print events as JSON lines")
     .action(

@@ -32,6 +32,10 @@ export function registerWorker(program: Command, io: CliIO): void {
       30_000,
     )
     .option("--json", "print events as JSON lines")
+    .addHelpText(
+      "after",
+      "\nCtrl-C or SIGTERM hands the debates in hand back to the queue (another worker resumes them from\ntheir last checkpoint) and exits within seconds; a second signal exits at once. A Redis that cannot\nbe reached, or refuses the login, ends the worker within 10 s with one line (never the password).",
+    )
     .action(
       async (
         urlArg: string | undefined,
