@@ -12,7 +12,7 @@ const RECONNECTS = 20;
 /** One try at a host that does not answer at all (a dropped SYN) waits at most this long. */
 const CONNECT_TRY_MS = 3_000;
 /** Replies that no retry can change: the credentials (or the user's rights) are wrong. */
-const LOGIN_REFUSED = /^(?:WRONGPASS|NOAUTH|NOPERM)\b|invalid password|AUTH <password>/i;
+const LOGIN_REFUSED = /^(?:WRONGPASS|NOAUTH|NOPERM)\b|^ERR invalid password/i;
 
 /** A Redis connection for the queue; the errors it makes name `where` (host:port) only. */
 export interface QueueConnection {
@@ -67,12 +67,10 @@ function queueError(
   error: Error | undefined,
   secrets: LabelledSecret[],
 ): DebatekitError {
-  const reason = error
-    ? (error.message || String((error as NodeJS.ErrnoException).code ?? "")).split("\n")[0]
-    : "";
-  return new DebatekitError(code, redactMessage(`${what}${reason ? ` (${reason})` : ""}`, secrets), {
-    field: "--queue",
-  });
+  // Redacted before it is cut to a line (and with the password, whatever its shape).
+  const text = error ? error.message || String((error as NodeJS.ErrnoException).code ?? "") : "";
+  const reason = redactMessage(text, secrets).split("\n")[0];
+  return new DebatekitError(code, `${what}${reason ? ` (${reason})` : ""}`, { field: "--queue" });
 }
 
 /**
