@@ -1,7 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
@@ -14,6 +12,7 @@ import {
   startModelServer,
 } from "@debatekit/model-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { delayReplays, exited, freePort, REDIS, spawnDebate } from "./queue-helpers.js";
 import { repoRoot } from "./workspace.js";
 
 // Queue mode through the built CLI: Debian's redis-server on a free loopback port (started here,
@@ -26,16 +25,9 @@ import { repoRoot } from "./workspace.js";
 // A call in flight when its worker dies is asked again by the next owner; the server logs the first
 // ask `abandoned` (the client was gone before the answer was written).
 // The Ctrl-C test reads the replay seats' request log (DEBATEKIT_REPLAY_LOG: one line per call).
-const REDIS = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
 const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/tournament-replay");
 const run = promisify(execFile);
-
-// No skipping: `npm test` runs scripts/install-redis.mjs first, which installs it or says how.
-if (!REDIS)
-  throw new Error(
-    "redis-server is missing: run `node scripts/install-redis.mjs` (Debian: apt-get install redis-server)",
-  );
 
 let work: string;
 const children: ChildProcess[] = [];
@@ -54,25 +46,6 @@ afterEach(async () => {
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => done(port));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null)
-      done({ code: child.exitCode, signal: child.signalCode });
-    else child.once("exit", (code, signal) => done({ code, signal }));
-  });
-}
 
 /** Starts redis-server on 127.0.0.1:port with an append-only file in `dir` (fsync on every write). */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
@@ -173,16 +146,7 @@ async function newTournament(
     { cwd: work, env: envFor(log) },
   );
   const dir = join(work, name);
-  if (delayMs > 0) {
-    for (const id of await readdir(join(dir, "debates"))) {
-      const file = join(dir, "debates", id, "replay.jsonl");
-      const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
-      await writeFile(
-        file,
-        `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), delay_ms: delayMs })).join("\n")}\n`,
-      );
-    }
-  }
+  if (delayMs > 0) await delayReplays(dir, delayMs);
   return dir;
 }
 
@@ -247,20 +211,9 @@ async function leaderboard(dir: string, log: string): Promise<string> {
 }
 
 function startQueuedRun(dir: string, url: string, log: string) {
-  const child = spawn(process.execPath, [bin, "tournament", "run", dir, "--queue", url], {
-    env: envFor(log),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => {
-    stdout += String(d);
-  });
-  child.stderr!.on("data", (d) => {
-    stderr += String(d);
-  });
-  return { child, out: () => stdout, err: () => stderr };
+  const started = spawnDebate(["tournament", "run", dir, "--queue", url], { env: envFor(log) });
+  children.push(started.child);
+  return started;
 }
 
 /** Request keys logged more than once. */

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { type DebatekitConfig, formatValidationErrors, validateDebatekitConfig } from "@debatekit/schema";
 import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
 import { parse as parseYaml } from "yaml";
-import { ExitError } from "./exit-error.js";
+import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
 
 /** The defaults in effect, and the files they came from (user's first, then the project's). */
@@ -81,7 +81,7 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
     try {
       return await lilconfig("debatekit", { loaders }).load(file);
     } catch (error) {
-      throw new ExitError(`${relative(io.cwd, file) || file}: ${(error as Error).message.split("\n")[0]}`, 2);
+      throw new ExitError(`${relative(io.cwd, file) || file}: ${firstLineOf(error)}`, 2);
     }
   };
   for (const place of USER_PLACES) {
@@ -100,7 +100,7 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
       ...(tree ? { stopDir: tree.dir } : {}),
     }).search(tree?.cwd ?? io.cwd);
   } catch (error) {
-    throw new ExitError(`debatekit config: ${(error as Error).message.split("\n")[0]}`, 2);
+    throw new ExitError(`debatekit config: ${firstLineOf(error)}`, 2);
   }
   if (project && !project.isEmpty) {
     // A file of the copy is named, and its skill folders resolved, where it stands in the repository.

@@ -1,3 +1,5 @@
+import { redactMessage, secretEnvValues } from "@debatekit/core";
+
 /** An error that ends the command with a one-line message and a chosen exit code. */
 export class ExitError extends Error {
   constructor(
@@ -5,7 +7,8 @@ export class ExitError extends Error {
     readonly exitCode = 1,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    // Messages quote what people typed: a URL's password or a key never leaves in one.
+    super(redactMessage(message), options);
     this.name = "ExitError";
   }
 }
@@ -14,4 +17,20 @@ export class ExitError extends Error {
 export function exitCodeOf(error: unknown): number {
   const code = (error as { exitCode?: unknown } | null)?.exitCode;
   return typeof code === "number" && Number.isInteger(code) && code > 0 ? code : 1;
+}
+
+/**
+ * `text` as the CLI may print or write it (an error, a gate's outputs): core's redactMessage, with
+ * the values of `env`'s secret-named variables too. The last net before anything leaves the process.
+ */
+export function redactOutput(text: string, env: Readonly<Record<string, string | undefined>>): string {
+  return redactMessage(
+    text,
+    secretEnvValues(env).map(({ name, value }) => ({ label: `the value of $${name}`, value })),
+  );
+}
+
+/** The first line of `error`'s message, redacted before it is cut (a PEM key spans lines). */
+export function firstLineOf(error: unknown): string {
+  return redactMessage(error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }

@@ -1,7 +1,7 @@
 import { escapeTerminal } from "@debatekit/report";
 import { Command, CommanderError } from "commander";
 import { commands } from "./commands/index.js";
-import { exitCodeOf } from "./exit-error.js";
+import { exitCodeOf, redactOutput } from "./exit-error.js";
 import { type CliIO, processIO } from "./output.js";
 import { version } from "./version.js";
 
@@ -15,7 +15,9 @@ export function createProgram(io: CliIO = processIO()): Command {
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       // A usage error is one line with a pointer to the help, never the whole help.
-      outputError: (s, write) => write(`${s.trim().replace(/\s*\n\s*/g, " ")} (see --help)\n`),
+      // It quotes the bad argument: redacted like every other error.
+      outputError: (s, write) =>
+        write(`${redactOutput(s.trim(), io.env).replace(/\s*\n\s*/g, " ")} (see --help)\n`),
     });
   for (const register of commands) register(program, io);
   return program;
@@ -33,7 +35,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = redactOutput(error instanceof Error ? error.message : String(error), io.env);
     // An empty message: the command already said why (e.g. the gate's reason line). A provider's
     // error can carry a model's control characters: shown escaped, like every face does.
     if (message) io.stderr.write(`debate: ${escapeTerminal(message.split("\n")[0]!)}\n`);

@@ -1,5 +1,5 @@
 import { clipText } from "./clip.js";
-import { removeSecrets } from "./secrets.js";
+import { redactMessage } from "./secrets.js";
 import type { Result, RuleError } from "./types.js";
 
 /** Options of a DebatekitError: where the problem is, how to exit, and what caused it. */
@@ -21,7 +21,8 @@ export class DebatekitError extends Error {
   readonly exitCode: number;
 
   constructor(code: string, message: string, options: DebatekitErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Messages quote what people typed: a URL's password or a key never leaves in one.
+    super(redactMessage(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DebatekitError";
     this.code = code;
     if (options.file !== undefined) this.file = options.file;
@@ -53,7 +54,7 @@ export function quote(value: unknown, max = 200): string {
   let text: string;
   try {
     // Strings are redacted before they are escaped: `\n` in the JSON would hide where a key starts.
-    const clean = (_key: string, v: unknown) => (typeof v === "string" ? removeSecrets(v) : v);
+    const clean = (_key: string, v: unknown) => (typeof v === "string" ? redactMessage(v) : v);
     text = JSON.stringify(value, clean) ?? String(value);
   } catch {
     text = String(value);

@@ -113,12 +113,15 @@ export { cumulativeScores, recordJudgment, roundScore } from "./scoring.js";
 export type { LabelledSecret, SecretSpan } from "./secrets.js";
 export {
   findSecretSpans,
+  hideUrlCredentials,
   looksRandom,
   MIN_SECRET_VALUE_LENGTH,
   REDACTED,
+  redactMessage,
   removeSecrets,
   replaceSecretSpans,
   secretEnvValues,
+  URL_PASSWORD_MARK,
 } from "./secrets.js";
 export { otherRole, roleOfSide, sideCode } from "./sides.js";
 export type {

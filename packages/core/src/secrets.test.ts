@@ -2,8 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   findSecretSpans,
+  hideUrlCredentials,
   looksRandom,
   REDACTED,
+  redactMessage,
   removeSecrets,
   replaceSecretSpans,
   secretEnvValues,
@@ -181,5 +183,76 @@ describe("secretEnvValues", () => {
       "MY_SERVICE_TOKEN",
       "DB_PASSWORD",
     ]);
+  });
+});
+
+/** [what, text quoted in an error, what the error may show]. */
+const MESSAGES: Array<[string, string, string]> = [
+  [
+    "a Redis URL with user and password",
+    'cannot reach "redis://default:hunter2pw@10.0.0.5:6379/0"',
+    'cannot reach "redis://default:***@10.0.0.5:6379/0"',
+  ],
+  ["a password without a user", "redis://:s3cretpass@host/0 refused", "redis://:***@host/0 refused"],
+  [
+    "a token as the whole userinfo",
+    "https://ghtoken123@github.com/o/r.git",
+    "https://***@github.com/o/r.git",
+  ],
+  ["a raw @ inside the password", "redis://u:p@ss@host:1/0", "redis://u:***@host:1/0"],
+  [
+    "a seat spec whose base URL has credentials",
+    "--seats: http:m@http://user:PW9x@127.0.0.1:8080/v1 is not valid",
+    "--seats: http:m@http://user:***@127.0.0.1:8080/v1 is not valid",
+  ],
+  ["two URLs in one line", "a://x:1@h b://y:2@k", "a://x:***@h b://y:***@k"],
+  [
+    "a key where a variable's name belongs",
+    `field \`api_key_env\` (got "sk-ant-api03-${B64}")`,
+    `field \`api_key_env\` (got "${REDACTED}")`,
+  ],
+  [
+    "a key inside URL userinfo and after it",
+    `https://user:sk-ant-api03-${B64}@h?key=AIzaSyD${B64.slice(0, 32)}`,
+    `https://user:***@h?key=${REDACTED}`,
+  ],
+];
+
+// Text that names URLs or people without a credential; an error must show it as it is.
+const PLAIN: string[] = [
+  "redis://127.0.0.1:6379/0",
+  "http://[::1]:8080/v1?x=a@b",
+  "write to ops@example.com or see https://example.com/a@b",
+  "http:llama3@http://127.0.0.1:8080/v1",
+  "mailto:someone@example.com",
+];
+
+describe("redactMessage", () => {
+  it.each(MESSAGES)("hides %s", (_what, text, shown) => {
+    expect(redactMessage(text)).toBe(shown);
+  });
+
+  it.each(PLAIN)("leaves %s as it is", (text) => {
+    expect(redactMessage(text)).toBe(text);
+  });
+
+  it("replaces the values it is given (an environment's secrets), whatever their shape", () => {
+    const secrets = [{ label: "the value of $DB_PASSWORD", value: "correct-horse-battery" }];
+    expect(redactMessage("login failed for correct-horse-battery", secrets)).toBe(
+      `login failed for ${REDACTED}`,
+    );
+  });
+
+  it("leaves no URL password and nothing findSecretSpans finds, for any text around them", () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9%!$&*+=~-]{1,24}$/);
+    fc.assert(
+      fc.property(fc.string(), secret, fc.string(), (before, password, after) => {
+        const text = `${before} redis://default:${password}@db.internal:6379/0 ${after}`;
+        const shown = redactMessage(text);
+        expect(shown).toContain("redis://default:***@db.internal:6379/0");
+        expect(findSecretSpans(shown)).toEqual([]);
+        expect(hideUrlCredentials(shown)).toBe(shown);
+      }),
+    );
   });
 });

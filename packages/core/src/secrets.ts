@@ -244,3 +244,33 @@ export function secretEnvValues(
     return [{ name, value }];
   });
 }
+
+/** What stands for a password in a URL an error shows (`redis://default:***@host`). */
+export const URL_PASSWORD_MARK = "***";
+
+/**
+ * `text` with the credentials of every `scheme://user:password@host` hidden: the password becomes
+ * `***`, and userinfo without a colon (`https://TOKEN@host`) goes whole, since it is a token as often
+ * as a user name. The authority ends at the last `@` before `/`, `?`, `#` or a space, so a password
+ * with a raw `@` in it (`redis://:p@ss@host`) is hidden whole too.
+ */
+export function hideUrlCredentials(text: string): string {
+  return text.replace(
+    /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'`<>]*)@/gi,
+    (_match, scheme: string, userinfo: string) => {
+      const colon = userinfo.indexOf(":");
+      return colon >= 0
+        ? `${scheme}${userinfo.slice(0, colon)}:${URL_PASSWORD_MARK}@`
+        : `${scheme}${URL_PASSWORD_MARK}@`;
+    },
+  );
+}
+
+/**
+ * The one redaction for text quoting what a person gave (an error message, a gate's reason): URL
+ * credentials hidden, then every secret findSecretSpans finds (key shapes, the `secrets` values, e.g.
+ * secretEnvValues of the environment) replaced. Run it before any cut, so a cut never keeps half a key.
+ */
+export function redactMessage(text: string, secrets: ReadonlyArray<string | LabelledSecret> = []): string {
+  return removeSecrets(hideUrlCredentials(text), secrets);
+}

@@ -100,4 +100,22 @@ describe("createDebateFolder", () => {
     ).rejects.toMatchObject({ code: "MOTION_INVALID" });
     expect(await hashFolder(dir)).toEqual({});
   });
+
+  it("refuses a literal secret in a seat before anything is written (debate.md would keep it)", async () => {
+    const key = "sk-ant-api03-Zq8xK2mP9vL4nR7tW1yB6cD3fG5hJ0aB";
+    const fm = sampleFrontmatter();
+    const seats = { ...fm.seats, proposition: { ...fm.seats!.proposition, env: { OPENAI_API_KEY: key } } };
+    const refused = createDebateFolder(dir, {
+      slug: "sample",
+      motion: "M.",
+      frontmatter: { ...fm, seats } as typeof fm,
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: "SEAT_LITERAL_SECRET",
+      file: "debate.md",
+      field: "seats.proposition.env.OPENAI_API_KEY",
+    });
+    await expect(refused).rejects.not.toThrow(key.slice(13));
+    expect(await hashFolder(dir)).toEqual({});
+  });
 });

@@ -4,7 +4,7 @@ import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@
 import { validateArgumentFrontmatter } from "@debatekit/schema";
 import type { FrontmatterStyle } from "./frontmatter.js";
 import { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
-import { findLiteralSeatSecrets } from "./secrets.js";
+import { literalSeatSecretErrors } from "./secrets.js";
 
 /** A parsed debate.md: its frontmatter, its body verbatim, and the style it was written in. */
 export interface DebateDocument {
@@ -74,18 +74,11 @@ export function parseDebateFile(text: string, file = "debate.md"): Result<Debate
   if (!parsed.ok) return parsed;
   // A key in debate.md would end up in every copy, commit and report of the debate: seats name
   // the variable that holds it instead (`api_key_env`, `env: {X: "${NAME}"}`).
-  const secrets = findLiteralSeatSecrets(
+  const secrets = literalSeatSecretErrors(
     parsed.value.frontmatter.seats as Record<string, unknown> | undefined,
+    file,
   );
-  if (secrets.length === 0) return parsed;
-  return {
-    ok: false,
-    errors: secrets.map(({ path, kind }) => ({
-      code: "SEAT_LITERAL_SECRET",
-      path: `${file}:${path}`,
-      message: `${file}: \`${path}\` holds ${kind}; put the secret in an environment variable and reference it (\`api_key_env: NAME\`, or \`env: { X: "\${NAME}" }\`)`,
-    })),
-  };
+  return secrets.length === 0 ? parsed : { ok: false, errors: secrets };
 }
 
 /** Writes a debate.md document in its style; the text ends with a newline. */

@@ -51,7 +51,7 @@ export type { DebateFolder } from "./read.js";
 export { readArgument, readDebateFolder } from "./read.js";
 export type { ResetOptions, ResetResult } from "./reset.js";
 export { resetDebateFolder } from "./reset.js";
-export { journalSecrets } from "./secrets.js";
+export { journalSecrets, literalSeatSecretErrors } from "./secrets.js";
 export { sleepUnlessAborted } from "./sleep.js";
 export { removeStaleTempFiles, TEMP_FILE_MAX_AGE_MS } from "./temp-files.js";
 export { MAX_JSON_BYTES, MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";

@@ -4,7 +4,7 @@
  * secret is @debatekit/core's findSecretSpans, the same definition adapter redaction replaces, so text
  * that went through redaction with the same values is always accepted here.
  */
-import type { LabelledSecret } from "@debatekit/core";
+import type { LabelledSecret, RuleError } from "@debatekit/core";
 import { findSecretSpans, MIN_SECRET_VALUE_LENGTH, secretEnvValues } from "@debatekit/core";
 
 /** What was found and where; never the matched text (an error must not carry the secret). */
@@ -63,25 +63,44 @@ const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
  * Secrets written into debate.md's seats, which must only ever NAME a variable: a seat `env` value
  * that is (or holds, besides `${NAME}` references) a literal secret, a secret-named variable given a
  * literal value instead of a reference, or a secret anywhere else in a seat (a key in `command`).
- * Returns the dotted field of each, never the value.
+ * Returns the dotted field of each (under `at`, e.g. `seats.critic.env.X`), never the value.
  */
 export function findLiteralSeatSecrets(
   seats: Readonly<Record<string, unknown>> | undefined,
+  at = "seats",
 ): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const [role, seat] of Object.entries(seats ?? {})) {
     if (!seat || typeof seat !== "object") continue;
+    const where = at ? `${at}.${role}` : role;
     const { env, ...rest } = seat as { env?: Record<string, unknown> };
     for (const [name, value] of Object.entries(env ?? {})) {
       if (typeof value !== "string") continue;
       const literal = value.replace(REFERENCE, "");
-      const path = `seats.${role}.env.${name}`;
+      const path = `${where}.env.${name}`;
       if (findSecretSpans(literal).length > 0) findings.push({ path, kind: "what looks like a secret" });
       else if (SECRET_NAME.test(name) && literal.trim().length >= MIN_SECRET_VALUE_LENGTH)
         findings.push({ path, kind: `a literal value for the secret-named variable ${name}` });
     }
-    const found = findSecret(rest, [], `seats.${role}`);
+    const found = findSecret(rest, [], where);
     if (found) findings.push(found);
   }
   return findings;
+}
+
+/**
+ * findLiteralSeatSecrets as errors about `file` (e.g. "debate.md"): one per finding, each naming the
+ * field and saying where the secret goes instead. Reading and creating a debate refuse with these,
+ * and so does a gate policy (its seats are at the top: `at` is "").
+ */
+export function literalSeatSecretErrors(
+  seats: Readonly<Record<string, unknown>> | undefined,
+  file: string,
+  at = "seats",
+): RuleError[] {
+  return findLiteralSeatSecrets(seats, at).map(({ path, kind }) => ({
+    code: "SEAT_LITERAL_SECRET",
+    path: `${file}:${path}`,
+    message: `${file}: \`${path}\` holds ${kind}; put the secret in an environment variable and reference it (\`api_key_env: NAME\`, or \`env: { X: "\${NAME}" }\`)`,
+  }));
 }

@@ -29,7 +29,6 @@ export type { PlanLine, PlanOptions, TournamentPlan } from "./plan.js";
 export { planTournament } from "./plan.js";
 export type { QueueRunOptions, WorkerEvent, WorkerOptions } from "./queue.js";
 export {
-  connectRedis,
   DEBATE_QUEUE,
   debateJobId,
   enqueueTournament,
@@ -38,6 +37,8 @@ export {
 } from "./queue.js";
 export type { FitOptions, Game, RatedPlayer, Ratings } from "./ratings.js";
 export { fitBradleyTerry, quantile, rateWithIntervals, seededRandom, winProbability } from "./ratings.js";
+export type { QueueConnection } from "./redis.js";
+export { openQueueConnection, parseQueueUrl, QUEUE_CONNECT_TIMEOUT_MS } from "./redis.js";
 export { renderLeaderboardHtml, renderLeaderboardMarkdown, renderRatingChart } from "./render.js";
 export { LEADERBOARD_FILES, writeTournamentReport } from "./report.js";
 export type { FailureRecord, MatchResult } from "./results.js";

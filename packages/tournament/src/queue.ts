@@ -5,14 +5,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Adapter } from "@debatekit/adapter-kit";
-import { DebatekitError } from "@debatekit/core";
+import { DebatekitError, redactMessage } from "@debatekit/core";
 import { sleepUnlessAborted } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
-import { FlowProducer, Job, Queue, RateLimitError, UnrecoverableError, Worker } from "bullmq";
-import { Redis } from "ioredis";
+import { FlowProducer, Job, Queue, RateLimitError, UnrecoverableError, WaitingError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
 import { DEBATES_DIR, matchFolder, readTournament, TOURNAMENT_FILE } from "./folder.js";
 import { computeLeaderboard } from "./leaderboard.js";
 import { createRedisGates, gatedAdapter, RATE_LIMITED } from "./limiter.js";
+import { heard, openQueueConnection, parseQueueUrl, type QueueConnection, settlesWithin } from "./redis.js";
 import { readResults, recordFailure } from "./results.js";
 import type { TournamentEvent, TournamentRunSummary } from "./run-local.js";
 import { markEnded, needsRun } from "./run-local.js";
@@ -53,19 +54,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1`;
 
-/** A Redis connection as BullMQ wants it (workers block: no per-request retry limit). */
-export function connectRedis(url: string): Redis {
-  if (!/^rediss?:\/\//.test(url)) {
-    throw new DebatekitError(
-      "QUEUE_URL_INVALID",
-      `--queue must be a redis:// URL (e.g. redis://127.0.0.1:6379), got ${JSON.stringify(url)}`,
-      {
-        field: "--queue",
-      },
-    );
-  }
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
-}
+/** How long closing BullMQ's queues and workers may take once their jobs are handed back. */
+const CLOSE_MS = 3_000;
 
 const flatten = (files: FolderSnapshot) => Object.entries(files).flat();
 
@@ -101,11 +91,12 @@ export async function enqueueTournament(
 ): Promise<TournamentRunSummary> {
   const emit = (event: TournamentEvent) => options.onEvent?.(event);
   const now = options.now ?? (() => new Date());
-  const redis = connectRedis(url);
+  const queue = await openQueueConnection(url, options.signal);
+  const { redis } = queue;
   const connection = redis;
-  const debates = new Queue(DEBATE_QUEUE, { connection });
-  const tournaments = new Queue(TOURNAMENT_QUEUE, { connection });
-  const flows = new FlowProducer({ connection });
+  const debates = heard(new Queue(DEBATE_QUEUE, { connection }));
+  const tournaments = heard(new Queue(TOURNAMENT_QUEUE, { connection }));
+  const flows = heard(new FlowProducer({ connection }));
   try {
     const tournament = await readTournament(dir);
     const tid = tournament.frontmatter.tournament_id;
@@ -277,11 +268,12 @@ export async function enqueueTournament(
     await markEnded(dir, summary, now());
     emit({ type: "finished", summary });
     return summary;
+  } catch (error) {
+    // A command failed because Redis went away: say so in one line, not as "Connection is closed".
+    throw queue.lostError() ?? error;
   } finally {
-    await flows.close();
-    await debates.close();
-    await tournaments.close();
-    await redis.quit().catch(() => undefined);
+    await settlesWithin(CLOSE_MS, Promise.all([flows.close(), debates.close(), tournaments.close()]));
+    await queue.close();
   }
 }
 
@@ -299,7 +291,15 @@ export type WorkerEvent =
       /** The call a previous owner had in flight when it lost the job (asked again now, if not answered). */
       inFlight?: string;
     }
-  | { type: "job_finished"; job: string; status: "done" | "failed" | "lost" | "paused"; reason?: string }
+  | {
+      type: "job_finished";
+      job: string;
+      /** `returned`: back in the queue, its attempt not used up, because this worker is stopping. */
+      status: "done" | "failed" | "lost" | "paused" | "returned";
+      reason?: string;
+    }
+  /** Something BullMQ reported outside any job (a connection's errors end the worker instead). */
+  | { type: "warning"; message: string }
   | { type: "rated"; tournament: string };
 
 /** Options of startWorker. */
@@ -313,6 +313,8 @@ export interface WorkerOptions {
   stalledIntervalMs?: number;
   env?: NodeJS.ProcessEnv;
   onEvent?: (event: WorkerEvent) => void;
+  /** Stops connecting (startWorker fails at once); stop a started worker with its close(). */
+  signal?: AbortSignal;
 }
 
 /** The lock was taken over: another worker owns the job now; this one must stop writing. */
@@ -336,13 +338,31 @@ const TRANSIENT =
 export async function startWorker(
   url: string,
   options: WorkerOptions = {},
-): Promise<{ close(): Promise<void> }> {
-  const redis = connectRedis(url);
-  // Connections given to BullMQ stay open when its workers close: close() quits them itself.
-  const debatesConnection = connectRedis(url);
-  const ratingConnection = connectRedis(url);
-  const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), "debatekit-worker-")));
+): Promise<{ close(): Promise<void>; lost: Promise<DebatekitError> }> {
+  // One after another: an unusable queue fails on the first, in one line. Connections given to
+  // BullMQ stay open when its workers close: close() closes them itself.
+  const connections: QueueConnection[] = [];
+  try {
+    for (let i = 0; i < 3; i++) connections.push(await openQueueConnection(url, options.signal));
+  } catch (error) {
+    await Promise.all(connections.map((c) => c.close()));
+    throw error;
+  }
+  const [redis, debatesConnection, ratingConnection] = connections.map((c) => c.redis) as [
+    Redis,
+    Redis,
+    Redis,
+  ];
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  // Aborted by close(): the debates in hand stop at their next safe point and go back to the queue.
+  const stopping = new AbortController();
+  const { secrets } = parseQueueUrl(url);
+  const onError = (error: Error) => {
+    // A connection's errors end in `lost` (one line); the rest are told, redacted, one line each.
+    if ((error as NodeJS.ErrnoException).code || /connection is closed/i.test(error.message)) return;
+    emit({ type: "warning", message: redactMessage(error.message.split("\n")[0]!, secrets) });
+  };
+  const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), "debatekit-worker-")));
   const gates = createRedisGates(redis);
   const common = {
     connection: debatesConnection,
@@ -425,9 +445,17 @@ export async function startWorker(
           return result;
         },
       });
+      // The worker is stopping: the job goes back to the queue without using up an attempt; its
+      // next owner resumes from the last checkpoint (every answer so far).
+      const handBack = async (): Promise<never> => {
+        emit({ type: "job_finished", job: job.id!, status: "returned", reason: "this worker is stopping" });
+        await job.moveToWait(token);
+        throw new WaitingError();
+      };
       let summary: Awaited<ReturnType<typeof runDebate>>;
       try {
         summary = await runDebate(dir, {
+          signal: stopping.signal,
           command: `debate worker (job ${job.id})`,
           // A new answer is what must never be lost (it was paid for): checkpointed at once. Its
           // validation and the steps it commits are derived from it, so a later owner redoes them
@@ -441,6 +469,7 @@ export async function startWorker(
         });
         await checkpoint();
       } catch (error) {
+        if (stopping.signal.aborted && !(error instanceof LockLostError)) await handBack();
         if (error instanceof LockLostError) {
           emit({ type: "job_finished", job: job.id!, status: "lost", reason: error.message });
           // Nothing this worker writes counts any more; BullMQ refuses its completion too.
@@ -468,6 +497,7 @@ export async function startWorker(
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+      if (summary.status !== "done" && stopping.signal.aborted) await handBack();
       if (summary.status === "done") {
         emit({ type: "job_finished", job: job.id!, status: "done" });
         return { status: "done", outcome: summary.outcome ?? null };
@@ -514,12 +544,14 @@ export async function startWorker(
     },
     { ...common, connection: ratingConnection },
   );
+  heard(debatesWorker, onError);
+  heard(ratingWorker, onError);
   return {
+    lost: Promise.race(connections.map((c) => c.lost)),
     async close() {
-      await debatesWorker.close();
-      await ratingWorker.close();
-      for (const connection of [redis, debatesConnection, ratingConnection])
-        await connection.quit().catch(() => undefined);
+      stopping.abort();
+      await settlesWithin(CLOSE_MS, Promise.all([debatesWorker.close(), ratingWorker.close()]));
+      await Promise.all(connections.map((c) => c.close()));
     },
   };
 }

@@ -8,7 +8,7 @@ import { runDebate } from "@debatekit/runner";
 import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { type Command, CommanderError, Option } from "commander";
 import { loadConfig } from "../config.js";
-import { ExitError } from "../exit-error.js";
+import { ExitError, redactOutput } from "../exit-error.js";
 import { type BaseTree, openBaseTree } from "../gate/base.js";
 import { renderGateComment } from "../gate/comment.js";
 import { loadGatePolicy } from "../gate/policy.js";
@@ -63,6 +63,18 @@ function freeSlug(parent: string, slug: string): string {
 }
 
 /**
+ * `result` with every string redacted (its reason quotes the policy, errors and model text): before
+ * any output renders or cuts it, so a PR comment never carries a key the user put in the wrong place.
+ */
+function redactResult(result: GateResult, env: CliIO["env"]): GateResult {
+  return JSON.parse(
+    JSON.stringify(result, (_key, value: unknown) =>
+      typeof value === "string" ? redactOutput(value, env) : value,
+    ),
+  ) as GateResult;
+}
+
+/**
  * Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY.
  * `changed` (the change's files) are the only files a SARIF result may point at.
  */
@@ -72,16 +84,18 @@ async function writeOutputs(
   result: GateResult,
   changed: ReadonlySet<string>,
 ): Promise<void> {
-  const comment = renderGateComment(result);
+  // Each text is redacted again as written: the last net, after rendering.
+  const shown = (text: string) => redactOutput(text, io.env);
+  const comment = shown(renderGateComment(result));
   if (opts.sarif)
     await writeFile(
       resolve(io.cwd, opts.sarif),
-      `${JSON.stringify(renderGateSarif(result, VERSION, changed), null, 2)}\n`,
+      shown(`${JSON.stringify(renderGateSarif(result, VERSION, changed), null, 2)}\n`),
     );
   if (opts.comment) await writeFile(resolve(io.cwd, opts.comment), comment);
   const summary = io.env.GITHUB_STEP_SUMMARY;
   if (summary) await appendFile(summary, comment);
-  if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (opts.json) io.stdout.write(shown(`${JSON.stringify(result, null, 2)}\n`));
   else
     io.stdout.write(
       `${result.outcome} (exit ${result.exit_code})${result.dir ? `: ${relative(io.cwd, result.dir) || "."}` : ""}\n`,
@@ -215,7 +229,8 @@ async function reviewAndJudge(
         }
       : {}),
   });
-  for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  // A CI log is public too: warnings quote the policy and the scope.
+  for (const warning of warnings) io.stderr.write(`warning: ${redactOutput(warning, io.env)}\n`);
   if (!opts.json)
     io.stderr.write(
       `gate: reviewing ${origin} in ${relative(io.cwd, dir) || "."} (${fm.max_rounds} round(s), ${fm.budget_minutes} min)\n`,
@@ -331,7 +346,7 @@ export function registerGate(program: Command, io: CliIO): void {
         result = {
           outcome: "undecided",
           exit_code: 2,
-          reason: `undecided: ${message.split("\n")[0]}`,
+          reason: `undecided: ${redactOutput(message, io.env).split("\n")[0]}`,
           scope: opts.scope,
           findings: [],
           blocking: [],
@@ -339,6 +354,7 @@ export function registerGate(program: Command, io: CliIO): void {
         };
       }
       if (settings.value) result = { ...result, settings: settings.value };
+      result = redactResult(result, io.env);
       await writeOutputs(io, opts, result, changed);
       io.stderr.write(`gate: ${escapeTerminal(result.reason)}\n`);
       if (result.exit_code !== 0) throw new GateExit(result.exit_code);

@@ -125,6 +125,9 @@ function tournamentProgress(io: CliIO, json: boolean): (event: TournamentEvent) 
   };
 }
 
+/** How long `run --queue` may take to close its queues after a stop signal before it exits anyway. */
+const QUEUE_STOP_MS = 5_000;
+
 /** `debate tournament new|plan|run|status|report`. */
 export function registerTournament(program: Command, io: CliIO): void {
   const tournament = program
@@ -259,7 +262,7 @@ Examples:
     .option("--retry-failed", "run the debates recorded as failed again")
     .option(
       "--queue <redis-url>",
-      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here",
+      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here (a Redis that cannot be used ends the run within 10 s)",
     )
     .option("--json", "print events as JSON lines")
     .action(
@@ -279,6 +282,8 @@ Examples:
           opts.queue
             ? "stopping the wait (the workers go on); `debate tournament run --queue` collects"
             : "stopping the running debates; `debate tournament run` resumes",
+          // Only the wait stops in queue mode: nothing in this process needs more than seconds.
+          opts.queue ? { exitAfterMs: QUEUE_STOP_MS } : {},
         );
         try {
           const estimates =
@@ -292,7 +297,12 @@ Examples:
             ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost, estimates } : {}),
           };
           const summary = opts.queue
-            ? await enqueueTournament(dir, opts.queue, common)
+            ? await enqueueTournament(dir, opts.queue, common).catch((error: unknown) => {
+                // Stopped while it connected: a stop like any other, not a failure of the queue.
+                if (stop.signal.aborted)
+                  throw new ExitError("stopped; run again to resume", cancelledExitCode, { cause: error });
+                throw error;
+              })
             : await runTournament(dir, {
                 ...common,
                 concurrency: opts.concurrency,

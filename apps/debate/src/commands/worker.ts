@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
+import { hideUrlCredentials } from "@debatekit/core";
 import { countTokens } from "@debatekit/skills";
-import { startWorker } from "@debatekit/tournament";
+import { startWorker, type WorkerEvent } from "@debatekit/tournament";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
+import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
 
 /** `debate worker --queue redis://...`: runs tournaments' debates from a Redis queue until stopped. */
 export function registerWorker(program: Command, io: CliIO): void {
@@ -30,6 +32,10 @@ export function registerWorker(program: Command, io: CliIO): void {
       30_000,
     )
     .option("--json", "print events as JSON lines")
+    .addHelpText(
+      "after",
+      "\nCtrl-C or SIGTERM hands the debates in hand back to the queue (another worker resumes them from\ntheir last checkpoint) and exits within seconds; a second signal exits at once. A Redis that cannot\nbe reached, or refuses the login, ends the worker within 10 s with one line (never the password).",
+    )
     .action(
       async (
         urlArg: string | undefined,
@@ -47,39 +53,49 @@ export function registerWorker(program: Command, io: CliIO): void {
           throw new ExitError("debate worker needs the Redis URL: debate worker redis://HOST:PORT", 2);
         // Load the tokenizer (about a second of CPU) before taking a debate, not inside the first one.
         countTokens("debate");
-        const worker = await startWorker(url, {
-          concurrency: opts.concurrency,
-          ...(opts.dir ? { workDir: resolve(io.cwd, opts.dir) } : {}),
-          lockDurationMs: opts.lockDuration,
-          stalledIntervalMs: opts.stalledInterval,
-          env: io.env,
-          onEvent: (event) =>
-            io.stderr.write(
-              opts.json
-                ? `${JSON.stringify(event)}\n`
-                : event.type === "job_started"
-                  ? `started ${event.job} (attempt ${event.attempt})${event.inFlight ? `; the call in flight when its last owner lost it, ${event.inFlight}, is asked again unless answered` : ""}\n`
-                  : event.type === "rated"
-                    ? `rated ${event.tournament}\n`
-                    : `${event.status} ${event.job}${event.reason ? `: ${event.reason.split("\n")[0]}` : ""}\n`,
-            ),
-        });
-        io.stderr.write(
-          `worker ${process.pid}: waiting for debates on ${url.replace(/\/\/[^@/]*@/, "//***@")}\n`,
+        const stop = abortOnSignals(
+          io,
+          "stopping: the debates in hand go back to the queue (their progress is in Redis)",
+          { exitAfterMs: STOP_MS },
         );
-        await new Promise<void>((done) => {
-          const stop = () => {
-            process.off("SIGINT", stop);
-            process.off("SIGTERM", stop);
-            done();
-          };
-          process.on("SIGINT", stop);
-          process.on("SIGTERM", stop);
-        });
-        io.stderr.write("stopping: finishing the debates in hand (their progress is in Redis)\n");
-        await worker.close();
+        try {
+          const worker = await startWorker(url, {
+            concurrency: opts.concurrency,
+            ...(opts.dir ? { workDir: resolve(io.cwd, opts.dir) } : {}),
+            lockDurationMs: opts.lockDuration,
+            stalledIntervalMs: opts.stalledInterval,
+            env: io.env,
+            signal: stop.signal,
+            onEvent: (event) => io.stderr.write(opts.json ? `${JSON.stringify(event)}\n` : describe(event)),
+          }).catch((error: unknown) => {
+            if (stop.signal.aborted) throw new ExitError("stopped", cancelledExitCode, { cause: error });
+            throw error;
+          });
+          io.stderr.write(`worker ${process.pid}: waiting for debates on ${hideUrlCredentials(url)}\n`);
+          const stopped = new Promise<undefined>((done) => {
+            if (stop.signal.aborted) done(undefined);
+            stop.signal.addEventListener("abort", () => done(undefined), { once: true });
+          });
+          const lost = await Promise.race([worker.lost, stopped]);
+          await worker.close();
+          if (lost) throw lost;
+        } finally {
+          stop.dispose();
+        }
       },
     );
+}
+
+/** How long a stopping worker may take to hand its debates back and close before it exits anyway. */
+const STOP_MS = 8_000;
+
+/** A worker event as one line of stderr. */
+function describe(event: WorkerEvent): string {
+  if (event.type === "job_started")
+    return `started ${event.job} (attempt ${event.attempt})${event.inFlight ? `; the call in flight when its last owner lost it, ${event.inFlight}, is asked again unless answered` : ""}\n`;
+  if (event.type === "rated") return `rated ${event.tournament}\n`;
+  if (event.type === "warning") return `warning: ${event.message}\n`;
+  return `${event.status} ${event.job}${event.reason ? `: ${event.reason.split("\n")[0]}` : ""}\n`;
 }
 
 function parsePositiveInt2(value: string): number {

@@ -1,8 +1,9 @@
 import { lstat, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { literalSeatSecretErrors } from "@debatekit/files";
 import { type GatePolicy, validateGatePolicy } from "@debatekit/schema";
 import { parse } from "yaml";
-import { ExitError } from "../exit-error.js";
+import { ExitError, firstLineOf } from "../exit-error.js";
 
 const MAX_POLICY = 64 * 1024;
 const EXAMPLE = "block_on: [P1]\ncount_unverified: false\nfallback_judge: { adapter: gemini }";
@@ -18,7 +19,7 @@ export async function loadGatePolicy(cwd: string, file: string | undefined): Pro
   try {
     data = parse(await readFile(path, "utf8")) ?? {};
   } catch (error) {
-    throw new ExitError(`${file}: not YAML or JSON: ${(error as Error).message.split("\n")[0]}`, 2, {
+    throw new ExitError(`${file}: not YAML or JSON: ${firstLineOf(error)}`, 2, {
       cause: error,
     });
   }
@@ -30,5 +31,10 @@ export async function loadGatePolicy(cwd: string, file: string | undefined): Pro
       2,
     );
   }
+  // Checked before a review is created from it: its debate.md would hold the key otherwise.
+  const { critic, author, judge, judges, fallback_judge } = checked.value;
+  const panel = Object.fromEntries((judges ?? []).map((seat, i) => [`judges[${i}]`, seat]));
+  const secret = literalSeatSecretErrors({ critic, author, judge, fallback_judge, ...panel }, file, "")[0];
+  if (secret) throw new ExitError(secret.message, 2);
   return checked.value;
 }
