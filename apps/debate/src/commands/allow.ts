@@ -65,7 +65,7 @@ export function registerAllow(program: Command, io: CliIO): void {
       "after",
       `
 A folder may come from someone else: the programs its seats name run only once you allowed them
-for that folder. So does a seat's server off this machine (a \`base_url\`, or an \`env:\` variable
+for that folder. The same goes for a seat's server off this machine (a \`base_url\`, or an \`env:\` variable
 such as OPENAI_BASE_URL or HTTPS_PROXY, whose host is not 127.0.0.0/8, ::1 or localhost): the
 seat would send it your credentials (its api_key_env, the variables its env references, your CLI's
 login), so it needs your consent too ("sends $GITHUB_TOKEN to https://models.example/v1").
