@@ -51,15 +51,15 @@ export async function folderFingerprint(dir: string): Promise<Record<string, str
   return out;
 }
 
-/** Runs the built `debate` binary with only PATH and `home` as HOME from the environment; waits for it. */
+/** Runs the built `debate` binary with only PATH, `home` as HOME and `env` from the environment; waits for it. */
 export function runDebateBin(
   args: string[],
-  options: { cwd: string; home: string; timeoutMs?: number },
+  options: { cwd: string; home: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
 ): { code: number | null; stdout: string; stderr: string } {
   const ran = spawnSync(process.execPath, [join(repoRoot, "apps/debate/dist/bin.js"), ...args], {
     cwd: options.cwd,
     encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: options.home, NO_COLOR: "1", CI: "1" },
+    env: { ...options.env, PATH: process.env.PATH ?? "", HOME: options.home, NO_COLOR: "1", CI: "1" },
     timeout: options.timeoutMs ?? 120_000,
   });
   return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };

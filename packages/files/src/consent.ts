@@ -11,9 +11,10 @@ import { splitFrontmatter } from "./frontmatter.js";
 import { MAX_MARKDOWN_BYTES, readTextInside } from "./text-file.js";
 
 // A debate folder is data someone may hand over: the programs it names (a seat's `command:`, a
-// `workspace:` outside the folder) run only once the user allowed them for that folder, the way
-// direnv's `allow` works: what was allowed is recorded outside the folder, by the folder's real
-// path and a hash of each program, so an edit to a program needs a new `debate allow`.
+// `workspace:` outside the folder) run, and the servers off this machine its seats name are sent
+// the user's credentials, only once the user allowed them for that folder, the way direnv's
+// `allow` works: what was allowed is recorded outside the folder, by the folder's real path and a
+// hash of each program, so an edit to a program needs a new `debate allow`.
 
 /** The files whose seats a folder's consent covers, in the order they are looked for. */
 const SEAT_FILES = ["debate.md", "tournament.md"] as const;
@@ -22,8 +23,12 @@ const SEAT_FILES = ["debate.md", "tournament.md"] as const;
 export interface SeatProgram {
   /** Where the seat sits in the file's frontmatter, e.g. `seats.proposition`. */
   seat: string;
-  kind: "command" | "workspace" | "env";
-  /** The argv (a command), the real path of the folder (a workspace), or `NAME=value` (env). */
+  kind: "command" | "workspace" | "env" | "endpoint";
+  /**
+   * The argv (a command), the real path of the folder (a workspace), `[NAME, value]` (env), or
+   * (an endpoint) the field naming the server (`base_url`, `env.NAME`), its URL, then the names of
+   * the variables whose values it would be sent.
+   */
   value: string[];
   /** The program as a person reads it (`/bin/sh -c 'touch x'`, or a folder). */
   shown: string;
@@ -48,6 +53,8 @@ export interface Consent {
   folders: Record<string, { allowed_at: string; programs: Array<{ hash: string; shown: string }> }>;
   /** Argv arrays from the user's config `allow_commands` (allowed in every folder). */
   allowCommands: string[][];
+  /** Server URLs from the user's config `allow_endpoints` (allowed, and what lies under them, in every folder). */
+  allowEndpoints: string[];
 }
 
 /** `$XDG_STATE_HOME/debatekit/allowed.json` (default `~/.local/state/debatekit/allowed.json`). */
@@ -106,6 +113,74 @@ const CODE_LOADING_ENV =
 /** A value made only of `${NAME}` references passes the caller's own variables on: nothing of the folder's. */
 const onlyReferences = /^(\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
 
+/** Variables naming a server (or proxy) the CLI sends its requests, and so its credentials, to. */
+const ENDPOINT_ENV = /(_BASE_URL|_ENDPOINT|_HOST|_API_BASE|^(HTTPS?|ALL)_PROXY)$/i;
+
+/** Adapters that contact no server: their `base_url`, if any, is never used. */
+const OFFLINE_ADAPTERS = new Set(["replay", "manual"]);
+
+/** `new URL(text)`, or undefined when it does not parse. */
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL a server setting names (a bare `host:port` read as http), or undefined when it does not parse. */
+function parseServer(value: string): URL | undefined {
+  return parseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+}
+
+/** True for a server on this machine: 127.0.0.0/8, ::1 or localhost (the URL parser normalizes 127.1 and the like). */
+function isLoopbackUrl(value: string): boolean {
+  const host = parseServer(value)?.hostname;
+  return (
+    host !== undefined && (host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host))
+  );
+}
+
+/** The `${NAME}` references of a value. */
+function referencedNames(value: string): string[] {
+  return [...value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
+}
+
+/**
+ * The servers off this machine a seat would send its requests to (its `base_url`, and env
+ * variables naming a server with a value of the folder's own), each with the credentials the
+ * request would carry: the variables it names (`api_key_env`, `${NAME}` in `env`) and, for a CLI,
+ * the CLI's own login.
+ */
+function endpointsOfSeat(seat: string, config: Record<string, unknown>): SeatProgram[] {
+  const adapter = String(config.adapter);
+  if (OFFLINE_ADAPTERS.has(adapter)) return [];
+  const env =
+    typeof config.env === "object" && config.env !== null ? (config.env as Record<string, unknown>) : {};
+  const servers: Array<[field: string, url: string]> = [];
+  if (typeof config.base_url === "string") servers.push(["base_url", config.base_url]);
+  for (const [name, raw] of Object.entries(env)) {
+    const value = String(raw);
+    if (ENDPOINT_ENV.test(name) && !onlyReferences.test(value)) servers.push([`env.${name}`, value]);
+  }
+  const names = [
+    ...new Set([
+      ...(typeof config.api_key_env === "string" ? [config.api_key_env] : []),
+      ...Object.values(env).flatMap((v) => referencedNames(String(v))),
+    ]),
+  ].sort();
+  const carried = [...names.map((n) => `$${n}`), ...(adapter === "http" ? [] : [`your ${adapter} login`])];
+  return servers
+    .filter(([, url]) => !isLoopbackUrl(url) || referencedNames(url).length > 0)
+    .map(([field, url]) => ({
+      seat,
+      kind: "endpoint",
+      value: [field, url, ...names],
+      shown: `sends ${carried.join(" and ") || "its requests"} to ${url}${field === "base_url" ? "" : ` (its env ${field.slice(4)})`}`,
+      hash: sha256(JSON.stringify({ endpoint: url, field, adapter, credentials: names })),
+    }));
+}
+
 /** The folders a workspace may never be: the root, the home folder and every folder above it. */
 function forbiddenWorkspace(real: string, home: string): boolean {
   return real === path.parse(real).root || isInside(real, home);
@@ -122,7 +197,7 @@ async function programsOfSeat(
   root: string,
   env: NodeJS.ProcessEnv,
 ): Promise<Pick<FolderPrograms, "programs" | "refused">> {
-  const programs: SeatProgram[] = [];
+  const programs: SeatProgram[] = endpointsOfSeat(seat, config);
   const refused: FolderPrograms["refused"] = [];
   if (config.command !== undefined) {
     // Whatever its shape, a `command` asks to run something: a malformed one is shown as it is.
@@ -206,8 +281,8 @@ export async function readFolderPrograms(
   return { dir: real, file: SEAT_FILES[0], programs: [], refused: [] };
 }
 
-/** The user's own config `allow_commands` (never a project's config: it may come with the debate). */
-async function userAllowCommands(env: NodeJS.ProcessEnv): Promise<string[][]> {
+/** The user's own config `allow_commands` and `allow_endpoints` (never a project's config: it may come with the debate). */
+async function userAllowances(env: NodeJS.ProcessEnv): Promise<Omit<Consent, "folders">> {
   const configHome = env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), ".config");
   for (const place of ["config.json", "config.yaml", "config.yml"]) {
     const file = path.join(configHome, "debatekit", place);
@@ -226,9 +301,12 @@ async function userAllowCommands(env: NodeJS.ProcessEnv): Promise<string[][]> {
       throw new DebatekitError("CONFIG_INVALID", `${file}: ${formatValidationErrors(valid.errors)}`, {
         file,
       });
-    return valid.value.allow_commands ?? [];
+    return {
+      allowCommands: valid.value.allow_commands ?? [],
+      allowEndpoints: valid.value.allow_endpoints ?? [],
+    };
   }
-  return [];
+  return { allowCommands: [], allowEndpoints: [] };
 }
 
 async function readAllowances(env: NodeJS.ProcessEnv): Promise<Consent["folders"]> {
@@ -247,10 +325,18 @@ async function readAllowances(env: NodeJS.ProcessEnv): Promise<Consent["folders"
   }
 }
 
-/** Loads what the user allowed: `debate allow`'s records and their config's `allow_commands`. */
+/** Loads what the user allowed: `debate allow`'s records and their config's `allow_commands` and `allow_endpoints`. */
 export async function loadConsent(env: NodeJS.ProcessEnv): Promise<Consent> {
-  const [folders, allowCommands] = await Promise.all([readAllowances(env), userAllowCommands(env)]);
-  return { folders, allowCommands };
+  const [folders, own] = await Promise.all([readAllowances(env), userAllowances(env)]);
+  return { folders, ...own };
+}
+
+/** True when `url` is the server `allowed` or lies under it: same scheme, host and port, and a path at or below its path. */
+function endpointCovers(allowed: string, url: string): boolean {
+  const [a, u] = [parseUrl(allowed), parseServer(url)];
+  if (!a || !u || a.origin !== u.origin || a.origin === "null") return false;
+  const base = a.pathname.replace(/\/+$/, "");
+  return u.pathname === base || u.pathname.startsWith(`${base}/`);
 }
 
 /** True when the user allowed `program` for the folder whose real path is `dir`. */
@@ -260,6 +346,11 @@ export function isProgramAllowed(consent: Consent, dir: string, program: SeatPro
     consent.allowCommands.some(
       (argv) => argv.length === program.value.length && argv.every((a, i) => a === program.value[i]),
     )
+  )
+    return true;
+  if (
+    program.kind === "endpoint" &&
+    consent.allowEndpoints.some((allowed) => endpointCovers(allowed, program.value[1]!))
   )
     return true;
   return consent.folders[dir]?.programs.some((p) => p.hash === program.hash) ?? false;
@@ -284,17 +375,32 @@ export function assertAllowed(consent: Consent, found: FolderPrograms, allowComm
   }
   const missing = unallowedPrograms(consent, found)[0];
   if (!missing) return;
-  const what =
-    missing.kind === "command"
-      ? `would run ${clipText(missing.shown, 200)}`
-      : missing.kind === "env"
-        ? `${clipText(missing.shown, 200)} (it decides what code the CLI runs)`
-        : `would read ${quote(missing.value[0]!)}, outside the folder`;
+  const everywhere =
+    missing.kind === "endpoint"
+      ? "the server in your own config's allow_endpoints"
+      : "the command in your own config's allow_commands";
   throw new DebatekitError(
     "PROGRAM_NOT_ALLOWED",
-    `${found.file}: seat \`${missing.seat}\` ${what}, which you have not allowed for ${quote(found.dir)}; nothing was run. Check it, then allow it with \`${allowCommand}\` (or list the command in your own config's allow_commands)`,
-    { file: found.file, field: `${missing.seat}.${missing.kind}` },
+    `${found.file}: seat \`${missing.seat}\` ${whatItWouldDo(missing)}, which you have not allowed for ${quote(found.dir)}; nothing was run. Check it, then allow it with \`${allowCommand}\` (or list ${everywhere})`,
+    {
+      file: found.file,
+      field: `${missing.seat}.${missing.kind === "endpoint" ? missing.value[0] : missing.kind}`,
+    },
   );
+}
+
+/** What a program would do, for a refusal: `would run <argv>`, `would send $KEY to <url>` ... */
+export function whatItWouldDo(program: SeatProgram): string {
+  switch (program.kind) {
+    case "command":
+      return `would run ${clipText(program.shown, 200)}`;
+    case "env":
+      return `${clipText(program.shown, 200)} (it decides what code the CLI runs)`;
+    case "endpoint":
+      return `would send ${clipText(program.shown.replace(/^sends /, ""), 300)}`;
+    case "workspace":
+      return `would read ${quote(program.value[0]!)}, outside the folder`;
+  }
 }
 
 async function writeAllowances(env: NodeJS.ProcessEnv, folders: Consent["folders"]): Promise<void> {

@@ -23,6 +23,7 @@ export {
   seatsIn,
   shellQuote,
   unallowedPrograms,
+  whatItWouldDo,
 } from "./consent.js";
 export { createDebateFolder } from "./create.js";
 export type { ArgumentDocument, DebateDocument } from "./documents.js";

@@ -11,8 +11,9 @@ import type { SeatConfig } from "@debatekit/schema";
 export type SeatConsentCheck = (role: string, seat: SeatConfig) => Promise<void>;
 
 /**
- * Refuses a folder whose seats name a program (a `command`, a workspace outside the folder) the
- * user has not allowed, before anything is written (even the lock). Returns the check each seat
+ * Refuses a folder whose seats name a program (a `command`, a workspace outside the folder, a
+ * server off this machine that would be sent the user's credentials) the user has not allowed,
+ * before anything is written (even the lock) or contacted. Returns the check each seat
  * passes again when its adapter is made, since debate.md may be edited while a run goes on.
  */
 export async function checkFolderConsent(

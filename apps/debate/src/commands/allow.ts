@@ -45,7 +45,7 @@ export async function programsToAllow(dir: string, env: NodeJS.ProcessEnv): Prom
   return all;
 }
 
-/** One line per program: the seat, then what it runs or reads. */
+/** One line per program: the seat, then what it runs, reads, sets or sends where. */
 export function formatPrograms(programs: readonly SeatProgram[]): string[] {
   const width = Math.max(...programs.map((p) => p.seat.length));
   return programs.map(
@@ -58,21 +58,27 @@ export function registerAllow(program: Command, io: CliIO): void {
   program
     .command("allow")
     .description(
-      "allow the programs a debate or tournament folder names (seats' `command:`, workspaces outside it) to run",
+      "allow the programs a debate or tournament folder names (seats' `command:`, workspaces outside it) to run, and its seats' servers off this machine to be sent your credentials",
     )
     .argument("<folder>", "the debate folder (debate.md) or tournament folder (tournament.md)")
     .addHelpText(
       "after",
       `
 A folder may come from someone else: the programs its seats name run only once you allowed them
-for that folder. \`allow\` prints each one, then records the folder's real path and a hash of each
-program in $XDG_STATE_HOME/debatekit/allowed.json (default ~/.local/state/debatekit/), outside
-the folder. Changing a program (or a file inside the folder it names) needs \`debate allow\` again;
+for that folder. The same goes for a seat's server off this machine (a \`base_url\`, or an \`env:\` variable
+such as OPENAI_BASE_URL or HTTPS_PROXY, whose host is not 127.0.0.0/8, ::1 or localhost): the
+seat would send it your credentials (its api_key_env, the variables its env references, your CLI's
+login), so it needs your consent too ("sends $GITHUB_TOKEN to https://models.example/v1").
+\`allow\` prints each one, then records the folder's real path and a hash of each program (of a
+server: its URL and the names of the variables it would be sent) in
+$XDG_STATE_HOME/debatekit/allowed.json (default ~/.local/state/debatekit/), outside the folder.
+Changing a program (or a file inside the folder it names) needs \`debate allow\` again;
 \`debate deny\` takes the allowance back. Seats without \`command:\` run your installed CLIs and
-need no allowance; a command listed in your own config's allow_commands runs in every folder.
+need no allowance; a command listed in your own config's allow_commands runs in every folder, and
+a server listed in its allow_endpoints (or one under it) is allowed in every folder.
 
 Examples:
-  $ debate doctor debates/tests-first   # see what it would run, without running it
+  $ debate doctor debates/tests-first   # see what it would run or contact, without doing it
   $ debate allow debates/tests-first
   $ debate deny debates/tests-first`,
     )
@@ -83,7 +89,7 @@ Examples:
       if (refused) throw new ExitError(`${arg}: ${found.file}: ${refused.message}`, 2);
       if (found.programs.length === 0) {
         io.stdout.write(
-          `${arg} names no program to allow: its seats run your installed CLIs, or none (replay, manual, http)\n`,
+          `${arg} names nothing to allow: its seats run your installed CLIs, or none (replay, manual, http), and send your credentials to no server the folder chose\n`,
         );
         return;
       }

@@ -10,6 +10,7 @@ import {
   readFolderPrograms,
   shellQuote,
   unallowedPrograms,
+  whatItWouldDo,
 } from "@debatekit/files";
 import { createSeatAdapter } from "@debatekit/runner";
 import type { SeatConfig } from "@debatekit/schema";
@@ -167,15 +168,9 @@ async function unallowedSeat(
     ...found,
   })[0];
   if (!refused && !program) return undefined;
-  const what =
-    program?.kind === "command"
-      ? `would run ${program.shown}`
-      : program?.kind === "env"
-        ? `${program.shown} (it decides what code the CLI runs)`
-        : `would read ${program?.value[0]}`;
   const hint = refused
     ? `refused: ${refused}`
-    : `${what}; not allowed, so doctor did not start it (check it, then: debate allow ${context.shown})`;
+    : `${whatItWouldDo(program!)}; not allowed, so doctor did not ${program!.kind === "endpoint" ? "contact" : "start"} it (check it, then: debate allow ${context.shown})`;
   return {
     adapter: seat.adapter,
     installed: false,

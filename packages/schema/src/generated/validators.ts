@@ -2862,9 +2862,10 @@ return errors === 0;
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDebatekitConfigRaw = validate29;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"allow_commands":{"description":"Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. [\"/opt/bin/kiro-cli\", \"acp\"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.","type":"array","items":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"allow_commands":{"description":"Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. [\"/opt/bin/kiro-cli\", \"acp\"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.","type":"array","items":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"allow_endpoints":{"description":"Model servers off this machine a seat may send your credentials to in any debate folder without `debate allow`: a seat's `base_url` (or an env variable such as OPENAI_BASE_URL or HTTPS_PROXY) is allowed when it has the same scheme, host and port as an entry and its path is the entry's path or lies under it (e.g. \"https://api.example.com\" allows \"https://api.example.com/v1\"). Loopback servers (127.0.0.0/8, ::1, localhost) need no allowance. Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.","type":"array","items":{"type":"string","pattern":"^https?://[^@\\s/]+(/[^@\\s]*)?$"}},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
 const pattern10 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
 const pattern11 = new RegExp("^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$", "u");
+const pattern12 = new RegExp("^https?://[^@\\s/]+(/[^@\\s]*)?$", "u");
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/config.schema.json" */;
@@ -2879,7 +2880,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "allow_commands")) || (key0 === "skills"))){
+if(!((((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "allow_commands")) || (key0 === "allow_endpoints")) || (key0 === "skills"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3071,12 +3072,15 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data7 = data.skills;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key3 in data7){
-if(!(key3 === "folders")){
-const err15 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data.allow_endpoints !== undefined){
+let data7 = data.allow_endpoints;
+if(Array.isArray(data7)){
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+let data8 = data7[i2];
+if(typeof data8 === "string"){
+if(!pattern12.test(data8)){
+const err15 = {instancePath:instancePath+"/allow_endpoints/" + i2,schemaPath:"#/properties/allow_endpoints/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^@\\s/]+(/[^@\\s]*)?$"},message:"must match pattern \""+"^https?://[^@\\s/]+(/[^@\\s]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3086,15 +3090,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data7.folders !== undefined){
-let data8 = data7.folders;
-if(Array.isArray(data8)){
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err16 = {instancePath:instancePath+"/skills/folders/" + i2,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err16 = {instancePath:instancePath+"/allow_endpoints/" + i2,schemaPath:"#/properties/allow_endpoints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3104,8 +3101,9 @@ vErrors.push(err16);
 errors++;
 }
 }
+}
 else {
-const err17 = {instancePath:instancePath+"/skills/folders/" + i2,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/allow_endpoints",schemaPath:"#/properties/allow_endpoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3115,9 +3113,12 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.skills !== undefined){
+let data9 = data.skills;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key3 in data9){
+if(!(key3 === "folders")){
+const err18 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3127,9 +3128,15 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data9.folders !== undefined){
+let data10 = data9.folders;
+if(Array.isArray(data10)){
+const len3 = data10.length;
+for(let i3=0; i3<len3; i3++){
+let data11 = data10[i3];
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err19 = {instancePath:instancePath+"/skills/folders/" + i3,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3139,14 +3146,49 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/skills/folders/" + i3,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -5420,12 +5462,12 @@ const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema60 = {"description":"The debate's slug: lowercase letters, digits, '-' and '_', at most 100 characters.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$","title":"DebateId"};
 const schema67 = {"description":"Skills added to the seats' prompts.","type":"object","additionalProperties":false,"properties":{"enabled":{"description":"Set false to send no skills at all.","type":"boolean","default":true},"budget_tokens":{"description":"Default token budget per seat for all chosen skills together.","type":"integer","minimum":0,"maximum":200000,"default":4000},"exclude":{"description":"Names of skills never to use in this debate.","type":"array","items":{"type":"string"}}},"title":"SkillSettings"};
 const schema68 = {"description":"How much of the debate each prompt carries. Past the window, earlier turns appear as compact entries (formal: id, title, claim, and each exchange's line of the judgment log with the scores and rescores it gave), and what a turn answers stays in full.","type":"object","additionalProperties":false,"properties":{"window":{"description":"Exchanges (formal) or rounds (crossfire, review) kept in full before earlier ones are compacted. Default: 1 for formal (the least input cost with a provider's prefix cache, measured by `pnpm bench prompts`), 4 for crossfire and review. Formal: the latest `window` exchanges are always in full; exchanges leave the full text in blocks of `window`, once every `window` exchanges, so between `window` and 2 x window - 1 are in full and the history only grows between compactions; compact entries and the judgment log never change. Review keeps full text in blocks of this many rounds (at most `window` in full); an earlier round keeps its findings and verdicts, the author's answer is cut to its first line.","type":"integer","minimum":1,"maximum":1000}},"title":"ContextSettings"};
-const pattern12 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
+const pattern13 = new RegExp("^[a-z0-9][a-z0-9_-]{0,99}$", "u");
 const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat.schema.json","title":"SeatConfig","description":"Who sits in one seat of a debate (proposition, opposition or judge) and how to call it. Secrets never live here: `api_key_env` names an environment variable, it never holds a key.","type":"object","required":["adapter"],"additionalProperties":false,"properties":{"adapter":{"description":"Which adapter answers for this seat.","type":"string","enum":["claude","gemini","codex","opencode","copilot","acp","http","replay","manual"]},"model":{"description":"Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).","type":"string","minLength":1,"maxLength":200},"effort":{"$ref":"#/$defs/Effort"},"timeout_ms":{"description":"Per-call time limit in milliseconds. The process group is terminated when it expires.","type":"integer","minimum":1000,"maximum":86400000},"command":{"description":"Program and arguments to start instead of the adapter's default (e.g. [\"kiro-cli\", \"acp\"] for an ACP seat). Never run through a shell. A debate folder may come from someone else, so a seat's `command` runs only once the user allowed it: `debate allow <folder>` (recorded outside the folder), or the same argv in the user's own config `allow_commands`.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"base_url":{"description":"The seat's model server: for `http` seats the OpenAI-compatible endpoint; for CLI seats the base URL the CLI is pointed at (each adapter's README says which variable or config key carries it). No credentials in it: use `api_key_env`.","type":"string","pattern":"^https?://[^@\\s]+$"},"api_key_env":{"description":"The NAME of the environment variable that holds the seat's API key (never the key itself); its value is passed to the CLI or endpoint the way that adapter expects.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"file":{"description":"For `replay` seats: path of the recorded answers (JSONL), relative to the debate folder.","type":"string","minLength":1},"skill_budget_tokens":{"description":"Token budget for skills added to this seat's prompt (overrides `skills.budget_tokens`).","type":"integer","minimum":0,"maximum":200000},"env":{"description":"Extra environment variables for the seat's process. A value may reference the caller's variables as ${NAME}; a literal value that looks like a secret is refused (put the secret in a variable and reference it). A variable that decides what code runs (PATH, NODE_OPTIONS, LD_PRELOAD, ...) with a value of the folder's own needs `debate allow <folder>`.","type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"type":"string","maxLength":4096}},"tools":{"description":"What the seat may do besides writing text. `none` (default): no tool at all (no command, no file write or edit, no network). `read`: read and search files inside `workspace` only, e.g. to cite a repository as evidence.","type":"string","enum":["none","read"]},"workspace":{"description":"With `tools: read`: the folder the seat may read (absolute, or relative to the debate folder); it is also the seat's working directory. Without it the seat runs in an empty folder of its own. A folder outside the debate folder needs `debate allow <folder>`; `/`, the home folder and its ancestors are always refused.","type":"string","minLength":1},"price":{"$ref":"#/$defs/Price"},"session":{"description":"`new` (default): every call starts a new session with the whole prompt. `resume`: on CLIs that can resume a session (claude, codex, gemini, opencode, copilot, acp) the seat's next call resumes its last session and sends only what is new in the prompt since its last turn; when the session is gone, the whole prompt goes to a new one.","type":"string","enum":["new","resume"]},"isolation":{"description":"`on` (default): the seat's CLI starts with only what it needs to reach its model (credentials, provider settings); the user's memory files, hooks, plugins, extensions, MCP servers and custom agents are not loaded. `off`: the user's own setup is loaded, on purpose.","type":"string","enum":["on","off"]}},"$defs":{"Price":{"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}},"Effort":{"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]}},"examples":[{"adapter":"claude","model":"sonnet","effort":"high"},{"adapter":"codex","model":"gpt-5","session":"resume","price":{"input_per_mtok":1.25,"cached_input_per_mtok":0.125,"output_per_mtok":10}},{"adapter":"http","base_url":"http://127.0.0.1:11434/v1","model":"qwen3:8b","api_key_env":"OLLAMA_KEY"},{"adapter":"replay","file":"replay.jsonl"},{"adapter":"acp","command":["kiro-cli","acp"],"timeout_ms":600000},{"adapter":"codex","model":"gpt-5.5","tools":"read","workspace":"../..","base_url":"http://127.0.0.1:8080/v1","api_key_env":"LOCAL_KEY","env":{"HTTPS_PROXY":"${HTTPS_PROXY}"}}],"dependentRequired":{"workspace":["tools"]},"if":{"properties":{"tools":{"const":"read"}},"required":["tools"]},"then":{"properties":{"workspace":{"type":"string","minLength":1}},"required":["workspace"]}};
 const schema62 = {"title":"Effort","description":"How hard the seat should think; mapped to a model and flags by the effort map.","type":"string","enum":["low","medium","high","max"]};
 const schema63 = {"title":"Price","description":"What the seat's model costs, in US dollars per million tokens (overrides the price table). Used when the CLI reports no cost itself.","type":"object","required":["input_per_mtok","output_per_mtok"],"additionalProperties":false,"properties":{"input_per_mtok":{"type":"number","minimum":0},"cached_input_per_mtok":{"description":"For input read from the provider's prompt cache (default: input_per_mtok).","type":"number","minimum":0},"output_per_mtok":{"type":"number","minimum":0}}};
-const pattern13 = new RegExp("^https?://[^@\\s]+$", "u");
-const pattern14 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern14 = new RegExp("^https?://[^@\\s]+$", "u");
+const pattern15 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat.schema.json" */;
@@ -5728,7 +5770,7 @@ errors++;
 if(data.base_url !== undefined){
 let data8 = data.base_url;
 if(typeof data8 === "string"){
-if(!pattern13.test(data8)){
+if(!pattern14.test(data8)){
 const err22 = {instancePath:instancePath+"/base_url",schemaPath:"#/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://[^@\\s]+$"},message:"must match pattern \""+"^https?://[^@\\s]+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -5753,7 +5795,7 @@ errors++;
 if(data.api_key_env !== undefined){
 let data9 = data.api_key_env;
 if(typeof data9 === "string"){
-if(!pattern14.test(data9)){
+if(!pattern15.test(data9)){
 const err24 = {instancePath:instancePath+"/api_key_env",schemaPath:"#/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -5841,7 +5883,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key1 in data12){
 const _errs31 = errors;
 if(typeof key1 === "string"){
-if(!pattern14.test(key1)){
+if(!pattern15.test(key1)){
 const err31 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err31];
@@ -6736,7 +6778,7 @@ errors++;
 if(data.debate_id !== undefined){
 let data0 = data.debate_id;
 if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
+if(!pattern13.test(data0)){
 const err6 = {instancePath:instancePath+"/debate_id",schemaPath:"debate.schema.json#/$defs/DebateId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -8260,7 +8302,7 @@ errors++;
 if(data.debate_id !== undefined){
 let data0 = data.debate_id;
 if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
+if(!pattern13.test(data0)){
 const err9 = {instancePath:instancePath+"/debate_id",schemaPath:"debate.schema.json#/$defs/DebateId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -10010,7 +10052,7 @@ errors++;
 if(data.debate_id !== undefined){
 let data0 = data.debate_id;
 if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
+if(!pattern13.test(data0)){
 const err4 = {instancePath:instancePath+"/debate_id",schemaPath:"#/$defs/DebateId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -11023,7 +11065,7 @@ validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateEffortMapRaw = validate80;
 const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/effort-map.schema.json","title":"EffortMap","description":"The one place where an effort level becomes a model and CLI flags, per adapter. Shipped as data; a user file with the same shape overrides entries key by key.","type":"object","required":["adapters"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"adapters":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"title":"AdapterEffort","type":"object","additionalProperties":false,"properties":{"default_effort":{"$ref":"seat.schema.json#/$defs/Effort"},"levels":{"type":"object","propertyNames":{"enum":["low","medium","high","max"]},"additionalProperties":{"title":"EffortLevel","type":"object","additionalProperties":false,"properties":{"model":{"description":"Model used when the seat names none.","type":"string"},"args":{"description":"Extra arguments for the CLI.","type":"array","items":{"type":"string"}},"env":{"description":"Extra environment variables (never secrets).","type":"object","additionalProperties":{"type":"string"}}}}}}}}},"examples":[{"adapters":{"codex":{"default_effort":"medium","levels":{"low":{"model":"gpt-5.5-mini","args":["-c","model_reasoning_effort=low"]},"high":{"model":"gpt-5.5","args":["-c","model_reasoning_effort=high"]}}},"claude":{"levels":{"high":{"model":"opus"},"low":{"model":"haiku"}}}}}]};
-const pattern23 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+const pattern24 = new RegExp("^[a-z][a-z0-9-]*$", "u");
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/effort-map.schema.json" */;
@@ -11077,7 +11119,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern23.test(key1)){
+if(!pattern24.test(key1)){
 const err3 = {instancePath:instancePath+"/adapters",schemaPath:"#/properties/adapters/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
@@ -12724,9 +12766,9 @@ validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const validateJournalEntryRaw = validate88;
 const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_base":{"description":"Set when `prompt` holds only the end of the prompt: the prompt kept is the first `chars` characters of the `prompt` of the entry `file` (a journal file of the same folder, with no `prompt_base` of its own), then `prompt`. Consecutive prompts of a seat repeat each other almost whole, so a run keeps most of them this way; `debate log` puts them back together.","type":"object","additionalProperties":false,"required":["file","chars"],"properties":{"file":{"type":"string","pattern":"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},"chars":{"type":"integer","minimum":1}}},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
 const schema110 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
-const pattern24 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
-const pattern26 = new RegExp("^[0-9a-f]{64}$", "u");
-const pattern27 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
+const pattern25 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern27 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern28 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
@@ -12904,7 +12946,7 @@ errors++;
 if(data.phase !== undefined){
 let data3 = data.phase;
 if(typeof data3 === "string"){
-if(!pattern24.test(data3)){
+if(!pattern25.test(data3)){
 const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -13003,7 +13045,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
+if(!pattern27.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -13075,7 +13117,7 @@ errors++;
 if(data10.file !== undefined){
 let data11 = data10.file;
 if(typeof data11 === "string"){
-if(!pattern27.test(data11)){
+if(!pattern28.test(data11)){
 const err29 = {instancePath:instancePath+"/prompt_base/file",schemaPath:"#/properties/prompt_base/properties/file/pattern",keyword:"pattern",params:{pattern: "^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},message:"must match pattern \""+"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -14444,7 +14486,7 @@ validate92.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":f
 export const validatePanelResultRaw = validate93;
 const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
 const schema117 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
-const pattern29 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const pattern30 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
 const schema116 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -14963,7 +15005,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern29.test(data0)){
+if(!pattern30.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -15900,7 +15942,7 @@ export const validateReviewCritiqueRaw = validate63;
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote near that line.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000},"side":{"description":"Which side of the change `line` and `quote` are on: `new` (the default: the file at the reviewed revision) or `old` (the file before the change, only for a finding about removed code).","type":"string","enum":["new","old"]}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
 const schema81 = {"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}};
 const schema83 = {"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote near that line.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000},"side":{"description":"Which side of the change `line` and `quote` are on: `new` (the default: the file at the reviewed revision) or `old` (the file before the change, only for a finding about removed code).","type":"string","enum":["new","old"]}}};
-const pattern20 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
+const pattern21 = new RegExp("^r[0-9]{2}-[fj][0-9]+$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15958,7 +16000,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern21.test(data0)){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -16558,7 +16600,7 @@ validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewDecisionRaw = validate62;
 const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-decision.schema.json","title":"ReviewDecision","description":"decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.","type":"object","required":["debate_id","decision","stop_reason","rounds","final_artifact","findings","history"],"additionalProperties":false,"properties":{"debate_id":{"type":"string","minLength":1},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"decided_by":{"type":"string","enum":["auto","manual"]},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"final_artifact":{"type":"string","pattern":"^artifact/v[0-9]+\\.md$"},"findings":{"type":"object","required":["P1","P2","P3"],"additionalProperties":false,"properties":{"P1":{"type":"integer","minimum":0},"P2":{"type":"integer","minimum":0},"P3":{"type":"integer","minimum":0},"verified":{"description":"Findings whose evidence the engine found.","type":"integer","minimum":0}}},"unresolved":{"description":"Titles of valid P1/P2 findings the final artifact did not address.","type":"array","items":{"type":"string"}},"history":{"type":"array","items":{"title":"ReviewHistoryEntry","type":"object","required":["round","recommendation"],"additionalProperties":false,"properties":{"round":{"type":"integer","minimum":1},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"applied":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}}}}},"examples":[{"debate_id":"sum-fix","decision":"B","decided_by":"auto","stop_reason":"decision","rounds":1,"final_artifact":"artifact/v2.md","findings":{"P1":1,"P2":0,"P3":0,"verified":1},"unresolved":[],"history":[{"round":1,"recommendation":"B","applied":"B"}]}]};
-const pattern21 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
+const pattern22 = new RegExp("^artifact/v[0-9]+\\.md$", "u");
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-decision.schema.json" */;
@@ -16776,7 +16818,7 @@ errors++;
 if(data.final_artifact !== undefined){
 let data5 = data.final_artifact;
 if(typeof data5 === "string"){
-if(!pattern21.test(data5)){
+if(!pattern22.test(data5)){
 const err18 = {instancePath:instancePath+"/final_artifact",schemaPath:"#/properties/final_artifact/pattern",keyword:"pattern",params:{pattern: "^artifact/v[0-9]+\\.md$"},message:"must match pattern \""+"^artifact/v[0-9]+\\.md$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -17192,7 +17234,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern21.test(data0)){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -17635,7 +17677,7 @@ errors++;
 if(data1.finding_id !== undefined){
 let data2 = data1.finding_id;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern21.test(data2)){
 const err9 = {instancePath:instancePath+"/classifications/" + i0+"/finding_id",schemaPath:"#/properties/classifications/items/properties/finding_id/pattern",keyword:"pattern",params:{pattern: "^r[0-9]{2}-[fj][0-9]+$"},message:"must match pattern \""+"^r[0-9]{2}-[fj][0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -18394,7 +18436,7 @@ errors++;
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 === "string"){
-if(!pattern24.test(data1)){
+if(!pattern25.test(data1)){
 const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -18468,7 +18510,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data5 = data.prompt_sha256;
 if(typeof data5 === "string"){
-if(!pattern26.test(data5)){
+if(!pattern27.test(data5)){
 const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -18605,7 +18647,7 @@ validate103.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynami
 
 export const validateSkillManifestRaw = validate105;
 const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern40 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+const pattern41 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
@@ -18729,7 +18771,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern40.test(data1)){
+if(!pattern41.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -19038,9 +19080,9 @@ validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const validateTournamentFrontmatterRaw = validate106;
 const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern43 = new RegExp("^m[0-9]{2,4}$", "u");
+const pattern44 = new RegExp("^m[0-9]{2,4}$", "u");
 const schema134 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern42 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+const pattern43 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19108,7 +19150,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern42.test(data0)){
+if(!pattern43.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19290,7 +19332,7 @@ errors++;
 if(data.tournament_id !== undefined){
 let data0 = data.tournament_id;
 if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
+if(!pattern13.test(data0)){
 const err12 = {instancePath:instancePath+"/tournament_id",schemaPath:"#/properties/tournament_id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -19571,7 +19613,7 @@ errors++;
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
-if(!pattern43.test(data13)){
+if(!pattern44.test(data13)){
 const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -19747,7 +19789,7 @@ errors++;
 if(data17.id !== undefined){
 let data18 = data17.id;
 if(typeof data18 === "string"){
-if(!pattern12.test(data18)){
+if(!pattern13.test(data18)){
 const err49 = {instancePath:instancePath+"/matches/" + i3+"/id",schemaPath:"#/properties/matches/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,99}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
@@ -19772,7 +19814,7 @@ errors++;
 if(data17.motion !== undefined){
 let data19 = data17.motion;
 if(typeof data19 === "string"){
-if(!pattern43.test(data19)){
+if(!pattern44.test(data19)){
 const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
@@ -19899,7 +19941,7 @@ if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 for(const key4 in data23){
 const _errs51 = errors;
 if(typeof key4 === "string"){
-if(!pattern23.test(key4)){
+if(!pattern24.test(key4)){
 const err61 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err61];
@@ -21011,7 +21053,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
 const _errs12 = errors;
 if(typeof key1 === "string"){
-if(!pattern24.test(key1)){
+if(!pattern25.test(key1)){
 const err11 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
