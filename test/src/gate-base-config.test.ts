@@ -65,6 +65,7 @@ function gate(args: string[]): Promise<{ code: number | null; stdout: string; st
       CI: "1",
       GITHUB_STEP_SUMMARY: "",
       XDG_CONFIG_HOME: join(work, "xdg"),
+      XDG_STATE_HOME: join(work, "xdg-state"),
     },
   });
   child.stdin.end();
@@ -215,5 +216,24 @@ describe("debate gate reads its settings from the base revision, never from the 
     expect(JSON.parse(third.stdout).reason).toContain(
       `new-policy.json: not in the base revision ${base.slice(0, 12)}`,
     );
+  });
+
+  it("a program its own policy names runs without `debate allow`: the workflow chose it, not the change", async () => {
+    // A policy outside the repository is the workflow's own. The gate made the review folder from
+    // it, so it vouches for the critic's command; a folder handed over would need `debate allow`.
+    const ran = join(work, "policy-command-ran");
+    const policy = join(work, "workflow-policy.json");
+    await writeFile(
+      policy,
+      JSON.stringify({
+        critic: { adapter: "claude", command: ["/bin/sh", "-c", `touch '${ran}'; exit 3`] },
+        judge: { adapter: "http", base_url: `${server.url}/v1`, model: "judge" },
+      }),
+    );
+    const fourth = await gate(["--scope", "base:main", "--policy", policy, "--json"]);
+    expect(existsSync(ran), fourth.stdout).toBe(true);
+    const result = JSON.parse(fourth.stdout);
+    expect(result.outcome).toBe("undecided");
+    expect(result.reason).not.toContain("not allowed");
   });
 });

@@ -18,11 +18,16 @@ export type SeatConsentCheck = (role: string, seat: SeatConfig) => Promise<void>
  */
 export async function checkFolderConsent(
   dir: string,
-  options: { env: NodeJS.ProcessEnv; consentDir?: string },
+  options: { env: NodeJS.ProcessEnv; consentDir?: string; vouched?: readonly string[] },
 ): Promise<SeatConsentCheck> {
   const consent = await loadConsent(options.env);
   const allowCommand = `debate allow ${options.consentDir ?? dir}`;
   const found: FolderPrograms = await readFolderPrograms(dir, options);
+  if (options.vouched?.length) {
+    const own = consent.folders[found.dir]?.programs ?? [];
+    const vouched = options.vouched.map((hash) => ({ hash, shown: "vouched for by the caller" }));
+    consent.folders[found.dir] = { allowed_at: "this run", programs: [...own, ...vouched] };
+  }
   assertAllowed(consent, found, allowCommand);
   return async (role, seat) => {
     const own = await programsOfFrontmatter({ seats: { [role]: seat } }, dir, options);

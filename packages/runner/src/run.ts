@@ -160,6 +160,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   const checkSeat = await checkFolderConsent(dir, {
     env,
     ...(options.consentDir ? { consentDir: options.consentDir } : {}),
+    ...(options.vouched ? { vouched: options.vouched } : {}),
   });
   let lock: Awaited<ReturnType<typeof acquireLock>>;
   try {

@@ -151,6 +151,12 @@ export interface RunOptions {
    * folder itself): a tournament's folder for its matches, the original for a `--fresh` copy.
    */
   consentDir?: string;
+  /**
+   * Hashes of programs the caller put into the folder from its own trusted settings (the gate's
+   * policy as the base revision has it, its flags): allowed for this run only, recorded nowhere.
+   * Anything else the folder names still needs the user's consent.
+   */
+  vouched?: readonly string[];
   /** What the lock file says this process is doing (default: "debate run"). */
   command?: string;
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { appendFile, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { evaluateGate, type GateRun } from "@debatekit/core";
-import { readDebateFolder } from "@debatekit/files";
+import { readDebateFolder, readFolderPrograms } from "@debatekit/files";
 import { escapeTerminal } from "@debatekit/report";
 import { runDebate } from "@debatekit/runner";
 import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
@@ -235,6 +235,10 @@ async function reviewAndJudge(
     io.stderr.write(
       `gate: reviewing ${origin} in ${relative(io.cwd, dir) || "."} (${fm.max_rounds} round(s), ${fm.budget_minutes} min)\n`,
     );
+  // Every seat of the folder the gate just made comes from its own settings (the policy as the base
+  // revision has it, the flags): a command or server named there is the workflow's choice, not the
+  // change's, so the gate vouches for it for this run instead of asking for `debate allow`.
+  const vouched = (await readFolderPrograms(dir, { env: io.env })).programs.map((p) => p.hash);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -248,6 +252,7 @@ async function reviewAndJudge(
       cwd,
       ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
       command: `debate gate ${origin}`,
+      vouched,
       ...(progress ? { onEvent: progress.onEvent } : {}),
     });
     run = {
