@@ -218,7 +218,7 @@ describe("a seat sends your credentials to a server the folder chose only once y
     expect(await exists(join(viaEnv, ".debate"))).toBe(false);
   });
 
-  it("your own config's allow_endpoints allows a server everywhere; a project's config does not", async () => {
+  it("your own config's allow_endpoints allows a server everywhere; a project's config is refused for it", async () => {
     const dir = await debateWith(
       "endpoint-config",
       `{ adapter: http, base_url: "${elsewhere}", model: m, api_key_env: GITHUB_TOKEN }`,
@@ -226,9 +226,13 @@ describe("a seat sends your credentials to a server the folder chose only once y
     const cwd = join(work, "project");
     await mkdir(cwd, { recursive: true });
     await writeFile(join(cwd, "debatekit.config.yaml"), 'allow_endpoints: ["http://models.invalid"]\n');
+    // A project's file may come with the debate it would allow: the key is refused there, by name.
     const fromProject = runDebateBin(["run", dir], { cwd, home });
-    expect(fromProject.code).toBe(1);
-    expect(fromProject.stderr).toContain(`would send $GITHUB_TOKEN to ${elsewhere}`);
+    expect(fromProject.code).toBe(2);
+    expect(fromProject.stderr).toContain(
+      "debatekit.config.yaml: `allow_endpoints` is read only from your own config",
+    );
+    expect(await exists(join(dir, ".debate"))).toBe(false);
 
     const userHome = join(work, "home-with-config");
     await mkdir(join(userHome, ".config/debatekit"), { recursive: true });

@@ -106,6 +106,13 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
     // A file of the copy is named, and its skill folders resolved, where it stands in the repository.
     const file = tree ? join(tree.root, relative(tree.dir, project.filepath)) : project.filepath;
     const own = checked(file, project.config, io);
+    // Consent is the user's alone: a project's file may come with the very debate it would allow.
+    for (const key of ["allow_commands", "allow_endpoints"] as const)
+      if (own[key] !== undefined)
+        throw new ExitError(
+          `${relative(io.cwd, file) || file}: \`${key}\` is read only from your own config ($XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}): a project's config may come with the debate folders it would allow`,
+          2,
+        );
     config = { ...config, ...own, seats: { ...config.seats, ...own.seats } };
     files.push(file);
   }

@@ -7,7 +7,7 @@ import { serializeRecord } from "./commit.js";
 import { schemaErrors, serializeDebateFile, validateDebateData } from "./documents.js";
 import { SLUG } from "./paths.js";
 import { recordKindOf } from "./read.js";
-import { literalSeatSecretErrors } from "./secrets.js";
+import { frontmatterSeatSecretErrors } from "./secrets.js";
 
 /** Creates `<parentDir>/<slug>/` with debate.md (YAML frontmatter, `# Motion` body) and the format's folders (formal: arguments/); never overwrites. */
 export async function createDebateFolder(
@@ -45,10 +45,7 @@ export async function createDebateFolder(
     });
   }
   // Refused here, not when the debate is first read: by then debate.md would hold the key.
-  const secrets = literalSeatSecretErrors(
-    checked.value.seats as Record<string, unknown> | undefined,
-    "debate.md",
-  );
+  const secrets = frontmatterSeatSecretErrors(checked.value, "debate.md");
   if (secrets.length > 0) {
     throw new DebatekitError("SEAT_LITERAL_SECRET", secrets[0]!.message, {
       file: "debate.md",

@@ -4,7 +4,7 @@ import type { ArgumentFrontmatter, DebateFrontmatter, ValidationResult } from "@
 import { validateArgumentFrontmatter } from "@debatekit/schema";
 import type { FrontmatterStyle } from "./frontmatter.js";
 import { joinFrontmatter, splitFrontmatter, updateFrontmatter } from "./frontmatter.js";
-import { literalSeatSecretErrors } from "./secrets.js";
+import { frontmatterSeatSecretErrors } from "./secrets.js";
 
 /** A parsed debate.md: its frontmatter, its body verbatim, and the style it was written in. */
 export interface DebateDocument {
@@ -74,10 +74,7 @@ export function parseDebateFile(text: string, file = "debate.md"): Result<Debate
   if (!parsed.ok) return parsed;
   // A key in debate.md would end up in every copy, commit and report of the debate: seats name
   // the variable that holds it instead (`api_key_env`, `env: {X: "${NAME}"}`).
-  const secrets = literalSeatSecretErrors(
-    parsed.value.frontmatter.seats as Record<string, unknown> | undefined,
-    file,
-  );
+  const secrets = frontmatterSeatSecretErrors(parsed.value.frontmatter, file);
   return secrets.length === 0 ? parsed : { ok: false, errors: secrets };
 }
 

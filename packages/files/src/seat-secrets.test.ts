@@ -48,6 +48,23 @@ describe("parseDebateFile refuses literal secrets in seats", () => {
     expect(parsed.errors[0]!.message).not.toContain(fakeKey);
   });
 
+  test("a judge of a panel and the fallback judge are seats too", () => {
+    const text = debate("{ adapter: replay, file: replay.jsonl }")
+      .replace(/\n {2}judge: .*\n/, "\n")
+      .replace(
+        "---\n\n# Motion",
+        `judges:\n  panel:\n    - { adapter: replay, file: replay.jsonl }\n    - { adapter: claude, env: { EXTRA: "${fakeKey}" } }\n  fallback: { adapter: codex, env: { OPENAI_API_KEY: "abcdefgh12" } }\n---\n\n# Motion`,
+      );
+    const parsed = parseDebateFile(text);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.map((e) => [e.code, e.path])).toEqual([
+      ["SEAT_LITERAL_SECRET", "debate.md:judges.panel.1.env.EXTRA"],
+      ["SEAT_LITERAL_SECRET", "debate.md:judges.fallback.env.OPENAI_API_KEY"],
+    ]);
+    expect(JSON.stringify(parsed.errors)).not.toContain(fakeKey);
+  });
+
   test("references, proxies and plain settings are fine", () => {
     const parsed = parseDebateFile(
       debate(

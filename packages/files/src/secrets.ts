@@ -6,6 +6,7 @@
  */
 import type { LabelledSecret, RuleError } from "@debatekit/core";
 import { findSecretSpans, MIN_SECRET_VALUE_LENGTH, secretEnvValues } from "@debatekit/core";
+import { seatsIn } from "./consent.js";
 
 /** What was found and where; never the matched text (an error must not carry the secret). */
 export interface SecretFinding {
@@ -103,4 +104,14 @@ export function literalSeatSecretErrors(
     path: `${file}:${path}`,
     message: `${file}: \`${path}\` holds ${kind}; put the secret in an environment variable and reference it (\`api_key_env: NAME\`, or \`env: { X: "\${NAME}" }\`)`,
   }));
+}
+
+/**
+ * literalSeatSecretErrors for every seat a debate.md frontmatter holds: its `seats` and its judges
+ * (`judges.panel[i]`, `judges.fallback`), each named by its dotted field.
+ */
+export function frontmatterSeatSecretErrors(frontmatter: object, file: string): RuleError[] {
+  const { seats, judges } = frontmatter as { seats?: unknown; judges?: unknown };
+  const all = Object.fromEntries(seatsIn({ seats, judges }).map(({ seat, config }) => [seat, config]));
+  return literalSeatSecretErrors(all, file, "");
 }
