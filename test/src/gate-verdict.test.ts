@@ -249,14 +249,22 @@ describe("debate gate: the verdict is right", () => {
         id: "r01-f1",
         severity: "P1",
         line: 3,
+        side: "old",
         verdict: "valid",
         evidence_status: "verified",
         blocking: true,
       },
     ]);
-    expect(run.sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["P1"]);
+    // Line 3 is a line of the file before the change: code scanning shows the file as changed, so
+    // the result names the file without a region, and says where the line was.
+    const [result] = run.sarif.runs[0].results;
+    expect(result.ruleId).toBe("P1");
+    expect(result.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: "sum.ts", uriBaseId: "%SRCROOT%" },
+    });
+    expect(result.message.text).toContain("At line 3 of the file before the change");
     expect(run.comment).toContain(
-      "| **blocks** | P1 | The full loop bound was removed | `sum.ts:3` | valid | verified |",
+      "| **blocks** | P1 | The full loop bound was removed | `sum.ts:3` (before the change) | valid | verified |",
     );
   });
 });

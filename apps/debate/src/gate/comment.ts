@@ -13,7 +13,9 @@ const HEAD = {
 // Model text is untrusted: every piece of it goes through the markdown escaper (no HTML, heading,
 // link, image, live @mention or table cell of its own), a multi-line text through the block form.
 function row(f: GateFinding): string {
-  const where = f.file ? markdownCode(`${f.file}${f.line ? `:${f.line}` : ""}`) : "—";
+  const where = f.file
+    ? `${markdownCode(`${f.file}${f.line ? `:${f.line}` : ""}`)}${f.side === "old" ? " (before the change)" : ""}`
+    : "—";
   return `| ${f.blocking ? "**blocks**" : ""} | ${f.severity} | ${md(f.title)} | ${where} | ${f.verdict} | ${f.evidence_status} |`;
 }
 

@@ -20,7 +20,9 @@ function sarifResult(f: GateFinding, changed: ReadonlySet<string>): Result {
   const elsewhere =
     f.file !== undefined && uri === undefined
       ? `\n\nCited file: ${JSON.stringify(f.file)}${f.line ? ` line ${f.line}` : ""} (not a file of this change, so no location).`
-      : "";
+      : f.side === "old" && f.line
+        ? `\n\nAt line ${f.line} of the file before the change (removed code).`
+        : "";
   const text = `${f.title}\n\n${f.detail}${f.suggestion ? `\n\nSuggestion: ${f.suggestion}` : ""}${elsewhere}`;
   return {
     ruleId: f.severity,
@@ -33,7 +35,8 @@ function sarifResult(f: GateFinding, changed: ReadonlySet<string>): Result {
             {
               physicalLocation: {
                 artifactLocation: { uri, uriBaseId: "%SRCROOT%" },
-                ...(f.line ? { region: { startLine: f.line } } : {}),
+                // A line of the file before the change is not a line of the file code scanning shows.
+                ...(f.line && f.side !== "old" ? { region: { startLine: f.line } } : {}),
               },
             },
           ],

@@ -1560,6 +1560,10 @@ export interface GateFinding {
   detail: string
   file?: string
   line?: number
+  /**
+   * `old` when `line` is on the file before the change (a finding about removed code); absent for the file as changed.
+   */
+  side?: "old"
   suggestion?: string
   verdict: ("valid" | "invalid" | "needs_evidence" | "unjudged")
   evidence_status: ("verified" | "unverified" | "needs_evidence")

@@ -11743,7 +11743,7 @@ return errors === 0;
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGateResultRaw = validate87;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"side":{"description":"`old` when `line` is on the file before the change (a finding about removed code); absent for the file as changed.","type":"string","enum":["old"]},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
@@ -12192,9 +12192,10 @@ errors++;
 }
 }
 }
-if(data10.suggestion !== undefined){
-if(typeof data10.suggestion !== "string"){
-const err38 = {instancePath:instancePath+"/findings/" + i0+"/suggestion",schemaPath:"#/properties/findings/items/properties/suggestion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.side !== undefined){
+let data17 = data10.side;
+if(typeof data17 !== "string"){
+const err38 = {instancePath:instancePath+"/findings/" + i0+"/side",schemaPath:"#/properties/findings/items/properties/side/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -12203,11 +12204,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data10.verdict !== undefined){
-let data18 = data10.verdict;
-if(typeof data18 !== "string"){
-const err39 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data17 === "old")){
+const err39 = {instancePath:instancePath+"/findings/" + i0+"/side",schemaPath:"#/properties/findings/items/properties/side/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12216,8 +12214,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(!((((data18 === "valid") || (data18 === "invalid")) || (data18 === "needs_evidence")) || (data18 === "unjudged"))){
-const err40 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data10.suggestion !== undefined){
+if(typeof data10.suggestion !== "string"){
+const err40 = {instancePath:instancePath+"/findings/" + i0+"/suggestion",schemaPath:"#/properties/findings/items/properties/suggestion/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12227,10 +12227,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data10.evidence_status !== undefined){
-let data19 = data10.evidence_status;
+if(data10.verdict !== undefined){
+let data19 = data10.verdict;
 if(typeof data19 !== "string"){
-const err41 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err41 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12239,8 +12239,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(!(((data19 === "verified") || (data19 === "unverified")) || (data19 === "needs_evidence"))){
-const err42 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+if(!((((data19 === "valid") || (data19 === "invalid")) || (data19 === "needs_evidence")) || (data19 === "unjudged"))){
+const err42 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12250,9 +12250,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data10.blocking !== undefined){
-if(typeof data10.blocking !== "boolean"){
-const err43 = {instancePath:instancePath+"/findings/" + i0+"/blocking",schemaPath:"#/properties/findings/items/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data10.evidence_status !== undefined){
+let data20 = data10.evidence_status;
+if(typeof data20 !== "string"){
+const err43 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -12261,10 +12262,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data10.fingerprint !== undefined){
-if(typeof data10.fingerprint !== "string"){
-const err44 = {instancePath:instancePath+"/findings/" + i0+"/fingerprint",schemaPath:"#/properties/findings/items/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data20 === "verified") || (data20 === "unverified")) || (data20 === "needs_evidence"))){
+const err44 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -12274,10 +12273,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data10.round !== undefined){
-let data22 = data10.round;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err45 = {instancePath:instancePath+"/findings/" + i0+"/round",schemaPath:"#/properties/findings/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data10.blocking !== undefined){
+if(typeof data10.blocking !== "boolean"){
+const err45 = {instancePath:instancePath+"/findings/" + i0+"/blocking",schemaPath:"#/properties/findings/items/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -12286,9 +12284,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 1 || isNaN(data22)){
-const err46 = {instancePath:instancePath+"/findings/" + i0+"/round",schemaPath:"#/properties/findings/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data10.fingerprint !== undefined){
+if(typeof data10.fingerprint !== "string"){
+const err46 = {instancePath:instancePath+"/findings/" + i0+"/fingerprint",schemaPath:"#/properties/findings/items/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -12298,10 +12297,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data10.round !== undefined){
+let data23 = data10.round;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err47 = {instancePath:instancePath+"/findings/" + i0+"/round",schemaPath:"#/properties/findings/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -12310,10 +12309,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 1 || isNaN(data23)){
+const err48 = {instancePath:instancePath+"/findings/" + i0+"/round",schemaPath:"#/properties/findings/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -12323,13 +12321,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.blocking !== undefined){
-let data23 = data.blocking;
-if(Array.isArray(data23)){
-const len1 = data23.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data23[i1] !== "string"){
-const err49 = {instancePath:instancePath+"/blocking/" + i1,schemaPath:"#/properties/blocking/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -12341,7 +12336,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/blocking",schemaPath:"#/properties/blocking/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err50 = {instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -12351,15 +12346,13 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data.degraded !== undefined){
-let data25 = data.degraded;
-if(Array.isArray(data25)){
-const len2 = data25.length;
-for(let i2=0; i2<len2; i2++){
-let data26 = data25[i2];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.cause === undefined){
-const err51 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/required",keyword:"required",params:{missingProperty: "cause"},message:"must have required property '"+"cause"+"'"};
+if(data.blocking !== undefined){
+let data24 = data.blocking;
+if(Array.isArray(data24)){
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data24[i1] !== "string"){
+const err51 = {instancePath:instancePath+"/blocking/" + i1,schemaPath:"#/properties/blocking/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -12368,8 +12361,10 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data26.message === undefined){
-const err52 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/blocking",schemaPath:"#/properties/blocking/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -12378,9 +12373,16 @@ vErrors.push(err52);
 }
 errors++;
 }
-for(const key2 in data26){
-if(!(func1.call(schema96.properties, key2))){
-const err53 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data.degraded !== undefined){
+let data26 = data.degraded;
+if(Array.isArray(data26)){
+const len2 = data26.length;
+for(let i2=0; i2<len2; i2++){
+let data27 = data26[i2];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.cause === undefined){
+const err53 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/required",keyword:"required",params:{missingProperty: "cause"},message:"must have required property '"+"cause"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -12389,11 +12391,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data26.cause !== undefined){
-let data27 = data26.cause;
-if(typeof data27 !== "string"){
-const err54 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.message === undefined){
+const err54 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -12402,8 +12401,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!((((((data27 === "seat_failed") || (data27 === "fallback_judge")) || (data27 === "quorum_missed")) || (data27 === "budget_spent")) || (data27 === "rounds_missing")) || (data27 === "evidence_unchecked"))){
-const err55 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema96.properties.cause.enum},message:"must be equal to one of the allowed values"};
+for(const key2 in data27){
+if(!(func1.call(schema96.properties, key2))){
+const err55 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12413,11 +12413,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data26.message !== undefined){
-let data28 = data26.message;
-if(typeof data28 === "string"){
-if(func2(data28) > 500){
-const err56 = {instancePath:instancePath+"/degraded/" + i2+"/message",schemaPath:"degradation.schema.json/properties/message/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(data27.cause !== undefined){
+let data28 = data27.cause;
+if(typeof data28 !== "string"){
+const err56 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -12426,8 +12425,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(func2(data28) < 1){
-const err57 = {instancePath:instancePath+"/degraded/" + i2+"/message",schemaPath:"degradation.schema.json/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!((((((data28 === "seat_failed") || (data28 === "fallback_judge")) || (data28 === "quorum_missed")) || (data28 === "budget_spent")) || (data28 === "rounds_missing")) || (data28 === "evidence_unchecked"))){
+const err57 = {instancePath:instancePath+"/degraded/" + i2+"/cause",schemaPath:"degradation.schema.json/properties/cause/enum",keyword:"enum",params:{allowedValues: schema96.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -12437,8 +12436,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/degraded/" + i2+"/message",schemaPath:"degradation.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.message !== undefined){
+let data29 = data27.message;
+if(typeof data29 === "string"){
+if(func2(data29) > 500){
+const err58 = {instancePath:instancePath+"/degraded/" + i2+"/message",schemaPath:"degradation.schema.json/properties/message/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -12447,12 +12449,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data26.role !== undefined){
-let data29 = data26.role;
-if(typeof data29 === "string"){
-if(func2(data29) > 100){
-const err59 = {instancePath:instancePath+"/degraded/" + i2+"/role",schemaPath:"degradation.schema.json/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(func2(data29) < 1){
+const err59 = {instancePath:instancePath+"/degraded/" + i2+"/message",schemaPath:"degradation.schema.json/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -12463,7 +12461,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/degraded/" + i2+"/role",schemaPath:"degradation.schema.json/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err60 = {instancePath:instancePath+"/degraded/" + i2+"/message",schemaPath:"degradation.schema.json/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -12473,11 +12471,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data26.adapter !== undefined){
-let data30 = data26.adapter;
+if(data27.role !== undefined){
+let data30 = data27.role;
 if(typeof data30 === "string"){
 if(func2(data30) > 100){
-const err61 = {instancePath:instancePath+"/degraded/" + i2+"/adapter",schemaPath:"degradation.schema.json/properties/adapter/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err61 = {instancePath:instancePath+"/degraded/" + i2+"/role",schemaPath:"degradation.schema.json/properties/role/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -12488,7 +12486,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/degraded/" + i2+"/adapter",schemaPath:"degradation.schema.json/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err62 = {instancePath:instancePath+"/degraded/" + i2+"/role",schemaPath:"degradation.schema.json/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -12498,10 +12496,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data26.round !== undefined){
-let data31 = data26.round;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err63 = {instancePath:instancePath+"/degraded/" + i2+"/round",schemaPath:"degradation.schema.json/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data27.adapter !== undefined){
+let data31 = data27.adapter;
+if(typeof data31 === "string"){
+if(func2(data31) > 100){
+const err63 = {instancePath:instancePath+"/degraded/" + i2+"/adapter",schemaPath:"degradation.schema.json/properties/adapter/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -12510,9 +12509,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 0 || isNaN(data31)){
-const err64 = {instancePath:instancePath+"/degraded/" + i2+"/round",schemaPath:"degradation.schema.json/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err64 = {instancePath:instancePath+"/degraded/" + i2+"/adapter",schemaPath:"degradation.schema.json/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -12522,12 +12521,10 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-if(data26.code !== undefined){
-let data32 = data26.code;
-if(typeof data32 === "string"){
-if(func2(data32) > 100){
-const err65 = {instancePath:instancePath+"/degraded/" + i2+"/code",schemaPath:"degradation.schema.json/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(data27.round !== undefined){
+let data32 = data27.round;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err65 = {instancePath:instancePath+"/degraded/" + i2+"/round",schemaPath:"degradation.schema.json/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -12536,9 +12533,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/degraded/" + i2+"/code",schemaPath:"degradation.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err66 = {instancePath:instancePath+"/degraded/" + i2+"/round",schemaPath:"degradation.schema.json/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -12548,11 +12545,12 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data26.error !== undefined){
-let data33 = data26.error;
+}
+if(data27.code !== undefined){
+let data33 = data27.code;
 if(typeof data33 === "string"){
-if(func2(data33) > 500){
-const err67 = {instancePath:instancePath+"/degraded/" + i2+"/error",schemaPath:"degradation.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(func2(data33) > 100){
+const err67 = {instancePath:instancePath+"/degraded/" + i2+"/code",schemaPath:"degradation.schema.json/properties/code/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -12563,7 +12561,7 @@ errors++;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/degraded/" + i2+"/error",schemaPath:"degradation.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err68 = {instancePath:instancePath+"/degraded/" + i2+"/code",schemaPath:"degradation.schema.json/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -12573,10 +12571,11 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data26.configured !== undefined){
-let data34 = data26.configured;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err69 = {instancePath:instancePath+"/degraded/" + i2+"/configured",schemaPath:"degradation.schema.json/properties/configured/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data27.error !== undefined){
+let data34 = data27.error;
+if(typeof data34 === "string"){
+if(func2(data34) > 500){
+const err69 = {instancePath:instancePath+"/degraded/" + i2+"/error",schemaPath:"degradation.schema.json/properties/error/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -12585,9 +12584,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 0 || isNaN(data34)){
-const err70 = {instancePath:instancePath+"/degraded/" + i2+"/configured",schemaPath:"degradation.schema.json/properties/configured/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err70 = {instancePath:instancePath+"/degraded/" + i2+"/error",schemaPath:"degradation.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -12597,11 +12596,10 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-if(data26.used !== undefined){
-let data35 = data26.used;
+if(data27.configured !== undefined){
+let data35 = data27.configured;
 if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err71 = {instancePath:instancePath+"/degraded/" + i2+"/used",schemaPath:"degradation.schema.json/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err71 = {instancePath:instancePath+"/degraded/" + i2+"/configured",schemaPath:"degradation.schema.json/properties/configured/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -12612,7 +12610,7 @@ errors++;
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 0 || isNaN(data35)){
-const err72 = {instancePath:instancePath+"/degraded/" + i2+"/used",schemaPath:"degradation.schema.json/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err72 = {instancePath:instancePath+"/degraded/" + i2+"/configured",schemaPath:"degradation.schema.json/properties/configured/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -12623,9 +12621,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.used !== undefined){
+let data36 = data27.used;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err73 = {instancePath:instancePath+"/degraded/" + i2+"/used",schemaPath:"degradation.schema.json/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -12634,10 +12633,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/degraded",schemaPath:"#/properties/degraded/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err74 = {instancePath:instancePath+"/degraded/" + i2+"/used",schemaPath:"degradation.schema.json/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -12647,11 +12645,10 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data.settings !== undefined){
-let data36 = data.settings;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.base === undefined){
-const err75 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/degraded/" + i2,schemaPath:"degradation.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -12660,8 +12657,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data36.files === undefined){
-const err76 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/degraded",schemaPath:"#/properties/degraded/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -12670,9 +12669,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-for(const key3 in data36){
-if(!((key3 === "base") || (key3 === "files"))){
-const err77 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+if(data.settings !== undefined){
+let data37 = data.settings;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.base === undefined){
+const err77 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -12681,12 +12683,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data36.base !== undefined){
-let data37 = data36.base;
-if(typeof data37 === "string"){
-if(func2(data37) < 1){
-const err78 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data37.files === undefined){
+const err78 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -12695,9 +12693,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key3 in data37){
+if(!((key3 === "base") || (key3 === "files"))){
+const err79 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -12707,13 +12705,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data36.files !== undefined){
-let data38 = data36.files;
-if(Array.isArray(data38)){
-const len3 = data38.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data38[i3] !== "string"){
-const err80 = {instancePath:instancePath+"/settings/files/" + i3,schemaPath:"#/properties/settings/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data37.base !== undefined){
+let data38 = data37.base;
+if(typeof data38 === "string"){
+if(func2(data38) < 1){
+const err80 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -12723,9 +12719,8 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
 else {
-const err81 = {instancePath:instancePath+"/settings/files",schemaPath:"#/properties/settings/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err81 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -12735,9 +12730,13 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data37.files !== undefined){
+let data39 = data37.files;
+if(Array.isArray(data39)){
+const len3 = data39.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data39[i3] !== "string"){
+const err82 = {instancePath:instancePath+"/settings/files/" + i3,schemaPath:"#/properties/settings/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -12749,12 +12748,36 @@ errors++;
 }
 }
 else {
-const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err83 = {instancePath:instancePath+"/settings/files",schemaPath:"#/properties/settings/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err83];
 }
 else {
 vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
 }
 errors++;
 }

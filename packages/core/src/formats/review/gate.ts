@@ -73,6 +73,7 @@ function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked:
         detail: f.detail,
         ...(f.evidence?.file ? { file: f.evidence.file } : {}),
         ...(f.evidence?.line ? { line: f.evidence.line } : {}),
+        ...(f.evidence?.side === "old" ? { side: "old" as const } : {}),
         ...(f.suggestion ? { suggestion: f.suggestion } : {}),
         verdict,
         evidence_status: evidence,
