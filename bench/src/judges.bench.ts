@@ -63,7 +63,7 @@ async function judgmentTime(dir: string, kind: Kind): Promise<number> {
   return judged - argued;
 }
 
-/** A judge panel's wall time next to one judge's: judges are asked in parallel (DESIGN §9). */
+/** A judge panel's wall time next to one judge's: judges are asked in parallel (docs/architecture.md#judges). */
 export async function run(): Promise<void> {
   const parent = await mkdtemp(join(tmpdir(), "bench-judges-"));
   try {

@@ -162,7 +162,7 @@ export async function run(): Promise<void> {
   console.log(`(tokens: ${TOKEN_ENCODING}; no skills; the prefix share is the common prefix of each pair of`);
   console.log(" consecutive prompts of one seat, summed over the pairs, over the later prompts' tokens;");
   console.log(" effective input = uncached tokens + rate x cached tokens, cached = that common prefix)");
-  // "before": the same bench run on the layout before issue 15 (the file says which commit);
+  // "before": the same bench run on the layout before prompts became append-only (the file says which commit);
   // "main": the layout before block compaction and the judgment log, per window.
   const read = async (name: string) =>
     JSON.parse(await readFile(new URL(`../src/${name}`, import.meta.url), "utf8")) as unknown;

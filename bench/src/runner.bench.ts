@@ -145,7 +145,7 @@ async function countSyncs(scratch: string): Promise<{ count: () => number; stop:
 /**
  * The durable writes of the last exchange of the finished debate in `dir`, replayed alone (no debate
  * logic): what commitStep and the journal write, with the same files, contents and fsync rounds.
- * `minimal`: only what DESIGN §5 requires (no pending-step record, so no tidying of it).
+ * `minimal`: only what a crash-safe commit requires (docs/architecture.md#crash-safe-and-exactly-once) (no pending-step record, so no tidying of it).
  * Returns the CPU per exchange (median of `runs`) and the fsyncs one replay makes.
  */
 async function replayDurableWrites(
@@ -273,7 +273,7 @@ export async function run(): Promise<void> {
         // The floor the crash guarantees set: the same exchange's durable writes with no debate logic.
         for (const minimal of [false, true]) {
           const floor = await replayDurableWrites(dir, parent, n, minimal);
-          const what = minimal ? "fewest DESIGN §5 allows" : "as the runner makes them";
+          const what = minimal ? "fewest a crash-safe commit allows" : "as the runner makes them";
           report(`exchange 500's durable writes alone (${what}): fsyncs`, floor.syncs, "");
           report(`exchange 500's durable writes alone (${what}): CPU`, floor.cpu, "ms");
         }

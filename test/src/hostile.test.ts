@@ -7,7 +7,7 @@ import { type RunEvent, type RunSummary, runDebate } from "@debatekit/runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { allowFolderPrograms, repoRoot } from "./workspace.js";
 
-// Hostile inputs that need a run (issue 10, items 5-7): replay `file:` paths, manual seats' prompts/
+// Hostile inputs that need a run: replay `file:` paths, manual seats' prompts/
 // and inbox/ (symlinks out, FIFOs, directories, devices, huge or binary answers), ambiguous and
 // pathological answers, planted secrets. The runner, files, core and the replay/manual/claude adapters
 // are real; the folders are real temp folders with real FIFOs and symlinks. Each case expects the run

@@ -9,7 +9,7 @@ const packages = publishablePackages();
 const tmp = mkdtempSync(join(tmpdir(), "debatekit-pack-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-// DESIGN §4: left may import right, never the reverse.
+// Left may import right, never the reverse (docs/architecture.md#layers).
 const layer: Record<string, number> = {
   "@debatekit/cli": 0,
   "@debatekit/tournament": 1,
@@ -24,10 +24,10 @@ const layer: Record<string, number> = {
 function layerOf(name: string): number {
   if (name in layer) return layer[name]!;
   if (name.startsWith("@debatekit/adapter-")) return 3;
-  throw new Error(`${name} has no place in the dependency direction of DESIGN.md §4`);
+  throw new Error(`${name} has no place in the dependency direction of docs/architecture.md`);
 }
 
-describe("the dependency direction of DESIGN §4", () => {
+describe("the dependency direction of the layers", () => {
   for (const { manifest } of packages) {
     it(`${manifest.name} depends only on packages to its right`, () => {
       for (const dep of Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith("@debatekit/"))) {

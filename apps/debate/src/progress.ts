@@ -177,7 +177,7 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
       );
   }
   if (summary.outcome) lines.push(c.red(`outcome: ${summary.outcome}`));
-  // A result resting on less than configured says so, with the real error (DESIGN §12).
+  // A result resting on less than configured says so, with the real error (docs/architecture.md#honest-degradation).
   // (A seat that failed for good is already the line above.)
   for (const d of (summary.degraded ?? []).filter(
     (d) => summary.status !== "failed" || d.cause !== "seat_failed",

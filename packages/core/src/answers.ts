@@ -12,7 +12,7 @@ import type { ArgumentRecord, DebaterRole, DebateState, Result } from "./types.j
 
 /**
  * Reads a debater's answer for the state's current exchange: extracts the JSON, validates it against
- * the SideOutput schema and every §3 rule, then renders argument records with engine-assigned ids.
+ * the SideOutput schema and every formal rule, then renders argument records with engine-assigned ids.
  */
 export function parseSideAnswer(
   state: DebateState,

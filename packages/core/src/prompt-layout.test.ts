@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaultAgentTemplates } from "./generated/agents.js";
 
 /**
- * The cache-friendly layout (DESIGN §10) of every default template: the stable instructions and
+ * The cache-friendly layout (docs/architecture.md#prompts-and-cost) of every default template: the stable instructions and
  * answer format first, then what the debate has accumulated, and what changes from one call of a
  * seat to the next (the round, the ids to answer, the outcome note) only under the last heading,
  * "Your turn" (formal's judge: "Your task"), so consecutive prompts of a seat share their prefix.

@@ -335,7 +335,7 @@ export async function commitStep(
   if (!written.ok) throw invalid(written.errors, "debate.md");
   if (debateText !== onDisk.value.text) writes.push({ file: "debate.md", content: debateText });
 
-  // Three groups, each one round of fsyncs (DESIGN §5's order kept): the pending record (old scores)
+  // Three groups, each one round of fsyncs (the commit order of docs/architecture.md#crash-safe-and-exactly-once kept): the pending record (old scores)
   // is durable before scores.json is replaced; every other file is durable before debate.md, the
   // commit marker, is replaced last.
   const targets = writes.map((w) => ({

@@ -84,7 +84,7 @@ async function runToEnd(afterCommit: (text: string, step: number) => void): Prom
   }
 }
 
-/** The state keys of DESIGN §2 the engine moves: the marker and, in their block, the cumulative scores. */
+/** The state keys of debate.md (docs/architecture.md#the-debate-folder) the engine moves: the marker and, in their block, the cumulative scores. */
 function stateLines(lines: string[]): Set<number> {
   const moved = new Set<number>();
   let inScores = false;
@@ -139,7 +139,7 @@ cumulative_scores:
 `;
 
 describe("a full run of the example keeps a hand-edited debate.md as written", () => {
-  it("changes only the state lines of DESIGN §2, keeping their comments, quoting and spacing", async () => {
+  it("changes only the state lines of debate.md's frontmatter, keeping their comments, quoting and spacing", async () => {
     const example = await readFile(path.join(dir, "debate.md"), "utf8");
     const original = HAND_EDITED + example.slice(example.indexOf("\n---\n") + 5);
     await writeFile(path.join(dir, "debate.md"), original);

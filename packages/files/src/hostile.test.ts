@@ -8,7 +8,7 @@ import { commitStep } from "./commit.js";
 import { readDebateFolder } from "./read.js";
 import { hashFolder, makeTempDir, sampleState, writeStateFolder } from "./test-helpers/folder.js";
 
-// Hostile folders (issue 10, items 5-7): paths, symlinks, FIFOs, sockets, devices, hand-edited
+// Hostile folders: paths, symlinks, FIFOs, sockets, devices, hand-edited
 // committed state, pathological JSON, planted secrets. Each case starts from a valid folder (exchange 1
 // awaiting judgment: 6 scored openings, 2 rebuttals), breaks one thing for real on disk, and expects
 // the error's code at `file:field`, a message starting with the file, no piece of a planted secret,

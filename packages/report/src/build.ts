@@ -10,7 +10,7 @@ export interface ReportInput {
   journal?: readonly JournalEntry[];
   /** The `reporter` seat's checked narrative (or why it failed); without one the report is complete as it is. */
   narrative?: Narrative;
-  /** Judge-panel figures (DESIGN §9), when a panel judged. */
+  /** Judge-panel figures (docs/architecture.md#judges), when a panel judged. */
   reliability?: JudgeReliability;
 }
 
@@ -70,7 +70,7 @@ type CallUsage = {
 /**
  * A journaled call's usage, in either shape: the adapter envelope's (`result.usage`, camelCase) or
  * the usage ledger's (`usage` on the entry, snake_case, with `tokens: reported | estimated` and
- * `cost: reported | priced | free | unknown`: DESIGN §10). An unknown cost is never counted as 0.
+ * `cost: reported | priced | free | unknown`: docs/architecture.md#prompts-and-cost). An unknown cost is never counted as 0.
  */
 function callUsage(entry: JournalEntry): CallUsage | undefined {
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -118,7 +118,7 @@ export function buildReport(input: ReportInput, options: BuildReportOptions = {}
     if (c !== undefined) totals.costUsd = c;
   }
   const alerts: string[] = [];
-  // DESIGN §12: the format's standing says what the result rests on (issue 20's `degraded` list); debate.md may too.
+  // The format's standing says what the result rests on (its `degraded` list, docs/architecture.md#honest-degradation); debate.md may too.
   const causes = [
     ...degradedCauses((standing as { degraded?: unknown }).degraded),
     ...degradedCauses((state.frontmatter as unknown as Record<string, unknown>).degraded),
@@ -154,7 +154,7 @@ export function buildReport(input: ReportInput, options: BuildReportOptions = {}
 }
 
 /**
- * A `degraded` record (DESIGN §12), whatever its shape: a string, a list, or objects such as
+ * A `degraded` record (docs/architecture.md#honest-degradation), whatever its shape: a string, a list, or objects such as
  * `{cause, message, code?, error?}` (the error shown verbatim: it is sanitized where it is recorded).
  */
 function degradedCauses(d: unknown): string[] {
@@ -173,7 +173,7 @@ function degradedCauses(d: unknown): string[] {
 }
 
 /**
- * debate.md's `reliability` (issue 14's judge panels, DESIGN §9): agreement between judges, how
+ * debate.md's `reliability` (written by judge panels, docs/architecture.md#judges): agreement between judges, how
  * often a winner flips with the order, each judge's deviation, the steps judged by fewer than configured.
  */
 function reliabilityOfState(frontmatter: unknown): JudgeReliability | undefined {

@@ -84,7 +84,7 @@ export function reliabilityOf(report: Report): { summary: string; rows: Array<[s
   if (report.reliability) return report.reliability;
   return {
     summary:
-      "One judge seat gave every judgment, so there is no agreement between judges nor order-swap figure to show (DESIGN §9: a judge panel gives them).",
+      "One judge seat gave every judgment, so there is no agreement between judges nor order-swap figure to show (a judge panel gives them).",
     rows: [],
   };
 }

@@ -67,7 +67,7 @@ export interface JudgeNote {
   text: string;
 }
 
-/** What one format contributes to a report (DESIGN §8): computed from the state, never guessed. */
+/** What one format contributes to a report (docs/architecture.md#reports): computed from the state, never guessed. */
 export interface FormatReport {
   sideNames: Record<ReportSide, string>;
   chart: StandingChart;
@@ -133,7 +133,7 @@ export type Narrative =
   | { ok: true; text: string; seat: string; cited: string[] }
   | { ok: false; seat: string; error: string };
 
-/** Judge-panel reliability (DESIGN §9), when a panel judged: agreement, order flips, per-judge rows. */
+/** Judge-panel reliability (docs/architecture.md#judges), when a panel judged: agreement, order flips, per-judge rows. */
 export interface JudgeReliability {
   /** One sentence a reader takes away. */
   summary: string;
@@ -153,7 +153,7 @@ export interface Report {
   totals: { inputTokens?: number; outputTokens?: number; costUsd?: number; unknownCostCalls?: number };
   /** Failed, partial, aborted or uncontested: shown first, never as a footnote. */
   alerts: string[];
-  /** The result rests on fewer seats, rounds or judges than configured (DESIGN §12): a banner above everything, with its causes. */
+  /** The result rests on fewer seats, rounds or judges than configured (docs/architecture.md#honest-degradation): a banner above everything, with its causes. */
   degraded?: { causes: string[] };
   /** Where the usage figures come from (`the journal`, or a usage ledger), for the usage section. */
   usageSource: string;

@@ -1,7 +1,7 @@
 import { clipText, fail, ok, type Result, type RuleError, removeSecrets, ruleError } from "@debatekit/core";
 import type { Report } from "./model.js";
 
-/** The narrative's length, in words (DESIGN §8's reporter writes 400-600). */
+/** The narrative's length, in words (the reporter seat writes 400-600: docs/architecture.md#reports). */
 export const NARRATIVE_WORDS = { min: 400, max: 600 } as const;
 
 // Anything shaped like an id of some format: formal `prop_001a`, crossfire `P1.2`, review `r01-f2`.

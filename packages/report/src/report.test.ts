@@ -205,7 +205,7 @@ describe("the degraded banner, usage and reliability sections", () => {
     expect(markdown).toContain("## Judges' reliability\n\nOne judge seat gave every judgment");
   });
 
-  it("reads the usage ledger's shape (issue 15) and never counts an unknown cost as 0", async () => {
+  it("reads the usage ledger's shape and never counts an unknown cost as 0", async () => {
     const entry = (usage: object) =>
       ({ role: "judge", result: { status: "ok", durationMs: 1500 }, usage }) as never;
     const report = buildReport({
@@ -237,7 +237,7 @@ describe("the degraded banner, usage and reliability sections", () => {
     expect(markdown).toContain("| Cost | \\$0.5000+ (cost unknown for 1 call(s)) |");
   });
 
-  it("shows a judge panel's figures from debate.md's reliability (issue 14)", async () => {
+  it("shows a judge panel's figures from debate.md's reliability", async () => {
     const state = await fixtureState();
     // The shape debate.md holds (schema Reliability): the figures under `figures`.
     (state.frontmatter as unknown as Record<string, unknown>).reliability = {

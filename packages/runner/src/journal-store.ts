@@ -103,7 +103,7 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
   // The values the journal's last check refuses, worked out once: the run's environment is fixed.
   const refused = journalSecrets(options.env ?? process.env);
   // Per role, the last prompt this run journaled whole: a long debate's prompts repeat the one
-  // before almost whole (their layout only grows, issue 15), so keeping each whole made the journal,
+  // before almost whole (their layout only grows), so keeping each whole made the journal,
   // and its writes, the size of the debate times its calls.
   const bases = new Map<string, { file: string; prompt: string; uses: number }>();
   /**

@@ -138,7 +138,7 @@ describe("a judge panel (examples/judge-panel)", () => {
     await dropAnswers(dir, 0, ["judge_2", "judge_2_swapped"]);
     const summary = await runDebate(dir, { ...options(), exchanges: 1 });
     expect(summary.status).toBe("done");
-    // The run summary says what the result rests on (DESIGN §12), with the judge's real error.
+    // The run summary says what the result rests on (docs/architecture.md#honest-degradation), with the judge's real error.
     expect(summary.degraded).toEqual([
       expect.objectContaining({ cause: "seat_failed", role: "judge_2", code: "SEAT_UNAVAILABLE", used: 2 }),
       expect.objectContaining({ cause: "seat_failed", role: "judge_2_swapped", configured: 3 }),

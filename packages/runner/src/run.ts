@@ -51,7 +51,7 @@ function summarize(
 ): RunSummary {
   const format = formatOfState(state);
   const standing = format.standing(state);
-  // A seat that failed for good leaves the result short of a seat (DESIGN §12): say which, with its error.
+  // A seat that failed for good leaves the result short of a seat (docs/architecture.md#honest-degradation): say which, with its error.
   const e = rest.status === "failed" ? rest.error : undefined;
   const degraded = [
     ...(standing.degraded ?? []),

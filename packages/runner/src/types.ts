@@ -138,7 +138,7 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * The caller's working directory: where project skill folders are looked up (default:
-   * process.cwd()). Seat programs never run here: each runs in a private folder (DESIGN §6).
+   * process.cwd()). Seat programs never run here: each runs in a private folder (docs/architecture.md#adapters-and-seat-safety).
    */
   cwd?: string;
   /**

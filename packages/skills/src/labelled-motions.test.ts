@@ -6,7 +6,7 @@ import { type LabelledMotion, measureMatching } from "./measure.js";
 import { skillOf } from "./test-helpers/skill.js";
 
 // The labelled set (test/fixtures/labelled-motions.json) against the repository's skills/: the same
-// figures `pnpm bench skills` prints. Issue 17's target is precision and recall both >= 0.9; the
+// figures `pnpm bench skills` prints. The target is precision and recall both >= 0.9; the
 // floors below are the measured figures (see the README), the whole set and the held-out `blind`
 // split apart, so a change that loses what was reached fails here.
 const setFile = fileURLToPath(new URL("../test/fixtures/labelled-motions.json", import.meta.url));

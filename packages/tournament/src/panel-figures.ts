@@ -1,5 +1,5 @@
 // Judge-panel figures of a tournament (pure): from each debate's panel records (judges/*.md,
-// issue 14's PanelResult), per judge its agreement with the panel's majority and its order flips,
+// each a PanelResult), per judge its agreement with the panel's majority and its order flips,
 // and the agreement of every pair of judges, each with the number of judged steps behind it.
 import type { PanelResult } from "@debatekit/schema";
 

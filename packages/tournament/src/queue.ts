@@ -1,4 +1,4 @@
-// Queue mode (DESIGN §11): every debate a BullMQ job, the tournament the parent of a flow. Workers
+// Queue mode (docs/architecture.md#tournaments): every debate a BullMQ job, the tournament the parent of a flow. Workers
 // share nothing but Redis: a debate's folder is checkpointed there as it is written, each write
 // guarded by the job's lock token, so a job redelivered to another worker resumes from there.
 import { mkdtemp, rm } from "node:fs/promises";

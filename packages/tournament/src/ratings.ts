@@ -1,4 +1,4 @@
-// Bradley-Terry ratings (DESIGN §11): pure numbers in, numbers out. No fs, no clock, no Math.random.
+// Bradley-Terry ratings (docs/architecture.md#tournaments): pure numbers in, numbers out. No fs, no clock, no Math.random.
 
 /** One decided game: `score` is a's result (1 a won, 0 b won, 0.5 a tie). */
 export interface Game {

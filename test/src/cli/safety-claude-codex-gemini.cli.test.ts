@@ -1,6 +1,6 @@
-// Seat safety of the claude, codex and gemini adapters against their real, pinned CLIs (DESIGN §6,
-// issues 10 and 19): a hostile model that asks for a shell command, a file write and a URL fetch
-// gets none of them; `tools: read` reads inside its workspace only; the user's memory files,
+// Seat safety of the claude, codex and gemini adapters against their real, pinned CLIs
+// (docs/architecture.md#adapters-and-seat-safety): a hostile model that asks for a shell command,
+// a file write and a URL fetch gets none of them; `tools: read` reads inside its workspace only; the user's memory files,
 // hooks, MCP servers and extensions planted in HOME, the caller's folder and its git root never
 // reach an isolated seat (and do reach it with `isolation: off`, so the test can fail); a seat
 // whose endpoint refuses connections fails in seconds.

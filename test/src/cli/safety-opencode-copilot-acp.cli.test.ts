@@ -1,4 +1,4 @@
-// Seat safety (DESIGN §6, issues 10 and 19) against the real, pinned opencode and copilot CLIs
+// Seat safety (docs/architecture.md#adapters-and-seat-safety) against the real, pinned opencode and copilot CLIs
 // and the acp adapter with `opencode acp`, each talking to the loopback model server:
 // - a hostile model asks for a shell command, a file write and a URL fetch: nothing runs, no
 //   other host is reached, the call ends with a clear status and names the tools it tried, and

@@ -48,7 +48,7 @@ const seats: Array<{ name: string; cli: CliName; factory: Factory; seat: SeatCon
 ];
 const only = process.env.DEBATEKIT_CLIS?.split(",");
 
-// A seat's prompt in the append-only layout (DESIGN §10): instructions, then the history in order,
+// A seat's prompt in the append-only layout (docs/architecture.md#prompts-and-cost): instructions, then the history in order,
 // then the request. The second turn adds three entries and a new request.
 const entry = (i: number) =>
   `- prop_${String(i).padStart(3, "0")}: Caching the prompt prefix cuts the cost of turn ${i}; ` +

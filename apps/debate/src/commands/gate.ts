@@ -280,7 +280,7 @@ async function reviewAndJudge(
   return { result, changed: new Set(changed) };
 }
 
-/** `debate gate`: review a change in CI and exit 0 pass, 1 blocked, 2 undecided (DESIGN §12). */
+/** `debate gate`: review a change in CI and exit 0 pass, 1 blocked, 2 undecided (docs/architecture.md#honest-degradation). */
 export function registerGate(program: Command, io: CliIO): void {
   program
     .command("gate")

@@ -105,7 +105,7 @@ export async function createReview(
       : `# File ${opts.path}\n\n\`\`\`\`${ext.slice(1)}\n${raw.replace(/\n$/, "")}\n\`\`\`\`\n`;
     origin = opts.path!;
   }
-  // Secrets never reach a file (DESIGN §5): a diff or file holding a key is kept with it redacted.
+  // Secrets never reach a file (docs/architecture.md#crash-safe-and-exactly-once): a diff or file holding a key is kept with it redacted.
   text = removeSecrets(text);
   if (!text.trim()) throw new ExitError("the artifact is empty: nothing to review", 2);
   if (text.length > MAX_ARTIFACT) throw new ExitError("the artifact is over 1 MB", 2);

@@ -23,7 +23,7 @@ export interface StatusRow {
   sides?: { proposition: string; opposition: string };
   /** Set when the result rests on less than configured: `aborted`, `uncontested`, `partial (rounds 1-2 of 3)`. */
   outcome?: string;
-  /** Every reason the result rests on less than configured, with the real (sanitized) error (DESIGN §12). */
+  /** Every reason the result rests on less than configured, with the real (sanitized) error (docs/architecture.md#honest-degradation). */
   degraded?: Degradation[];
   /** What is happening now: `running (pid 123)`, `paused`, `waiting for inbox/e001-opposition.md`. */
   activity?: string;

@@ -6,7 +6,7 @@ import { DebatekitError } from "@debatekit/core";
 
 const run = promisify(execFile);
 
-/** A review's git scope, as `--scope` names it (DESIGN §3.4). */
+/** A review's git scope, as `--scope` names it (docs/architecture.md#formats). */
 export type ReviewScope =
   | { kind: "uncommitted" }
   | { kind: "commit"; sha: string }

@@ -12,7 +12,7 @@ export interface KnownAgent {
   /** Child environment defaults; a variable the user already set wins. */
   env?: Record<string, string>;
   /**
-   * The agent's own switches for one session (DESIGN §6): tools off or read-only, the user's
+   * The agent's own switches for one session (docs/architecture.md#adapters-and-seat-safety): tools off or read-only, the user's
    * setup kept away (isolation), the seat's endpoint. Its `args` follow the seat's command.
    */
   launch?: (input: LaunchInput) => LaunchPlan | Promise<LaunchPlan>;

@@ -45,7 +45,7 @@ export function readInitializeResult(result: unknown): AgentInfo {
 }
 
 /**
- * How permission requests are answered (DESIGN §6): `deny-all` (the default, a seat with
+ * How permission requests are answered (docs/architecture.md#adapters-and-seat-safety): `deny-all` (the default, a seat with
  * `tools: none`) refuses every one; `read-only` (a seat with `tools: read`) allows a read or a
  * search whose every location lies inside `workspace`, and refuses everything else.
  */

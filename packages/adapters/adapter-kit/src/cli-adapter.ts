@@ -66,7 +66,7 @@ export interface CliAdapterSpec {
   loginHint: string;
   credentials: CliCredentials;
   /**
-   * The switches of one call that keep the seat safe and isolated (DESIGN §6): tools off (or
+   * The switches of one call that keep the seat safe and isolated (docs/architecture.md#adapters-and-seat-safety): tools off (or
    * read-only inside the workspace), the user's memory files, hooks, plugins and MCP servers not
    * loaded (unless `isolation: off`), the seat's endpoint. Runs before every call.
    */
@@ -98,7 +98,7 @@ export interface CliAdapterDefinition {
   createAdapter(seat: SeatConfig, context: AdapterContext): Adapter;
   /** The spec's `safety` description (for `debate doctor`). */
   readonly safety: CliAdapterSpec["safety"];
-  /** Turns one finished process into the §6 envelope (pure: used on recorded fixtures too). */
+  /** Turns one finished process into the seat result envelope (pure: used on recorded fixtures too). */
   readOutcome(outcome: ProcessOutcome, options: { timeoutMs: number; secrets?: readonly string[] }): SeatCall;
   /** The child's environment (the spec's `buildEnv`, or the two merged). */
   buildEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv;

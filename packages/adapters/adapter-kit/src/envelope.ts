@@ -35,7 +35,7 @@ function lastLine(text: string): string {
 }
 
 /**
- * Turns a process outcome and what the adapter parsed from it into the §6 envelope:
+ * Turns a process outcome and what the adapter parsed from it into the seat result envelope:
  * one status, a sanitized error of at most 200 characters, the redacted raw output.
  */
 export function envelopeFromProcess(

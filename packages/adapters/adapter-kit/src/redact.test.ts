@@ -90,7 +90,7 @@ describe("sanitizeError", () => {
   });
 });
 
-describe("cutting after redaction: no piece of a secret survives (DESIGN §5)", () => {
+describe("cutting after redaction: no piece of a secret survives (docs/architecture.md#crash-safe-and-exactly-once)", () => {
   // A seeded generator: the same secrets and cut points on every run.
   let seed = 20261124;
   const random = () => {

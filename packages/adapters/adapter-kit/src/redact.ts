@@ -24,7 +24,7 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv | undefined): string[] {
 }
 
 /**
- * A one-line, redacted message of at most `max` characters (200 by default: the §6 limit). Redacted
+ * A one-line, redacted message of at most `max` characters (200 by default: the envelope's limit). Redacted
  * before it is cut, and cut through core's clipText, which never splits a word: a value this call
  * was not given (a CLI's parser does not know the environment) is dropped whole by a cut, never left
  * half for the envelope's redaction to miss.

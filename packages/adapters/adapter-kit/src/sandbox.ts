@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { SeatConfig } from "@debatekit/schema";
 
-/** What a seat may do besides writing text (DESIGN §6): nothing, or read inside its workspace. */
+/** What a seat may do besides writing text (docs/architecture.md#adapters-and-seat-safety): nothing, or read inside its workspace. */
 export type SeatTools = "none" | "read";
 
 /**

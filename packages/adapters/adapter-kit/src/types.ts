@@ -11,14 +11,14 @@ export interface SeatStep {
   attempt: number;
 }
 
-/** One request to a seat: the prompt and how to run it (DESIGN.md §6). */
+/** One request to a seat: the prompt and how to run it (docs/architecture.md#adapters-and-seat-safety). */
 export interface SeatRequest {
   prompt: string;
   model?: string;
   effort?: Effort;
   timeoutMs: number;
   /**
-   * Unused by process adapters since seats got sandboxes (DESIGN §6): a seat's process always runs
+   * Unused by process adapters since seats got sandboxes (docs/architecture.md#adapters-and-seat-safety): a seat's process always runs
    * in a folder of its own (or its `workspace`), never the caller's working directory.
    */
   cwd?: string;
@@ -27,7 +27,7 @@ export interface SeatRequest {
   step?: SeatStep;
 }
 
-/** The §6 envelope plus the sanitized raw output, which the runner journals. */
+/** The seat result envelope plus the sanitized raw output, which the runner journals. */
 export interface SeatCall extends AdapterResult {
   raw?: { stdout: string; stderr: string; truncated: boolean };
 }

@@ -41,5 +41,5 @@ const claude = defineCliAdapter({
 /** A seat answered by Claude Code (`claude -p --output-format json`) (prompt on stdin, never in argv). */
 export const createAdapter = claude.createAdapter;
 
-/** Turns one finished `claude` process into the §6 envelope (pure: used on recorded fixtures too). */
+/** Turns one finished `claude` process into the seat result envelope (pure: used on recorded fixtures too). */
 export const readClaudeOutcome = claude.readOutcome;

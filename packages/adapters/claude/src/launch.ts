@@ -62,7 +62,7 @@ export function claudeProviderSettings(settings: Record<string, unknown>): Recor
 }
 
 /**
- * The switches of one claude call (DESIGN §6): no built-in tool (`--tools ""`), no MCP server,
+ * The switches of one claude call (docs/architecture.md#adapters-and-seat-safety): no built-in tool (`--tools ""`), no MCP server,
  * no slash command or skill, or only the read tools inside the workspace; none of the user's
  * settings, hooks, plugins, MCP servers, agents, CLAUDE.md files or auto-memory unless
  * `isolation: off`; the seat's endpoint in a flag-level settings file (it outranks the user's

@@ -37,7 +37,7 @@ const codex = defineCliAdapter({
 /** A seat answered by the Codex CLI (`codex exec --json`) (prompt on stdin, never in argv). */
 export const createAdapter = codex.createAdapter;
 
-/** Turns one finished `codex` process into the §6 envelope (pure: used on recorded fixtures too). */
+/** Turns one finished `codex` process into the seat result envelope (pure: used on recorded fixtures too). */
 export const readCodexOutcome = codex.readOutcome;
 
 /** The child's environment: the caller's plus the effort level's variables. */

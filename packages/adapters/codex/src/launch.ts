@@ -121,7 +121,7 @@ export function catalogWithoutApplyPatch(
 }
 
 /**
- * The switches of one codex call (DESIGN §6): every tool feature off, no web search, a model
+ * The switches of one codex call (docs/architecture.md#adapters-and-seat-safety): every tool feature off, no web search, a model
  * catalog without apply_patch, a read-only sandbox as a second wall; isolated, a private
  * CODEX_HOME holding only the provider settings (and a link to the login), no AGENTS.md or skill
  * instructions; not isolated, the user's MCP servers still off (tools stay off); the seat's

@@ -34,7 +34,7 @@ const copilot = defineCliAdapter({
 /** A seat answered by the GitHub Copilot CLI (`copilot --output-format json`) (prompt on stdin, never in argv). */
 export const createAdapter = copilot.createAdapter;
 
-/** Turns one finished `copilot` process into the §6 envelope (pure: used on recorded fixtures too). */
+/** Turns one finished `copilot` process into the seat result envelope (pure: used on recorded fixtures too). */
 export const readCopilotOutcome = copilot.readOutcome;
 
 /** The child's environment: the caller's plus the effort level's variables. */

@@ -53,7 +53,7 @@ export function userCopilotHome(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The switches of one copilot call (DESIGN §6), verified with @github/copilot 1.0.102:
+ * The switches of one copilot call (docs/architecture.md#adapters-and-seat-safety), verified with @github/copilot 1.0.102:
  * - tools: `--available-tools none` (the model is offered no tool), plus `--deny-tool shell
  *   write url` and `--disable-builtin-mcps`; `tools: read`: `--available-tools view glob rg`
  *   in the workspace, where copilot's own path check refuses anything outside the working

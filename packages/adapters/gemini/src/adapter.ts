@@ -33,7 +33,7 @@ const gemini = defineCliAdapter({
 /** A seat answered by the Gemini CLI (`gemini -p … -o json`) (prompt on stdin, never in argv). */
 export const createAdapter = gemini.createAdapter;
 
-/** Turns one finished `gemini` process into the §6 envelope (pure: used on recorded fixtures too). */
+/** Turns one finished `gemini` process into the seat result envelope (pure: used on recorded fixtures too). */
 export const readGeminiOutcome = gemini.readOutcome;
 
 /** The child's environment: the caller's plus the effort level's variables. */

@@ -80,7 +80,7 @@ export function geminiSeatSettings(
 }
 
 /**
- * The switches of one gemini call (DESIGN §6): an admin policy denying every tool (or all but the
+ * The switches of one gemini call (docs/architecture.md#adapters-and-seat-safety): an admin policy denying every tool (or all but the
  * read tools), no MCP server; isolated (always with `tools: read`), a private GEMINI_CLI_HOME whose settings hold only the
  * user's auth selection and retry limit, with an untrusted working folder (its settings, hooks,
  * extensions and GEMINI.md files are not loaded) and the login linked in; the seat's endpoint.

@@ -112,7 +112,7 @@ export function retryAfterHeaderMs(headers: Headers, now = Date.now()): number |
 }
 
 /**
- * Folds one HTTP answer into the §6 envelope: an error status by {@link statusForHttpError},
+ * Folds one HTTP answer into the seat result envelope: an error status by {@link statusForHttpError},
  * a 2xx body read as JSON or SSE, `empty` for no choices or blank content. Pure: the fixtures
  * tests replay recorded answers through it.
  */

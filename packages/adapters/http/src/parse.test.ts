@@ -124,7 +124,7 @@ describe("parseCompletionSse", () => {
 });
 
 describe("error mapping", () => {
-  it("maps HTTP statuses to §6 statuses", () => {
+  it("maps HTTP statuses to envelope statuses", () => {
     expect([400, 401, 403, 404, 413, 429, 500, 503].map(statusForHttpError)).toEqual([
       "exit",
       "unavailable",

@@ -158,7 +158,7 @@ export function parseCompletionBody(body: string, contentType: string | null): P
 }
 
 /**
- * The §6 status of a failed HTTP answer: auth, a wrong URL or an unknown model are
+ * The envelope status of a failed HTTP answer: auth, a wrong URL or an unknown model are
  * `unavailable` (asking again will not help); everything else (400, 429, 5xx...) is `exit`.
  */
 export function statusForHttpError(httpStatus: number): AdapterResult["status"] {
@@ -198,7 +198,7 @@ export function describeHttpError(
 /** Network failures that mean "nothing is listening there" rather than "it broke mid-way". */
 const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
-/** The §6 status and a sentence for a `fetch` that failed before any HTTP answer. */
+/** The envelope status and a sentence for a `fetch` that failed before any HTTP answer. */
 export function describeNetworkError(
   error: unknown,
   baseUrl: string,

@@ -43,7 +43,7 @@ const opencode = defineCliAdapter({
 /** A seat answered by OpenCode (`opencode run --format json`) (prompt on stdin, never in argv). */
 export const createAdapter = opencode.createAdapter;
 
-/** Turns one finished `opencode` process into the §6 envelope (pure: used on recorded fixtures too). */
+/** Turns one finished `opencode` process into the seat result envelope (pure: used on recorded fixtures too). */
 export const readOpencodeOutcome = opencode.readOutcome;
 
 /** The child's environment: the caller's plus the effort level's variables. */

@@ -258,7 +258,7 @@ export async function checkOpencodeServer(config: Json, model: string | undefine
 }
 
 /**
- * The switches of one opencode call (DESIGN §6), verified with opencode-ai 1.18.33:
+ * The switches of one opencode call (docs/architecture.md#adapters-and-seat-safety), verified with opencode-ai 1.18.33:
  * - tools: the config above in `OPENCODE_CONFIG_CONTENT` (merged last by opencode) and the same
  *   permissions in `OPENCODE_PERMISSION` (merged after every config file), so no tool is offered;
  * - `tools: read`: `read` (+ `grep`/`glob`), run from the private folder with the workspace linked

@@ -69,7 +69,7 @@ export interface Standing {
   complete: boolean;
   /** Set when the result rests on less than was configured (failed seats, missing rounds): say so prominently. */
   outcome?: string;
-  /** Every reason the result rests on less than was configured, with the real (sanitized) error (DESIGN §12). */
+  /** Every reason the result rests on less than was configured, with the real (sanitized) error (docs/architecture.md#honest-degradation). */
   degraded?: Degradation[];
 }
 
@@ -144,7 +144,7 @@ export interface NewDebateOptions {
 }
 
 /**
- * A debate format (DESIGN §3.1): a pure state machine the runner, files, CLI, watcher and report use
+ * A debate format (docs/architecture.md#the-format-seam): a pure state machine the runner, files, CLI, watcher and report use
  * without knowing which one it is. Make one with `defineFormat` and register it in `formats/registry.ts`.
  */
 export interface Format {
@@ -190,7 +190,7 @@ export interface Format {
     now: string,
   ): Result<DebateState> | undefined;
   /**
-   * Re-checks a committed state as read from disk with the rules its answers had to pass (DESIGN §5);
+   * Re-checks a committed state as read from disk with the rules its answers had to pass (docs/architecture.md#crash-safe-and-exactly-once);
    * errors' paths are `file:field`. files refuses a folder for which it finds any.
    */
   checkCommitted(state: DebateState): RuleError[];

@@ -134,7 +134,7 @@ export function voteFigures(results: readonly PanelResult[]): JudgeFigures {
   return figures;
 }
 
-/** What judged steps rest on less than configured (DESIGN §12): each failed judge with its error, the fallback. */
+/** What judged steps rest on less than configured (docs/architecture.md#honest-degradation): each failed judge with its error, the fallback. */
 export function panelDegradations(
   results: readonly PanelResult[],
   where: (result: PanelResult) => { text: string; round?: number },

@@ -276,7 +276,7 @@ function checkLinks(
 }
 
 /**
- * Checks a side's schema-valid answer against every rule of the formal format (DESIGN §3):
+ * Checks a side's schema-valid answer against every rule of the formal format (docs/architecture.md#formats):
  * the count for the exchange, complete grounds, link types, and that every attack targets the other
  * side's earlier argument and every defense the side's own. Ids in the output are ignored.
  */

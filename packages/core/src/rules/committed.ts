@@ -164,7 +164,7 @@ function checkCumulative(state: DebateState): RuleError[] {
 
 /**
  * Re-checks a committed formal-format state as read from disk, with the rules a model answer had to
- * pass, so a hand edit cannot smuggle in what an answer could not (DESIGN §5): every attack targets
+ * pass, so a hand edit cannot smuggle in what an answer could not (docs/architecture.md#crash-safe-and-exactly-once): every attack targets
  * an earlier argument of the other side and every defense one of the side's own (checkTarget), every
  * score agrees with its history, exactly the arguments of judged exchanges are scored, the cumulative
  * scores mirror them, and the arguments debate.md's exchange says exist do. Paths are `file:field`.

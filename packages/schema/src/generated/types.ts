@@ -401,7 +401,7 @@ export interface CrossfirePositions {
   challenger: string
 }
 /**
- * A crossfire turn: the JSON a proposer or challenger answers with, and (with the ids and round the engine assigns) the frontmatter of turns/rNN-<role>.md. Every point carries evidence or says it is unsupported; the engine checks the rules of DESIGN §3.3 in code.
+ * A crossfire turn: the JSON a proposer or challenger answers with, and (with the ids and round the engine assigns) the frontmatter of turns/rNN-<role>.md. Every point carries evidence or says it is unsupported; the engine checks the crossfire rules in code.
  */
 export interface CrossfireTurn {
   /**
@@ -579,7 +579,7 @@ export interface CrossfireAgreement {
   points: string[]
 }
 /**
- * Frontmatter of debate.md for `format: crossfire` (DESIGN §3.3): a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.
+ * Frontmatter of debate.md for `format: crossfire`: a proposer and a challenger argue in rounds, a judge gives a verdict that picks a side. `current_exchange` (the round, from 1) and `current_phase` are the commit marker, as in every format.
  */
 export interface CrossfireFrontmatter {
   debate_id: DebateId
@@ -808,7 +808,7 @@ export interface SeatConfig1 {
   isolation?: ("on" | "off")
 }
 /**
- * Who judges (DESIGN §9): one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).
+ * Who judges: one judge or a panel of up to 5, each asked in parallel, blind to which debater is which (labels `Debater A`/`Debater B`, assigned at random per judge and recorded) and with the order of the sides swapped for half of the panel. Replaces `seats.judge` (give one or the other).
  * 
  * This interface was referenced by `DebateFrontmatter`'s JSON-Schema
  * via the `definition` "Judges".
@@ -986,7 +986,7 @@ export interface CrossfireFailure {
   message: string
 }
 /**
- * Frontmatter of debate.md for `format: review` (DESIGN §3.4): a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.
+ * Frontmatter of debate.md for `format: review`: a critic reviews an artifact, a judge classifies the findings and recommends A-E, the author answers; the loop stops on a decision, agreement, convergence, max_rounds or the budget. `current_exchange` (the round) and `current_phase` are the commit marker.
  */
 export interface ReviewFrontmatter {
   debate_id: DebateId
@@ -1344,7 +1344,7 @@ export interface SideScore {
   count: number
 }
 /**
- * One reason a result rests on less than was configured (DESIGN §12): a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.
+ * One reason a result rests on less than was configured: a seat that failed for good, a fallback judge that replaced the configured one, a judge panel short of its quorum, a budget spent before a decision, rounds that did not happen, evidence that could not be checked. `error` is the provider's own error, sanitized (never a generic `failed`). Status, `--json`, the report and the gate all carry a list of these under `degraded`.
  */
 export interface Degradation {
   cause: ("seat_failed" | "fallback_judge" | "quorum_missed" | "budget_spent" | "rounds_missing" | "evidence_unchecked")
@@ -1413,7 +1413,7 @@ export interface EffortLevel {
   }
 }
 /**
- * The policy of `debate gate` (DESIGN §12), a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.
+ * The policy of `debate gate`, a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.
  */
 export interface GatePolicy {
   /**
@@ -1524,7 +1524,7 @@ export interface SeatConfig6 {
   isolation?: ("on" | "off")
 }
 /**
- * What `debate gate --json` prints (DESIGN §12): pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.
+ * What `debate gate --json` prints: pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.
  */
 export interface GateResult {
   outcome: ("pass" | "blocked" | "undecided")
@@ -1699,7 +1699,7 @@ export interface Rescore {
   reasoning: string
 }
 /**
- * What the judges of one judged step said and how they were combined (DESIGN §9): the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.
+ * What the judges of one judged step said and how they were combined: the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.
  */
 export interface PanelResult {
   /**
@@ -1820,7 +1820,7 @@ export interface ReviewArtifact {
   revision?: string
 }
 /**
- * The critic's answer in a `review` debate (DESIGN §3.4): findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.
+ * The critic's answer in a `review` debate: findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.
  */
 export interface ReviewCritique {
   /**
@@ -1894,7 +1894,7 @@ export interface ReviewEvidence {
   side?: ("new" | "old")
 }
 /**
- * decision.json of a `review` debate (DESIGN §3.4): how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.
+ * decision.json of a `review` debate: how the loop ended, the decision taken, the final artifact version, findings by severity and classification, and the recommendation of every round.
  */
 export interface ReviewDecision {
   debate_id: string
@@ -1919,7 +1919,7 @@ export interface ReviewDecision {
   history: ReviewHistoryEntry[]
 }
 /**
- * The judge's answer in a `review` debate (DESIGN §3.4): every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.
+ * The judge's answer in a `review` debate: every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.
  */
 export interface ReviewJudgment {
   /**

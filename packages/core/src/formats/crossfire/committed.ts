@@ -11,7 +11,7 @@ const at = (file: string, errors: RuleError[]) =>
   errors.map((e) => ({ ...e, path: `${file}:${e.path || "(root)"}` }));
 
 /**
- * Re-checks a committed crossfire state as read from disk (DESIGN §5): every turn passes the rules it
+ * Re-checks a committed crossfire state as read from disk (docs/architecture.md#crash-safe-and-exactly-once): every turn passes the rules it
  * had to pass against the turns before it and carries the engine's ids, round, side and kind; every
  * summary keeps the concessions of the rounds it covers; the verdict cites what exists. A hand edit
  * cannot smuggle in what a model answer could not. Paths are `file:field`.

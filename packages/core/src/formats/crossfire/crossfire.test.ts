@@ -133,7 +133,7 @@ describe("crossfire: the state machine", () => {
     expect(full).not.toContain("Summary of rounds");
     expect(full).toContain("Round 1: proposer");
     expect(full).toContain("Round 2: proposer");
-    // context.window 1: DESIGN §3.3's summary of rounds 1..N-2, then the rest in full.
+    // context.window 1: the summary of rounds 1..N-2 (docs/architecture.md#formats), then the rest in full.
     const narrow = { ...s, frontmatter: { ...s.frontmatter, context: { window: 1 } } };
     const debater = crossfireFormat.prompt(narrow, "proposer");
     expect(debater).toContain("Summary of rounds 1-1");
@@ -369,7 +369,7 @@ describe("crossfire: the failure policy", () => {
     const next = crossfireFormat.onSeatFailure!(s, "challenger", failure, "t");
     s = next!.ok ? next!.value : s;
     expect(crossfireFormat.standing(s).outcome).toBe("partial (rounds 1-1 of 3)");
-    // Degraded (DESIGN §12): the failed seat with its real error, and the rounds the verdict lacks.
+    // Degraded (docs/architecture.md#honest-degradation): the failed seat with its real error, and the rounds the verdict lacks.
     expect(crossfireFormat.standing(s).degraded).toMatchObject([
       { cause: "seat_failed", role: "challenger", round: 2, code: failure.code, error: failure.message },
       { cause: "rounds_missing", configured: 3, used: 1 },

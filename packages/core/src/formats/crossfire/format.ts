@@ -206,7 +206,7 @@ function newCrossfireDebate(
   return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
 }
 
-/** The crossfire format (DESIGN §3.3, agentsys /debate): proposer vs challenger in rounds, a verdict that picks a side. */
+/** The crossfire format (docs/architecture.md#formats, agentsys /debate): proposer vs challenger in rounds, a verdict that picks a side. */
 export const crossfireFormat = defineFormat({
   name: "crossfire",
   seats: ["proposer", "challenger", "judge", "summarizer"],
@@ -238,7 +238,7 @@ export const crossfireFormat = defineFormat({
     const fm = crossfireFrontmatter(state);
     const seats = fm.seats;
     if (!seats) return undefined;
-    // The summarizer defaults to the judge's seat (DESIGN §3.3), else the panel's first judge.
+    // The summarizer defaults to the judge's seat (docs/architecture.md#formats), else the panel's first judge.
     if (role === "summarizer") return seats.summarizer ?? seats.judge ?? fm.judges?.panel[0];
     if (isJudgeRole(role)) {
       const config = judgingOf(fm);

@@ -19,8 +19,8 @@ const inFull = (turns: readonly Turn[]) =>
  * What a debater sees in round `round`: every turn so far in full while the earlier rounds fit in
  * debate.md's `context.window` (default 4: always, since a debate has at most 5 rounds), so the
  * context only grows and consecutive prompts share their prefix. Past the window, the summary
- * that covers the rounds before it (DESIGN §3.3's summary, read in round `covers + 2`) and the
- * rounds after it in full; `context.window: 1` is DESIGN §3.3's summary of rounds 1..round-2.
+ * that covers the rounds before it (the crossfire summary of docs/architecture.md#formats, read in round `covers + 2`) and the
+ * rounds after it in full; `context.window: 1` is the crossfire summary of rounds 1..round-2.
  */
 export function debaterContext(state: DebateState, round: number): string {
   const turns = turnsOf(state);

@@ -9,7 +9,7 @@ export const CONCESSION_ID = /^[PC][1-5]\.k[1-8]$/;
 /** Point ids as they appear in prose (the verdict's reasoning). */
 export const POINT_ID_IN_TEXT = /\b[PC][1-5]\.[1-8]\b/g;
 
-/** The round-1 categories the challenger must cover (DESIGN §3.3). */
+/** The round-1 categories the challenger must cover (docs/architecture.md#formats). */
 export const REQUIRED_CATEGORIES = ["correctness", "security", "developer_experience"] as const;
 
 export const sideLetter = (role: CrossfireSide) => (role === "proposer" ? "P" : "C");
@@ -54,7 +54,7 @@ export function standingConcessions(
 const evidenceKey = (e: CrossfireEvidence) => `${e.kind}:${e.ref.trim().toLowerCase()}`;
 
 /**
- * Every rule of DESIGN §3.3 for one turn (schema-valid, ids not yet assigned): evidence or
+ * Every crossfire rule (docs/architecture.md#formats) for one turn (schema-valid, ids not yet assigned): evidence or
  * `unsupported` on every point; the challenger names a flaw or certifies a concern resolved with
  * evidence; round 1's challenger covers correctness, security and developer experience; references
  * exist; a concession stands (taking it back needs new evidence, attacking what was conceded needs a

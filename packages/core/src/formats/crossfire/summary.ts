@@ -4,7 +4,7 @@ import type { RuleError } from "../../types.js";
 import { standingConcessions } from "./rules.js";
 import type { Turn } from "./state.js";
 
-/** The summary's length range in tokens (DESIGN §3.3). */
+/** The summary's length range in tokens (docs/architecture.md#formats). */
 export const SUMMARY_MIN_TOKENS = 500;
 export const SUMMARY_MAX_TOKENS = 800;
 

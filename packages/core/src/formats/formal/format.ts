@@ -34,7 +34,7 @@ const signed = (n: number) => {
 
 const isDebater = (role: string): role is DebaterRole => role === "proposition" || role === "opposition";
 
-/** The formal format (DESIGN §3.2, the dialectic plugin): Toulmin arguments, a judge scoring every one. */
+/** The formal format (docs/architecture.md#formats, the dialectic plugin): Toulmin arguments, a judge scoring every one. */
 export const formalFormat = defineFormat({
   name: "formal",
   seats: ["proposition", "opposition", "judge"],

@@ -319,7 +319,7 @@ export function combinePanel(
   return ok({ judgment, record: made.value.record, result: made.value.result, config });
 }
 
-/** What a debate's judged exchanges rest on less than configured (DESIGN §12): failed judges, the fallback. */
+/** What a debate's judged exchanges rest on less than configured (docs/architecture.md#honest-degradation): failed judges, the fallback. */
 export function panelDegradations(state: DebateState): Degradation[] {
   return degradationsOf(formalPanels(state), (r) => {
     const exchange = Number(r.step.slice(1));

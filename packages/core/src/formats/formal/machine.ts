@@ -9,7 +9,7 @@ import type { ArgumentRecord, DebaterRole, DebateState, NextAction, Result, Rule
 const SEATS_EXAMPLE =
   "seats:\n  proposition: { adapter: claude }\n  opposition: { adapter: gemini }\n  judge: { adapter: codex }";
 
-/** What must happen next, from the state alone (DESIGN §3): arguments, a judgment, done, or blocked. */
+/** What must happen next, from the state alone (docs/architecture.md#the-format-seam): arguments, a judgment, done, or blocked. */
 export function nextAction(state: DebateState): NextAction {
   const fm = state.frontmatter;
   if (fm.format !== undefined && fm.format !== "formal") {

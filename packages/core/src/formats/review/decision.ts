@@ -39,7 +39,7 @@ export function decide(
 }
 
 /**
- * What a choice does next (DESIGN §3.4): A keeps the current version and ends; B has the author
+ * What a choice does next (docs/architecture.md#formats): A keeps the current version and ends; B has the author
  * materialize the accepted version (unless skipped) and ends; C has the author write v-next and
  * continues; D has the author write a rebuttal and continues; E stops.
  */

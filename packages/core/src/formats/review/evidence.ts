@@ -183,7 +183,7 @@ function withoutDiffMarks(quote: string, side: EvidenceSide): string {
 }
 
 /**
- * Marks each finding `verified` or `needs_evidence` (DESIGN §3.4): a finding whose file:line or quote
+ * Marks each finding `verified` or `needs_evidence` (docs/architecture.md#formats): a finding whose file:line or quote
  * is not found, or that gives none, cannot stay P1 (it becomes P2).
  */
 export function verifyFindings(

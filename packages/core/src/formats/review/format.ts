@@ -230,7 +230,7 @@ function newReviewDebate(
   return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
 }
 
-/** The review format (DESIGN §3.4, fancive `debate`): a critic reviews an artifact, a judge classifies and recommends, the author answers. */
+/** The review format (docs/architecture.md#formats, fancive `debate`): a critic reviews an artifact, a judge classifies and recommends, the author answers. */
 export const reviewFormat = defineFormat({
   name: "review",
   seats: ["critic", "judge", "author"],
@@ -425,7 +425,7 @@ export const reviewFormat = defineFormat({
       if (!current) return fail(noCritique(round));
       return acceptJudgment(text, current, evidenceSources(state));
     }
-    // Secrets never reach a file (DESIGN §5): the author's text is redacted before it is kept.
+    // Secrets never reach a file (docs/architecture.md#crash-safe-and-exactly-once): the author's text is redacted before it is kept.
     const body = removeSecrets(text).trim();
     if (!body)
       return fail(

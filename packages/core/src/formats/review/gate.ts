@@ -14,7 +14,7 @@ import { latestFindings } from "./fingerprint.js";
 import { reviewDegraded } from "./format.js";
 import { reviewFrontmatter, roundsOf } from "./state.js";
 
-/** A gate policy with every default filled in (DESIGN §12). */
+/** A gate policy with every default filled in (docs/architecture.md#honest-degradation). */
 export interface ResolvedGatePolicy {
   block_on: ReviewSeverity[];
   count_unverified: boolean;
@@ -90,7 +90,7 @@ function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked:
 }
 
 /**
- * The gate's verdict on a review (DESIGN §12): undecided (2) when the result cannot be trusted
+ * The gate's verdict on a review (docs/architecture.md#honest-degradation): undecided (2) when the result cannot be trusted
  * (a seat failed for good, the run did not finish, the budget ran out before a decision, a valid
  * blocking-severity finding whose evidence could not be checked); else blocked (1) when a finding
  * blocks or the decision is not one that passes; else pass (0). Undecided never passes.

@@ -1,7 +1,7 @@
 import { fail, ok, quote, ruleError } from "../../errors.js";
 import type { Result } from "../../types.js";
 
-/** How hard a review pushes: rounds and minutes (DESIGN §3.4). */
+/** How hard a review pushes: rounds and minutes (docs/architecture.md#formats). */
 export const INTENSITY_PRESETS = {
   quick: { max_rounds: 1, budget_minutes: 10 },
   standard: { max_rounds: 3, budget_minutes: 20 },

@@ -9,7 +9,7 @@ export type ClassifiedFinding = ReviewFinding & {
 };
 
 /**
- * Checks the judge's answer (DESIGN §3.4): every finding of the round classified exactly once, no
+ * Checks the judge's answer (docs/architecture.md#formats): every finding of the round classified exactly once, no
  * unknown ids, added findings with evidence, and the recommendation following the rubric's hard rules.
  */
 export function checkReviewJudgment(

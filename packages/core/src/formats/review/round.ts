@@ -53,7 +53,7 @@ export function acceptCritique(
 ): Result<Omit<ReviewRound, "judgment" | "classified" | "applied" | "author">> {
   const parsed = parseCritique(text);
   if (!parsed.ok) return parsed;
-  // Secrets never reach a file (DESIGN §5): every text of a finding is redacted before it is kept.
+  // Secrets never reach a file (docs/architecture.md#crash-safe-and-exactly-once): every text of a finding is redacted before it is kept.
   const clean = (t: string) => removeSecrets(t);
   const withIds = parsed.value.critique.findings.map((f, i) => ({
     ...f,
@@ -89,7 +89,7 @@ export function acceptJudgment(
 ): Result<{ judgment: ReviewJudgment; classified: ClassifiedFinding[] }> {
   const json = extractJson(text);
   if (!json.ok) return json;
-  // Secrets never reach a file (DESIGN §5): every string of the judgment is redacted first.
+  // Secrets never reach a file (docs/architecture.md#crash-safe-and-exactly-once): every string of the judgment is redacted first.
   const redacted: unknown = JSON.parse(
     JSON.stringify(json.value, (_key, v: unknown) => (typeof v === "string" ? removeSecrets(v) : v)),
   );
@@ -137,7 +137,7 @@ export type RoundEnd =
   | { kind: "stop"; reason: StopReason; choice: ReviewChoice; by?: "auto" | "manual" };
 
 /**
- * The end of a judged round (DESIGN §3.4). The budget first (no call is made once it is spent),
+ * The end of a judged round (docs/architecture.md#formats). The budget first (no call is made once it is spent),
  * then agreement (the critic's flag with no P1/P2: keep, A), then the decision (auto: the judge's;
  * manual: the person's, or wait). A/B/E end the loop (B after the author materializes the accepted
  * version, unless skipped); C/D go on unless convergence or max_rounds stops them (C's v-next is
