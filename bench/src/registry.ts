@@ -16,4 +16,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   prompts: () => import("./prompts.bench.js"),
   judges: () => import("./judges.bench.js"),
   tournament: () => import("./tournament.bench.js"),
+  cli: () => import("./cli.bench.js"),
 };

@@ -1,4 +1,5 @@
-import { redactMessage, secretEnvValues } from "@debatekit/core";
+// The secrets module alone: every command loads this file, most never need the rest of core.
+import { redactMessage, secretEnvValues } from "@debatekit/core/secrets";
 
 /** An error that ends the command with a one-line message and a chosen exit code. */
 export class ExitError extends Error {

@@ -1,6 +1,6 @@
-import { escapeTerminal } from "@debatekit/report";
 import { Command, CommanderError } from "commander";
 import { commands } from "./commands/index.js";
+import { declareInFull } from "./commands/lazy.js";
 import { exitCodeOf, redactOutput } from "./exit-error.js";
 import { type CliIO, processIO } from "./output.js";
 import { version } from "./version.js";
@@ -31,6 +31,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     return 0;
   }
   try {
+    // The command argv names (or `debate help <command>` shows) is declared in full before it is read.
+    const [first, second] = argv.slice(2);
+    await declareInFull(program, [first === "help" ? second : first]);
     await program.parseAsync([...argv]);
     return 0;
   } catch (error) {
@@ -38,7 +41,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     const message = redactOutput(error instanceof Error ? error.message : String(error), io.env);
     // An empty message: the command already said why (e.g. the gate's reason line). A provider's
     // error can carry a model's control characters: shown escaped, like every face does.
-    if (message) io.stderr.write(`debate: ${escapeTerminal(message.split("\n")[0]!)}\n`);
+    if (message) {
+      const { escapeTerminal } = await import("@debatekit/report/escape");
+      io.stderr.write(`debate: ${escapeTerminal(message.split("\n")[0]!)}\n`);
+    }
     return exitCodeOf(error);
   }
 }

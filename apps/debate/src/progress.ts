@@ -1,6 +1,6 @@
 import { inboxDir, stepStem } from "@debatekit/adapter-manual";
 import type { Standing } from "@debatekit/core";
-import { escapeTerminal } from "@debatekit/report";
+import { escapeTerminal } from "@debatekit/report/escape";
 import type { RunEvent, RunSummary } from "@debatekit/runner";
 import { type CliIO, isInteractive, shownPath, useColor } from "./output.js";
 import { formatSkillProblem } from "./skill-problems.js";

@@ -2,7 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { journalFileName, readJournal, resolveInside, writeFileAtomic } from "@debatekit/files";
 import type { CallUsage, JournalEntry, LedgerCall, UsageLedger, UsageTotals } from "@debatekit/schema";
 import { validateUsageLedger } from "@debatekit/schema";
-import { countTokens } from "@debatekit/skills";
+// The tokenizer alone, not the skill matcher: `debate status` reads the ledger through this module.
+import { countTokens } from "@debatekit/skills/tokens";
 
 /** Where a debate's ledger lives, relative to its folder (beside the journal it is derived from). */
 export const LEDGER_FILE = ".debate/ledger.json";

@@ -52,8 +52,7 @@ export interface Selection {
   text: string;
 }
 
-/** A seat's skill budget when debate.md sets none (the schema's default for `skills.budget_tokens`). */
-export const DEFAULT_SKILL_BUDGET_TOKENS = 4000;
+export { DEFAULT_SKILL_BUDGET_TOKENS } from "./budget.js";
 
 /** The heading each skill's block starts with in the prompt. */
 export function renderSkillBlock(name: string, text: string): string {

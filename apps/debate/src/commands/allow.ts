@@ -1,13 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import {
-  allowancesFile,
-  allowFolder,
-  denyFolder,
-  type FolderPrograms,
-  readFolderPrograms,
-  type SeatProgram,
-} from "@debatekit/files";
+import type { FolderPrograms, SeatProgram } from "@debatekit/files";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import { type CliIO, shownPath } from "../output.js";
@@ -31,6 +24,7 @@ async function consentFolderOf(io: CliIO, arg: string): Promise<string> {
  * debate.md too (the tournament's allowance covers its matches), each program once.
  */
 export async function programsToAllow(dir: string, env: NodeJS.ProcessEnv): Promise<FolderPrograms> {
+  const { readFolderPrograms } = await import("@debatekit/files");
   const found = await readFolderPrograms(dir, { env });
   if (found.file !== "tournament.md") return found;
   const matches = await readdir(join(dir, "debates"), { withFileTypes: true }).catch(() => []);
@@ -93,6 +87,7 @@ Examples:
         );
         return;
       }
+      const { allowancesFile, allowFolder } = await import("@debatekit/files");
       await allowFolder(found, io.env, new Date());
       io.stdout.write(
         `allowed in ${found.dir}:\n${formatPrograms(found.programs).join("\n")}\nrecorded in ${shownPath(io.cwd, allowancesFile(io.env))}\n`,
@@ -104,6 +99,7 @@ Examples:
     .argument("<folder>", "the debate or tournament folder")
     .action(async (arg: string) => {
       const dir = await consentFolderOf(io, arg);
+      const { denyFolder, readFolderPrograms } = await import("@debatekit/files");
       const { dir: real } = await readFolderPrograms(dir, { env: io.env });
       const had = await denyFolder(real, io.env);
       io.stdout.write(

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { Argument } from "commander";
 import type { CliIO } from "../output.js";
+import { declareInFull } from "./lazy.js";
 
 /** The program's commands and each one's long options, read from commander (never listed by hand). */
 function commandTable(program: Command): Array<{ name: string; description: string; options: string[] }> {
@@ -75,7 +76,9 @@ Examples:
   $ source <(debate completion zsh)           # in ~/.zshrc
   $ debate completion fish > ~/.config/fish/completions/debate.fish`,
     )
-    .action((shell: "bash" | "zsh" | "fish") => {
+    .action(async (shell: "bash" | "zsh" | "fish") => {
+      // Every command's options are listed: those declared later are declared now.
+      await declareInFull(program);
       const make = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion }[shell];
       io.stdout.write(make(program));
     });

@@ -2,17 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Detection, SeatSafetyReport } from "@debatekit/adapter-kit";
-import {
-  type Consent,
-  loadConsent,
-  programsOfFrontmatter,
-  readDebateFolder,
-  readFolderPrograms,
-  shellQuote,
-  unallowedPrograms,
-  whatItWouldDo,
-} from "@debatekit/files";
-import { createSeatAdapter } from "@debatekit/runner";
+import type { Consent } from "@debatekit/files";
 import type { SeatConfig } from "@debatekit/schema";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -127,6 +117,7 @@ export async function diagnoseSeat(
 ): Promise<DoctorRow> {
   let detection: Detection;
   let safety: SeatSafetyReport | undefined;
+  const { createSeatAdapter } = await import("@debatekit/runner");
   try {
     const adapter = await createSeatAdapter(seat, context);
     detection = await adapter.detect();
@@ -160,6 +151,7 @@ async function unallowedSeat(
   seat: SeatConfig,
   context: { consent: Consent; debateDir: string; realDir: string; env: NodeJS.ProcessEnv; shown: string },
 ): Promise<Omit<DoctorRow, "seat" | "notAllowed"> | undefined> {
+  const { programsOfFrontmatter, unallowedPrograms, whatItWouldDo } = await import("@debatekit/files");
   const found = await programsOfFrontmatter({ seats: { [role]: seat } }, context.debateDir, context);
   const refused = found.refused[0]?.message;
   const program = unallowedPrograms(context.consent, {
@@ -281,6 +273,10 @@ export function registerDoctor(program: Command, io: CliIO): void {
     .argument("[folder]", "a debate folder: also check each of its seats (exit 1 when one is not ready)")
     .option("--json", "print the report as JSON")
     .action(async (folder: string | undefined, options: { json?: boolean }) => {
+      // The engine loads when the command runs, not when `debate` starts.
+      const { loadConsent, readDebateFolder, readFolderPrograms, shellQuote } = await import(
+        "@debatekit/files"
+      );
       const env = io.env;
       const debateDir = folder ? resolve(io.cwd, folder) : io.cwd;
       const rows = await diagnoseAdapters({ debateDir, env });

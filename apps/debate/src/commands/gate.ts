@@ -1,23 +1,13 @@
 import { existsSync } from "node:fs";
 import { appendFile, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import { evaluateGate, type GateRun } from "@debatekit/core";
-import { readDebateFolder, readFolderPrograms } from "@debatekit/files";
-import { escapeTerminal } from "@debatekit/report";
-import { runDebate } from "@debatekit/runner";
+import type { GateRun } from "@debatekit/core";
 import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { type Command, CommanderError, Option } from "commander";
-import { loadConfig } from "../config.js";
 import { ExitError, redactOutput } from "../exit-error.js";
-import { type BaseTree, openBaseTree } from "../gate/base.js";
-import { renderGateComment } from "../gate/comment.js";
-import { loadGatePolicy } from "../gate/policy.js";
-import { renderGateSarif } from "../gate/sarif.js";
+import type { BaseTree } from "../gate/base.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
-import { createProgress } from "../progress.js";
-import { parseScope } from "../review/scope.js";
-import { createReview } from "./review.js";
 
 /** The CLI's own version (SARIF names it). */
 const VERSION = "0.1.0";
@@ -86,6 +76,10 @@ async function writeOutputs(
 ): Promise<void> {
   // Each text is redacted again as written: the last net, after rendering.
   const shown = (text: string) => redactOutput(text, io.env);
+  const [{ renderGateComment }, { renderGateSarif }] = await Promise.all([
+    import("../gate/comment.js"),
+    import("../gate/sarif.js"),
+  ]);
   const comment = shown(renderGateComment(result));
   if (opts.sarif)
     await writeFile(
@@ -111,6 +105,7 @@ async function readPolicy(
   file: string | undefined,
   tree: BaseTree,
 ): Promise<{ policy: GatePolicy; from?: string }> {
+  const { loadGatePolicy } = await import("../gate/policy.js");
   if (file === undefined || !tree.contains(file)) return { policy: await loadGatePolicy(io.cwd, file) };
   const copy = await tree.copyOf(file);
   if (copy === undefined)
@@ -133,6 +128,7 @@ async function readConfig(io: CliIO, tree: BaseTree): Promise<{ skillFolders: st
     io.stderr.write(
       `warning: ${file} (base revision): not run: a gate reads only JSON or YAML config files (a JS config is code from the repository under review)\n`,
     );
+  const { loadConfig } = await import("../config.js");
   const { config, files } = await loadConfig(io, tree);
   const skillFolders: string[] = [];
   for (const folder of config.skills?.folders ?? []) {
@@ -155,6 +151,11 @@ async function runGate(
   opts: GateOptions,
   settings: { value?: GateSettings },
 ): Promise<{ result: GateResult; changed: Set<string> }> {
+  // What the gate needs loads when it runs, not when `debate` starts.
+  const [{ openBaseTree }, { parseScope }] = await Promise.all([
+    import("../gate/base.js"),
+    import("../review/scope.js"),
+  ]);
   const tree = await openBaseTree(io.cwd, parseScope(opts.scope));
   try {
     settings.value = { base: tree.revision, files: [] };
@@ -175,6 +176,19 @@ async function reviewAndJudge(
   cwd: string,
   extraSkillRoots: string[],
 ): Promise<{ result: GateResult; changed: Set<string> }> {
+  const [
+    { evaluateGate },
+    { readDebateFolder, readFolderPrograms },
+    { runDebate },
+    { createProgress },
+    { createReview },
+  ] = await Promise.all([
+    import("@debatekit/core"),
+    import("@debatekit/files"),
+    import("@debatekit/runner"),
+    import("../progress.js"),
+    import("./review.js"),
+  ]);
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
   if (policy.judge && policy.judges)
@@ -361,6 +375,7 @@ export function registerGate(program: Command, io: CliIO): void {
       if (settings.value) result = { ...result, settings: settings.value };
       result = redactResult(result, io.env);
       await writeOutputs(io, opts, result, changed);
+      const { escapeTerminal } = await import("@debatekit/report/escape");
       io.stderr.write(`gate: ${escapeTerminal(result.reason)}\n`);
       if (result.exit_code !== 0) throw new GateExit(result.exit_code);
     });

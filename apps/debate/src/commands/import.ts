@@ -1,82 +1,13 @@
-import { open } from "node:fs/promises";
-import { relative, resolve } from "node:path";
-import { formatRuleErrors, formats } from "@debatekit/core";
-import { createDebateFolder, MAX_JSON_BYTES } from "@debatekit/files";
-import { type Command, Option } from "commander";
-import { ExitError } from "../exit-error.js";
+import type { Command } from "commander";
 import type { CliIO } from "../output.js";
-import { slugFromMotion } from "./new.js";
-
-/** Every importer any format offers, by source name. */
-function importers() {
-  return Object.values(formats).flatMap((format) =>
-    Object.entries(format.importers ?? {}).map(([source, importer]) => ({ source, format, importer })),
-  );
-}
-
-/** Reads a regular file of at most MAX_JSON_BYTES as JSON (a FIFO or a huge file is refused, not waited on). */
-async function readJsonFile(path: string): Promise<unknown> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, "r");
-  } catch (error) {
-    throw new ExitError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new ExitError(`${path} is not a regular file`);
-    if (stats.size > MAX_JSON_BYTES) throw new ExitError(`${path} is larger than ${MAX_JSON_BYTES} bytes`);
-    const text = await handle.readFile("utf8");
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new ExitError(`${path}: expected JSON (${(error as Error).message})`);
-    }
-  } finally {
-    await handle.close();
-  }
-}
+import { declareLater } from "./lazy.js";
 
 /** `debate import <file>`: a debate folder from another tool's state (agentsys's last-debate.json). */
 export function registerImport(program: Command, io: CliIO): void {
-  const all = importers();
-  program
+  const command = program
     .command("import")
     .description("create a debate folder from another tool's saved debate (agentsys: last-debate.json)")
-    .argument("<file>", "the file to read, e.g. .claude/debate/last-debate.json")
-    .addOption(
-      new Option("--from <source>", all.map((i) => `${i.source}: ${i.importer.description}`).join("; "))
-        .choices(all.map((i) => i.source))
-        .default(all[0]?.source),
-    )
-    .option("--slug <slug>", "folder name and debate_id (default: from the topic)")
-    .option("--dir <parent>", "where the folder is created", "debates")
-    .option("--json", "print {dir, debate_id} as JSON")
-    .action(async (file: string, opts: { from: string; slug?: string; dir: string; json?: boolean }) => {
-      const chosen = all.find((i) => i.source === opts.from)!;
-      const data = await readJsonFile(resolve(io.cwd, file));
-      const made = chosen.importer.import(data, {
-        slugFor: (motion) => opts.slug ?? slugFromMotion(motion),
-        now: new Date().toISOString(),
-      });
-      if (!made.ok) throw new ExitError(`${file}: ${formatRuleErrors(made.errors).join("; ")}`);
-      const { frontmatter, motion, notes, warnings } = made.value;
-      const dir = await createDebateFolder(resolve(io.cwd, opts.dir), {
-        slug: frontmatter.debate_id,
-        motion,
-        frontmatter,
-        notes,
-      });
-      for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-      const shown = relative(io.cwd, dir) || ".";
-      if (opts.json) {
-        io.stdout.write(`${JSON.stringify({ dir, debate_id: frontmatter.debate_id })}\n`);
-        return;
-      }
-      io.stdout.write(
-        `created ${shown}/debate.md (${chosen.format.name}, from ${chosen.source})\nnext: debate run ${shown}\n`,
-      );
-    });
+    .argument("<file>", "the file to read, e.g. .claude/debate/last-debate.json");
+  // Its --from choices are the formats' importers (core): declared once the command is used.
+  declareLater(command, async () => (await import("./import.impl.js")).declareImport(command, io));
 }

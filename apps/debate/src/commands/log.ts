@@ -1,5 +1,3 @@
-import { journalFileName, readJournal, readJournalPrompts } from "@debatekit/files";
-import { escapeTerminal } from "@debatekit/report";
 import type { JournalEntry } from "@debatekit/schema";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
@@ -36,49 +34,6 @@ function picks(filter: StepFilter | undefined, entry: JournalEntry): boolean {
   );
 }
 
-function block(title: string, text: string): string {
-  const body = text.endsWith("\n") ? text : `${text}\n`;
-  return `--- ${title} ---\n${body}`;
-}
-
-/**
- * One journaled call as a person reads it: what was sent, what came back, what was made of it.
- * Control characters are shown escaped: a model's answer cannot retitle or clear the terminal.
- */
-export function formatJournalEntry(entry: JournalEntry): string {
-  const r = entry.result;
-  const head = [
-    `exchange ${entry.exchange}`,
-    entry.phase,
-    entry.role,
-    `attempt ${entry.attempt}`,
-    `${entry.adapter ?? "?"}${entry.model ? ` ${entry.model}` : ""}`,
-    r.status,
-    `${((r.durationMs ?? 0) / 1000).toFixed(1)}s`,
-  ].join(" · ");
-  const parts = [`=== ${head} (.debate/journal/${journalFileName(entry)})\n`];
-  parts.push(
-    entry.prompt !== undefined
-      ? block(
-          `sent${entry.prompt_truncated ? " (cut: the journal keeps its first 262144 characters)" : ""}`,
-          entry.prompt,
-        )
-      : block("sent", `(not kept: journaled before prompts were; sha256 ${entry.prompt_sha256})`),
-  );
-  // The program's own output when the adapter kept it (sanitized), else the answer it read from it.
-  if (entry.raw?.stdout)
-    parts.push(block(`received (raw stdout${entry.raw.truncated ? ", cut" : ""})`, entry.raw.stdout));
-  else parts.push(block("received", r.text || "(nothing)"));
-  if (entry.raw?.stderr) parts.push(block("stderr", entry.raw.stderr));
-  if (r.error) parts.push(block("error", r.error));
-  if (entry.validation?.ok === false)
-    parts.push(block("rejected", (entry.validation.errors ?? ["invalid answer"]).join("\n")));
-  // An accepted answer's entry is not rewritten: an `ok` result without `validation` is the answer
-  // its step uses (older entries carry `validation: { ok: true }`).
-  else if (entry.validation?.ok || (r.status === "ok" && !entry.validation)) parts.push("--- accepted ---\n");
-  return escapeTerminal(parts.join(""));
-}
-
 /** `debate log <dir> [--step …]`: what was sent to each seat and what came back, from the journal. */
 export function registerLog(program: Command, io: CliIO): void {
   program
@@ -102,6 +57,10 @@ Examples:
   $ debate log debates/tests-first --step 0 --json`,
     )
     .action(async (dirArg: string, opts: { step?: StepFilter; json?: boolean }) => {
+      const [{ readJournal, readJournalPrompts }, { formatJournalEntry }] = await Promise.all([
+        import("@debatekit/files"),
+        import("./log-entry.js"),
+      ]);
       const dir = await debateFolderOf(io, dirArg);
       const picked = (await readJournal(dir)).filter((e) => picks(opts.step, e));
       // A prompt kept as its end only (`prompt_base`) is shown whole, as it was sent.

@@ -1,7 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
-import { limitLines } from "../mcp/line-limit.js";
-import { createDebateMcpServer } from "../mcp/server.js";
 import type { CliIO } from "../output.js";
 import { version } from "../version.js";
 
@@ -14,6 +11,12 @@ export function registerMcp(program: Command, io: CliIO): void {
     )
     .option("--dir <folder>", "the folder debates are created in and read from", "debates")
     .action(async (opts: { dir: string }) => {
+      // The MCP SDK and the engine load only when the server starts.
+      const [{ StdioServerTransport }, { limitLines }, { createDebateMcpServer }] = await Promise.all([
+        import("@modelcontextprotocol/sdk/server/stdio.js"),
+        import("../mcp/line-limit.js"),
+        import("../mcp/server.js"),
+      ]);
       const server = createDebateMcpServer({ root: opts.dir, cwd: io.cwd, env: io.env, version });
       // Messages over MAX_MESSAGE_BYTES are answered with an error and skipped; the server goes on.
       const input = process.stdin.pipe(limitLines((line) => process.stdout.write(line)));

@@ -1,16 +1,7 @@
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
-import { type DebateState, formatRuleErrors, REPORTING_PHASE } from "@debatekit/core";
-import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
-import {
-  buildReport,
-  checkNarrative,
-  createReport,
-  type Narrative,
-  narrativePrompt,
-  type Report,
-} from "@debatekit/report";
-import { askExtraSeat } from "@debatekit/runner";
+import type { DebateState } from "@debatekit/core";
+import type { Narrative, Report } from "@debatekit/report";
 import type { SeatConfig } from "@debatekit/schema";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -109,6 +100,8 @@ async function askReporter(dir: string, state: DebateState, io: CliIO): Promise<
   const seat = (state.frontmatter.seats as unknown as Record<string, SeatConfig | undefined> | undefined)
     ?.reporter;
   if (!seat) return undefined;
+  const [{ REPORTING_PHASE }, { buildReport, checkNarrative, narrativePrompt }, { askExtraSeat }] =
+    await Promise.all([import("@debatekit/core"), import("@debatekit/report"), import("@debatekit/runner")]);
   const name = [seat.adapter, seat.model].filter(Boolean).join(" / ");
   // The prompt rests on the state alone (not the journal), so the same state asks the same prompt.
   const facts = (s: DebateState) => buildReport({ state: s });
@@ -148,6 +141,13 @@ Examples:
     .option("--json", "print where the files went and the report's facts as JSON")
     .option("--no-narrative", "do not ask the reporter seat (debate.md's seats.reporter) for its analysis")
     .action(async (dirArg: string, opts: { open?: boolean; json?: boolean; narrative: boolean }) => {
+      // The engine and the report's layout load when the command runs, not when `debate` starts.
+      const [{ formatRuleErrors }, { readDebateFolder, readJournal, writeFileAtomic }, { createReport }] =
+        await Promise.all([
+          import("@debatekit/core"),
+          import("@debatekit/files"),
+          import("@debatekit/report"),
+        ]);
       const dir = resolve(io.cwd, dirArg);
       const read = await readDebateFolder(dir);
       if (!read.ok)

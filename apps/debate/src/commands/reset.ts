@@ -1,4 +1,3 @@
-import { resetDebateFolder } from "@debatekit/files";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import { parseNonNegativeInt } from "../options.js";
@@ -29,6 +28,7 @@ Examples:
     )
     .action(async (dirArg: string, opts: { to?: number }) => {
       const dir = await debateFolderOf(io, dirArg);
+      const { resetDebateFolder } = await import("@debatekit/files");
       const done = await resetDebateFolder(dir, {
         ...(opts.to !== undefined ? { to: opts.to } : {}),
         command: `debate reset ${dirArg}`,

@@ -1,16 +1,13 @@
 import { lstat, readFile } from "node:fs/promises";
 import { basename, extname, relative, resolve } from "node:path";
 import type { FormatRecord } from "@debatekit/core";
-import { detectTarget, formatRuleErrors, removeSecrets, resolveGuards, reviewFormat } from "@debatekit/core";
-import { createDebateFolder } from "@debatekit/files";
 import type { ReviewArtifact, ReviewFrontmatter, SeatConfig } from "@debatekit/schema";
 import { type Command, Option } from "commander";
-import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt, parseSeatSpec } from "../options.js";
 import type { CliIO } from "../output.js";
-import { parseScope, type ScopeSnapshot, snapshotScope } from "../review/scope.js";
-import { slugFromMotion } from "./new.js";
+import type { ScopeSnapshot } from "../review/scope.js";
+import { slugFromMotion } from "../slug.js";
 import { runAndReport } from "./run.js";
 
 const MAX_ARTIFACT = 1_000_000;
@@ -77,6 +74,11 @@ export async function createReview(
   /** The repository-relative paths a git scope changes (none for a file or a text). */
   changed: string[];
 }> {
+  // The engine loads when a review is made, not when `debate` starts.
+  const [
+    { detectTarget, formatRuleErrors, removeSecrets, resolveGuards, reviewFormat },
+    { createDebateFolder },
+  ] = await Promise.all([import("@debatekit/core"), import("@debatekit/files")]);
   const sources = [opts.path, opts.scope, opts.text].filter((s) => s !== undefined);
   if (sources.length !== 1)
     throw new ExitError("debate review needs exactly one of <path>, --scope <scope> or --text <text|->", 2);
@@ -85,6 +87,7 @@ export async function createReview(
   let revision: string | undefined;
   let changed: string[] = [];
   if (opts.scope !== undefined) {
+    const { parseScope, snapshotScope } = await import("../review/scope.js");
     const snap = await snapshotScope(io.cwd, parseScope(String(opts.scope)));
     changed = snap.files;
     text = `${snap.artifact}${await repositorySection(snap)}`;
@@ -257,6 +260,7 @@ async function reviewDefaults(
   opts: Record<string, string | number | boolean | undefined>,
   command: Command,
 ): Promise<Partial<ReviewInput>> {
+  const { loadConfig } = await import("../config.js");
   const { config } = await loadConfig(io);
   const out: Partial<ReviewInput> = {};
   const seats: NonNullable<ReviewInput["seats"]> = {};

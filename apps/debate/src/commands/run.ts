@@ -1,17 +1,14 @@
 import { cp, mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { formatOfState } from "@debatekit/core";
-import { readDebateFolder, readJournal, resetDebateFolder } from "@debatekit/files";
-import { type RunOptions, runDebate } from "@debatekit/runner";
+import type { RunOptions } from "@debatekit/runner";
 import type { Command } from "commander";
-import { configSkillFolders } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt, parseUsd } from "../options.js";
 import type { CliIO } from "../output.js";
-import { createProgress, formatSkillProblemLine, formatSummary } from "../progress.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
-import { formatJournalEntry } from "./log.js";
+
+// The engine's packages load when a command runs, not when `debate` starts (--help stays quick).
 
 /** Copies a debate folder into a new temporary folder, back at its start, and returns the copy's path. */
 async function freshCopy(dir: string): Promise<string> {
@@ -24,6 +21,7 @@ async function freshCopy(dir: string): Promise<string> {
     filter: (src) => src !== state && !src.startsWith(`${state}${sep}`),
   });
   // Fresh means from the start: what the original has done so far is not carried over.
+  const { resetDebateFolder } = await import("@debatekit/files");
   await resetDebateFolder(copy, { keep: false, command: "debate run --fresh" });
   return copy;
 }
@@ -126,6 +124,21 @@ export async function runAndReport(
     consentDir?: string;
   },
 ): Promise<void> {
+  const [
+    { formatOfState },
+    { readDebateFolder, readJournal },
+    { runDebate },
+    { configSkillFolders },
+    progressModule,
+  ] = await Promise.all([
+    import("@debatekit/core"),
+    import("@debatekit/files"),
+    import("@debatekit/runner"),
+    import("../config.js"),
+    import("../progress.js"),
+  ]);
+  const { formatJournalEntry } = await import("./log-entry.js");
+  const { createProgress, formatSkillProblemLine, formatSummary } = progressModule;
   const stop = abortOnSignals(io, "stopping the seats; the folder resumes with `debate run`");
   // Where the debate starts from (for `exchange 2/5` and the standing); a folder that does not read
   // gets no numbers here, and the run says why.

@@ -2,8 +2,6 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatRuleErrors } from "@debatekit/core";
-import { joinFrontmatter, splitFrontmatter, writeFileAtomic } from "@debatekit/files";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
@@ -16,6 +14,10 @@ export const defaultMcpCommand = ["npx", "-y", "@debatekit/cli", "mcp"];
 
 /** One OpenCode command file made from a plugin command: OpenCode reads `description` (and `$ARGUMENTS`). */
 export async function openCodeCommands(): Promise<Array<{ name: string; text: string }>> {
+  const [{ formatRuleErrors }, { joinFrontmatter, splitFrontmatter }] = await Promise.all([
+    import("@debatekit/core"),
+    import("@debatekit/files"),
+  ]);
   const dir = join(pluginDir, "commands");
   const names = (await readdir(dir)).filter((n) => n.endsWith(".md")).sort();
   const out: Array<{ name: string; text: string }> = [];
@@ -89,6 +91,7 @@ export function registerSetup(program: Command, io: CliIO): void {
       // Everything is checked before anything is written.
       const config = withMcpServer(configFile, existing, server.length > 0 ? server : defaultMcpCommand);
       const commands = await openCodeCommands();
+      const { writeFileAtomic } = await import("@debatekit/files");
       const commandDir = opts.global ? join(base, "command") : join(base, ".opencode", "command");
       await mkdir(commandDir, { recursive: true });
       for (const c of commands) await writeFileAtomic(join(commandDir, c.name), c.text);

@@ -1,19 +1,7 @@
 import type { Role } from "@debatekit/schema";
-import {
-  countTokens,
-  DEFAULT_SKILL_BUDGET_TOKENS,
-  defaultSkillRoots,
-  type LoadResult,
-  loadSkills,
-  RANK_THRESHOLD,
-  type RankField,
-  type Selection,
-  type SkillMatch,
-  type SkillProblem,
-  STEM_SUPPORT,
-  scoreSkills,
-  selectSkills,
-} from "@debatekit/skills";
+import type { LoadResult, RankField, Selection, SkillMatch, SkillProblem } from "@debatekit/skills";
+// The budget alone: the rest of the skills package (tokenizer, matcher) loads when a command runs.
+import { DEFAULT_SKILL_BUDGET_TOKENS } from "@debatekit/skills/budget";
 import { type Command, Option } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
@@ -27,6 +15,7 @@ interface RootOptions {
 }
 
 async function load(io: CliIO, options: RootOptions): Promise<{ roots: string[]; result: LoadResult }> {
+  const { defaultSkillRoots, loadSkills } = await import("@debatekit/skills");
   const roots = options.root?.length ? options.root : await defaultSkillRoots({ cwd: io.cwd, env: io.env });
   return { roots, result: await loadSkills(roots) };
 }
@@ -71,7 +60,11 @@ function round(value: number): string {
 }
 
 /** Why each skill was (or was not) selected: trigger hits, then the ranked match's terms by field. */
-export function renderExplain(scored: readonly SkillMatch[], selection: Selection): string {
+export function renderExplain(
+  scored: readonly SkillMatch[],
+  selection: Selection,
+  { RANK_THRESHOLD, STEM_SUPPORT }: { RANK_THRESHOLD: number; STEM_SUPPORT: number },
+): string {
   const chosen = new Set(selection.chosen.map((c) => c.name));
   const dropped = new Map(selection.dropped.map((d) => [d.name, d.code]));
   const lines = [
@@ -173,7 +166,7 @@ function renderSelection(selection: Selection, role: Role, scored: readonly Skil
 }
 
 /** The explanation as data: every skill for the role, its trigger hits and ranked terms. */
-function explainJson(scored: readonly SkillMatch[]) {
+function explainJson(scored: readonly SkillMatch[], RANK_THRESHOLD: number) {
   return scored.map((m) => ({
     name: m.skill.name,
     selected: m.selected,
@@ -200,6 +193,7 @@ export function registerSkills(program: Command, io: CliIO): void {
     .option("--json", "print JSON")
     .action(async (options: RootOptions) => {
       const { roots, result } = await load(io, options);
+      const { countTokens } = await import("@debatekit/skills");
       if (options.json) {
         const list = result.skills.map((s) => ({
           ...s.manifest,
@@ -266,6 +260,8 @@ export function registerSkills(program: Command, io: CliIO): void {
         },
       ) => {
         const { roots, result } = await load(io, options);
+        const skills = await import("@debatekit/skills");
+        const { selectSkills, scoreSkills } = skills;
         const exclude = (options.exclude ?? "")
           .split(",")
           .map((s) => s.trim())
@@ -282,14 +278,14 @@ export function registerSkills(program: Command, io: CliIO): void {
             roots,
             role: options.role,
             ...selection,
-            ...(options.explain ? { explain: explainJson(scored) } : {}),
+            ...(options.explain ? { explain: explainJson(scored, skills.RANK_THRESHOLD) } : {}),
             problems: plainProblems(result.problems),
           };
           io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
           return;
         }
         io.stdout.write(renderSelection(selection, options.role, scored));
-        if (options.explain) io.stdout.write(renderExplain(scored, selection));
+        if (options.explain) io.stdout.write(renderExplain(scored, selection, skills));
         if (options.print && selection.text !== "") io.stdout.write(`\n${selection.text}\n`);
         printProblems(io, result.problems);
       },

@@ -1,14 +1,14 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
-import { clipText, formatOfState } from "@debatekit/core";
-import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files";
-import { escapeTerminal } from "@debatekit/report";
-import { loadUsageLedger } from "@debatekit/runner";
 import type { Degradation, Reliability, UsageTotals } from "@debatekit/schema";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
-import { palette } from "../progress.js";
+
+// The engine's packages load when the command runs, not when `debate` starts.
+// The ledger's module alone: the runner's entry would load the adapters and the skill matcher too.
+const engine = () =>
+  Promise.all([import("@debatekit/core"), import("@debatekit/files"), import("@debatekit/runner/ledger")]);
 
 /** One row of `debate status`. */
 export interface StatusRow {
@@ -88,6 +88,8 @@ async function findDebates(path: string): Promise<string[]> {
 
 /** Status of one debate; a folder that does not read becomes a row with its error. */
 export async function debateStatus(dir: string): Promise<StatusRow> {
+  const [{ formatOfState }, { readDebateFolder, readJournal, readLockHolder }, { loadUsageLedger }] =
+    await engine();
   const read = await readDebateFolder(dir);
   if (!read.ok) {
     // A folder a run holds is shown as running even when it does not read (a hand edit meanwhile).
@@ -235,7 +237,12 @@ function signed(n: number): string {
 }
 
 /** The LAST ERROR cell: cut to 80 characters with a `…` mark; the full text is added to `cut`. */
-function clipError(row: StatusRow, name: string, cut: string[]): string {
+function clipError(
+  row: StatusRow,
+  name: string,
+  cut: string[],
+  clipText: (text: string, max: number) => string,
+): string {
   const error = row.last_error!.replace(/\s+/g, " ");
   const cell = clipText(error, 80);
   if (cell !== error) cut.push(`${name}: ${error}`);
@@ -257,6 +264,11 @@ Examples:
     .argument("[dirs...]", "debate folders, or folders that contain them", ["debates"])
     .option("--json", "print the rows as JSON")
     .action(async (dirs: string[], opts: { json?: boolean }) => {
+      const [[{ clipText }], { escapeTerminal }, { palette }] = await Promise.all([
+        engine(),
+        import("@debatekit/report/escape"),
+        import("../progress.js"),
+      ]);
       for (const d of dirs) {
         const exists = await stat(resolve(io.cwd, d)).then(
           (st) => st.isDirectory(),
@@ -292,7 +304,7 @@ Examples:
         judgesCell(r.reliability),
         formatCost(r.usage?.total),
         r.activity && r.activity !== "paused" ? r.activity : "",
-        r.last_error ? clipError(r, nameOf(r.dir), cut) : "",
+        r.last_error ? clipError(r, nameOf(r.dir), cut, clipText) : "",
       ]);
       // A folder's text (an error a model provoked, a folder name) shows its control characters escaped.
       const text = table([

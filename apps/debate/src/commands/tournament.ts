@@ -1,26 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
-import { escapeTerminal } from "@debatekit/report";
 import type { TournamentFrontmatter } from "@debatekit/schema";
-import {
-  createTournament,
-  enqueueTournament,
-  parseEntrants,
-  parseMotions,
-  planTournament,
-  readResults,
-  readTournament,
-  runTournament,
-  type TournamentEvent,
-  type TournamentPlan,
-  writeTournamentReport,
-} from "@debatekit/tournament";
+import type { TournamentEvent, TournamentPlan } from "@debatekit/tournament";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import { type CliIO, isInteractive } from "../output.js";
-import { palette } from "../progress.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
+
+// The tournament engine (its queue and Redis client among it) loads when a command runs.
+const engine = () => import("@debatekit/tournament");
 
 const shown = (cwd: string, path: string) => {
   const rel = relative(cwd, path);
@@ -90,7 +79,11 @@ function formatPlan(plan: TournamentPlan): string {
 }
 
 /** Progress of a tournament run on stderr: one live line on a TTY, plain lines otherwise. */
-function tournamentProgress(io: CliIO, json: boolean): (event: TournamentEvent) => void {
+async function tournamentProgress(io: CliIO, json: boolean): Promise<(event: TournamentEvent) => void> {
+  const [{ escapeTerminal }, { palette }] = await Promise.all([
+    import("@debatekit/report/escape"),
+    import("../progress.js"),
+  ]);
   const live = isInteractive(io) && !json;
   const c = palette(io);
   return (event) => {
@@ -193,6 +186,7 @@ Examples:
     )
     .option("--json", "print {dir, debates} as JSON")
     .action(async (dirArg: string, opts: Record<string, unknown>) => {
+      const { createTournament, parseEntrants, parseMotions } = await engine();
       const dir = resolve(io.cwd, dirArg);
       const format = opts.format as "formal" | "crossfire";
       if (format === "formal" && opts.rounds !== undefined)
@@ -243,6 +237,7 @@ Examples:
     .option("--answer-tokens <n>", "tokens assumed per answer", parsePositiveInt, 600)
     .option("--json", "print the plan as JSON")
     .action(async (dirArg: string, opts: { answerTokens: number; json?: boolean }) => {
+      const { planTournament, readTournament } = await engine();
       const plan = await planTournament(await readTournament(resolve(io.cwd, dirArg)), {
         answerTokens: opts.answerTokens,
       });
@@ -276,6 +271,7 @@ Examples:
           json?: boolean;
         },
       ) => {
+        const { enqueueTournament, planTournament, readTournament, runTournament } = await engine();
         const dir = resolve(io.cwd, dirArg);
         const stop = abortOnSignals(
           io,
@@ -292,7 +288,7 @@ Examples:
               : undefined;
           const common = {
             signal: stop.signal,
-            onEvent: tournamentProgress(io, Boolean(opts.json)),
+            onEvent: await tournamentProgress(io, Boolean(opts.json)),
             ...(opts.retryFailed ? { retryFailed: true } : {}),
             ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost, estimates } : {}),
           };
@@ -329,6 +325,7 @@ Examples:
     .argument("<dir>", "the tournament folder")
     .option("--json", "print the status as JSON")
     .action(async (dirArg: string, opts: { json?: boolean }) => {
+      const { readResults, readTournament } = await engine();
       const t = await readTournament(resolve(io.cwd, dirArg));
       const results = await readResults(t);
       const by = (s: string) => results.filter((r) => r.status === s);
@@ -370,6 +367,7 @@ Examples:
     .option("--json", "print the leaderboard's figures as JSON")
     .action(async (dirArg: string, opts: { json?: boolean }) => {
       const dir = resolve(io.cwd, dirArg);
+      const { writeTournamentReport } = await engine();
       const { leaderboard, files } = await writeTournamentReport(dir);
       if (opts.json) {
         io.stdout.write(`${JSON.stringify({ dir, files, leaderboard }, null, 2)}\n`);

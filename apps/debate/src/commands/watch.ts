@@ -2,12 +2,10 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { configSkillFolders } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
-import { createWatchPrinter } from "../watch/format.js";
-import { watchDebates } from "../watch/watcher.js";
+import type { watchDebates } from "../watch/watcher.js";
 
 /** Exit code when a second Ctrl-C forces the watcher down (128 + SIGINT, as shells do). */
 const forcedExitCode = 130;
@@ -66,6 +64,12 @@ Examples:
         },
       ) => {
         const dirs = await checkFolders(io, dirArgs);
+        // The watcher (chokidar, the runner) loads when the command runs, not when `debate` starts.
+        const [{ configSkillFolders }, { createWatchPrinter }, { watchDebates }] = await Promise.all([
+          import("../config.js"),
+          import("../watch/format.js"),
+          import("../watch/watcher.js"),
+        ]);
         const extraSkillRoots = await configSkillFolders(io);
         let debates: (() => ReturnType<ReturnType<typeof watchDebates>["debates"]>) | undefined;
         const printer = createWatchPrinter(io, {

@@ -1,7 +1,5 @@
 import { resolve } from "node:path";
-import { hideUrlCredentials } from "@debatekit/core";
-import { countTokens } from "@debatekit/skills";
-import { startWorker, type WorkerEvent } from "@debatekit/tournament";
+import type { WorkerEvent } from "@debatekit/tournament";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
@@ -51,6 +49,12 @@ export function registerWorker(program: Command, io: CliIO): void {
         const url = urlArg ?? opts.queue;
         if (!url)
           throw new ExitError("debate worker needs the Redis URL: debate worker redis://HOST:PORT", 2);
+        // The queue, the engine and the tokenizer load when a worker starts, not when `debate` starts.
+        const [{ hideUrlCredentials }, { countTokens }, { startWorker }] = await Promise.all([
+          import("@debatekit/core"),
+          import("@debatekit/skills"),
+          import("@debatekit/tournament"),
+        ]);
         // Load the tokenizer (about a second of CPU) before taking a debate, not inside the first one.
         countTokens("debate");
         const stop = abortOnSignals(

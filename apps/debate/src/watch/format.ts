@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { escapeTerminal } from "@debatekit/report";
+import { escapeTerminal } from "@debatekit/report/escape";
 import type { CliIO } from "../output.js";
 import { isInteractive } from "../output.js";
 import { palette, phaseWord } from "../progress.js";
