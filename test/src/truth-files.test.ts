@@ -1,4 +1,4 @@
-import { cp, lstat, readdir, rm } from "node:fs/promises";
+import { cp, lstat, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { debate, newcomer } from "./newcomer.js";
@@ -34,7 +34,12 @@ describe("read-only commands on a finished dialectic folder", () => {
     const dir = join(root, "halt-ai-development");
     await cp(FIXTURE, dir, { recursive: true, preserveTimestamps: true });
     const before = await listing(dir);
-    for (const args of [["run", dir], ["status", dir], ["status", dir, "--json"], ["doctor", dir]]) {
+    for (const args of [
+      ["run", dir],
+      ["status", dir],
+      ["status", dir, "--json"],
+      ["doctor", dir],
+    ]) {
       const ran = debate(args, { cwd, env });
       expect({ args, stderr: ran.stderr, code: ran.code }).toMatchObject({ code: 0 });
       expect({ args, listing: await listing(dir) }).toEqual({ args, listing: before });
@@ -46,5 +51,56 @@ describe("read-only commands on a finished dialectic folder", () => {
     expect(md).toBeDefined();
     expect(html).toBeDefined();
     expect(rest).toEqual(before);
+  });
+});
+
+describe("a config file's mistakes", () => {
+  /** `debate new` in a folder whose debatekit.config.yaml is `yaml`; the seats not in it are manual flags. */
+  async function newWith(yaml: string, flags: string[] = ["--opposition", "manual", "--judge", "manual"]) {
+    const project = await mkdtemp(join(root, "project-"));
+    await writeFile(join(project, "debatekit.config.yaml"), yaml);
+    const ran = debate(["new", "This house would write tests first", ...flags], { cwd: project, env });
+    return { ...ran, project };
+  }
+
+  it("refuses a seat no format has, with the file, the field and the seat it likely meant", async () => {
+    const ran = await newWith("seats:\n  propositon: manual\n", [
+      "--opposition",
+      "manual",
+      "--judge",
+      "manual",
+      "--proposition",
+      "manual",
+    ]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      "debatekit.config.yaml: `seats.propositon` is not a seat of any format (did you mean `proposition`?)",
+    );
+    expect(await readdir(ran.project)).toEqual(["debatekit.config.yaml"]);
+  });
+
+  it("names the config file's field, not a flag the user never typed, for an adapter that does not exist", async () => {
+    const ran = await newWith("seats:\n  proposition: manuall\n");
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      "debatekit.config.yaml: `seats.proposition` names no adapter `manuall` (did you mean `manual`?)",
+    );
+    expect(ran.stderr).not.toContain("--proposition");
+    expect(await readdir(ran.project)).toEqual(["debatekit.config.yaml"]);
+  });
+
+  it("refuses an unknown key with the field it likely meant", async () => {
+    const ran = await newWith("sets:\n  proposition: manual\n");
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      "debatekit.config.yaml: `sets` is not a known field (did you mean `seats`?)",
+    );
+  });
+
+  it("names the file of YAML that does not parse", async () => {
+    const ran = await newWith("seats: [\n  proposition: manual\n");
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^debate: debatekit\.config\.yaml: /);
+    expect(await readdir(ran.project)).toEqual(["debatekit.config.yaml"]);
   });
 });
