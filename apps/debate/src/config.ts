@@ -1,9 +1,13 @@
 import { stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { type DebatekitConfig, formatValidationErrors, validateDebatekitConfig } from "@debatekit/schema";
+import { formats } from "@debatekit/core";
+import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner/adapters";
+import { type DebatekitConfig, type ValidationError, validateDebatekitConfig } from "@debatekit/schema";
 import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
 import { parse as parseYaml } from "yaml";
+import { didYouMean } from "./did-you-mean.js";
 import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
 
@@ -14,6 +18,27 @@ export interface LoadedConfig {
 }
 
 const yamlLoader: Loader = (_file, content) => parseYaml(content);
+
+/** A config file that does not parse: carries the file, which lilconfig's search does not name. */
+class ConfigParseError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(firstLineOf(cause), { cause });
+  }
+}
+
+/** `loader`, whose failure names the file it was reading. */
+function namingFile(loader: Loader): Loader {
+  return async (file, content) => {
+    try {
+      return await loader(file, content);
+    } catch (error) {
+      throw new ConfigParseError(file, error);
+    }
+  };
+}
 
 /** The project's config files that are data, in the order they are looked for in each folder. */
 export const DATA_CONFIG_PLACES = [
@@ -31,12 +56,19 @@ export const CODE_CONFIG_PLACES = ["debatekit.config.js", "debatekit.config.mjs"
 /** Where a project's config is looked for, in each folder from the working one up (lilconfig's search). */
 const PROJECT_PLACES = [...DATA_CONFIG_PLACES, ...CODE_CONFIG_PLACES];
 const USER_PLACES = ["config.json", "config.yaml", "config.yml"];
-const loaders = {
-  ...defaultLoaders,
-  ".yaml": yamlLoader,
-  ".yml": yamlLoader,
-  noExt: yamlLoader,
-};
+const loaders = Object.fromEntries(
+  Object.entries({ ...defaultLoaders, ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader }).map(
+    ([ext, loader]) => [ext, namingFile(loader)],
+  ),
+);
+
+/** config.schema.json, for the fields a misspelt key may have meant. */
+const configSchema = createRequire(import.meta.url)(
+  "@debatekit/schema/schemas/config.schema.json",
+) as SchemaNode;
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+}
 
 /** What loading the config reads of a command's surroundings. */
 type ConfigIO = Pick<CliIO, "cwd" | "env">;
@@ -51,10 +83,60 @@ export interface ConfigTree {
   root: string;
 }
 
+/** The fields the schema knows beside the one at `path` (dotted), for a did-you-mean. */
+function siblingFields(path: string): string[] {
+  let node: SchemaNode | undefined = configSchema;
+  for (const part of path.split(".").slice(0, -1)) node = node?.properties?.[part];
+  return Object.keys(node?.properties ?? {});
+}
+
+/**
+ * The problems of `seats` the schema cannot see: a key that is no format's seat (seats are what the
+ * formats' `debate new` offers), a value whose adapter does not exist.
+ */
+function seatErrors(seats: unknown): ValidationError[] {
+  if (seats === null || typeof seats !== "object" || Array.isArray(seats)) return [];
+  const roles = [...new Set(Object.values(formats).flatMap((f) => f.newOptions.seats.map((s) => s.role)))];
+  const errors: ValidationError[] = [];
+  for (const [role, spec] of Object.entries(seats)) {
+    if (!roles.includes(role))
+      errors.push({
+        path: `seats.${role}`,
+        message: `is not a seat of any format${didYouMean(role, roles)} (the seats: ${roles.join(", ")})`,
+        keyword: "seat",
+      });
+    const adapter = typeof spec === "string" ? spec.split(":")[0]! : "";
+    if (adapter && /^[a-z][a-z0-9-]*$/.test(adapter) && !isAdapterInstalled(adapter))
+      errors.push({
+        path: `seats.${role}`,
+        message: `names no adapter \`${adapter}\`${didYouMean(adapter, builtinAdapters)} (the adapters: ${builtinAdapters.join(", ")})`,
+        keyword: "adapter",
+      });
+  }
+  return errors;
+}
+
+/** A schema error, with the field a misspelt key likely meant. */
+function withSuggestion(error: ValidationError): ValidationError {
+  if (error.keyword !== "additionalProperties") return error;
+  const key = error.path.split(".").at(-1)!;
+  return { ...error, message: `${error.message}${didYouMean(key, siblingFields(error.path))}` };
+}
+
+/** A config file's data, checked: every problem (the schema's, then the seats') ends the command, each with the file and field. */
 function checked(file: string, data: unknown, io: ConfigIO): DebatekitConfig {
   const shown = relative(io.cwd, file) || file;
   const result = validateDebatekitConfig(data ?? {});
-  if (!result.ok) throw new ExitError(`${shown}: ${formatValidationErrors(result.errors)}`, 2);
+  const errors = [
+    ...(result.ok ? [] : result.errors.map(withSuggestion)),
+    ...seatErrors((data as { seats?: unknown } | null)?.seats),
+  ];
+  if (!result.ok || errors.length > 0)
+    // One line: the CLI shows an error's first line only.
+    throw new ExitError(
+      `${shown}: ${errors.map((e) => `\`${e.path || "(root)"}\` ${e.message}`).join("; ")}`,
+      2,
+    );
   // Skill folders are relative to the file that names them.
   const folders = result.value.skills?.folders?.map((f) => resolve(dirname(file), f));
   return { ...result.value, ...(folders ? { skills: { folders } } : {}) };
@@ -100,7 +182,9 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
       ...(tree ? { stopDir: tree.dir } : {}),
     }).search(tree?.cwd ?? io.cwd);
   } catch (error) {
-    throw new ExitError(`debatekit config: ${firstLineOf(error)}`, 2);
+    const file =
+      error instanceof ConfigParseError ? relative(io.cwd, error.file) || error.file : "debatekit config";
+    throw new ExitError(`${file}: ${firstLineOf(error)}`, 2);
   }
   if (project && !project.isEmpty) {
     // A file of the copy is named, and its skill folders resolved, where it stands in the repository.

@@ -15,7 +15,8 @@ import { ARGUMENT_ID, resolveInside } from "./paths.js";
  * (a regular file, not a link), so an edited, replaced or touched file is parsed again; and what it
  * takes from an entry is checked like a parsed file (schema, id/side/exchange). The index is derived
  * and optional: missing, stale or unreadable, it costs a full parse, never a wrong state. Only
- * `debate run` writes it, at the end of a run, from files it stat'ed before reading them.
+ * `debate run` writes it, at the end of a run that committed a step, from files it stat'ed before
+ * reading them.
  */
 export const ARGUMENT_INDEX_FILE = ".debate/argument-index.json";
 

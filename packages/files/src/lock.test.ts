@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -212,5 +212,23 @@ describe("acquireLock", { timeout: 30_000 }, () => {
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     await lock.release();
+  });
+});
+
+describe("acquireLock: the .debate folder", () => {
+  it("goes with the lock when the lock made it and nothing else was written in it", async () => {
+    const debateDir = path.join(dir, "d");
+    await mkdir(debateDir);
+    await (await acquireLock(debateDir)).release();
+    expect(await readdir(debateDir)).toEqual([]);
+  });
+
+  it("stays when it holds anything else", async () => {
+    const debateDir = path.join(dir, "d");
+    await mkdir(debateDir);
+    const lock = await acquireLock(debateDir);
+    await writeFile(path.join(debateDir, ".debate", "journal"), "");
+    await lock.release();
+    expect(await readdir(path.join(debateDir, ".debate"))).toEqual(["journal"]);
   });
 });

@@ -113,7 +113,9 @@ export async function acquireLock(
   options: LockOptions = {},
 ): Promise<{ release(): Promise<void>; holder: LockHolder }> {
   const file = resolveInside(dir, LOCK_FILE);
-  await mkdir(path.dirname(file), { recursive: true });
+  // The folder .debate, when the lock made it, goes with the lock: a run that wrote nothing else
+  // leaves no trace.
+  const madeDir = await mkdir(path.dirname(file), { recursive: true });
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const holder: LockHolder = {
     pid: process.pid,
@@ -135,7 +137,16 @@ export async function acquireLock(
     await handle.close();
   }
   try {
-    return await takeLock(dir, file, temp, content, holder, staleMs, options);
+    const taken = await takeLock(dir, file, temp, content, holder, staleMs, options);
+    if (!madeDir) return taken;
+    return {
+      holder,
+      release: async () => {
+        await taken.release();
+        // Fails (and is left) when anything else was written in it.
+        await rmdir(madeDir).catch(() => undefined);
+      },
+    };
   } finally {
     await unlink(temp).catch(() => undefined);
   }

@@ -272,6 +272,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   };
   // The argument index (files' .debate/argument-index.json) lets the next run skip parsing every
   // argument file: rewritten when the run ends, from the last full read plus the files this run added.
+  // A run that committed nothing writes none: it leaves the folder as it found it.
   let lastRead: DebateFolder | undefined;
   let lastState: DebateState | undefined;
   const refreshIndex = async () => {
@@ -279,7 +280,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     try {
       const ids = lastState.arguments.map((a) => a.frontmatter.id);
       const known = lastRead.argumentIndex;
-      if (committed === 0 && lastRead.argumentIndexCurrent) return;
+      if (committed === 0) return;
       await writeArgumentIndex(
         dir,
         await refreshArgumentIndex(dir, ids, known, (id) => readArgument(dir, id)),
