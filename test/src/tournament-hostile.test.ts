@@ -2,13 +2,11 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { folderFingerprint, repoRoot, runDebateBin } from "./workspace.js";
+import { folderFingerprint, replayTournamentArgs, runDebateBin } from "./workspace.js";
 
 // A tournament folder is data someone may hand over, like a debate folder: tournament.md's match
 // ids must each name their own folder, a match folder must not lead outside the tournament, and a
 // program a player's seat names runs only once the user allowed it. Through the built binary.
-
-const example = join(repoRoot, "examples/tournament-replay");
 
 let work: string;
 let home: string;
@@ -25,23 +23,7 @@ const debate = (args: string[]) => runDebateBin(args, { cwd: work, home });
 
 /** A two-player crossfire tournament on the example's replay recordings (4 matches). */
 async function newTournament(name: string): Promise<string> {
-  const made = debate([
-    "tournament",
-    "new",
-    name,
-    "--motions",
-    join(example, "motions.jsonl"),
-    "--seats",
-    "replay:alice,replay:bob",
-    "--judges",
-    "replay",
-    "--format",
-    "crossfire",
-    "--rounds",
-    "1",
-    "--replay",
-    join(example, "recordings"),
-  ]);
+  const made = debate(replayTournamentArgs(name));
   expect(made.code, made.stderr).toBe(0);
   return join(work, name);
 }

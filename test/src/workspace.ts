@@ -8,6 +8,31 @@ import { allowFolder, readFolderPrograms } from "@debatekit/files";
 /** The repository root. */
 export const repoRoot = new URL("../../", import.meta.url).pathname;
 
+/**
+ * `debate tournament new <name>` arguments: a two-player crossfire tournament of one round per
+ * debate (4 matches) on the offline example's motions and replay recordings.
+ */
+export function replayTournamentArgs(name: string): string[] {
+  const example = join(repoRoot, "examples/tournament-replay");
+  return [
+    "tournament",
+    "new",
+    name,
+    "--motions",
+    join(example, "motions.jsonl"),
+    "--seats",
+    "replay:alice,replay:bob",
+    "--judges",
+    "replay",
+    "--format",
+    "crossfire",
+    "--rounds",
+    "1",
+    "--replay",
+    join(example, "recordings"),
+  ];
+}
+
 export interface WorkspacePackage {
   dir: string;
   manifest: {

@@ -41,8 +41,15 @@ export type { QueueConnection } from "./redis.js";
 export { openQueueConnection, parseQueueUrl, QUEUE_CONNECT_TIMEOUT_MS } from "./redis.js";
 export { renderLeaderboardHtml, renderLeaderboardMarkdown, renderRatingChart } from "./render.js";
 export { LEADERBOARD_FILES, writeTournamentReport } from "./report.js";
-export type { FailureRecord, MatchResult } from "./results.js";
-export { FAILURES_DIR, readMatchResult, readResults, recordFailure } from "./results.js";
+export type { FailureRecord, MatchResult, Spend } from "./results.js";
+export {
+  describeSpend,
+  FAILURES_DIR,
+  readMatchResult,
+  readResults,
+  recordFailure,
+  spendOf,
+} from "./results.js";
 export type { TournamentEvent, TournamentRunOptions, TournamentRunSummary } from "./run-local.js";
 export { needsRun, runTournament } from "./run-local.js";
 export type { FolderSnapshot } from "./snapshot.js";

@@ -3,7 +3,7 @@ import type { TournamentFrontmatter } from "@debatekit/schema";
 import { sideRoles } from "./folder.js";
 import { computePanelFigures, type PanelFigures } from "./panel-figures.js";
 import { type Game, type RatedPlayer, rateWithIntervals } from "./ratings.js";
-import type { MatchResult } from "./results.js";
+import { type MatchResult, spendOf } from "./results.js";
 
 /** Points out of games: wins count 1, ties 1/2. */
 export interface Tally {
@@ -19,6 +19,8 @@ export interface Leaderboard {
   sideNames: { first: string; second: string };
   counts: { total: number; done: number; failed: number; remaining: number; decided: number };
   spendUsd: number;
+  /** Calls of paid seats that reported no cost. */
+  unreportedCalls: number;
   ratings: RatedPlayer[];
   /** score[i][j] = points of players[i] against players[j], out of games[i][j]. */
   headToHead: { players: string[]; score: number[][]; games: number[][] };
@@ -151,7 +153,7 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
       remaining: results.length - done - failed.length,
       decided: games.length,
     },
-    spendUsd: results.reduce((s, r) => s + r.costUsd, 0),
+    ...spendOf(results),
     ratings,
     headToHead: { players, score, games: played },
     sides: { first, perPlayer: [...perPlayer.values()] },

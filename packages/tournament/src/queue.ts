@@ -14,7 +14,7 @@ import { DEBATES_DIR, matchFolder, readTournament, TOURNAMENT_FILE } from "./fol
 import { computeLeaderboard } from "./leaderboard.js";
 import { createRedisGates, gatedAdapter, RATE_LIMITED } from "./limiter.js";
 import { heard, openQueueConnection, parseQueueUrl, type QueueConnection, settlesWithin } from "./redis.js";
-import { readResults, recordFailure } from "./results.js";
+import { readResults, recordFailure, spendOf } from "./results.js";
 import type { TournamentEvent, TournamentRunSummary } from "./run-local.js";
 import { markEnded, needsRun } from "./run-local.js";
 import { type FolderSnapshot, readFolderSnapshot, writeFolderSnapshot } from "./snapshot.js";
@@ -108,7 +108,7 @@ export async function enqueueTournament(
       return {
         done: all.filter((r) => r.status === "done").length,
         failed: all.filter((r) => r.status === "failed").length,
-        spendUsd: all.reduce((s, r) => s + r.costUsd, 0),
+        ...spendOf(all),
       };
     };
     let budgetStop: string | undefined;
@@ -259,6 +259,7 @@ export async function enqueueTournament(
       ran: todo.length,
       status: remaining === 0 ? "finished" : "stopped",
       spendUsd: c.spendUsd,
+      unreportedCalls: c.unreportedCalls,
       ...(options.signal?.aborted
         ? { reason: "stopped waiting (the workers go on); run again to collect" }
         : budgetStop

@@ -2,12 +2,12 @@
 import { BASE_STYLE, escapeCell as c, escapeHtml as h } from "@debatekit/report";
 import type { Leaderboard, Tally } from "./leaderboard.js";
 import type { RatedPlayer } from "./ratings.js";
+import { describeSpend } from "./results.js";
 
 const r0 = (x: number) => Math.round(x).toString();
 const pct = (t: Tally) => (t.games === 0 ? "-" : `${Math.round((100 * t.score) / t.games)}% (n=${t.games})`);
 const frac = (a: { agree: number; n: number }) =>
   a.n === 0 ? "-" : `${Math.round((100 * a.agree) / a.n)}% (${a.agree}/${a.n})`;
-const money = (usd: number) => (usd > 0 ? `$${usd.toFixed(4)}` : "not reported");
 
 function ratingRows(list: readonly RatedPlayer[]): string[] {
   return list.map(
@@ -34,7 +34,7 @@ export function renderLeaderboardMarkdown(lb: Leaderboard): string {
     lines.push("");
   }
   lines.push(
-    `${lb.format} format; ${lb.counts.total} debates: ${lb.counts.done} done, ${lb.counts.failed} failed, ${lb.counts.remaining} not finished; ${lb.counts.decided} decided. Spend: ${money(lb.spendUsd)}.`,
+    `${lb.format} format; ${lb.counts.total} debates: ${lb.counts.done} done, ${lb.counts.failed} failed, ${lb.counts.remaining} not finished; ${lb.counts.decided} decided. Spend: ${describeSpend(lb)}.`,
     "",
     "## Ratings",
     "",
@@ -185,7 +185,7 @@ export function renderLeaderboardHtml(lb: Leaderboard): string {
     );
   }
   parts.push(
-    `<p>${h(lb.format)} format; ${lb.counts.total} debates: ${lb.counts.done} done, ${lb.counts.failed} failed, ${lb.counts.remaining} not finished; ${lb.counts.decided} decided. Spend: ${h(money(lb.spendUsd))}.</p>`,
+    `<p>${h(lb.format)} format; ${lb.counts.total} debates: ${lb.counts.done} done, ${lb.counts.failed} failed, ${lb.counts.remaining} not finished; ${lb.counts.decided} decided. Spend: ${h(describeSpend(lb))}.</p>`,
     `<h2>Ratings</h2><p>Bradley-Terry, maximum likelihood (Elo scale, mean 1000), 95% interval from ${lb.samples} bootstrap resamples of the debates (seed ${lb.seed}).</p>`,
     renderRatingChart(lb.ratings),
     ratingTable(lb.ratings),

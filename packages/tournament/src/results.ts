@@ -23,6 +23,8 @@ export interface MatchResult {
   /** Seat calls journaled, and the cost and tokens the adapters reported. */
   calls: number;
   costUsd: number;
+  /** Calls of seats that cost money whose adapter reported no cost (replay and manual calls are free). */
+  unreportedCalls: number;
   inputTokens: number;
   outputTokens: number;
 }
@@ -73,10 +75,11 @@ function winnerOf(standing: ReturnType<ReturnType<typeof formatOfState>["standin
 export async function readMatchResult(tournament: Tournament, match: Match): Promise<MatchResult> {
   const debateDir = matchFolder(tournament.dir, match.id);
   const journal = await readJournal(debateDir).catch(() => []);
-  const usage = { calls: journal.length, costUsd: 0, inputTokens: 0, outputTokens: 0 };
+  const usage = { calls: journal.length, costUsd: 0, unreportedCalls: 0, inputTokens: 0, outputTokens: 0 };
   for (const entry of journal) {
     const u = entry.result.usage;
     usage.costUsd += u?.costUsd ?? 0;
+    if (u?.costUsd === undefined && entry.usage?.cost !== "free") usage.unreportedCalls += 1;
     usage.inputTokens += u?.inputTokens ?? 0;
     usage.outputTokens += u?.outputTokens ?? 0;
   }
@@ -112,6 +115,33 @@ export async function readMatchResult(tournament: Tournament, match: Match): Pro
     return { match, status: "failed", error: { code: failure.code, message: failure.message }, ...usage };
   // Every committed step rests on journaled calls: no journal, nothing started.
   return { match, status: journal.length > 0 ? "running" : "pending", ...usage };
+}
+
+/** What matches spent: the cost their seats reported, and how many calls of paid seats reported none. */
+export interface Spend {
+  spendUsd: number;
+  unreportedCalls: number;
+}
+
+/** The spend of these matches. */
+export function spendOf(results: Iterable<Pick<MatchResult, "costUsd" | "unreportedCalls">>): Spend {
+  const spend = { spendUsd: 0, unreportedCalls: 0 };
+  for (const r of results) {
+    spend.spendUsd += r.costUsd;
+    spend.unreportedCalls += r.unreportedCalls;
+  }
+  return spend;
+}
+
+/**
+ * A spend in words: dollars when every call's cost is known (free seats count $0, as the plan
+ * does); "not reported" only when calls of paid seats reported no cost.
+ */
+export function describeSpend(spend: Spend): string {
+  const usd = `$${spend.spendUsd.toFixed(4)}`;
+  if (spend.unreportedCalls === 0) return usd;
+  if (spend.spendUsd === 0) return "not reported";
+  return `${usd} + ${spend.unreportedCalls} call(s) that reported no cost`;
 }
 
 /** Every match's result, in tournament.md's order. */

@@ -2,7 +2,14 @@ import { DebatekitError } from "@debatekit/core";
 import { checkFolderConsent, type RunOptions, runDebate } from "@debatekit/runner";
 import { matchFolder, readTournament, type Tournament, writeTournament } from "./folder.js";
 import { createProviderGates, gatedAdapter, pauseOnRateLimit } from "./limiter.js";
-import { clearFailure, type MatchResult, readMatchResult, readResults, recordFailure } from "./results.js";
+import {
+  clearFailure,
+  type MatchResult,
+  readMatchResult,
+  readResults,
+  recordFailure,
+  spendOf,
+} from "./results.js";
 
 /** Progress of a tournament run: one stream the terminal, `--json` lines and tests all read. */
 export type TournamentEvent =
@@ -23,6 +30,7 @@ export type TournamentEvent =
       total: number;
       running: number;
       spendUsd: number;
+      unreportedCalls: number;
       etaMs?: number;
     }
   | { type: "budget_stop"; id: string; estimateUsd: number; committedUsd: number; maxCostUsd: number }
@@ -42,6 +50,8 @@ export interface TournamentRunSummary {
   /** finished: every match ended (done or failed); stopped: some remain (signal, waiting seats, locks). */
   status: "finished" | "stopped";
   spendUsd: number;
+  /** Calls of paid seats that reported no cost. */
+  unreportedCalls: number;
   /** Why it stopped early, when it did (e.g. the budget). */
   reason?: string;
 }
@@ -101,7 +111,7 @@ export async function runTournament(
     return {
       done: all.filter((r) => r.status === "done").length,
       failed: all.filter((r) => r.status === "failed").length,
-      spendUsd: all.reduce((s, r) => s + r.costUsd, 0),
+      ...spendOf(all),
     };
   };
   const total = tournament.frontmatter.matches.length;
@@ -234,6 +244,7 @@ export async function runTournament(
     ran,
     status: remaining === 0 ? "finished" : "stopped",
     spendUsd: c.spendUsd,
+    unreportedCalls: c.unreportedCalls,
     ...(budgetStop
       ? { reason: budgetStop }
       : options.signal?.aborted

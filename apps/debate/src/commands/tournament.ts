@@ -80,9 +80,10 @@ function formatPlan(plan: TournamentPlan): string {
 
 /** Progress of a tournament run on stderr: one live line on a TTY, plain lines otherwise. */
 async function tournamentProgress(io: CliIO, json: boolean): Promise<(event: TournamentEvent) => void> {
-  const [{ escapeTerminal }, { palette }] = await Promise.all([
+  const [{ escapeTerminal }, { palette }, { describeSpend }] = await Promise.all([
     import("@debatekit/report/escape"),
     import("../progress.js"),
+    engine(),
   ]);
   const live = isInteractive(io) && !json;
   const c = palette(io);
@@ -102,7 +103,7 @@ async function tournamentProgress(io: CliIO, json: boolean): Promise<(event: Tou
         `${mark} ${event.id}${event.reason ? `: ${escapeTerminal(event.reason.split("\n")[0]!)}` : ""}\n`,
       );
     } else if (event.type === "progress") {
-      const line = `${event.done + event.failed}/${event.total} ended (${event.done} done, ${event.failed} failed), ${event.running} running, spend ${event.spendUsd > 0 ? `$${event.spendUsd.toFixed(4)}` : "not reported"}${event.etaMs !== undefined ? `, ETA ${duration(event.etaMs)}` : ""}`;
+      const line = `${event.done + event.failed}/${event.total} ended (${event.done} done, ${event.failed} failed), ${event.running} running, spend ${describeSpend(event)}${event.etaMs !== undefined ? `, ETA ${duration(event.etaMs)}` : ""}`;
       io.stderr.write(live ? `\r\u001b[K${line}` : `${line}\n`);
     } else if (event.type === "rate_limited") {
       if (live) io.stderr.write("\r\u001b[K");
@@ -325,7 +326,7 @@ Examples:
     .argument("<dir>", "the tournament folder")
     .option("--json", "print the status as JSON")
     .action(async (dirArg: string, opts: { json?: boolean }) => {
-      const { readResults, readTournament } = await engine();
+      const { describeSpend, readResults, readTournament, spendOf } = await engine();
       const t = await readTournament(resolve(io.cwd, dirArg));
       const results = await readResults(t);
       const by = (s: string) => results.filter((r) => r.status === s);
@@ -338,7 +339,7 @@ Examples:
         running: by("running").length,
         pending: by("pending").length,
         calls: results.reduce((s, r) => s + r.calls, 0),
-        spendUsd: results.reduce((s, r) => s + r.costUsd, 0),
+        ...spendOf(results),
         debates: results.map((r) => ({
           id: r.match.id,
           status: r.status,
@@ -351,7 +352,7 @@ Examples:
         return;
       }
       io.stdout.write(
-        `${status.tournament_id}: ${status.status}; ${status.done} done, ${status.failed} failed, ${status.running} started, ${status.pending} not started of ${status.total}; ${status.calls} seat calls, spend ${status.spendUsd > 0 ? `$${status.spendUsd.toFixed(4)}` : "not reported"}\n`,
+        `${status.tournament_id}: ${status.status}; ${status.done} done, ${status.failed} failed, ${status.running} started, ${status.pending} not started of ${status.total}; ${status.calls} seat calls, spend ${describeSpend(status)}\n`,
       );
       for (const r of status.debates) {
         io.stdout.write(

@@ -1,27 +1,6 @@
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
 import type { Detection } from "@debatekit/adapter-kit";
-import { runProcess, sanitizeError, secretsFromEnv } from "@debatekit/adapter-kit";
+import { findOnPath, runProcess, sanitizeError, secretsFromEnv } from "@debatekit/adapter-kit";
 import { knownAgentOf } from "./agents.js";
-
-/** The executable a program name resolves to on `PATH` (no shell), or undefined. */
-export function findOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
-  const isExecutable = (file: string) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (program.includes("/")) return isExecutable(program) && isAbsolute(program) ? program : undefined;
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, program);
-    if (isExecutable(file)) return file;
-  }
-  return undefined;
-}
 
 /** The first version-looking token of `--version` output (`1.18.33`, `0.61.0-preview.1`). */
 export function versionFrom(text: string): string | undefined {

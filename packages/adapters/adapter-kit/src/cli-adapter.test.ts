@@ -186,7 +186,9 @@ describe("defineCliAdapter: call()", () => {
       .createAdapter({ adapter: "claude" }, context({ PATH: dir }))
       .call({ prompt: "hi", timeoutMs: 20_000, cwd: dir });
     expect(call.status).toBe("unavailable");
-    expect(call.error).toBe("fakecli is not installed or not on PATH");
+    expect(call.error).toBe(
+      "fakecli: not installed (no `fakecli-is-not-on-any-path` on PATH); install fakecli: npm install -g fakecli",
+    );
   });
 });
 
@@ -208,6 +210,16 @@ describe("defineCliAdapter: call() when no credential is found (credentials.when
     expect(call).toMatchObject({ status: "unavailable", text: "", transport: "cli" });
     expect(call.error).toBe("fakecli: no login or key found; installed; run `fakecli login`");
     await expect(stat(marker)).rejects.toThrow(/ENOENT/);
+  });
+
+  test("before-call: a program that is not installed says so before any word about the login", async () => {
+    const call = await withPolicy("before-call")
+      .createAdapter({ adapter: "claude" }, context({ HOME: dir, PATH: dir }))
+      .call({ prompt: "hello", timeoutMs: 20_000, cwd: dir });
+    expect(call.status).toBe("unavailable");
+    expect(call.error).toBe(
+      "fakecli: not installed (no `fakecli-is-not-on-any-path` on PATH); install fakecli: npm install -g fakecli",
+    );
   });
 
   test("before-call: a key in the env or a login file lets the call run", async () => {

@@ -5,7 +5,7 @@ import type { ParsedCliOutput } from "./cli-output.js";
 import { findEffortOverrides, loadEffortMap, resolveEffort } from "./effort.js";
 import { envelopeFromProcess } from "./envelope.js";
 import type { ProcessOutcome } from "./process.js";
-import { runProcess } from "./process.js";
+import { findOnPath, runProcess } from "./process.js";
 import { sanitizeError, secretsFromEnv } from "./redact.js";
 import {
   type LaunchInput,
@@ -159,6 +159,7 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
   function createAdapter(seat: SeatConfig, context: AdapterContext): Adapter {
     const env = context.env ?? process.env;
     const [command = spec.program, ...baseArgs] = seat.command ?? [];
+    const notInstalled = `${spec.name}: not installed (no \`${command}\` on PATH); ${spec.installHint}`;
 
     async function call(request: SeatRequest): Promise<SeatCall> {
       const unavailable = (error: string): SeatCall => ({
@@ -182,6 +183,9 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
         throw error;
       }
       const callerEnv = { ...env, ...seatEnv };
+      // The program before the login: a login hint for a CLI that is not there sends the user to a
+      // command they do not have (a path in `command` is left to the spawn to find).
+      if (!command.includes("/") && !findOnPath(command, callerEnv)) return unavailable(notInstalled);
       const endpoint = seatEndpoint(seat, callerEnv);
       const loggedIn =
         !spec.credentials.whenMissing ||

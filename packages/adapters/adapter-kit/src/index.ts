@@ -22,7 +22,7 @@ export type { EnvelopeOptions, ParsedOutput } from "./envelope.js";
 export { envelopeFromProcess } from "./envelope.js";
 export { loopbackAddress, refusesConnections } from "./probe.js";
 export type { ProcessOutcome, RunProcessOptions } from "./process.js";
-export { runProcess } from "./process.js";
+export { findOnPath, runProcess } from "./process.js";
 export { REDACTED, redactSecrets, sanitizeError, secretsFromEnv } from "./redact.js";
 export type { LaunchInput, LaunchPlan, SeatEndpoint, SeatSandbox, SeatTools } from "./sandbox.js";
 export {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { accessSync, constants, readdirSync, readFileSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 /** How to start one program for one seat call. */
@@ -213,4 +214,23 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
     });
     child.on("close", () => void finish());
   });
+}
+
+/** The executable a program name resolves to on `PATH` (no shell), or undefined. */
+export function findOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
+  const isExecutable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes("/")) return isExecutable(program) && isAbsolute(program) ? program : undefined;
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, program);
+    if (isExecutable(file)) return file;
+  }
+  return undefined;
 }
