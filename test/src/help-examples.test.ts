@@ -60,6 +60,16 @@ const expectedExit: Record<string, number | "any"> = {
   "debate completion fish > ~/.config/fish/completions/debate.fish": 0,
 };
 
+/** What some examples must print (stdout and stderr together), where that is cheap to say. */
+const expectedText: Record<string, RegExp> = {
+  "debate watch": /watching debates/,
+  "debate status": /debates\/tests-first/,
+  "debate example": /ai-review-gate/,
+  "debate log debates/tests-first --step 2:judge": /judge/,
+  "debate completion bash > ~/.local/share/bash-completion/completions/debate":
+    /complete .*-F _debate debate/,
+};
+
 /** Commands that run until stopped: started, stopped after their first line. */
 const longRunning = new Set(["watch"]);
 
@@ -204,9 +214,11 @@ describe("every example in every --help", () => {
       const ran = longRunning.has(command[0]!)
         ? await runUntilFirstLine(args, where)
         : debate(args, { cwd: where, env });
-      const usage = usageError.exec(`${ran.stdout}${ran.stderr}`)?.[0];
+      const said = `${ran.stdout}${ran.stderr}`;
+      const usage = usageError.exec(said)?.[0];
       const expected = expectedExit[example];
-      if (usage || (expected !== "any" && ran.code !== expected))
+      const text = expectedText[example];
+      if (usage || (expected !== "any" && ran.code !== expected) || (text && !text.test(said)))
         outcomes.push(
           `${example}: exit ${ran.code}${usage ? ` (${usage})` : ""}: ${ran.stderr.slice(0, 300)}`,
         );
