@@ -30,7 +30,7 @@ async function checkFolders(io: CliIO, dirs: string[]): Promise<string[]> {
   );
 }
 
-/** `debate watch <dir...>`: advances every debate under the folders whenever its files change. */
+/** `debate watch [dir...]`: advances every debate under the folders whenever its files change. */
 export function registerWatch(program: Command, io: CliIO): void {
   program
     .command("watch")
@@ -42,7 +42,8 @@ Examples:
   $ debate watch                   # every debate under debates/
   $ debate watch debates/tests-first --json`,
     )
-    .argument("<dirs...>", "debate folders, or folders holding debate folders")
+    // Without a folder it watches debates/, where `debate new` writes, as `debate status` reads it.
+    .argument("[dirs...]", "debate folders, or folders holding debate folders", ["debates"])
     .option("--json", "print one JSON event per line (NDJSON) on stdout instead of text")
     .option("--debounce <ms>", "quiet time after a debate's last change before it runs (default 50)", parseMs)
     .option("--write-finish <ms>", "a changed file must keep its size this long (default 100)", parseMs)
@@ -76,18 +77,10 @@ Examples:
           ...(opts.json ? { json: true } : {}),
           debates: () => debates?.() ?? [],
         });
-        const watcher = watchDebates(dirs, {
-          onEvent: printer.onEvent,
-          ...(opts.debounce !== undefined ? { debounceMs: opts.debounce } : {}),
-          ...(opts.writeFinish !== undefined ? { writeFinishMs: opts.writeFinish } : {}),
-          ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
-          ...(opts.rescan !== undefined ? { rescanMs: opts.rescan } : {}),
-          run: { env: io.env, cwd: io.cwd, ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}) },
-        });
-        debates = () => watcher.debates();
         // A second signal while the runs wind down forces the exit.
         const force = () => process.exit(forcedExitCode);
-        await new Promise<void>((stop) => {
+        // Listening before the watcher starts: a signal right after its first line stops it cleanly.
+        const stopped = new Promise<void>((stop) => {
           const onSignal = (signal: NodeJS.Signals) => {
             if (!opts.json)
               io.stderr.write(`\n${signal}: stopping; running seats are aborted (again to force)\n`);
@@ -100,6 +93,16 @@ Examples:
           process.on("SIGINT", onSignal);
           process.on("SIGTERM", onSignal);
         });
+        const watcher = watchDebates(dirs, {
+          onEvent: printer.onEvent,
+          ...(opts.debounce !== undefined ? { debounceMs: opts.debounce } : {}),
+          ...(opts.writeFinish !== undefined ? { writeFinishMs: opts.writeFinish } : {}),
+          ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+          ...(opts.rescan !== undefined ? { rescanMs: opts.rescan } : {}),
+          run: { env: io.env, cwd: io.cwd, ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}) },
+        });
+        debates = () => watcher.debates();
+        await stopped;
         try {
           await watcher.close();
         } finally {
