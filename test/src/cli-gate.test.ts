@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import {
   goodSum as good,
   bugJudgment as judgeBug,
 } from "./gate-fixtures.js";
-import { repoRoot } from "./workspace.js";
+import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // `debate gate` end to end through the built CLI: a real git repository (main, a clean change and a
 // change with a real bug), every seat an `http` seat on the loopback model server, which scripts the
@@ -94,16 +94,13 @@ function gate(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, "gate", "--dir", join(work, "debates"), ...args], {
-    cwd: repo,
-    env: { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "", ...env },
+  return runDebateAsync(["gate", "--dir", join(work, "debates"), ...args], repo, {
+    ...process.env,
+    NO_COLOR: "1",
+    CI: "1",
+    GITHUB_STEP_SUMMARY: "",
+    ...env,
   });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
 }
 
 const seats = { critic: "critic", judge: "judge", author: "judge" };

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -8,12 +8,11 @@ import AjvDraft04 from "ajv-draft-04";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
 import { debate } from "./newcomer.js";
-import { repoRoot } from "./workspace.js";
+import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // Model text stays text wherever it lands: a hostile critic's findings in the gate's comment and
 // SARIF, hostile titles, reasoning and verdict fields in report.md (formal and crossfire), and a
 // model's terminal escape sequences in `debate log`, all through the built CLI.
-const bin = join(repoRoot, "apps/debate/dist/bin.js");
 
 /** Markup a model could try to slip into a rendered page, one line. */
 const HOSTILE_LINE =
@@ -44,19 +43,7 @@ afterAll(async () => {
 });
 
 /** Runs the built CLI without blocking this process (the model server answers from it). */
-function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
-}
+const cli = runDebateAsync;
 
 /** Lines of `markdown` that a renderer reads as a heading, a quote or an HTML tag of the text's own. */
 function markupLines(markdown: string) {

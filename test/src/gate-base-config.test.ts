@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,7 +7,7 @@ import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import { validateGateResult } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bugCritique, buggySum, bugJudgment, gitEnv, goodSum } from "./gate-fixtures.js";
-import { repoRoot } from "./workspace.js";
+import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // The change a gate reviews cannot change how it is reviewed: a real git repository whose main holds
 // the gate's policy, a critic prompt, a config file naming a skill folder and a project skill, and a
@@ -15,7 +15,6 @@ import { repoRoot } from "./workspace.js";
 // edits the config's skill, plants a project skill and adds, in the folder the gate runs from
 // (`app/`), a JS config that writes a marker file when run. `debate gate` (the built CLI) must
 // review it with main's settings.
-const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const clean = JSON.stringify({ findings: [], recommendation: "A", agree: true });
 const judgeClean = JSON.stringify({ classifications: [], recommendation: "A", reasons: ["Nothing to fix."] });
 
@@ -57,23 +56,14 @@ const jsConfig = (marker: string, folder: string) =>
   `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "executed");\nexport default { skills: { folders: [${JSON.stringify(folder)}] } };\n`;
 
 function gate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, "gate", "--dir", join(work, "debates"), ...args], {
-    cwd: join(repo, "app"),
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      CI: "1",
-      GITHUB_STEP_SUMMARY: "",
-      XDG_CONFIG_HOME: join(work, "xdg"),
-      XDG_STATE_HOME: join(work, "xdg-state"),
-    },
+  return runDebateAsync(["gate", "--dir", join(work, "debates"), ...args], join(repo, "app"), {
+    ...process.env,
+    NO_COLOR: "1",
+    CI: "1",
+    GITHUB_STEP_SUMMARY: "",
+    XDG_CONFIG_HOME: join(work, "xdg"),
+    XDG_STATE_HOME: join(work, "xdg-state"),
   });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
 }
 
 let base: string;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,13 +6,12 @@ import { type ModelRequest, type ModelServer, startModelServer } from "@debateki
 import { validateGateResult } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
-import { repoRoot } from "./workspace.js";
+import { runDebateAsync } from "./workspace.js";
 
 // The gate's verdict must be right, end to end through the built CLI on a real git repository
 // (main, then a change with an off-by-one): a valid verified P1 is never lost beside another
 // finding of its round, and evidence that does not hold is never `verified`. Every seat is an
 // `http` seat on the loopback model server, which answers by model name.
-const bin = join(repoRoot, "apps/debate/dist/bin.js");
 
 const offByOne = {
   severity: "P1",
@@ -135,10 +134,8 @@ async function gate(name: string) {
     JSON.stringify({ critic: seat(`critic-${name}`), judge: seat(`judge-${name}`), author: seat("author") }),
   );
   const out = { sarif: join(work, `${name}.sarif`), comment: join(work, `${name}.md`) };
-  const child = spawn(
-    process.execPath,
+  const { code, stdout, stderr } = await runDebateAsync(
     [
-      bin,
       "gate",
       "--dir",
       join(work, "debates"),
@@ -152,14 +149,9 @@ async function gate(name: string) {
       "--comment",
       out.comment,
     ],
-    { cwd: repo, env: { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" } },
+    repo,
+    { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" },
   );
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const code = await new Promise<number | null>((done) => child.on("close", done));
   return {
     code,
     stderr,

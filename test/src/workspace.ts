@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -88,4 +88,25 @@ export function runDebateBin(
     timeout: options.timeoutMs ?? 120_000,
   });
   return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+}
+
+/** What a run of the built `debate` binary left: its exit code and what it printed. */
+export interface DebateRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built `debate` binary with `args` in `cwd` without blocking this process (a loopback model
+ * server in it must answer); stdin is closed.
+ */
+export function runDebateAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<DebateRun> {
+  const child = spawn(process.execPath, [join(repoRoot, "apps/debate/dist/bin.js"), ...args], { cwd, env });
+  child.stdin.end();
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
 }
