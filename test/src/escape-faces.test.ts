@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -6,7 +5,7 @@ import { join } from "node:path";
 import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import AjvDraft04 from "ajv-draft-04";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
+import { createSumRepo } from "./gate-fixtures.js";
 import { debate } from "./newcomer.js";
 import { repoRoot, runDebateAsync } from "./workspace.js";
 
@@ -126,14 +125,7 @@ describe("the gate's comment and SARIF with a hostile critic", () => {
           : judgment,
     );
     repo = join(work, "repo");
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: gitEnv });
-    execFileSync("git", ["init", "-q", "-b", "main", repo]);
-    await writeFile(join(repo, "sum.ts"), goodSum);
-    git("add", "sum.ts");
-    git("commit", "-q", "-m", "sum");
-    git("checkout", "-q", "-b", "buggy");
-    await writeFile(join(repo, "sum.ts"), buggySum);
-    git("commit", "-q", "-am", "faster sum");
+    await createSumRepo(repo, "buggy");
   });
 
   it("renders one heading of ours, six cells a row, no mention, image or link, and SARIF locations only in the change", async () => {

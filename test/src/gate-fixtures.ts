@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
 // What the gate's end-to-end tests share: a function, the real bug a change adds to it, and the
 // critic's and judge's answers about that bug (served by the loopback model server).
 
@@ -38,3 +42,18 @@ export const gitEnv = {
   GIT_COMMITTER_NAME: "t",
   GIT_COMMITTER_EMAIL: "t@t",
 };
+
+/**
+ * A new git repository at `repo`: `goodSum` committed on main, then branch `branch` with the
+ * off-by-one committed (what most gate tests review with `--scope base:main`).
+ */
+export async function createSumRepo(repo: string, branch: string): Promise<void> {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: gitEnv });
+  execFileSync("git", ["init", "-q", "-b", "main", repo]);
+  await writeFile(join(repo, "sum.ts"), goodSum);
+  git("add", "sum.ts");
+  git("commit", "-q", "-m", "sum");
+  git("checkout", "-q", "-b", branch);
+  await writeFile(join(repo, "sum.ts"), buggySum);
+  git("commit", "-q", "-am", "faster sum");
+}

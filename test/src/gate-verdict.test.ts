@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { validateGateResult } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
+import { createSumRepo } from "./gate-fixtures.js";
 import { runDebateAsync } from "./workspace.js";
 
 // The gate's verdict must be right, end to end through the built CLI on a real git repository
@@ -101,19 +100,12 @@ function reply(request: ModelRequest) {
 let work: string;
 let repo: string;
 let server: ModelServer;
-const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: gitEnv }).toString().trim();
 
 beforeAll(async () => {
   server = await startModelServer(reply);
   work = await mkdtemp(join(tmpdir(), "gate-verdict-"));
   repo = join(work, "repo");
-  execFileSync("git", ["init", "-q", "-b", "main", repo]);
-  await writeFile(join(repo, "sum.ts"), goodSum);
-  git("add", "sum.ts");
-  git("commit", "-q", "-m", "sum");
-  git("checkout", "-q", "-b", "buggy");
-  await writeFile(join(repo, "sum.ts"), buggySum);
-  git("commit", "-q", "-am", "faster sum");
+  await createSumRepo(repo, "buggy");
 });
 afterAll(async () => {
   await server.close();

@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
+import { createSumRepo } from "./gate-fixtures.js";
 import { type Ran, debate as run } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
@@ -22,14 +21,7 @@ let repo: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "secrets-leak-"));
   repo = join(work, "repo");
-  execFileSync("git", ["init", "-q", "-b", "main", repo]);
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: gitEnv });
-  await writeFile(join(repo, "sum.ts"), goodSum);
-  git("add", "sum.ts");
-  git("commit", "-q", "-m", "sum");
-  git("checkout", "-q", "-b", "change");
-  await writeFile(join(repo, "sum.ts"), buggySum);
-  git("commit", "-q", "-am", "faster sum");
+  await createSumRepo(repo, "change");
 });
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
