@@ -65,8 +65,9 @@ function redactResult(result: GateResult, env: CliIO["env"]): GateResult {
 }
 
 /**
- * Writes the gate's result where CI looks: --json, --sarif, --comment and $GITHUB_STEP_SUMMARY.
- * `changed` (the change's files) are the only files a SARIF result may point at.
+ * Writes the gate's result (already redacted: see redactResult) where CI looks: --json, --sarif,
+ * --comment and $GITHUB_STEP_SUMMARY. `changed` (the change's files) are the only files a SARIF
+ * result may point at.
  */
 async function writeOutputs(
   io: CliIO,
@@ -74,22 +75,20 @@ async function writeOutputs(
   result: GateResult,
   changed: ReadonlySet<string>,
 ): Promise<void> {
-  // Each text is redacted again as written: the last net, after rendering.
-  const shown = (text: string) => redactOutput(text, io.env);
   const [{ renderGateComment }, { renderGateSarif }] = await Promise.all([
     import("../gate/comment.js"),
     import("../gate/sarif.js"),
   ]);
-  const comment = shown(renderGateComment(result));
+  const comment = renderGateComment(result);
   if (opts.sarif)
     await writeFile(
       resolve(io.cwd, opts.sarif),
-      shown(`${JSON.stringify(renderGateSarif(result, VERSION, changed), null, 2)}\n`),
+      `${JSON.stringify(renderGateSarif(result, VERSION, changed), null, 2)}\n`,
     );
   if (opts.comment) await writeFile(resolve(io.cwd, opts.comment), comment);
   const summary = io.env.GITHUB_STEP_SUMMARY;
   if (summary) await appendFile(summary, comment);
-  if (opts.json) io.stdout.write(shown(`${JSON.stringify(result, null, 2)}\n`));
+  if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else
     io.stdout.write(
       `${result.outcome} (exit ${result.exit_code})${result.dir ? `: ${relative(io.cwd, result.dir) || "."}` : ""}\n`,
