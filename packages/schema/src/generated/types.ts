@@ -354,11 +354,11 @@ export interface DebatekitConfig {
    */
   dir?: string
   /**
-   * Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. ["/opt/bin/kiro-cli", "acp"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.
+   * Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. ["/opt/bin/kiro-cli", "acp"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.
    */
   allow_commands?: string[][]
   /**
-   * Model servers off this machine a seat may send your credentials to in any debate folder without `debate allow`: a seat's `base_url` (or an env variable such as OPENAI_BASE_URL or HTTPS_PROXY) is allowed when it has the same scheme, host and port as an entry and its path is the entry's path or lies under it (e.g. "https://api.example.com" allows "https://api.example.com/v1"). Loopback servers (127.0.0.0/8, ::1, localhost) need no allowance. Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*: a project's config file (which may come with the debate) is not asked.
+   * Model servers off this machine a seat may send your credentials to in any debate folder without `debate allow`: a seat's `base_url` (or an env variable such as OPENAI_BASE_URL or HTTPS_PROXY) is allowed when it has the same scheme, host and port as an entry and its path is the entry's path or lies under it (e.g. "https://api.example.com" allows "https://api.example.com/v1"). Loopback servers (127.0.0.0/8, ::1, localhost) need no allowance. Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.
    */
   allow_endpoints?: string[]
   skills?: {
