@@ -15,6 +15,18 @@ import type { CliIO } from "./output.js";
 export interface LoadedConfig {
   config: DebatekitConfig;
   files: string[];
+  /** The modules `formats` names, each with the file and index that named it (the user's, then the project's). */
+  formatSources: FormatSource[];
+}
+
+/** One entry of a config file's `formats`. */
+export interface FormatSource {
+  /** The config file that names it. */
+  file: string;
+  /** Its place in that file's `formats`. */
+  index: number;
+  /** The module as written: a package name, or a path relative to the file's folder. */
+  specifier: string;
 }
 
 const yamlLoader: Loader = (_file, content) => parseYaml(content);
@@ -157,6 +169,9 @@ async function isFile(path: string): Promise<boolean> {
  */
 export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<LoadedConfig> {
   const files: string[] = [];
+  const formatSources: FormatSource[] = [];
+  const sourcesOf = (file: string, own: DebatekitConfig) =>
+    formatSources.push(...(own.formats ?? []).map((specifier, index) => ({ file, index, specifier })));
   let config: DebatekitConfig = {};
   const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
   const load = async (file: string) => {
@@ -170,7 +185,9 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
     const file = join(configHome, "debatekit", place);
     if (!(await isFile(file))) continue;
     const found = await load(file);
-    config = { ...config, ...checked(file, found?.config, io) };
+    const own = checked(file, found?.config, io);
+    config = { ...config, ...own };
+    sourcesOf(file, own);
     files.push(file);
     break;
   }
@@ -198,9 +215,12 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
           2,
         );
     config = { ...config, ...own, seats: { ...config.seats, ...own.seats } };
+    // Both files' formats are registered: the user's own, and the project's.
+    sourcesOf(file, own);
+    if (formatSources.length > 0) config.formats = formatSources.map((f) => f.specifier);
     files.push(file);
   }
-  return { config, files };
+  return { config, files, formatSources };
 }
 
 /**

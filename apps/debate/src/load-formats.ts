@@ -1,0 +1,50 @@
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type AnyFormat, registerFormat } from "@debatekit/core";
+import { type FormatSource, loadConfig } from "./config.js";
+import { ExitError, firstLineOf } from "./exit-error.js";
+import type { CliIO } from "./output.js";
+
+/** Where a `formats` entry's module is: a path relative to its config file's folder, or a package found from there. */
+function resolveSource(source: FormatSource): string {
+  const { file, specifier } = source;
+  const path =
+    specifier.startsWith(".") || isAbsolute(specifier) ? resolve(dirname(file), specifier) : specifier;
+  return createRequire(file).resolve(path);
+}
+
+/**
+ * Registers the formats the config files name (`formats`: the user's, then the project's), before
+ * any command reads the registry. A module's default export (or its `format` export) must be a
+ * format made with `defineFormat`; a module that cannot be found, loaded or checked, or whose name
+ * is taken, ends the command naming the config file and the entry (exit 2). A config file that does
+ * not load at all is left to the command that reads it, which reports it as it always has.
+ * Returns the names registered.
+ */
+export async function registerConfigFormats(io: Pick<CliIO, "cwd" | "env">): Promise<string[]> {
+  let sources: FormatSource[];
+  try {
+    sources = (await loadConfig(io)).formatSources;
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  for (const source of sources) {
+    const where = `${relative(io.cwd, source.file) || source.file}: \`formats[${source.index}]\` (${source.specifier})`;
+    let module: { default?: unknown; format?: unknown };
+    try {
+      module = await import(pathToFileURL(resolveSource(source)).href);
+    } catch (error) {
+      throw new ExitError(`${where} cannot be loaded: ${firstLineOf(error)}`, 2);
+    }
+    const registered = registerFormat(module.default ?? module.format);
+    if (!registered.ok)
+      throw new ExitError(
+        `${where}: ${registered.errors.map((e) => `${e.code}${e.path ? ` \`${e.path}\`` : ""} ${e.message}`).join("; ")}`,
+        2,
+      );
+    names.push((registered.value as AnyFormat).name);
+  }
+  return names;
+}
