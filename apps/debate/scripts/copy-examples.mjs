@@ -1,4 +1,4 @@
-// Copies the repository's offline example debates (examples/<name>/ holding debate.md) into
+// Copies the repository's offline examples (every examples/<name>/, each with its example.json) into
 // dist/examples/, so the published package carries them: `debate example` works from any folder.
 import { cp, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,7 +15,11 @@ const isFile = (path) =>
 await rm(target, { recursive: true, force: true });
 for (const entry of await readdir(source, { withFileTypes: true })) {
   const from = join(source, entry.name);
-  if (!entry.isDirectory() || !(await isFile(join(from, "debate.md")))) continue;
+  if (!entry.isDirectory()) continue;
+  if (!(await isFile(join(from, "example.json"))))
+    throw new Error(
+      `examples/${entry.name} has no example.json (what \`debate example\` lists and prints next)`,
+    );
   // Leftovers of a run in place (lock, journal) and helper scripts are not part of the example.
   await cp(from, join(target, entry.name), {
     recursive: true,

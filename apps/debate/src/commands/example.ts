@@ -1,5 +1,5 @@
 import { cp, readdir, readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -7,6 +7,15 @@ import type { CliIO } from "../output.js";
 
 /** The example debates shipped in the package (copied into dist/examples/ at build time). */
 const examplesRoot = fileURLToPath(new URL("../examples/", import.meta.url));
+
+/** What an example says of itself (examples/<name>/example.json): a line for the list, what to run next. */
+interface ExampleManifest {
+  description: string;
+  /** Commands that run it offline, `{dir}` standing for the folder it was copied to. */
+  next: string[];
+  /** A file to read instead, when it is a setup rather than a run (`{dir}` as above). */
+  see?: string;
+}
 
 /** The names of the shipped examples, sorted. */
 export async function listExamples(): Promise<string[]> {
@@ -17,19 +26,27 @@ export async function listExamples(): Promise<string[]> {
     .sort();
 }
 
-/** The first line of an example's motion (the body of its debate.md), for the list. */
-async function motionOf(name: string): Promise<string> {
-  const text = await readFile(join(examplesRoot, name, "debate.md"), "utf8");
-  const body = text.split(/^---$/m).slice(2).join("---");
-  const line = body.split("\n").find((l) => l.trim() && !l.startsWith("#"));
-  return line?.trim() ?? "";
+/** An example's manifest; a broken one is the package's fault, said with the file. */
+async function manifestOf(name: string): Promise<ExampleManifest> {
+  const file = join(examplesRoot, name, "example.json");
+  const data = JSON.parse(await readFile(file, "utf8")) as Partial<ExampleManifest>;
+  if (typeof data.description !== "string" || !Array.isArray(data.next))
+    throw new ExitError(`${file}: expected \`description\` and \`next\``, 1);
+  return data as ExampleManifest;
+}
+
+/** A folder as a shell word: quoted when it holds anything a shell would read. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** `debate example [name] [dir]`: lists the offline examples, or copies one into a new folder. */
 export function registerExample(program: Command, io: CliIO): void {
   program
     .command("example")
-    .description("list the offline example debates, or copy one into a new folder to run")
+    .description(
+      "list the offline examples (debates, a review, a tournament, a gate setup), or copy one into a new folder",
+    )
     .argument("[name]", "the example to copy (omit to list them)")
     .argument("[dir]", "the folder to create (default: the example's name, in the current folder)")
     .addHelpText(
@@ -39,7 +56,7 @@ export function registerExample(program: Command, io: CliIO): void {
     .action(async (name: string | undefined, dirArg: string | undefined) => {
       const names = await listExamples();
       if (name === undefined) {
-        for (const n of names) io.stdout.write(`${n.padEnd(18)}  ${await motionOf(n)}\n`);
+        for (const n of names) io.stdout.write(`${n.padEnd(18)}  ${(await manifestOf(n)).description}\n`);
         return;
       }
       if (!names.includes(name))
@@ -50,9 +67,15 @@ export function registerExample(program: Command, io: CliIO): void {
         () => false,
       );
       if (taken) throw new ExitError(`${dirArg ?? name} already exists; name a new folder`, 1);
-      await cp(join(examplesRoot, name), target, { recursive: true });
-      io.stdout.write(
-        `created ${dirArg ?? name} (recorded answers: runs offline)\nnext: debate run ${dirArg ?? name}\n`,
-      );
+      const manifest = await manifestOf(name);
+      await cp(join(examplesRoot, name), target, {
+        recursive: true,
+        filter: (src) => !src.endsWith(`${sep}example.json`),
+      });
+      const dir = shellWord(dirArg ?? name);
+      const fill = (line: string) => line.replaceAll("{dir}", dir);
+      io.stdout.write(`created ${dirArg ?? name} (recorded answers: runs offline)\n`);
+      for (const line of manifest.next) io.stdout.write(`next: ${fill(line)}\n`);
+      if (manifest.see) io.stdout.write(`see: ${fill(manifest.see)}\n`);
     });
 }
