@@ -1,18 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { secretsFromEnv } from "@debatekit/adapter-kit";
 import type { DebateState, FormatStep } from "@debatekit/core";
 import { DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import type { DebateFolder } from "@debatekit/files";
 import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
-import type { RunBudget } from "./ask-seat.js";
 import { checkFolderConsent } from "./consent.js";
 import { writeDerivedAfterRun } from "./derived-writer.js";
 import { refreshIndexAfterRun } from "./index-writer.js";
 import { createLedgerWriter } from "./ledger-writer.js";
-import { createSkillCache } from "./prompt.js";
-import { createSkillProblemReporter } from "./skill-problems.js";
-import { createSeatAdapters, executeStep, type RunnableStep, type StepContext } from "./step.js";
+import { createStepContext, executeStep, type RunnableStep } from "./step.js";
 import { type RunStop, summarize } from "./summary.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 
@@ -31,6 +27,25 @@ async function readFolder(dir: string): Promise<DebateFolder> {
     ...(file ? { file } : {}),
     ...(field ? { field } : {}),
   });
+}
+
+/**
+ * The folder as it is now. Reading the whole folder parses every argument file: O(arguments) per
+ * step, O(exchanges²) per run. Our own last commit already holds that state, so it is reused unless
+ * debate.md is no longer what the commit wrote (a person may edit it, e.g. raise `exchanges`, while
+ * a run goes on). Text, not mtime: a same-size edit within a coarse mtime tick must still be seen.
+ */
+async function currentFolder(dir: string, cached: CommittedFolder | undefined): Promise<DebateFolder> {
+  const debateText = cached && (await readDebateText(dir));
+  return cached && debateText !== undefined && debateText === cached.debateText
+    ? cached.folder
+    : readFolder(dir);
+}
+
+/** The folder as our last commit left it, and debate.md's text right after that commit. */
+interface CommittedFolder {
+  folder: DebateFolder;
+  debateText: string | undefined;
 }
 
 /** Takes the debate's lock (waiting for it when asked), reporting a refusal as an `error` event. */
@@ -111,48 +126,24 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
     now,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
-  const secrets = secretsFromEnv(env);
-  const budget: RunBudget = { maxUsd: Infinity, reserved: 0 };
-  const ctx: StepContext = {
-    dir,
-    options,
-    env,
-    now,
-    emit,
-    secrets,
-    journal: ledger.journal,
-    reportSkillProblems: createSkillProblemReporter({ dir, secrets, emit }),
-    skillCache: createSkillCache(),
-    budget,
-    seatAdapter: createSeatAdapters(dir, env, checkSeat, options),
-    refreshLedger: ledger.refresh,
-  };
+  const ctx = createStepContext(dir, options, { env, now, emit, checkSeat, ledger });
   let committed = 0;
   // The last full read that holds an argument index, and the state this run last saw (read or
   // committed): the derived files and the index are brought up to date from them when the run stops.
   let lastRead: DebateFolder | undefined;
   let lastState: DebateState | undefined;
   let lastFolder: DebateFolder | undefined;
-  // The folder as our last commit left it, and debate.md's text right after that commit.
-  let cached: { folder: DebateFolder; debateText: string | undefined } | undefined;
+  let cached: CommittedFolder | undefined;
   try {
     for (;;) {
-      // Reading the whole folder parses every argument file: O(arguments) per step, O(exchanges²) per
-      // run. Our own commit already holds that state, so reuse it unless debate.md is no longer what
-      // the commit wrote (a person may edit it, e.g. raise `exchanges`, while a run goes on). Text,
-      // not mtime: a same-size edit within a coarse mtime tick must still be seen.
-      const debateText = cached && (await readDebateText(dir));
-      const folder =
-        cached && debateText !== undefined && debateText === cached.debateText
-          ? cached.folder
-          : await readFolder(dir);
+      const folder = await currentFolder(dir, cached);
       if (folder.argumentIndex) lastRead = folder;
       lastFolder = folder;
       const state = folder.state;
       lastState = state;
       const fm = state.frontmatter;
       const maxCostUsd = options.maxCostUsd ?? (fm as { max_cost_usd?: number }).max_cost_usd;
-      budget.maxUsd = maxCostUsd ?? Infinity;
+      ctx.budget.maxUsd = maxCostUsd ?? Infinity;
       ledger.track({ debateId: fm.debate_id, budget: maxCostUsd !== undefined ? { maxCostUsd } : {} });
       const finish = (rest: RunStop) => {
         const summary = summarize(folder.state, committed, rest);

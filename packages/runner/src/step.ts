@@ -1,11 +1,13 @@
-import type { Adapter } from "@debatekit/adapter-kit";
+import { type Adapter, secretsFromEnv } from "@debatekit/adapter-kit";
 import type { DebateState, Format, FormatStep, Result } from "@debatekit/core";
 import { DebatekitError, formatRuleErrors } from "@debatekit/core";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import type { SeatConsentCheck } from "./consent.js";
 import type { JournalStore } from "./journal-store.js";
-import type { SkillCache } from "./prompt.js";
+import type { LedgerWriter } from "./ledger-writer.js";
+import { createSkillCache, type SkillCache } from "./prompt.js";
+import { createSkillProblemReporter } from "./skill-problems.js";
 import type { RunStop } from "./summary.js";
 import type { RunEvent, RunOptions } from "./types.js";
 
@@ -36,11 +38,41 @@ export interface StepContext {
 /** The state a step leads to, or why the run stops at it. */
 export type StepResult = { ok: true; state: DebateState } | { ok: false; stop: RunStop };
 
+/** What every step of a run shares, made once when the run starts. */
+export function createStepContext(
+  dir: string,
+  options: RunOptions,
+  run: {
+    env: NodeJS.ProcessEnv;
+    now: () => Date;
+    emit: (event: RunEvent) => void;
+    checkSeat: SeatConsentCheck;
+    ledger: LedgerWriter;
+  },
+): StepContext {
+  const { env, now, emit } = run;
+  const secrets = secretsFromEnv(env);
+  return {
+    dir,
+    options,
+    env,
+    now,
+    emit,
+    secrets,
+    journal: run.ledger.journal,
+    reportSkillProblems: createSkillProblemReporter({ dir, secrets, emit }),
+    skillCache: createSkillCache(),
+    budget: { maxUsd: Infinity, reserved: 0 },
+    seatAdapter: createSeatAdapters(dir, env, run.checkSeat, options),
+    refreshLedger: run.ledger.refresh,
+  };
+}
+
 /**
  * The adapter of each seat, made once per run and seat config. debate.md may have been edited since
  * the run began: a seat is checked against the user's consent when its adapter is first made.
  */
-export function createSeatAdapters(
+function createSeatAdapters(
   dir: string,
   env: NodeJS.ProcessEnv,
   checkSeat: SeatConsentCheck,
