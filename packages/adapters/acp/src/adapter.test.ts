@@ -170,6 +170,19 @@ describe("acp adapter against a scripted agent", () => {
     expect(result.durationMs).toBeLessThan(10_000);
   });
 
+  it("redacts the secrets the seat's own env and api_key_env give the agent, as the CLI adapters do", async () => {
+    const token = "Hq4mZ8vR2nX7pK1sWd3T";
+    const key = "Lb7cN2xQ9wE4rT6yU1iO";
+    const result = await adapter(
+      "ok",
+      { PLAIN: token, PLAIN_VALUE: key },
+      { env: { SERVICE_TOKEN: "$" + "{PLAIN}" }, api_key_env: "PLAIN_VALUE" },
+    ).call({ prompt: `${token} and ${key}`, timeoutMs: 10_000, cwd: dir });
+    expect(result).toMatchObject({ status: "ok", text: "You said: [REDACTED] and [REDACTED]" });
+    expect(result.raw!.stdout).not.toContain(token);
+    expect(result.raw!.stdout).not.toContain(key);
+  });
+
   it("reports a missing program as unavailable with a setup hint", async () => {
     const result = await createAdapter(
       { adapter: "acp", command: ["kiro-cli", "acp"] },

@@ -1,22 +1,7 @@
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
-import {
-  applyEnvChanges,
-  findEffortOverrides,
-  type LaunchPlan,
-  loadEffortMap,
-  materializePlan,
-  openSeatSandbox,
-  redactSecrets,
-  resolveEffort,
-  resolveSeatEnv,
-  SandboxError,
-  type SeatSandbox,
-  sanitizeError,
-  seatEndpoint,
-  secretsFromEnv,
-} from "@debatekit/adapter-kit";
+import { prepareSeatLaunch, redactSecrets, sanitizeError } from "@debatekit/adapter-kit";
 import type { SeatConfig, Usage } from "@debatekit/schema";
 import { type AgentExit, AgentProcess } from "./agent-process.js";
 import { defaultCommand, knownAgentOf } from "./agents.js";
@@ -76,7 +61,6 @@ export function createAdapter(
   const env = context.env ?? process.env;
   const command = seat.command ?? defaultCommand;
   const known = knownAgentOf(command);
-  const secrets = secretsFromEnv(env);
   const program = command[0]!;
   // Messages name the program as people call it ("opencode"), not by its install path.
   const programName = basename(program);
@@ -86,54 +70,30 @@ export function createAdapter(
     if (request.signal?.aborted) {
       return { status: "cancelled", text: "", durationMs: 0, transport: "acp", error: "stopped by the user" };
     }
-    const effort = resolveEffort(
-      context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env })),
-      "acp",
-      {
-        model: request.model ?? seat.model,
-        effort: request.effort ?? seat.effort,
-      },
-    );
-    let sandbox: SeatSandbox;
-    let seatEnv: Record<string, string>;
-    try {
-      seatEnv = resolveSeatEnv(seat.env, env);
-      // The agent runs in a folder of its own (or the seat's workspace), never the caller's.
-      sandbox = await openSeatSandbox(seat, {
-        debateDir: context.debateDir,
-        key: request.step?.role ?? "acp",
-        env,
-      });
-    } catch (error) {
-      if (!(error instanceof SandboxError)) throw error;
-      const message = sanitizeError(`${programName}: ${error.message}`, secrets);
-      return { status: "unavailable", text: "", durationMs: 0, transport: "acp", error: message };
+    const prepared = await prepareSeatLaunch({
+      name: "acp",
+      label: programName,
+      seat,
+      context,
+      request,
+      env,
+      // Known-agent defaults first, so anything the user set wins; the effort map wins over both;
+      // the agent's safety switches (tools, isolation, endpoint) win over everything.
+      buildEnv: (callerEnv, effortEnv) => ({ ...known?.env, ...callerEnv, ...effortEnv }),
+      // A seat the agent cannot run (e.g. its model server refuses connections) throws SandboxError.
+      launch: async (input) => (await known?.launch?.(input)) ?? {},
+    });
+    if (!prepared.ok) {
+      return { status: "unavailable", text: "", durationMs: 0, transport: "acp", error: prepared.error };
     }
+    const { sandbox, env: childEnv, effort, plan, secrets, cleanup } = prepared.setup;
+    // The agent runs in a folder of its own (or the seat's workspace), never the caller's.
     const cwd = known?.privateCwd ? join(sandbox.dir, "work") : sandbox.cwd;
     const policy: PermissionPolicy =
       options.permissionPolicy ?? (sandbox.tools === "read" ? "read-only" : defaultPermissionPolicy);
-    // Known-agent defaults first, so anything the user set wins; the effort map wins over both;
-    // the agent's safety switches (tools, isolation, endpoint) win over everything.
-    const callerEnv = { ...known?.env, ...env, ...seatEnv, ...effort.env };
-    let plan: LaunchPlan;
-    try {
-      plan =
-        (await known?.launch?.({
-          sandbox,
-          env: callerEnv,
-          endpoint: seatEndpoint(seat, { ...env, ...seatEnv }),
-          ...(effort.model ? { model: effort.model } : {}),
-        })) ?? {};
-    } catch (error) {
-      // A seat the agent cannot run (e.g. its model server refuses connections).
-      if (!(error instanceof SandboxError)) throw error;
-      const message = sanitizeError(`${programName}: ${error.message}`, secrets);
-      return { status: "unavailable", text: "", durationMs: 0, transport: "acp", error: message };
-    }
-    const cleanup = await materializePlan(sandbox, plan);
     const agent = new AgentProcess(program, [...command.slice(1), ...(plan.args ?? []), ...effort.args], {
       cwd,
-      env: applyEnvChanges(callerEnv, plan.env),
+      env: childEnv,
     });
     const lines: string[] = [];
     let rawSize = 0;

@@ -2,23 +2,16 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import type { SeatConfig } from "@debatekit/schema";
 import type { ParsedCliOutput } from "./cli-output.js";
-import { findEffortOverrides, loadEffortMap, resolveEffort } from "./effort.js";
 import { envelopeFromProcess } from "./envelope.js";
+import { mergeChildEnv, prepareSeatLaunch } from "./launch.js";
 import type { ProcessOutcome } from "./process.js";
 import { findOnPath, runProcess } from "./process.js";
 import { sanitizeError, secretsFromEnv } from "./redact.js";
-import {
-  type LaunchInput,
-  type LaunchPlan,
-  materializePlan,
-  openSeatSandbox,
-  resolveSeatEnv,
-  SandboxError,
-  type SeatSandbox,
-  seatEndpoint,
-  seatSafety,
-} from "./sandbox.js";
+import { type LaunchInput, type LaunchPlan, resolveSeatEnv, seatSafety } from "./sandbox.js";
 import type { Adapter, AdapterContext, Detection, SeatCall, SeatRequest, SeatSafetyReport } from "./types.js";
+
+// Kept importable from here, where they were first defined.
+export { applyEnvChanges, mergeChildEnv } from "./launch.js";
 
 /** What one call needs on the CLI's command line (never the prompt: that goes to stdin). */
 export interface CliArgsInput {
@@ -107,24 +100,6 @@ export interface CliAdapterDefinition {
 /** `--version` answers at once; a CLI that takes longer is stuck (a login prompt, a lock). */
 const detectTimeoutMs = 15_000;
 
-/** The caller's environment plus the effort level's variables (the level wins). */
-export function mergeChildEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...base, ...extra };
-}
-
-/** The environment with a launch plan's changes: strings set, `undefined` removed. */
-export function applyEnvChanges(
-  env: NodeJS.ProcessEnv,
-  changes: Readonly<Record<string, string | undefined>> | undefined,
-): NodeJS.ProcessEnv {
-  const out = { ...env };
-  for (const [name, value] of Object.entries(changes ?? {})) {
-    if (value === undefined) delete out[name];
-    else out[name] = value;
-  }
-  return out;
-}
-
 /** True when any of the credential variables is set or any credential file exists. */
 export function hasCliCredentials(credentials: CliCredentials, env: NodeJS.ProcessEnv): boolean {
   if (credentials.env.some((name) => Boolean(env[name]))) return true;
@@ -169,52 +144,30 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
         durationMs: 0,
         transport: "cli",
       });
-      let seatEnv: Record<string, string>;
-      let sandbox: SeatSandbox;
-      try {
-        seatEnv = resolveSeatEnv(seat.env, env);
-        sandbox = await openSeatSandbox(seat, {
-          debateDir: context.debateDir,
-          key: request.step?.role ?? spec.name,
-          env,
-        });
-      } catch (error) {
-        if (error instanceof SandboxError) return unavailable(`${spec.name}: ${error.message}`);
-        throw error;
-      }
-      const callerEnv = { ...env, ...seatEnv };
       // The program before the login: a login hint for a CLI that is not there sends the user to a
       // command they do not have (a path in `command` is left to the spawn to find).
-      if (!command.includes("/") && !findOnPath(command, callerEnv)) return unavailable(notInstalled);
-      const endpoint = seatEndpoint(seat, callerEnv);
-      const loggedIn =
-        !spec.credentials.whenMissing ||
-        Boolean(endpoint.apiKey?.value || endpoint.baseUrl) ||
-        hasCliCredentials(spec.credentials, callerEnv);
+      let loggedIn = true;
       const notLoggedIn = `${spec.name}: no login or key found; ${spec.loginHint}`;
-      if (!loggedIn && spec.credentials.whenMissing === "before-call") return unavailable(notLoggedIn);
-      const map =
-        context.effortMap ?? loadEffortMap(findEffortOverrides({ debateDir: context.debateDir, env }));
-      const effort = resolveEffort(map, spec.name, {
-        model: request.model ?? seat.model,
-        effort: request.effort ?? seat.effort,
+      const prepared = await prepareSeatLaunch({
+        name: spec.name,
+        seat,
+        context,
+        request,
+        env,
+        buildEnv,
+        command: [command, ...baseArgs],
+        launch: (input) => spec.launch(input),
+        refuse: (callerEnv, endpoint) => {
+          if (!command.includes("/") && !findOnPath(command, callerEnv)) return notInstalled;
+          loggedIn =
+            !spec.credentials.whenMissing ||
+            Boolean(endpoint.apiKey?.value || endpoint.baseUrl) ||
+            hasCliCredentials(spec.credentials, callerEnv);
+          return !loggedIn && spec.credentials.whenMissing === "before-call" ? notLoggedIn : undefined;
+        },
       });
-      const baseEnv = buildEnv(callerEnv, effort.env);
-      let plan: LaunchPlan;
-      try {
-        plan = await spec.launch({
-          sandbox,
-          env: baseEnv,
-          endpoint,
-          command: [command, ...baseArgs],
-          ...(effort.model ? { model: effort.model } : {}),
-        });
-      } catch (error) {
-        // A seat the CLI cannot run safely (e.g. `tools: read` where the CLI has no read-only tools).
-        if (error instanceof SandboxError) return unavailable(`${spec.name}: ${error.message}`);
-        throw error;
-      }
-      const childEnv = applyEnvChanges(baseEnv, plan.env);
+      if (!prepared.ok) return unavailable(prepared.error);
+      const { sandbox, env: childEnv, effort, plan, secrets, cleanup } = prepared.setup;
       const args = [
         ...baseArgs,
         ...spec.buildArgs({
@@ -223,11 +176,6 @@ export function defineCliAdapter(spec: CliAdapterSpec): CliAdapterDefinition {
           extra: [...(plan.args ?? []), ...effort.args],
         }),
       ];
-      const secrets = [
-        ...secretsFromEnv(childEnv),
-        ...(endpoint.apiKey?.value && endpoint.apiKey.value.length >= 8 ? [endpoint.apiKey.value] : []),
-      ];
-      const cleanup = await materializePlan(sandbox, plan);
       let outcome: ProcessOutcome;
       try {
         outcome = await runProcess({

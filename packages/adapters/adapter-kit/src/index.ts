@@ -20,6 +20,8 @@ export {
 } from "./effort.js";
 export type { EnvelopeOptions, ParsedOutput } from "./envelope.js";
 export { envelopeFromProcess } from "./envelope.js";
+export type { SeatLaunch, SeatLaunchInput, SeatLaunchResult } from "./launch.js";
+export { prepareSeatLaunch } from "./launch.js";
 export { loopbackAddress, refusesConnections } from "./probe.js";
 export type { ProcessOutcome, RunProcessOptions } from "./process.js";
 export { findOnPath, runProcess } from "./process.js";
