@@ -1,5 +1,5 @@
 import { type Adapter, secretsFromEnv } from "@debatekit/adapter-kit";
-import type { DebateState, Format, FormatStep, Result } from "@debatekit/core";
+import type { AnyFormat, DebateState, FormatStep, Result } from "@debatekit/core";
 import { DebatekitError, formatRuleErrors } from "@debatekit/core";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
@@ -30,7 +30,7 @@ export interface StepContext {
   skillCache: SkillCache;
   /** The run's cost budget (its limit is debate.md's as last read, or the option's). */
   budget: RunBudget;
-  seatAdapter: (format: Format, state: DebateState, role: string) => Promise<Adapter>;
+  seatAdapter: (format: AnyFormat, state: DebateState, role: string) => Promise<Adapter>;
   /** Rewrites the usage ledger when it is due (after the step's asks). */
   refreshLedger: (force: boolean) => Promise<void>;
 }
@@ -188,7 +188,7 @@ function seatContext(
  */
 async function askStep(
   ctx: StepContext,
-  format: Format,
+  format: AnyFormat,
   current: DebateState,
   step: Ask,
   maxCostUsd: number | undefined,
@@ -255,7 +255,7 @@ async function askStep(
  */
 export async function executeStep(
   ctx: StepContext,
-  format: Format,
+  format: AnyFormat,
   current: DebateState,
   step: RunnableStep,
   maxCostUsd: number | undefined,

@@ -13,6 +13,7 @@ import { registerReport } from "./report.js";
 import { registerReset } from "./reset.js";
 import { registerReview } from "./review.js";
 import { registerRun } from "./run.js";
+import { registerServe } from "./serve.js";
 import { registerSetup } from "./setup.js";
 import { registerSkills } from "./skills.js";
 import { registerStatus } from "./status.js";
@@ -36,6 +37,7 @@ export const commands: RegisterCommand[] = [
   registerLog,
   registerReport,
   registerWatch,
+  registerServe,
   registerTournament,
   registerWorker,
   registerSkills,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { SeatRequest } from "@debatekit/adapter-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAdapter } from "./adapter.js";
-import { stepStem } from "./names.js";
+import { parseStepStem, stepStem } from "./names.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -25,6 +25,17 @@ describe("manual adapter", () => {
   it("names steps e<exchange>-<role>, with -attempt<n> for retries", () => {
     expect(stepStem({ exchange: 1, role: "opposition", attempt: 1 })).toBe("e001-opposition");
     expect(stepStem({ exchange: 12, role: "judge", attempt: 2 })).toBe("e012-judge-attempt2");
+  });
+
+  it("reads a stem back into its step, and nothing else", () => {
+    for (const step of [
+      { exchange: 1, role: "opposition", attempt: 1 },
+      { exchange: 12, role: "judge_2", attempt: 3 },
+      { exchange: 1000, role: "proposer", attempt: 1 },
+    ])
+      expect(parseStepStem(stepStem(step))).toEqual(step);
+    for (const name of ["e01-judge", "../e001-judge", "e001-", "e001-judge-attempt", "e001-Judge", "x"])
+      expect(parseStepStem(name)).toBeUndefined();
   });
 
   it("writes the prompt and returns pending until the inbox file exists, then its text", async () => {

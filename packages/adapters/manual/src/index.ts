@@ -1,2 +1,2 @@
 export { createAdapter } from "./adapter.js";
-export { inboxDir, promptsDir, stepStem } from "./names.js";
+export { inboxDir, parseStepStem, promptsDir, stepStem } from "./names.js";

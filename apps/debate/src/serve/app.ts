@@ -1,0 +1,443 @@
+import type { DebateState } from "@debatekit/core";
+import type { RunEvent } from "@debatekit/runner";
+import { type Context, Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { streamSSE } from "hono/streaming";
+import { debateStatus } from "../commands/status.js";
+import { unansweredAsks } from "../manual-asks.js";
+import { createProgress } from "../progress.js";
+import { SERVE_CSS, SERVE_JS } from "./assets.js";
+import { findServedDebates, type ServedDebate } from "./debates.js";
+import {
+  type DebatePanel,
+  debatePage,
+  listPage,
+  listRows,
+  type ProgressLine,
+  panelHtml,
+  progressItems,
+  refusedPage,
+} from "./pages.js";
+import {
+  isLoopbackHost,
+  PAGE_CSP,
+  REPORT_CSP,
+  type ServeSecrets,
+  sameSecret,
+  TOKEN_COOKIE,
+} from "./security.js";
+
+// The engine loads when a page needs it, as every command does.
+const engine = () =>
+  Promise.all([import("@debatekit/core"), import("@debatekit/files"), import("@debatekit/runner")]);
+
+/** What the app serves and with what rights. */
+export interface ServeAppOptions {
+  /** The folders whose debates are shown (a debate folder, or a folder of them). */
+  roots: readonly string[];
+  secrets: ServeSecrets;
+  /** The port the server listens on (the Host header must name it). */
+  port: () => number;
+  /** The environment runs started from the page give their seats. */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** One listener of the live stream: an SSE event name and its JSON data. */
+type Listener = (event: string, data: string) => void;
+
+/** The app, and what the file watcher and the runs call to reach every open page. */
+export interface ServeApp {
+  app: Hono;
+  /** Tells every page that these debates' files changed. */
+  changed(ids: readonly string[]): void;
+  /** Every run started from a page, stopped (as Ctrl-C would: it resumes later). */
+  stopRuns(): Promise<void>;
+  debates(): Promise<ServedDebate[]>;
+}
+
+const LOOPBACK_ONLY = "refused: this server answers only requests addressed to 127.0.0.1 or localhost";
+const NO_TOKEN = "refused: open the URL `debate serve` printed (it carries the token)";
+
+export function createServeApp(options: ServeAppOptions): ServeApp {
+  const { secrets } = options;
+  const listeners = new Set<Listener>();
+  const runs = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** The last progress lines of each debate's runs (numbered), shown by a page opened or reconnected meanwhile. */
+  const logs = new Map<string, ProgressLine[]>();
+  let seq = 0;
+  const broadcast: Listener = (event, data) => {
+    for (const listener of listeners) listener(event, data);
+  };
+  const debates = () => findServedDebates(options.roots);
+  const app = new Hono();
+
+  // Every response: no sniffing, no referrer, nothing cached, our CSP unless a route set its own.
+  app.use(async (c, next) => {
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+    // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on our own form posts.
+    c.header("Referrer-Policy", "same-origin");
+    c.header("Cache-Control", "no-store");
+    if (!c.res.headers.get("Content-Security-Policy")) {
+      c.header("Content-Security-Policy", PAGE_CSP);
+      c.header("X-Frame-Options", "DENY");
+    }
+  });
+
+  // A foreign Host (DNS rebinding), then a missing or wrong token: refused before anything is read.
+  app.use(async (c, next) => {
+    if (!isLoopbackHost(c.req.header("host"), options.port()))
+      return c.html(refusedPage(403, LOOPBACK_ONLY), 403);
+    const fromUrl = c.req.query("token");
+    if (fromUrl !== undefined) {
+      if (!sameSecret(fromUrl, secrets.token)) return c.html(refusedPage(403, NO_TOKEN), 403);
+      // The token moves into a cookie only this site sends, and out of the address bar and history.
+      setCookie(c, TOKEN_COOKIE, secrets.token, { httpOnly: true, sameSite: "Strict", path: "/" });
+      return c.redirect(c.req.path, 303);
+    }
+    if (!sameSecret(getCookie(c, TOKEN_COOKIE), secrets.token))
+      return c.html(refusedPage(403, NO_TOKEN), 403);
+    return next();
+  });
+
+  // A request that changes something carries the page's CSRF token and comes from this origin.
+  app.use(async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const origin = c.req.header("origin");
+    if (origin !== undefined && origin !== `http://${c.req.header("host")}`)
+      return c.html(refusedPage(403, "refused: the request comes from another site"), 403);
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const given = c.req.header("x-csrf-token") ?? (typeof form.csrf === "string" ? form.csrf : undefined);
+    if (!sameSecret(given, secrets.csrf))
+      return c.html(
+        refusedPage(403, "refused: the page's form token is missing or stale; reload the page"),
+        403,
+      );
+    c.set("form" as never, form as never);
+    return next();
+  });
+
+  app.get("/favicon.ico", (c) => c.body(null, 204));
+  app.get("/static/serve.css", (c) => c.body(SERVE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
+  app.get("/static/serve.js", (c) =>
+    c.body(SERVE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  );
+
+  const rowsOf = async () =>
+    Promise.all((await debates()).map(async (d) => ({ id: d.id, row: await debateStatus(d.dir) })));
+
+  app.get("/", async (c) => c.html(listPage(await rowsOf(), secrets.csrf)));
+  app.get("/rows", async (c) => c.html(listRows(await rowsOf())));
+
+  app.get("/events", (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: Array<{ event: string; data: string }> = [];
+      let wake: (() => void) | undefined;
+      const listener: Listener = (event, data) => {
+        queue.push({ event, data });
+        wake?.();
+      };
+      listeners.add(listener);
+      stream.onAbort(() => {
+        listeners.delete(listener);
+        wake?.();
+      });
+      await stream.writeSSE({ event: "hello", data: "{}" });
+      while (!stream.aborted) {
+        const next = queue.shift();
+        if (next) await stream.writeSSE(next);
+        else
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            // A comment line now and then keeps proxies and the browser from closing an idle stream.
+            setTimeout(resolve, 15_000).unref();
+          }).then(() => (queue.length === 0 && !stream.aborted ? stream.write(": idle\n\n") : undefined));
+      }
+    }),
+  );
+
+  /** The debate an URL's id names; never a path from the request. */
+  const debateOf = async (c: Context): Promise<ServedDebate | undefined> =>
+    (await debates()).find((d) => d.id === c.req.param("id"));
+  const notFound = (c: Context) => c.html(refusedPage(404, "no such debate here"), 404);
+
+  const readState = async (dir: string): Promise<DebateState | undefined> => {
+    const [, { readDebateFolder }] = await engine();
+    const read = await readDebateFolder(dir);
+    return read.ok ? read.value.state : undefined;
+  };
+
+  /** The forms of a debate's page, with the prompts it waits on. */
+  const panelOf = async (debate: ServedDebate, extra: Partial<DebatePanel> = {}): Promise<DebatePanel> => {
+    const [, { readTextInside, MAX_MARKDOWN_BYTES }] = await engine();
+    const state = await readState(debate.dir);
+    const asks: DebatePanel["asks"] = [];
+    if (state)
+      for (const ask of await unansweredAsks(debate.dir, state.frontmatter.current_exchange)) {
+        const prompt = await readTextInside(debate.dir, `prompts/${ask.stem}.md`, MAX_MARKDOWN_BYTES);
+        const given = extra.asks?.find((a) => a.stem === ask.stem);
+        asks.push({
+          ...given,
+          stem: ask.stem,
+          role: ask.role,
+          prompt: prompt.ok ? (prompt.value ?? "") : "",
+        });
+      }
+    return {
+      asks,
+      paused: state?.frontmatter.paused === true,
+      running: runs.has(debate.dir),
+      ...(extra.notice ? { notice: extra.notice } : {}),
+    };
+  };
+
+  app.get("/d/:id", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    return c.html(
+      debatePage(
+        debate.id,
+        await debateStatus(debate.dir),
+        await panelOf(debate),
+        secrets.csrf,
+        logs.get(debate.dir),
+      ),
+    );
+  });
+  app.get("/d/:id/panel", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    return c.html(panelHtml(debate.id, await panelOf(debate), secrets.csrf));
+  });
+  app.get("/d/:id/progress", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    return c.html(progressItems(logs.get(debate.dir) ?? []));
+  });
+  app.get("/d/:id/facts", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const r = await debateStatus(debate.dir);
+    const progress =
+      r.exchange === undefined ? "-" : `${r.exchange}${r.exchanges === undefined ? "" : `/${r.exchanges}`}`;
+    const standing = r.winner
+      ? r.winner === "tie"
+        ? "tie"
+        : `${r.winner} wins`
+      : r.sides
+        ? `${r.sides.proposition} / ${r.sides.opposition}`
+        : "-";
+    return c.text(
+      `${r.format ?? "-"} · ${r.phase ?? "-"} · ${progress} · ${standing}${r.last_error ? ` · last error: ${r.last_error}` : ""}`,
+    );
+  });
+  app.get("/d/:id/report", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const state = await readState(debate.dir);
+    if (!state)
+      return c.html(refusedPage(409, (await debateStatus(debate.dir)).last_error ?? "unreadable"), 409);
+    const [[, { readJournal }], { createReport }] = await Promise.all([
+      engine(),
+      import("@debatekit/report"),
+    ]);
+    const journal = await readJournal(debate.dir).catch(() => []);
+    const { html } = createReport({ state, journal });
+    c.header("Content-Security-Policy", REPORT_CSP);
+    c.header("X-Frame-Options", "SAMEORIGIN");
+    return c.html(html);
+  });
+
+  /** Starts advancing a debate in this process (the same lock as `debate run`); its events go to every page. */
+  const startRun = async (debate: ServedDebate) => {
+    if (runs.has(debate.dir)) return;
+    const [{ formatOfState }, , { runDebate }] = await engine();
+    const state = await readState(debate.dir);
+    const controller = new AbortController();
+    const log = logs.get(debate.dir) ?? [];
+    logs.set(debate.dir, log);
+    const send = (line: string, extra: { started?: string; finished?: string } = {}) => {
+      const entry = { seq: ++seq, line };
+      log.push(entry);
+      log.splice(0, Math.max(0, log.length - 200));
+      broadcast("run", JSON.stringify({ id: debate.id, ...entry, ...extra }));
+    };
+    // The terminal's progress lines, as `debate run` prints them without a terminal.
+    let pendingExtra: { started?: string; finished?: string } = {};
+    const lines = {
+      write(chunk: string) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) send(line, pendingExtra);
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream;
+    // Counted against the debate's length from the start, as `debate run` counts it.
+    const progress = createProgress(
+      { stdout: lines, stderr: lines, env: { ...options.env, NO_COLOR: "1" }, cwd: options.cwd },
+      state ? formatOfState(state).standing(state) : undefined,
+    );
+    const onEvent = (event: RunEvent) => {
+      pendingExtra =
+        event.type === "seat_started"
+          ? { started: event.role }
+          : event.type === "seat_finished"
+            ? { finished: event.role }
+            : {};
+      progress.onEvent(event);
+      pendingExtra = {};
+      if (event.type === "step_committed") broadcast("changed", JSON.stringify([debate.id]));
+    };
+    const done = runDebate(debate.dir, {
+      signal: controller.signal,
+      onEvent,
+      env: options.env,
+      cwd: options.cwd,
+    })
+      .then((summary) =>
+        send(
+          `run ended: ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}${summary.error ? `: ${summary.error.message}` : ""}`,
+        ),
+      )
+      .catch((error: unknown) =>
+        send(`run failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => {
+        progress.stop();
+        runs.delete(debate.dir);
+        broadcast("changed", JSON.stringify([debate.id]));
+      });
+    runs.set(debate.dir, { controller, done });
+    broadcast("changed", JSON.stringify([debate.id]));
+  };
+
+  const back = (c: Context, debate: ServedDebate) => c.redirect(`/d/${encodeURIComponent(debate.id)}`, 303);
+
+  app.post("/d/:id/run", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    await startRun(debate);
+    return back(c, debate);
+  });
+  app.post("/d/:id/stop", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const run = runs.get(debate.dir);
+    run?.controller.abort();
+    await run?.done;
+    return back(c, debate);
+  });
+
+  /** Rewrites debate.md's frontmatter as a person's edit would, after the format checked the result. */
+  const editFrontmatter = async (
+    debate: ServedDebate,
+    change: Record<string, unknown>,
+  ): Promise<string | undefined> => {
+    const [
+      { formatOf },
+      {
+        readTextInside,
+        resolveInside,
+        splitFrontmatter,
+        updateFrontmatter,
+        writeFileAtomic,
+        MAX_MARKDOWN_BYTES,
+      },
+    ] = await engine();
+    const text = await readTextInside(debate.dir, "debate.md", MAX_MARKDOWN_BYTES);
+    if (!text.ok || text.value === undefined) return "debate.md does not read";
+    const doc = splitFrontmatter(text.value, "debate.md");
+    if (!doc.ok) return doc.errors[0]?.message ?? "debate.md does not parse";
+    const data = { ...doc.value.data, ...change };
+    const format = formatOf(data);
+    const checked = format.ok ? format.value.validateFrontmatter(data) : undefined;
+    if (!checked?.ok)
+      return `not written: debate.md would not be valid (${checked ? checked.errors.map((e) => `${e.path}: ${e.message}`).join("; ") : "unknown format"})`;
+    await writeFileAtomic(
+      resolveInside(debate.dir, "debate.md"),
+      updateFrontmatter(text.value, { ...doc.value, data }, doc.value.data),
+    );
+    return undefined;
+  };
+
+  for (const [action, paused] of [
+    ["pause", true],
+    ["resume", false],
+  ] as const)
+    app.post(`/d/:id/${action}`, async (c) => {
+      const debate = await debateOf(c);
+      if (!debate) return notFound(c);
+      const problem = await editFrontmatter(debate, { paused });
+      if (problem)
+        return c.html(
+          debatePage(
+            debate.id,
+            await debateStatus(debate.dir),
+            await panelOf(debate, { notice: problem }),
+            secrets.csrf,
+          ),
+          422,
+        );
+      broadcast("changed", JSON.stringify([debate.id]));
+      return back(c, debate);
+    });
+
+  app.post("/d/:id/answer", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const form = c.get("form" as never) as Record<string, unknown>;
+    const stem = typeof form.stem === "string" ? form.stem : "";
+    const text = typeof form.text === "string" ? form.text.replace(/\r\n/g, "\n") : "";
+    const [{ formatOfState }, { resolveInside, writeFileAtomic, MAX_MARKDOWN_BYTES }] = await engine();
+    const state = await readState(debate.dir);
+    const ask = state
+      ? (await unansweredAsks(debate.dir, state.frontmatter.current_exchange)).find((a) => a.stem === stem)
+      : undefined;
+    const page = async (status: 409 | 413 | 422, extra: Partial<DebatePanel>) =>
+      c.html(
+        debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, extra), secrets.csrf),
+        status,
+      );
+    if (!state || !ask)
+      return page(409, { notice: `not written: ${debate.id} is not waiting for inbox/${stem}.md (anymore)` });
+    if (Buffer.byteLength(text) > MAX_MARKDOWN_BYTES)
+      return page(413, {
+        asks: [
+          {
+            stem,
+            role: ask.role,
+            prompt: "",
+            errors: [`the answer is over ${MAX_MARKDOWN_BYTES} bytes`],
+            draft: text,
+          },
+        ],
+      });
+    // The format's own check, the one the run would make: every problem at once, nothing written.
+    const parsed = formatOfState(state).parseAnswer(state, ask.role, text);
+    if (!parsed.ok)
+      return page(422, {
+        asks: [
+          {
+            stem,
+            role: ask.role,
+            prompt: "",
+            errors: parsed.errors.map((e) => `${e.code}${e.path ? ` at \`${e.path}\`` : ""}: ${e.message}`),
+            draft: text,
+          },
+        ],
+      });
+    // As a person's editor would: the whole file at once, in the seat's inbox.
+    await writeFileAtomic(resolveInside(debate.dir, `inbox/${stem}.md`), text);
+    await startRun(debate);
+    return back(c, debate);
+  });
+
+  return {
+    app,
+    changed: (ids) => broadcast("changed", JSON.stringify(ids)),
+    stopRuns: async () => {
+      for (const run of runs.values()) run.controller.abort();
+      await Promise.all([...runs.values()].map((r) => r.done));
+    },
+    debates,
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+
+/** The secrets of one `debate serve` process: the URL's token, and the token every form and POST carries. */
+export interface ServeSecrets {
+  token: string;
+  csrf: string;
+}
+
+/** Fresh secrets (192 bits each, URL-safe). */
+export function newSecrets(): ServeSecrets {
+  return { token: randomBytes(24).toString("base64url"), csrf: randomBytes(24).toString("base64url") };
+}
+
+/** The cookie that carries the token once the URL's `?token=` was seen. */
+export const TOKEN_COOKIE = "debatekit_serve";
+
+/** True when both strings are equal, in a time that does not depend on where they differ. */
+export function sameSecret(given: string | undefined | null, expected: string): boolean {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * True when a request's Host header names this server on a loopback address: a page of another
+ * site that rebinds its DNS name to 127.0.0.1 sends its own name, and is refused.
+ */
+export function isLoopbackHost(host: string | undefined, port: number): boolean {
+  return host !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host);
+}
+
+/** Our own pages: scripts and styles from this server only, nothing inline, no other origin. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/**
+ * A debate's report, shown in a frame of the debate page: the report renderer's own page (its styles
+ * and SVG inline), with no script at all and nothing loaded from anywhere.
+ */
+export const REPORT_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src data:",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  "base-uri 'none'",
+  "sandbox",
+].join("; ");

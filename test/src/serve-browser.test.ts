@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, CHROMIUM, useChromium } from "./browser.js";
+import { debate, debateBin, exists, newcomer, newManualDebate, until } from "./newcomer.js";
+import { repoRoot } from "./workspace.js";
+
+// `debate serve` in a real headless Chromium: the list follows the folders live, and a manual formal
+// debate is played to its end from the page. Screenshots go to test/.output/serve/ (ignored by git).
+const OUT = join(repoRoot, "test/.output/serve");
+const session = useChromium("serve-browser.test.ts", OUT);
+const MOTION = "This house would require a second AI model's review before merging AI-written code";
+
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+let server: ChildProcess;
+let url: string;
+
+/** The example's recorded answer of a seat (valid for the formal format, on this motion). */
+async function recorded(exchange: number, role: string): Promise<string> {
+  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8")).trim().split("\n");
+  return lines.map((l) => JSON.parse(l)).find((e) => e.exchange === exchange && e.role === role).text as string;
+}
+
+/** A manual formal debate of one exchange in debates/<slug>. */
+async function manualDebate(slug: string): Promise<string> {
+  const made = newManualDebate(MOTION, slug, { cwd: join(cwd, "debates"), env });
+  expect(made.code, made.stderr).toBe(0);
+  const file = join(cwd, "debates", slug, "debate.md");
+  await writeFile(file, (await readFile(file, "utf8")).replace(/^exchanges: \d+$/m, "exchanges: 1"));
+  return join(cwd, "debates", slug);
+}
+
+/** What a debate's folder committed, with the times masked (they differ between two runs). */
+async function committed(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of ["debate.md", "scores.json", ...(await readdir(join(dir, "arguments"))).map((f) => `arguments/${f}`)])
+    out[file] = (await readFile(join(dir, file), "utf8")).replace(/^(\s*\w*_at): .*$/gm, "$1: <time>").replace(/"\w*_at": "[^"]*"/g, '"_at": "<time>"');
+  return out;
+}
+
+beforeAll(async () => {
+  if (!CHROMIUM) return;
+  ({ cwd, env } = await newcomer("serve-"));
+  expect(debate(["example", "ai-review-gate", "debates/replayed"], { cwd, env }).code).toBe(0);
+  await manualDebate("played");
+  server = spawn(process.execPath, [debateBin, "serve", "debates", "--port", "0"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  server.stdout!.on("data", (d) => (out += d));
+  await until("the server prints its URL", () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.test(out), 20_000);
+  url = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)![1]!;
+}, 60_000);
+
+afterAll(async () => {
+  server?.kill("SIGTERM");
+});
+
+/** axe-core's findings on one of our pages (its script is injected, so this page alone lets it past our CSP). */
+async function accessibilityProblems(path: string): Promise<string[]> {
+  const context = await session.browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.goto(new URL(path, url).href);
+  const problems = await axeViolations(page);
+  await context.close();
+  return problems;
+}
+
+async function send(page: Page, stem: string, text: string): Promise<void> {
+  await page.fill(`#text-${stem}`, text);
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(`form:has(#text-${stem}) button[type=submit]`)]);
+}
+
+describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
+  it("lists the debates, and shows a change made outside the browser within a second", async () => {
+    const page = await session.browser.newPage();
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(url);
+    // The token moved into a cookie: the address bar no longer shows it.
+    expect(page.url()).not.toContain("token=");
+    expect(await page.locator("#rows tr").count()).toBe(2);
+    expect(await page.locator('tr[data-debate="played"]').innerText()).toContain("formal");
+    await page.waitForTimeout(300); // the event stream is open
+    const file = join(cwd, "debates/replayed/debate.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace(/^current_phase: .*$/m, "$&\npaused: true"));
+    const edited = Date.now();
+    await page.waitForFunction(() => document.querySelector('tr[data-debate="replayed"]')?.textContent?.includes("paused"), undefined, { timeout: 1000 });
+    expect(Date.now() - edited).toBeLessThan(1000);
+    await page.screenshot({ path: join(OUT, "list.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    expect(await accessibilityProblems("/")).toEqual([]);
+    await page.close();
+  });
+
+  it("plays a manual debate to its end: a bad answer shows every problem and writes nothing", async () => {
+    const dir = join(cwd, "debates/played");
+    const page = await session.browser.newPage();
+    await page.goto(url);
+    await page.goto(new URL("/d/played", url).href);
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Run')")]);
+    await page.waitForSelector("#text-e000-proposition", { timeout: 30_000 });
+    expect(await page.locator("#panel h2").allInnerTexts()).toEqual(["Your turn: opposition", "Your turn: proposition"]);
+
+    await send(page, "e000-proposition", "I think the motion is right.");
+    const problems = await page.locator(".errors li").allInnerTexts();
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.join("\n")).toMatch(/[A-Z_]{6,}/);
+    expect(await exists(join(dir, "inbox/e000-proposition.md"))).toBe(false);
+    // What the person typed is kept for them to fix.
+    expect(await page.inputValue("#text-e000-proposition")).toBe("I think the motion is right.");
+    await page.screenshot({ path: join(OUT, "answer-form.png"), fullPage: true });
+
+    await send(page, "e000-proposition", await recorded(0, "proposition"));
+    await send(page, "e000-opposition", await recorded(0, "opposition"));
+    await page.waitForSelector("#text-e000-judge", { timeout: 20_000 });
+    expect(await page.locator("#progress li").allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining("committed exchange 0/1 arguments")]),
+    );
+    // The report's page, rendered by the report's own code, in a frame of the debate's page.
+    await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
+    expect(await page.frameLocator("#report").locator("h1").innerText()).toContain("played");
+    await page.screenshot({ path: join(OUT, "live-debate.png"), fullPage: true });
+    await send(page, "e000-judge", await recorded(0, "judge"));
+    await until("the debate completes", async () => JSON.parse(debate(["status", dir, "--json"], { cwd, env }).stdout)[0].phase === "complete", 20_000);
+    await page.waitForFunction(() => document.getElementById("facts")?.textContent?.includes("complete"), undefined, { timeout: 5000 });
+    expect(await accessibilityProblems("/d/played")).toEqual([]);
+    await page.close();
+
+    // The same answers written into inbox/ as files, run by `debate run`: the same committed folder.
+    const byFiles = await manualDebate("by-files");
+    expect(debate(["run", byFiles], { cwd, env }).code).toBe(0);
+    for (const role of ["proposition", "opposition"])
+      await writeFile(join(byFiles, `inbox/e000-${role}.md`), await recorded(0, role));
+    expect(debate(["run", byFiles], { cwd, env }).code).toBe(0);
+    await writeFile(join(byFiles, "inbox/e000-judge.md"), await recorded(0, "judge"));
+    expect(debate(["run", byFiles], { cwd, env }).code).toBe(0);
+    const [a, b] = [await committed(dir), await committed(byFiles)];
+    expect(a["debate.md"]!.replace(/played/g, "by-files")).toBe(b["debate.md"]);
+    expect({ ...a, "debate.md": "" }).toEqual({ ...b, "debate.md": "" });
+  }, 120_000);
+});
