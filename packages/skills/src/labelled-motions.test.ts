@@ -74,7 +74,7 @@ describe("measureMatching", () => {
     const q = measureMatching(skills, [
       { id: "a", motion: "security and cost", role: "judge", skills: ["sec"] },
       { id: "b", motion: "nothing here", role: "judge", skills: ["cost"] },
-      { id: "c", motion: "security", role: "proposition", skills: ["sec"] },
+      { id: "c", motion: "security", role: "proposition", kinds: ["debater"], skills: ["sec"] },
     ]);
     expect(q).toMatchObject({ truePositives: 2, falsePositives: 1, falseNegatives: 1 });
     expect(q.precision).toBeCloseTo(2 / 3, 12);
