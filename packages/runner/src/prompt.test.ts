@@ -13,7 +13,7 @@ import { runDebate } from "./run.js";
 // The example debate, run for real (replay seats answering from its recording); only the adapter is
 // wrapped, to see the exact prompt each seat receives.
 const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
-const repoSkills = fileURLToPath(new URL("../../skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
 const roles: SeatRole[] = ["proposition", "opposition", "judge"];
 
 let base: string;

@@ -8,7 +8,7 @@ import { selectSkills } from "./select.js";
 import { countTokens } from "./tokens.js";
 
 // CI gate for the content the project ships: skills/ and agents/ at the repository root.
-const skillsRoot = fileURLToPath(new URL("../builtin", import.meta.url));
+const skillsRoot = fileURLToPath(new URL("../../../skills", import.meta.url));
 const agentsRoot = fileURLToPath(new URL("../../../agents", import.meta.url));
 
 describe("the repository's skills/", () => {

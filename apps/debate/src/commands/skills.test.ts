@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import type { CliIO } from "../output.js";
 
-const repoSkills = fileURLToPath(new URL("../../../../packages/skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../../skills", import.meta.url));
 
 function sink(): Writable & { text: () => string } {
   const chunks: string[] = [];
