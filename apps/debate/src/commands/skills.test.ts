@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -220,10 +220,14 @@ describe("debate skills", () => {
         .chosen.map((c: { name: string }) => c.name)
         .sort();
     };
-    expect(await chosen("pro")).toEqual(["for-debaters"]);
-    expect(await chosen("proposer")).toEqual(["for-debaters", "for-proposers"]);
-    // A kind stands for every seat of that kind in the registered formats.
-    expect(await chosen("debater")).toEqual(["for-debaters", "for-proposers"]);
-    expect(await chosen("judge")).toEqual(["for-judges"]);
+    try {
+      expect(await chosen("pro")).toEqual(["for-debaters"]);
+      expect(await chosen("proposer")).toEqual(["for-debaters", "for-proposers"]);
+      // A kind stands for every seat of that kind in the registered formats.
+      expect(await chosen("debater")).toEqual(["for-debaters", "for-proposers"]);
+      expect(await chosen("judge")).toEqual(["for-judges"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
