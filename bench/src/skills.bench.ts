@@ -156,7 +156,7 @@ async function measureColdProcess(root: string, label: string): Promise<void> {
   );
 }
 
-const repoSkills = fileURLToPath(new URL("../../packages/skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../skills", import.meta.url));
 const labelledSet = fileURLToPath(
   new URL("../../packages/skills/test/fixtures/labelled-motions.json", import.meta.url),
 );

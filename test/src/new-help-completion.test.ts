@@ -281,13 +281,9 @@ describe("the config file", () => {
 
 /** A project whose config file names `team-skills/`, holding one skill, team-testing. */
 async function teamSkills(project: string): Promise<void> {
-  await cp(
-    join(repoRoot, "packages/skills/builtin/testing-claims"),
-    join(project, "team-skills/team-testing"),
-    {
-      recursive: true,
-    },
-  );
+  await cp(join(repoRoot, "skills/testing-claims"), join(project, "team-skills/team-testing"), {
+    recursive: true,
+  });
   const manifest = join(project, "team-skills/team-testing/manifest.json");
   await writeFile(
     manifest,

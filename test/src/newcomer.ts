@@ -60,22 +60,19 @@ export function debate(
 }
 
 /**
- * Packs `@debatekit/cli` and every workspace package it needs into tarballs (as a release would
- * publish them) and installs them globally into `prefix`, with a user config of its own. Returns
- * the path of the installed `debate`.
+ * Packs `@debatekit/cli` (or the package `only` names) and every workspace package it needs into
+ * tarballs (as a release would publish them) and installs them globally into `prefix`, with a user
+ * config of its own. Returns the path of the installed `debate`.
  */
-export async function installPacked(prefix: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function installPacked(
+  prefix: string,
+  env: NodeJS.ProcessEnv,
+  only = "@debatekit/cli",
+): Promise<string> {
   const packs = join(prefix, "..", "packs");
   const pack = spawnSync(
     process.execPath,
-    [
-      join(repoRoot, "scripts/pnpm.mjs"),
-      "--filter",
-      "@debatekit/cli...",
-      "pack",
-      "--pack-destination",
-      packs,
-    ],
+    [join(repoRoot, "scripts/pnpm.mjs"), "--filter", `${only}...`, "pack", "--pack-destination", packs],
     { cwd: repoRoot, encoding: "utf8", env: process.env },
   );
   if (pack.status !== 0) throw new Error(`pnpm pack failed: ${pack.stderr}`);

@@ -11,7 +11,7 @@ import { repoRoot } from "./workspace.js";
 // holding a broken entry file, a manifest that is not JSON quoting a secret, and a duplicate name.
 const bin = join(repoRoot, "apps/debate/dist/bin.js");
 const example = join(repoRoot, "examples/ai-review-gate");
-const repoSkills = join(repoRoot, "packages/skills/builtin");
+const repoSkills = join(repoRoot, "skills");
 // No well-known key shape: only the environment variable's name marks it as a secret.
 const secret = "plum-velvet-4417-otter";
 const secretEnv = { DEBATEKIT_SKILL_TOKEN: secret };

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdapter as createReplayAdapter } from "@debatekit/adapter-replay";
-import type { DebateState, SeatRole } from "@debatekit/core";
+import { type DebateState, formatOfState, type SeatRole } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { countTokens, loadSkills, selectSkills } from "@debatekit/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { runDebate } from "./run.js";
 // The example debate, run for real (replay seats answering from its recording); only the adapter is
 // wrapped, to see the exact prompt each seat receives.
 const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
-const repoSkills = fileURLToPath(new URL("../../skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
 const roles: SeatRole[] = ["proposition", "opposition", "judge"];
 
 let base: string;
@@ -61,7 +61,15 @@ describe("skills in the example debate's prompts", () => {
   it("gives each seat at the opening exactly the skills chosen for it, within the 4000-token default", async () => {
     const { skills } = await loadSkills([repoSkills]);
     for (const role of roles) {
-      const selection = selectSkills(skills, { text: skillMatchText(state, role), role, budgetTokens: 4000 });
+      const kinds = formatOfState(state)
+        .roles.filter((r) => r.role === role)
+        .map((r) => r.kind);
+      const selection = selectSkills(skills, {
+        text: skillMatchText(state, role),
+        role,
+        kinds,
+        budgetTokens: 4000,
+      });
       expect(selection.chosen.length, role).toBeGreaterThan(0);
       expect(selection.totalTokens).toBeLessThanOrEqual(4000);
       const prompt = prompts.find((p) => p.role === role && p.exchange === 0)!.prompt;

@@ -1,7 +1,6 @@
 import { join, resolve } from "node:path";
 import type { AgentTemplate, DebateState } from "@debatekit/core";
 import { formatOfState } from "@debatekit/core";
-import type { Role } from "@debatekit/schema";
 import {
   DEFAULT_SKILL_BUDGET_TOKENS,
   defaultSkillRoots,
@@ -122,14 +121,15 @@ export async function chooseSkills(
     () => loadSkills(roots),
     cache !== undefined,
   );
+  const format = formatOfState(state);
   const budgetTokens =
-    formatOfState(state).seat(state, role)?.skill_budget_tokens ??
-    settings?.budget_tokens ??
-    DEFAULT_SKILL_BUDGET_TOKENS;
+    format.seat(state, role)?.skill_budget_tokens ?? settings?.budget_tokens ?? DEFAULT_SKILL_BUDGET_TOKENS;
+  const kind = format.roles.find((r) => r.role === role)?.kind;
   const query = {
     text: skillMatchText(state, role),
-    // Skills name the roles they apply to; a format's own roles are matched by name.
-    role: role as Role,
+    // Skills name the roles they apply to, or the kind of seat (`debater`) the format gives a role.
+    role,
+    kinds: kind ? [kind] : [],
     budgetTokens,
     exclude: settings?.exclude ?? [],
   };

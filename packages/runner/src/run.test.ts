@@ -14,7 +14,7 @@ import type { RunEvent, RunOptions } from "./types.js";
 // wrapped to see each prompt. A run keeps the state it committed instead of re-reading every
 // argument file each step; these tests check that shortcut changes nothing anyone can observe.
 const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
-const repoSkills = fileURLToPath(new URL("../../skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
 
 const { base, copy: copyExample } = exampleCopies(example, "runner-run-");
 

@@ -11,7 +11,7 @@ import type { RunEvent } from "./types.js";
 // that holds a broken entry file, a manifest that is not JSON (quoting a secret) and a duplicate
 // (a copy of a good skill in a second folder).
 const example = fileURLToPath(new URL("../../../examples/ai-review-gate", import.meta.url));
-const repoSkills = fileURLToPath(new URL("../../skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../skills", import.meta.url));
 // No well-known key shape: only the run's env can tell it is a secret.
 const secret = "plum-velvet-4417-otter";
 

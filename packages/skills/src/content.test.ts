@@ -8,7 +8,7 @@ import { selectSkills } from "./select.js";
 import { countTokens } from "./tokens.js";
 
 // CI gate for the content the project ships: skills/ and agents/ at the repository root.
-const skillsRoot = fileURLToPath(new URL("../builtin", import.meta.url));
+const skillsRoot = fileURLToPath(new URL("../../../skills", import.meta.url));
 const agentsRoot = fileURLToPath(new URL("../../../agents", import.meta.url));
 
 describe("the repository's skills/", () => {
@@ -29,9 +29,9 @@ describe("the repository's skills/", () => {
   it("gives the judge its rubric for any motion and debaters never get it", async () => {
     const { skills } = await loadSkills([skillsRoot]);
     const text = "This house would rewrite the billing service in Rust";
-    const judge = selectSkills(skills, { text, role: "judge", budgetTokens: 4000 });
+    const judge = selectSkills(skills, { text, role: "judge", kinds: ["judge"], budgetTokens: 4000 });
     expect(judge.chosen.map((c) => c.name)).toContain("judging-rubric");
-    const prop = selectSkills(skills, { text, role: "proposition", budgetTokens: 4000 });
+    const prop = selectSkills(skills, { text, role: "proposition", kinds: ["debater"], budgetTokens: 4000 });
     expect(prop.chosen.map((c) => c.name)).not.toContain("judging-rubric");
     expect(prop.chosen.map((c) => c.name)).toContain("cost-and-risk-tradeoffs");
   });

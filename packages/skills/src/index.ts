@@ -10,6 +10,7 @@ export {
   matchSkills,
   POINTS_PER_WORD,
   RANK_THRESHOLD,
+  type SeatQuery,
   type SkillMatch,
   STEM_SUPPORT,
   scoreSkills,

@@ -10,7 +10,7 @@ import { skillOf } from "./test-helpers/skill.js";
 // floors below are the measured figures (see the README), the whole set and the held-out `blind`
 // split apart, so a change that loses what was reached fails here.
 const setFile = fileURLToPath(new URL("../test/fixtures/labelled-motions.json", import.meta.url));
-const skillsRoot = fileURLToPath(new URL("../builtin", import.meta.url));
+const skillsRoot = fileURLToPath(new URL("../../../skills", import.meta.url));
 
 async function labelled(): Promise<LabelledMotion[]> {
   return (JSON.parse(await readFile(setFile, "utf8")) as { cases: LabelledMotion[] }).cases;
@@ -74,7 +74,7 @@ describe("measureMatching", () => {
     const q = measureMatching(skills, [
       { id: "a", motion: "security and cost", role: "judge", skills: ["sec"] },
       { id: "b", motion: "nothing here", role: "judge", skills: ["cost"] },
-      { id: "c", motion: "security", role: "proposition", skills: ["sec"] },
+      { id: "c", motion: "security", role: "proposition", kinds: ["debater"], skills: ["sec"] },
     ]);
     expect(q).toMatchObject({ truePositives: 2, falsePositives: 1, falseNegatives: 1 });
     expect(q.precision).toBeCloseTo(2 / 3, 12);

@@ -127,10 +127,16 @@ describe("loadSkills", () => {
 
   it("sets aside other tools' agent names in applicable_agents, keeping the debatekit roles it names", async () => {
     const root = await makeTempDir();
-    await writeSkill(root, "mixed", { ...manifestFor("mixed"), applicable_agents: ["critic", "judge"] });
+    await writeSkill(root, "mixed", { ...manifestFor("mixed"), applicable_agents: ["strategist", "judge"] });
     await writeSkill(root, "typed", { ...manifestFor("typed"), applicable_agents: ["judge", 7] });
+    // Every name the manifest schema knows is kept: the seats of crossfire and review too.
+    await writeSkill(root, "seats", { ...manifestFor("seats"), applicable_agents: ["proposer", "critic"] });
     const { skills, problems } = await loadSkills([root]);
-    expect(skills.map((s) => [s.name, s.manifest.applicable_agents])).toEqual([["mixed", ["judge"]]]);
+    expect(skills.map((s) => [s.name, s.manifest.applicable_agents])).toEqual([
+      ["mixed", ["judge"]],
+      ["seats", ["proposer", "critic"]],
+    ]);
+    expect(problems.filter((p) => p.skill === "seats")).toEqual([]);
     expect(problems.filter((p) => p.skill === "mixed").map((p) => [p.code, p.severity])).toEqual([
       ["SKILL_AGENTS_FOREIGN", "warning"],
     ]);

@@ -1,5 +1,6 @@
 import type { Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type Role, validateSkillManifest } from "@debatekit/schema";
 import { parseEntry } from "./entry.js";
@@ -36,9 +37,16 @@ interface CacheEntry {
 }
 
 const MANIFEST = "manifest.json";
-/** debatekit's roles; any other name in applicable_agents is another tool's agent. */
-const ROLES: readonly Role[] = ["proposition", "opposition", "debater", "judge"];
-/** The roles a skill gets when its applicable_agents names only other tools' agents. */
+/**
+ * The names applicable_agents may hold, as the manifest schema lists them (roles and seat kinds);
+ * any other name is another tool's agent.
+ */
+const ROLES: readonly string[] = (
+  createRequire(import.meta.url)("@debatekit/schema/schemas/agent.schema.json") as {
+    $defs: { Role: { enum: string[] } };
+  }
+).$defs.Role.enum;
+/** The seat kinds a skill applies to when its applicable_agents names only other tools' agents. */
 const ALL_ROLES: Role[] = ["debater", "judge"];
 
 /**
@@ -51,9 +59,9 @@ function setAsideForeignAgents(data: unknown): { data: unknown; foreign: string[
   const agents = (data as { applicable_agents?: unknown }).applicable_agents;
   if (!Array.isArray(agents) || !agents.every((a): a is string => typeof a === "string"))
     return { data, foreign: [] };
-  const foreign = agents.filter((a) => !ROLES.includes(a as Role));
+  const foreign = agents.filter((a) => !ROLES.includes(a));
   if (foreign.length === 0) return { data, foreign };
-  const own = agents.filter((a) => ROLES.includes(a as Role));
+  const own = agents.filter((a) => ROLES.includes(a));
   return { data: { ...data, applicable_agents: own.length > 0 ? own : ALL_ROLES }, foreign };
 }
 /** Skill folders read at the same time (bounded so a big library does not exhaust file handles). */

@@ -4,8 +4,8 @@ import { appliesToRole, matchSkills, RANK_THRESHOLD, STEM_SUPPORT, scoreSkills }
 import { normalizeText } from "./normalize.js";
 import { skillOf } from "./test-helpers/skill.js";
 
-const names = (text: string, skills: ReturnType<typeof skillOf>[], role = "judge" as const) =>
-  matchSkills(skills, { text, role }).map((m) => m.skill.name);
+const names = (text: string, skills: ReturnType<typeof skillOf>[], role = "judge", kinds: string[] = []) =>
+  matchSkills(skills, { text, role, kinds }).map((m) => m.skill.name);
 
 describe("normalizeText", () => {
   it("applies NFKC, full case folding and drops Latin diacritics", () => {
@@ -80,14 +80,18 @@ describe("matchSkills", () => {
     expect(names("这个系统的安全性如何", [sec])).toEqual(["sec"]);
   });
 
-  it("filters by role: debater covers proposition and opposition, judge-only stays with the judge", () => {
+  it("filters by role: a skill applies to the roles and seat kinds it names", () => {
     const debaterOnly = skillOf("d", { triggers: ["*"], applicable_agents: ["debater"] });
     const judgeOnly = skillOf("j", { triggers: ["*"], applicable_agents: ["judge"] });
     const propOnly = skillOf("p", { triggers: ["*"], applicable_agents: ["proposition"] });
     const all = [debaterOnly, judgeOnly, propOnly];
-    expect(names("x", all, "proposition" as never)).toEqual(["d", "p"]);
-    expect(names("x", all, "opposition" as never)).toEqual(["d"]);
-    expect(names("x", all, "judge")).toEqual(["j"]);
+    expect(names("x", all, "proposition", ["debater"])).toEqual(["d", "p"]);
+    expect(names("x", all, "opposition", ["debater"])).toEqual(["d"]);
+    expect(names("x", all, "judge", ["judge"])).toEqual(["j"]);
+    // A format's own role names are not known here: only the kind the seat gives reaches it.
+    expect(names("x", all, "pro", ["debater"])).toEqual(["d"]);
+    expect(names("x", all, "proposition")).toEqual(["p"]);
+    expect(names("x", all, "pro")).toEqual([]);
   });
 
   it("scores 10 points per phrase word plus 1 per extra occurrence (capped at 4); '*' is 10", () => {
@@ -160,14 +164,15 @@ describe("a trigger matched only by stem", () => {
   });
 });
 
-describe("crossfire's seats", () => {
-  it("get the skills written for debaters, and only those of their own role otherwise", () => {
+describe("a seat's kind", () => {
+  it("gives a seat the skills written for its kind, and only those of its own role otherwise", () => {
     const skill = (applicable_agents: Role[]) =>
       ({ manifest: { applicable_agents } }) as unknown as Parameters<typeof appliesToRole>[0];
-    expect(appliesToRole(skill(["debater"]), "proposer")).toBe(true);
-    expect(appliesToRole(skill(["debater"]), "challenger")).toBe(true);
-    expect(appliesToRole(skill(["debater"]), "summarizer")).toBe(false);
-    expect(appliesToRole(skill(["judge"]), "challenger")).toBe(false);
+    expect(appliesToRole(skill(["debater"]), "proposer", ["debater"])).toBe(true);
+    expect(appliesToRole(skill(["debater"]), "challenger", ["debater"])).toBe(true);
+    expect(appliesToRole(skill(["debater"]), "challenger")).toBe(false);
+    expect(appliesToRole(skill(["debater"]), "summarizer", ["summarizer"])).toBe(false);
+    expect(appliesToRole(skill(["judge"]), "challenger", ["debater"])).toBe(false);
     expect(appliesToRole(skill(["summarizer"]), "summarizer")).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import type { Role } from "@debatekit/schema";
 import { annotateCodeReferences } from "./code-refs.js";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
 import { corpusOf, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
@@ -99,21 +98,23 @@ export function isAlwaysOn(skill: LoadedSkill): boolean {
   return skill.manifest.triggers.some((t) => t.trim() === "*");
 }
 
-/** True when the skill may go into the prompt of a seat with this role. */
-export function appliesToRole(skill: LoadedSkill, role: Role): boolean {
-  const agents = skill.manifest.applicable_agents;
-  if (agents.includes(role)) return true;
-  // `debater` stands for every arguing seat: formal's proposition and opposition, crossfire's proposer and challenger.
-  if (role === "proposition" || role === "opposition" || role === "proposer" || role === "challenger")
-    return agents.includes("debater");
-  if (role === "debater")
-    return (
-      agents.includes("proposition") ||
-      agents.includes("opposition") ||
-      agents.includes("proposer") ||
-      agents.includes("challenger")
-    );
-  return false;
+/**
+ * True when the skill may go into the prompt of a seat with this role: its `applicable_agents`
+ * name the role itself or one of the seat's kinds (`debater`, `judge`, ...), which the format
+ * gives each of its seats.
+ */
+export function appliesToRole(skill: LoadedSkill, role: string, kinds: readonly string[] = []): boolean {
+  const agents: readonly string[] = skill.manifest.applicable_agents;
+  return agents.includes(role) || kinds.some((kind) => agents.includes(kind));
+}
+
+/** Who a skill is matched for: the seat's role and its kinds, which skills may name instead. */
+export interface SeatQuery {
+  /** Motion, definitions, scope and the role's task, in any order. */
+  text: string;
+  role: string;
+  /** The seat's kinds (`debater` for a format's arguing seats): a skill naming one applies. */
+  kinds?: readonly string[];
 }
 
 /** Start positions where `phrase` appears as consecutive words of `words`, never across a sentence end. */
@@ -218,10 +219,7 @@ export function compareCodePoints(a: string, b: string): number {
  * Every skill that applies to the role, scored against the text (trigger hits and the ranked
  * match), whether or not it is selected; in matchSkills' order. For explaining a selection.
  */
-export function scoreSkills(
-  skills: readonly LoadedSkill[],
-  query: { text: string; role: Role },
-): SkillMatch[] {
+export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): SkillMatch[] {
   // A file path, a pull request number or a commit hash counts as the words "code reference";
   // "A/B test" is read as an experiment, "penetration test" as a pentest.
   const text = annotateCodeReferences(rewriteSenses(query.text));
@@ -230,7 +228,7 @@ export function scoreSkills(
   const rankedBySkill = rankQuery(queryOf(text), corpus);
   const scored: SkillMatch[] = [];
   for (const skill of skills) {
-    if (!appliesToRole(skill, query.role)) continue;
+    if (!appliesToRole(skill, query.role, query.kinds)) continue;
     const hits = triggerHits(skill, index);
     const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
     const always = hits.some((h) => h.occurrences === 0);
@@ -262,9 +260,6 @@ export function scoreSkills(
  * trigger points descending, then ranked score descending, then name in code-point order. The
  * ranked match's document frequencies are taken over all of `skills`, whatever the role.
  */
-export function matchSkills(
-  skills: readonly LoadedSkill[],
-  query: { text: string; role: Role },
-): SkillMatch[] {
+export function matchSkills(skills: readonly LoadedSkill[], query: SeatQuery): SkillMatch[] {
   return scoreSkills(skills, query).filter((m) => m.selected);
 }

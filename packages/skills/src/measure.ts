@@ -1,4 +1,3 @@
-import type { Role } from "@debatekit/schema";
 import { appliesToRole, compareCodePoints, isAlwaysOn, matchSkills } from "./match.js";
 import type { LoadedSkill } from "./types.js";
 
@@ -6,7 +5,9 @@ import type { LoadedSkill } from "./types.js";
 export interface LabelledMotion {
   id: string;
   motion: string;
-  role: Role;
+  role: string;
+  /** The seat's kinds (`debater` for an arguing seat), which skills may name instead of the role. */
+  kinds?: string[];
   /** The topical skills it should get; every other topical skill for the role is one it should not. */
   skills: string[];
   /** Free label, e.g. "dev" or "holdout". */
@@ -48,7 +49,7 @@ export function measureMatching(
   const misses: MatchMiss[] = [];
   for (const c of cases) {
     const topical = new Set(
-      skills.filter((s) => appliesToRole(s, c.role) && !isAlwaysOn(s)).map((s) => s.name),
+      skills.filter((s) => appliesToRole(s, c.role, c.kinds) && !isAlwaysOn(s)).map((s) => s.name),
     );
     for (const name of c.skills) {
       if (!topical.has(name))
@@ -56,7 +57,7 @@ export function measureMatching(
     }
     const want = new Set(c.skills);
     const got = new Set(
-      matchSkills(skills, { text: c.motion, role: c.role })
+      matchSkills(skills, { text: c.motion, role: c.role, ...(c.kinds ? { kinds: c.kinds } : {}) })
         .map((m) => m.skill.name)
         .filter((name) => topical.has(name)),
     );

@@ -33,7 +33,12 @@ describe("selectSkills", () => {
   });
 
   it("cuts a skill to its own max_context_tokens with a visible marker", () => {
-    const sel = selectSkills(all, { text: "latency", role: "proposition", budgetTokens: 10_000 });
+    const sel = selectSkills(all, {
+      text: "latency",
+      role: "proposition",
+      kinds: ["debater"],
+      budgetTokens: 10_000,
+    });
     const long = sel.chosen.find((c) => c.name === "long")!;
     expect(long).toMatchObject({ truncated: true, cutBy: "max_context_tokens" });
     expect(countTokens(long.text)).toBeLessThanOrEqual(60);
@@ -44,7 +49,12 @@ describe("selectSkills", () => {
   it("fits the seat's budget: whole if it fits, cut to what is left, else dropped with the reason", () => {
     const whole = countTokens(renderSkillBlock("evidence", evidence.text));
     const budget = whole + 160;
-    const sel = selectSkills(all, { text: motion, role: "opposition", budgetTokens: budget });
+    const sel = selectSkills(all, {
+      text: motion,
+      role: "opposition",
+      kinds: ["debater"],
+      budgetTokens: budget,
+    });
     expect(sel.totalTokens).toBeLessThanOrEqual(budget);
     expect(sel.chosen[0]).toMatchObject({ name: "evidence", truncated: false });
     expect(sel.chosen[1]).toMatchObject({ name: "perf", truncated: true, cutBy: "budget" });

@@ -1,14 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Role } from "@debatekit/schema";
-import { compareCodePoints, matchSkills, type TriggerHit } from "./match.js";
+import { compareCodePoints, matchSkills, type SeatQuery, type TriggerHit } from "./match.js";
 import { countTokens, cutToTokens, TOKEN_ENCODING } from "./tokens.js";
 import type { LoadedSkill } from "./types.js";
 
-/** What a seat asks for: the text to match, its role, and how many tokens all skills may take. */
-export interface SkillQuery {
-  /** Motion, definitions, scope and the role's task, in any order. */
-  text: string;
-  role: Role;
+/** What a seat asks for: the text to match, its role and kinds, and how many tokens all skills may take. */
+export interface SkillQuery extends SeatQuery {
   budgetTokens: number;
   /** Skill names never to use. */
   exclude?: readonly string[];

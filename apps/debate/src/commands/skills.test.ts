@@ -1,13 +1,14 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { formalFormat, registerFormat } from "@debatekit/core";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import type { CliIO } from "../output.js";
 
-const repoSkills = fileURLToPath(new URL("../../../../packages/skills/builtin", import.meta.url));
+const repoSkills = fileURLToPath(new URL("../../../../skills", import.meta.url));
 
 function sink(): Writable & { text: () => string } {
   const chunks: string[] = [];
@@ -171,5 +172,62 @@ describe("debate skills", () => {
     const budget = await run(["skills", "match", "x", "--role", "judge", "--budget", "lots"]);
     expect(budget.code).toBe(1);
     expect(budget.stderr).toContain('debate: --budget must be a whole number of tokens, got "lots"');
+  });
+
+  it("match takes any registered format's role or seat kind, and reaches seats by kind", async () => {
+    const proCon = {
+      ...formalFormat,
+      name: "pro-con-skills",
+      roles: [
+        { role: "pro", kind: "debater", description: "argues for" },
+        { role: "con", kind: "debater", description: "argues against" },
+        { role: "judge", kind: "judge", description: "decides" },
+      ],
+    } as const;
+    expect(registerFormat(proCon).ok).toBe(true);
+    const root = await mkdtemp(join(tmpdir(), "debate-skills-kinds-"));
+    for (const [name, agents] of [
+      ["for-debaters", ["debater"]],
+      ["for-proposers", ["proposer"]],
+      ["for-judges", ["judge"]],
+    ] as const) {
+      await mkdir(join(root, name));
+      const manifest = {
+        name,
+        version: "1.0.0",
+        description: `the ${name} skill`,
+        triggers: ["*"],
+        applicable_agents: agents,
+        max_context_tokens: 100,
+        entry_file: "SKILL.md",
+      };
+      await writeFile(join(root, name, "manifest.json"), JSON.stringify(manifest));
+      await writeFile(join(root, name, "SKILL.md"), `# ${name}\n\nSome advice.\n`);
+    }
+    const chosen = async (role: string) => {
+      const { code, stdout, stderr } = await run([
+        "skills",
+        "match",
+        "x",
+        "--role",
+        role,
+        "--root",
+        root,
+        "--json",
+      ]);
+      expect(code, stderr).toBe(0);
+      return JSON.parse(stdout)
+        .chosen.map((c: { name: string }) => c.name)
+        .sort();
+    };
+    try {
+      expect(await chosen("pro")).toEqual(["for-debaters"]);
+      expect(await chosen("proposer")).toEqual(["for-debaters", "for-proposers"]);
+      // A kind stands for every seat of that kind in the registered formats.
+      expect(await chosen("debater")).toEqual(["for-debaters", "for-proposers"]);
+      expect(await chosen("judge")).toEqual(["for-judges"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Role } from "@debatekit/schema";
+import { formatList } from "@debatekit/core";
 import type { LoadResult, RankField, Selection, SkillMatch, SkillProblem } from "@debatekit/skills";
 // The budget alone: the rest of the skills package (tokenizer, matcher) loads when a command runs.
 import { DEFAULT_SKILL_BUDGET_TOKENS } from "@debatekit/skills/budget";
@@ -7,7 +7,21 @@ import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
 import { formatSkillProblem, plainProblems } from "../skill-problems.js";
 
-const ROLES: readonly Role[] = ["proposition", "opposition", "judge", "debater"];
+/** Every role and every seat kind of the registered formats: what `--role` accepts. */
+function seatNames(): string[] {
+  const seats = formatList().flatMap((f) => f.roles);
+  return [...new Set([...seats.map((s) => s.role), ...seats.map((s) => s.kind)])];
+}
+
+/**
+ * The other names a skill may give a seat by: the kinds the formats give this role (`pro` is a
+ * `debater`) and, for a kind, every role of that kind, so `--role debater` sees what any debater gets.
+ */
+function kindsOf(role: string): string[] {
+  const seats = formatList().flatMap((f) => f.roles);
+  const names = seats.flatMap((s) => (s.role === role ? [s.kind] : s.kind === role ? [s.role] : []));
+  return [...new Set(names)].filter((name) => name !== role);
+}
 
 interface RootOptions {
   root?: string[];
@@ -127,7 +141,7 @@ function scoreCell(score: number, match: SkillMatch | undefined): string {
   return score > 0 || !match ? `score ${score}` : `ranked ${round(match.ranked.score)}`;
 }
 
-function renderSelection(selection: Selection, role: Role, scored: readonly SkillMatch[]): string {
+function renderSelection(selection: Selection, role: string, scored: readonly SkillMatch[]): string {
   const byName = new Map(scored.map((m) => [m.skill.name, m]));
   const lines = [
     `role ${role}, budget ${selection.budgetTokens} tokens (${selection.encoding}): ${selection.chosen.length} chosen, ${selection.totalTokens} tokens in all`,
@@ -234,7 +248,11 @@ export function registerSkills(program: Command, io: CliIO): void {
       "Show which skills a seat would get for a text: score, tokens, what was cut or dropped and why.",
     )
     .argument("<text>", "the motion (and definitions, scope, task) to match against")
-    .addOption(new Option("--role <role>", "the seat's role").choices(ROLES).makeOptionMandatory())
+    .addOption(
+      new Option("--role <role>", "the seat's role, or a kind of seat (debater: every arguing seat)")
+        .choices(seatNames())
+        .makeOptionMandatory(),
+    )
     .option(
       "--budget <tokens>",
       `token budget for all skills together (default ${DEFAULT_SKILL_BUDGET_TOKENS})`,
@@ -252,7 +270,7 @@ export function registerSkills(program: Command, io: CliIO): void {
       async (
         text: string,
         options: RootOptions & {
-          role: Role;
+          role: string;
           budget?: number;
           exclude?: string;
           print?: boolean;
@@ -266,13 +284,13 @@ export function registerSkills(program: Command, io: CliIO): void {
           .split(",")
           .map((s) => s.trim())
           .filter(Boolean);
+        const seat = { text, role: options.role, kinds: kindsOf(options.role) };
         const selection = selectSkills(result.skills, {
-          text,
-          role: options.role,
+          ...seat,
           budgetTokens: options.budget ?? DEFAULT_SKILL_BUDGET_TOKENS,
           exclude,
         });
-        const scored = scoreSkills(result.skills, { text, role: options.role });
+        const scored = scoreSkills(result.skills, seat);
         if (options.json) {
           const out = {
             roots,
