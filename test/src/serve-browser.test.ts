@@ -20,8 +20,11 @@ let url: string;
 
 /** The example's recorded answer of a seat (valid for the formal format, on this motion). */
 async function recorded(exchange: number, role: string): Promise<string> {
-  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8")).trim().split("\n");
-  return lines.map((l) => JSON.parse(l)).find((e) => e.exchange === exchange && e.role === role).text as string;
+  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
+    .trim()
+    .split("\n");
+  return lines.map((l) => JSON.parse(l)).find((e) => e.exchange === exchange && e.role === role)
+    .text as string;
 }
 
 /** A manual formal debate of one exchange in debates/<slug>. */
@@ -36,8 +39,14 @@ async function manualDebate(slug: string): Promise<string> {
 /** What a debate's folder committed, with the times masked (they differ between two runs). */
 async function committed(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const file of ["debate.md", "scores.json", ...(await readdir(join(dir, "arguments"))).map((f) => `arguments/${f}`)])
-    out[file] = (await readFile(join(dir, file), "utf8")).replace(/^(\s*\w*_at): .*$/gm, "$1: <time>").replace(/"\w*_at": "[^"]*"/g, '"_at": "<time>"');
+  for (const file of [
+    "debate.md",
+    "scores.json",
+    ...(await readdir(join(dir, "arguments"))).map((f) => `arguments/${f}`),
+  ])
+    out[file] = (await readFile(join(dir, file), "utf8"))
+      .replace(/^(\s*\w*_at): .*$/gm, "$1: <time>")
+      .replace(/"\w*_at": "[^"]*"/g, '"_at": "<time>"');
   return out;
 }
 
@@ -46,10 +55,18 @@ beforeAll(async () => {
   ({ cwd, env } = await newcomer("serve-"));
   expect(debate(["example", "ai-review-gate", "debates/replayed"], { cwd, env }).code).toBe(0);
   await manualDebate("played");
-  server = spawn(process.execPath, [debateBin, "serve", "debates", "--port", "0"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  server = spawn(process.execPath, [debateBin, "serve", "debates", "--port", "0"], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   server.stdout!.on("data", (d) => (out += d));
-  await until("the server prints its URL", () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.test(out), 20_000);
+  await until(
+    "the server prints its URL",
+    () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.test(out),
+    20_000,
+  );
   url = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)![1]!;
 }, 60_000);
 
@@ -70,7 +87,10 @@ async function accessibilityProblems(path: string): Promise<string[]> {
 
 async function send(page: Page, stem: string, text: string): Promise<void> {
   await page.fill(`#text-${stem}`, text);
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(`form:has(#text-${stem}) button[type=submit]`)]);
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.click(`form:has(#text-${stem}) button[type=submit]`),
+  ]);
 }
 
 describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
@@ -87,7 +107,11 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const file = join(cwd, "debates/replayed/debate.md");
     await writeFile(file, (await readFile(file, "utf8")).replace(/^current_phase: .*$/m, "$&\npaused: true"));
     const edited = Date.now();
-    await page.waitForFunction(() => document.querySelector('tr[data-debate="replayed"]')?.textContent?.includes("paused"), undefined, { timeout: 1000 });
+    await page.waitForFunction(
+      () => document.querySelector('tr[data-debate="replayed"]')?.textContent?.includes("paused"),
+      undefined,
+      { timeout: 1000 },
+    );
     expect(Date.now() - edited).toBeLessThan(1000);
     await page.screenshot({ path: join(OUT, "list.png"), fullPage: true });
     expect(errors).toEqual([]);
@@ -102,7 +126,10 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await page.goto(new URL("/d/played", url).href);
     await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Run')")]);
     await page.waitForSelector("#text-e000-proposition", { timeout: 30_000 });
-    expect(await page.locator("#panel h2").allInnerTexts()).toEqual(["Your turn: opposition", "Your turn: proposition"]);
+    expect(await page.locator("#panel h2").allInnerTexts()).toEqual([
+      "Your turn: opposition",
+      "Your turn: proposition",
+    ]);
 
     await send(page, "e000-proposition", "I think the motion is right.");
     const problems = await page.locator(".errors li").allInnerTexts();
@@ -124,8 +151,16 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(await page.frameLocator("#report").locator("h1").innerText()).toContain("played");
     await page.screenshot({ path: join(OUT, "live-debate.png"), fullPage: true });
     await send(page, "e000-judge", await recorded(0, "judge"));
-    await until("the debate completes", async () => JSON.parse(debate(["status", dir, "--json"], { cwd, env }).stdout)[0].phase === "complete", 20_000);
-    await page.waitForFunction(() => document.getElementById("facts")?.textContent?.includes("complete"), undefined, { timeout: 5000 });
+    await until(
+      "the debate completes",
+      async () => JSON.parse(debate(["status", dir, "--json"], { cwd, env }).stdout)[0].phase === "complete",
+      20_000,
+    );
+    await page.waitForFunction(
+      () => document.getElementById("facts")?.textContent?.includes("complete"),
+      undefined,
+      { timeout: 5000 },
+    );
     expect(await accessibilityProblems("/d/played")).toEqual([]);
     await page.close();
 

@@ -1,0 +1,245 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { request } from "node:http";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { debate, debateBin, exists, newcomer, newManualDebate, until } from "./newcomer.js";
+import { folderFingerprint, repoRoot } from "./workspace.js";
+
+// `debate serve` refuses what it must, through a real server process and raw HTTP (a browser would
+// not let a test forge Host or Origin): no token, a wrong token, a foreign Host, a post without the
+// form token, paths that climb out, a symlink out of the folder. Nothing is read or written for them.
+
+let root: string;
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+
+interface Served {
+  process: ChildProcess;
+  port: number;
+  token: string;
+}
+
+async function startServe(args: string[] = ["debates"]): Promise<Served> {
+  const child = spawn(process.execPath, [debateBin, "serve", ...args, "--port", "0"], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  const pattern = /open http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)/;
+  await until("the server prints its URL", () => pattern.test(out), 20_000);
+  const [, port, token] = pattern.exec(out)!;
+  return { process: child, port: Number(port), token: token! };
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** One raw HTTP request to the server, headers as given (Host included). */
+function http(
+  served: Served,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: served.port,
+        path,
+        method: options.method ?? "GET",
+        headers: { host: `127.0.0.1:${served.port}`, ...options.headers },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+const cookie = (s: Served) => ({ cookie: `debatekit_serve=${s.token}` });
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const formHeaders = { "content-type": "application/x-www-form-urlencoded" };
+
+let served: Served;
+let csrf: string;
+
+beforeAll(async () => {
+  ({ root, cwd, env } = await newcomer("serve-security-"));
+  await mkdir(join(cwd, "debates"));
+  expect(
+    newManualDebate("This house would write tests first", "m", { cwd: join(cwd, "debates"), env }).code,
+  ).toBe(0);
+  // A debate folder elsewhere, and a symlink to it inside the served folder: never served.
+  await mkdir(join(root, "outside"));
+  expect(
+    newManualDebate("This house would ban meetings", "secret", { cwd: join(root, "outside"), env }).code,
+  ).toBe(0);
+  await symlink(join(root, "outside", "secret"), join(cwd, "debates", "linked"));
+  served = await startServe();
+  const page = await http(served, "/", { headers: cookie(served) });
+  csrf = /data-csrf="([^"]+)"/.exec(page.body)![1]!;
+}, 60_000);
+
+afterAll(async () => {
+  served?.process.kill("SIGTERM");
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("debate serve refuses", () => {
+  it("listens on 127.0.0.1 only, and a request without the token, or with a wrong one", async () => {
+    // This machine's own other addresses (its network interfaces) find nothing listening on the port.
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a && a.family === "IPv4" && !a.internal)
+      .map((a) => a!.address);
+    for (const address of own) {
+      const reached = await new Promise<boolean>((resolve) => {
+        const socket = connect({ host: address, port: served.port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on("error", () => resolve(false));
+      });
+      expect(reached, address).toBe(false);
+    }
+    for (const path of ["/", "/d/m", "/events", "/static/serve.js", "/?token=wrong"]) {
+      const answer = await http(served, path);
+      expect(answer.status, path).toBe(403);
+      expect(answer.body).not.toContain("write-tests-first");
+    }
+    expect((await http(served, "/", { headers: { cookie: "debatekit_serve=wrong" } })).status).toBe(403);
+    // The right token in the URL becomes a cookie only this site sends, and leaves the address.
+    const first = await http(served, `/?token=${served.token}`);
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe("/");
+    expect(String(first.headers["set-cookie"])).toMatch(/HttpOnly/i);
+    expect(String(first.headers["set-cookie"])).toMatch(/SameSite=Strict/i);
+    const page = await http(served, "/", { headers: cookie(served) });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(page.headers["content-security-policy"]).not.toContain("unsafe-inline");
+  });
+
+  it("a Host header that is not this loopback server (DNS rebinding), even with the token", async () => {
+    for (const host of [
+      "evil.example:" + served.port,
+      `127.0.0.1:${served.port + 1}`,
+      "localhost.evil.example",
+      "192.168.1.2:" + served.port,
+    ]) {
+      const answer = await http(served, "/", { headers: { ...cookie(served), host } });
+      expect(answer.status, host).toBe(403);
+      expect(answer.body).not.toContain("data-csrf");
+    }
+    expect(
+      (await http(served, "/", { headers: { ...cookie(served), host: `localhost:${served.port}` } })).status,
+    ).toBe(200);
+  });
+
+  it("a post without the form token, with a wrong one, or from another site: nothing written", async () => {
+    const dir = join(cwd, "debates/m");
+    const before = await folderFingerprint(dir);
+    const tries: Array<[Record<string, string>, Record<string, string>]> = [
+      [{}, { paused: "true" }],
+      [{}, { csrf: "wrong" }],
+      [{ origin: "http://evil.example" }, { csrf }],
+    ];
+    for (const [headers, fields] of tries) {
+      const answer = await http(served, "/d/m/pause", {
+        method: "POST",
+        headers: { ...cookie(served), ...formHeaders, ...headers },
+        body: form(fields),
+      });
+      expect(answer.status).toBe(403);
+    }
+    expect(await folderFingerprint(dir)).toEqual(before);
+    // With the token, from this page: the edit is made.
+    const ok = await http(served, "/d/m/pause", {
+      method: "POST",
+      headers: { ...cookie(served), ...formHeaders, origin: `http://127.0.0.1:${served.port}` },
+      body: form({ csrf }),
+    });
+    expect(ok.status).toBe(303);
+    expect(await readFile(join(dir, "debate.md"), "utf8")).toMatch(/^paused: true$/m);
+  });
+
+  it("paths that climb out (plain, encoded, doubly encoded) and a symlinked debate: nothing read", async () => {
+    for (const path of [
+      "/d/../../outside/secret",
+      "/d/%2e%2e%2f%2e%2e%2foutside",
+      "/d/..%2F..%2Fetc%2Fpasswd",
+      "/d/%252e%252e%252f",
+      "/d/linked",
+      "/d/linked/report",
+      "/static/../../package.json",
+    ]) {
+      const answer = await http(served, path, { headers: cookie(served) });
+      expect([403, 404], path).toContain(answer.status);
+      expect(answer.body).not.toContain("ban meetings");
+      expect(answer.body).not.toContain("root:");
+    }
+    const list = await http(served, "/rows", { headers: cookie(served) });
+    expect(list.body).toContain('data-debate="m"');
+    expect(list.body).not.toContain("linked");
+    // An answer for a stem the debate does not wait for is never a path: refused, nothing written.
+    const answer = await http(served, "/d/m/answer", {
+      method: "POST",
+      headers: { ...cookie(served), ...formHeaders },
+      body: form({ csrf, stem: "../../outside/x", text: "{}" }),
+    });
+    expect(answer.status).toBe(409);
+    expect(await readdir(join(root, "outside"))).toEqual(["secret"]);
+    expect(await exists(join(cwd, "debates/m/inbox"))).toBe(false);
+  });
+});
+
+describe("debate serve killed while an answer is being written", () => {
+  it("leaves the answer whole in inbox/, or absent", async () => {
+    const text = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((e) => e.exchange === 0 && e.role === "proposition").text as string;
+    for (let round = 0; round < 6; round++) {
+      const slug = `k${round}`;
+      expect(
+        newManualDebate(
+          "This house would require a second AI model's review before merging AI-written code",
+          slug,
+          { cwd: join(cwd, "debates"), env },
+        ).code,
+      ).toBe(0);
+      const dir = join(cwd, "debates", slug);
+      await writeFile(
+        join(dir, "debate.md"),
+        (await readFile(join(dir, "debate.md"), "utf8")).replace(/^exchanges: \d+$/m, "exchanges: 1"),
+      );
+      expect(debate(["run", dir], { cwd, env }).code).toBe(0);
+      const own = await startServe([join(cwd, "debates")]);
+      const page = await http(own, "/", { headers: cookie(own) });
+      const token = /data-csrf="([^"]+)"/.exec(page.body)![1]!;
+      const posted = http(own, `/d/${slug}/answer`, {
+        method: "POST",
+        headers: { ...cookie(own), ...formHeaders },
+        body: form({ csrf: token, stem: "e000-proposition", text }),
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, round * 8));
+      own.process.kill("SIGKILL");
+      await posted;
+      const file = join(dir, "inbox/e000-proposition.md");
+      if (await exists(file)) expect(await readFile(file, "utf8")).toBe(text);
+    }
+  }, 120_000);
+});
