@@ -186,7 +186,7 @@ async function reviewAndJudge(
     import("@debatekit/files"),
     import("@debatekit/runner"),
     import("../progress.js"),
-    import("./review.js"),
+    import("../actions/review.js"),
   ]);
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
@@ -212,7 +212,14 @@ async function reviewAndJudge(
       `${opts.policy}: \`quorum\` (${quorum}) is more than the panel's ${panel.length} judge(s)`,
       2,
     );
-  const { dir, fm, warnings, origin, revision, changed } = await createReview(io, {
+  const {
+    dir,
+    frontmatter: fm,
+    warnings,
+    origin,
+    revision,
+    changed,
+  } = await createReview(io, {
     scope: opts.scope,
     critic: critic?.adapter,
     author: author?.adapter,
