@@ -7,6 +7,7 @@ import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner/adapters"
 import { type DebatekitConfig, type ValidationError, validateDebatekitConfig } from "@debatekit/schema";
 import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
 import { parse as parseYaml } from "yaml";
+import { CODE_CONFIG_PLACES, DATA_CONFIG_PLACES, USER_CONFIG_PLACES } from "./config-places.js";
 import { didYouMean } from "./did-you-mean.js";
 import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
@@ -15,6 +16,18 @@ import type { CliIO } from "./output.js";
 export interface LoadedConfig {
   config: DebatekitConfig;
   files: string[];
+  /** The modules `formats` names, each with the file and index that named it (the user's, then the project's). */
+  formatSources: FormatSource[];
+}
+
+/** One entry of a config file's `formats`. */
+export interface FormatSource {
+  /** The config file that names it. */
+  file: string;
+  /** Its place in that file's `formats`. */
+  index: number;
+  /** The module as written: a package name, or a path relative to the file's folder. */
+  specifier: string;
 }
 
 const yamlLoader: Loader = (_file, content) => parseYaml(content);
@@ -40,22 +53,10 @@ function namingFile(loader: Loader): Loader {
   };
 }
 
-/** The project's config files that are data, in the order they are looked for in each folder. */
-export const DATA_CONFIG_PLACES = [
-  "package.json",
-  ".debatekitrc",
-  ".debatekitrc.json",
-  ".debatekitrc.yaml",
-  ".debatekitrc.yml",
-  "debatekit.config.json",
-  "debatekit.config.yaml",
-  "debatekit.config.yml",
-];
-/** The project's config files that are code: loading one runs it, so a gate never does. */
-export const CODE_CONFIG_PLACES = ["debatekit.config.js", "debatekit.config.mjs", "debatekit.config.cjs"];
+export { CODE_CONFIG_PLACES, DATA_CONFIG_PLACES, USER_CONFIG_PLACES };
+
 /** Where a project's config is looked for, in each folder from the working one up (lilconfig's search). */
 const PROJECT_PLACES = [...DATA_CONFIG_PLACES, ...CODE_CONFIG_PLACES];
-const USER_PLACES = ["config.json", "config.yaml", "config.yml"];
 const loaders = Object.fromEntries(
   Object.entries({ ...defaultLoaders, ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader }).map(
     ([ext, loader]) => [ext, namingFile(loader)],
@@ -157,6 +158,9 @@ async function isFile(path: string): Promise<boolean> {
  */
 export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<LoadedConfig> {
   const files: string[] = [];
+  const formatSources: FormatSource[] = [];
+  const sourcesOf = (file: string, own: DebatekitConfig) =>
+    formatSources.push(...(own.formats ?? []).map((specifier, index) => ({ file, index, specifier })));
   let config: DebatekitConfig = {};
   const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
   const load = async (file: string) => {
@@ -166,11 +170,13 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
       throw new ExitError(`${relative(io.cwd, file) || file}: ${firstLineOf(error)}`, 2);
     }
   };
-  for (const place of USER_PLACES) {
+  for (const place of USER_CONFIG_PLACES) {
     const file = join(configHome, "debatekit", place);
     if (!(await isFile(file))) continue;
     const found = await load(file);
-    config = { ...config, ...checked(file, found?.config, io) };
+    const own = checked(file, found?.config, io);
+    config = { ...config, ...own };
+    sourcesOf(file, own);
     files.push(file);
     break;
   }
@@ -198,9 +204,12 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
           2,
         );
     config = { ...config, ...own, seats: { ...config.seats, ...own.seats } };
+    // Both files' formats are registered: the user's own, and the project's.
+    sourcesOf(file, own);
+    if (formatSources.length > 0) config.formats = formatSources.map((f) => f.specifier);
     files.push(file);
   }
-  return { config, files };
+  return { config, files, formatSources };
 }
 
 /**

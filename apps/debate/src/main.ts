@@ -23,6 +23,8 @@ export function createProgram(io: CliIO = processIO()): Command {
   return program;
 }
 
+const VERSION_FLAGS = new Set(["--version", "-V"]);
+
 /** Runs the CLI with the given argv and returns the exit code. The one top-level catch. */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   const program = createProgram(io);
@@ -33,6 +35,12 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   try {
     // The command argv names (or `debate help <command>` shows) is declared in full before it is read.
     const [first, second] = argv.slice(2);
+    // Formats the config files name are registered before any command reads the registry; the gate
+    // never loads a project's code.
+    if (first !== "gate" && !VERSION_FLAGS.has(first!)) {
+      const { registerConfigFormats } = await import("./load-formats.js");
+      await registerConfigFormats(io);
+    }
     await declareInFull(program, [first === "help" ? second : first]);
     await program.parseAsync([...argv]);
     return 0;

@@ -2,11 +2,11 @@
 // and leaves the state untouched.
 import type { ArgumentDraft, Judgment } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
-import { applyArguments, applyJudgment } from "./formats/formal.js";
-import { parseArgumentId } from "./ids.js";
-import { renderArgument } from "./render/argument.js";
-import { checkJudgment } from "./rules/judgment.js";
+import { parseJudgeAnswer, parseSideAnswer } from "./formats/formal/answers.js";
+import { parseArgumentId } from "./formats/formal/ids.js";
+import { applyArguments, applyJudgment } from "./formats/formal/machine.js";
+import { renderArgument } from "./formats/formal/render.js";
+import { checkJudgment } from "./formats/formal/rules/judgment.js";
 import { answer, draft, freshState } from "./test-helpers/states.js";
 import type { ArgumentRecord, DebaterRole, DebateState, RuleError } from "./types.js";
 

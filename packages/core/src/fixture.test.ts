@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ArgumentDraft } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { nextAction } from "./formats/formal.js";
-import { renderArgumentGraph } from "./graph.js";
+import { renderArgumentGraph } from "./formats/formal/graph.js";
+import { nextAction } from "./formats/formal/machine.js";
+import { renderArgumentBody } from "./formats/formal/render.js";
+import { cumulativeScores } from "./formats/formal/scoring.js";
 import { buildPrompt } from "./prompt.js";
-import { renderArgumentBody } from "./render/argument.js";
-import { cumulativeScores } from "./scoring.js";
 import { FIXTURE_DIR, fixtureState } from "./test-helpers/states.js";
 
 // Reads a dialectic Toulmin body back into a draft, so rendering can be compared with the file.

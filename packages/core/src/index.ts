@@ -1,6 +1,5 @@
 // @debatekit/core: pure debate logic (no fs, no process, no clock, no env). See README.md.
 
-export { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
 export type { ClipOptions } from "./clip.js";
 export { clipText, clipTextEnd } from "./clip.js";
 export type { DebatekitErrorOptions } from "./errors.js";
@@ -9,7 +8,10 @@ export { extractJson, jsonNestingDepth } from "./extract-json.js";
 export { crossfireFormat } from "./formats/crossfire/format.js";
 export { POINT_ID, REQUIRED_CATEGORIES } from "./formats/crossfire/rules.js";
 export { SUMMARY_MAX_TOKENS, SUMMARY_MIN_TOKENS, summaryTokens } from "./formats/crossfire/summary.js";
+export { parseJudgeAnswer, parseSideAnswer } from "./formats/formal/answers.js";
 export { formalFormat } from "./formats/formal/format.js";
+export { escapeMermaidLabel, renderArgumentGraph } from "./formats/formal/graph.js";
+export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./formats/formal/ids.js";
 export {
   combinePanel,
   formalPanels,
@@ -19,22 +21,49 @@ export {
   reliabilityFrom,
 } from "./formats/formal/judges.js";
 export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal/machine.js";
+export type { ArgumentPlacement } from "./formats/formal/render.js";
+export { renderArgument, renderArgumentBody } from "./formats/formal/render.js";
+export { checkSideArguments, requiredArgumentCount } from "./formats/formal/rules/argument.js";
+export { checkCommittedState } from "./formats/formal/rules/committed.js";
+export { checkJudgment } from "./formats/formal/rules/judgment.js";
+export { cumulativeScores, recordJudgment, roundScore } from "./formats/formal/scoring.js";
+export { otherRole, roleOfSide, sideCode } from "./formats/formal/sides.js";
 export type {
+  AnyFormat,
   Format,
-  FormatRecord,
   FormatStep,
   ImportedDebate,
   ImportInit,
   NewDebateInit,
   NewDebateOptions,
+  ProgressUnit,
   RecordKind,
+  ResetPlan,
+  ResetSupport,
   SeatAsk,
   SeatFailure,
+  SeatKind,
+  SeatSpec,
   Standing,
   StepMeta,
+  TournamentSides,
 } from "./formats/format.js";
 export { defineFormat } from "./formats/format.js";
-export { formatOf, formatOfState, formats, journalStepKey, REPORTING_PHASE } from "./formats/registry.js";
+export type { BuiltinFormatName } from "./formats/registry.js";
+export {
+  checkFormat,
+  DEFAULT_FORMAT_NAME,
+  FORMAT_NAME_PATTERN,
+  findFormat,
+  formatList,
+  formatNames,
+  formatOf,
+  formatOfState,
+  formats,
+  journalStepKey,
+  REPORTING_PHASE,
+  registerFormat,
+} from "./formats/registry.js";
 export type { DecisionOutcome } from "./formats/review/decision.js";
 export { choiceEffect, decide, parseDecision } from "./formats/review/decision.js";
 export type { EvidenceSources, VerifiedFindings } from "./formats/review/evidence.js";
@@ -69,8 +98,6 @@ export { repositoryFiles, roundsOf } from "./formats/review/state.js";
 export type { ReviewTarget } from "./formats/review/target.js";
 export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
-export { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
-export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./ids.js";
 export {
   blindCrossfireText,
   blindFormalText,
@@ -102,14 +129,22 @@ export {
   SCORE_EPSILON,
   ZERO_SUM_TOLERANCE,
 } from "./limits.js";
-export type { BuildPromptOptions } from "./prompt.js";
+export type { BuildPromptOptions } from "./prompt/options.js";
 export { buildPrompt, fillTemplate } from "./prompt.js";
-export type { ArgumentPlacement } from "./render/argument.js";
-export { escapeBlock, renderArgument, renderArgumentBody } from "./render/argument.js";
-export { checkSideArguments, requiredArgumentCount } from "./rules/argument.js";
-export { checkCommittedState } from "./rules/committed.js";
-export { checkJudgment } from "./rules/judgment.js";
-export { cumulativeScores, recordJudgment, roundScore } from "./scoring.js";
+export { escapeBlock, singleLine } from "./render/markdown.js";
+export type {
+  ChartPoint,
+  FormatReport,
+  GraphEdge,
+  GraphNode,
+  JudgeNote,
+  RankedArgument,
+  ReportSide,
+  ReportTable,
+  StandingChart,
+  TurningPoint,
+} from "./report-model.js";
+export { seatConfigs } from "./seats.js";
 export type { LabelledSecret, SecretSpan } from "./secrets.js";
 export {
   findSecretSpans,
@@ -123,12 +158,14 @@ export {
   secretEnvValues,
   URL_PASSWORD_MARK,
 } from "./secrets.js";
-export { otherRole, roleOfSide, sideCode } from "./sides.js";
 export type {
   AgentTemplate,
+  AnyState,
   ArgumentRecord,
   DebaterRole,
   DebateState,
+  FormatRecord,
+  FrontmatterBase,
   Motion,
   NextAction,
   Result,

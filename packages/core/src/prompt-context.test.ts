@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyArguments, applyJudgment } from "./formats/formal.js";
+import { applyArguments, applyJudgment } from "./formats/formal/machine.js";
+import { renderArgument } from "./formats/formal/render.js";
+import { recordJudgment } from "./formats/formal/scoring.js";
 import { buildPrompt, historyFrom } from "./prompt.js";
-import { renderArgument } from "./render/argument.js";
-import { recordJudgment } from "./scoring.js";
 import { draft, freshState } from "./test-helpers/states.js";
 import type { ArgumentRecord, DebateState } from "./types.js";
 

@@ -4,10 +4,10 @@ import { validateAgentDefinition } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DebatekitError } from "./errors.js";
-import { applyArguments, applyJudgment } from "./formats/formal.js";
+import { applyArguments, applyJudgment } from "./formats/formal/machine.js";
+import { renderArgument } from "./formats/formal/render.js";
 import { defaultAgentTemplates } from "./generated/agents.js";
 import { buildPrompt, fillTemplate } from "./prompt.js";
-import { renderArgument } from "./render/argument.js";
 import { draft, freshState } from "./test-helpers/states.js";
 import type { AgentTemplate, DebateState } from "./types.js";
 

@@ -1,18 +1,11 @@
 import { DebatekitError } from "./errors.js";
+import { judgmentChanges } from "./formats/formal/scoring.js";
+import { otherRole, roleOfSide, sideCode } from "./formats/formal/sides.js";
 import { defaultAgentTemplates } from "./generated/agents.js";
-import { judgmentChanges } from "./scoring.js";
-import { otherRole, roleOfSide, sideCode } from "./sides.js";
+import type { BuildPromptOptions } from "./prompt/options.js";
 import type { AgentTemplate, ArgumentRecord, DebaterRole, DebateState, SeatRole } from "./types.js";
 
-/** Options of buildPrompt. */
-export interface BuildPromptOptions {
-  /** Role templates (default: defaultAgentTemplates from agents/). */
-  templates?: AgentTemplate[];
-  /** Text block chosen by @debatekit/skills (already within budget). */
-  skills?: string;
-  /** Validation errors of the previous attempt, for a retry. */
-  feedback?: string[];
-}
+export type { BuildPromptOptions };
 
 type Task = "opening" | "rebuttal" | "judgment";
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;

@@ -1,5 +1,4 @@
 import type { AgentDefinition, ArgumentFrontmatter, DebateFrontmatter, ScoresFile } from "@debatekit/schema";
-import type { FormatRecord } from "./formats/format.js";
 
 /** A debating seat. */
 export type DebaterRole = "proposition" | "opposition";
@@ -35,10 +34,37 @@ export interface ArgumentRecord {
   body: string;
 }
 
-/** Everything the engine needs to decide and apply a step; read from and written to the folder by files. */
-export interface DebateState {
+/**
+ * What every format's debate.md frontmatter has: its id, its format and the commit marker
+ * (`current_exchange`, `current_phase`). A format's own frontmatter type extends it.
+ */
+export interface FrontmatterBase {
+  debate_id: string;
+  /** The registered name of the debate's format (absent: the default format). */
+  format?: string;
+  current_exchange: number;
+  current_phase: string;
+  paused?: boolean;
+  /** Seat configurations by role (read them with `seatConfigs`). */
+  seats?: object;
+}
+
+/** A file of a format's own, beside debate.md (e.g. `turns/r01-proposer.md`, `verdict.md`). */
+export interface FormatRecord {
+  /** Path relative to the debate folder, `/`-separated. */
+  file: string;
+  frontmatter: Record<string, unknown>;
+  /** Markdown body. */
+  body: string;
+}
+
+/**
+ * Everything the engine needs to decide and apply a step; read from and written to the folder by
+ * files. `F` is the format's frontmatter type (the default is formal's, which files and runner read).
+ */
+export interface DebateState<F extends FrontmatterBase = DebateFrontmatter> {
   /** From debate.md. */
-  frontmatter: DebateFrontmatter;
+  frontmatter: F;
   /** debate.md body, verbatim. */
   body: string;
   /** Parsed from body ("# Motion", "## Definitions", "## Scope"). */
@@ -50,6 +76,9 @@ export interface DebateState {
   /** The format's own record files (crossfire's turns/, verdict.md), sorted by file; absent = none. */
   records?: FormatRecord[];
 }
+
+/** A state of any format (what files, runner and the faces hold without knowing the format). */
+export type AnyState = DebateState<FrontmatterBase>;
 
 /** What must happen next for a debate. */
 export type NextAction =

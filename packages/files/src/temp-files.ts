@@ -1,22 +1,25 @@
 import { readdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { formats } from "@debatekit/core";
+import { formatList } from "@debatekit/core";
 import { ATOMIC_TEMP_NAME } from "./atomic.js";
 import { resolveInside } from "./paths.js";
 import { isProcessAlive } from "./pid.js";
 
 /**
  * The folders writeFileAtomic writes into, relative to the debate folder: the engine's own, and every
- * registered format's folders and record folders (formal: arguments/; crossfire: turns/).
+ * registered format's folders and record folders (formal: arguments/; crossfire: turns/). Read at call
+ * time: a format registered from the config file is in the registry only after start-up.
  */
-const TEMP_FOLDERS = [
-  ...new Set([
-    ".",
-    ".debate",
-    ".debate/journal",
-    ...Object.values(formats).flatMap((f) => [...f.folders, ...f.records.map((r) => r.dir || ".")]),
-  ]),
-];
+function tempFolders(): string[] {
+  return [
+    ...new Set([
+      ".",
+      ".debate",
+      ".debate/journal",
+      ...formatList().flatMap((f) => [...f.folders, ...f.records.map((r) => r.dir || ".")]),
+    ]),
+  ];
+}
 /**
  * An atomic write keeps its temp file for milliseconds; one this old is not a write in progress even
  * when its pid is alive (the pid was reused, e.g. after a container restart, or it is another host's).
@@ -37,7 +40,7 @@ function isAbandoned(pid: number, mtimeMs: number, now: number): boolean {
 export async function removeStaleTempFiles(dir: string): Promise<string[]> {
   const removed: string[] = [];
   const now = Date.now();
-  for (const folder of TEMP_FOLDERS) {
+  for (const folder of tempFolders()) {
     let names: string[];
     try {
       names = await readdir(resolveInside(dir, folder));

@@ -1,13 +1,13 @@
 import type { RunEvent } from "@debatekit/runner";
 
 /**
- * What an action runs in: the working folder paths resolve against, the environment (secrets,
- * config home), and how a long action is stopped and watched. Every face (the CLI, the MCP server)
- * builds one; an action never prints.
+ * What every action gets from its face (a command, an MCP tool): where it runs, the environment it
+ * reads, a signal to stop, and a listener for the engine's events. Actions return data and never
+ * print: printing is the face's job.
  */
 export interface ActionContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  onEvent?: (e: RunEvent) => void;
+  onEvent?: (event: RunEvent) => void;
 }

@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import { basename, dirname } from "node:path";
-import { formats } from "@debatekit/core";
+import { formatList } from "@debatekit/core";
 
 /** The file that makes a folder a debate. */
 export const debateFile = "debate.md";
@@ -9,15 +9,18 @@ export const debateFile = "debate.md";
  * Folders the watcher never enters: the runner's own output (`.debate/` journal and lock,
  * `prompts/`, every format's record folders: `arguments/`, `turns/`) and trees that are never debates. Ignoring the runner's output at the
  * source is the first half of "the watcher ignores its own writes"; the second is the comparison
- * of debate.md's fingerprint with the one the runner's commit left (see watcher.ts).
+ * of debate.md's fingerprint with the one the runner's commit left (see watcher.ts). Read at call
+ * time: a format registered from the config file is in the registry only after start-up.
  */
-const skippedFolders = new Set([
-  ".debate",
-  "prompts",
-  ...Object.values(formats).flatMap((f) => f.folders),
-  "node_modules",
-  ".git",
-]);
+let skipped: { formats: number; names: Set<string> } | undefined;
+function skippedFolders(): Set<string> {
+  const all = formatList();
+  if (skipped?.formats !== all.length) {
+    const names = new Set([".debate", "prompts", ...all.flatMap((f) => f.folders), "node_modules", ".git"]);
+    skipped = { formats: all.length, names };
+  }
+  return skipped.names;
+}
 
 /** What a changed path means to the watcher. */
 export type WatchedPath =
@@ -48,7 +51,7 @@ export function classifyPath(path: string): WatchedPath {
  */
 export function isIgnoredPath(path: string, stats?: Stats): boolean {
   const name = basename(path);
-  if (skippedFolders.has(name)) return true;
+  if (skippedFolders().has(name)) return true;
   if (!stats || stats.isDirectory()) return false;
   if (!stats.isFile()) return true;
   return classifyPath(path).kind === "other";

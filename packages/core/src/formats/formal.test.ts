@@ -1,10 +1,10 @@
 import type { Judgment } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { parseJudgeAnswer, parseSideAnswer } from "../answers.js";
-import { cumulativeScores, roundScore } from "../scoring.js";
 import { answer, draft, freshState, zeroSumJudgment } from "../test-helpers/states.js";
 import type { ArgumentRecord, DebaterRole, DebateState } from "../types.js";
-import { applyArguments, applyJudgment, nextAction } from "./formal.js";
+import { parseJudgeAnswer, parseSideAnswer } from "./formal/answers.js";
+import { applyArguments, applyJudgment, nextAction } from "./formal/machine.js";
+import { cumulativeScores, roundScore } from "./formal/scoring.js";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 

@@ -1,6 +1,9 @@
-import type { DebateFrontmatter, Degradation, SeatConfig, ValidationResult } from "@debatekit/schema";
-import type { BuildPromptOptions } from "../prompt.js";
-import type { DebateState, Result, RuleError } from "../types.js";
+import type { Degradation, SeatConfig, ValidationResult } from "@debatekit/schema";
+import type { BuildPromptOptions } from "../prompt/options.js";
+import type { FormatReport } from "../report-model.js";
+import type { DebateState, FormatRecord, FrontmatterBase, Result, RuleError } from "../types.js";
+
+export type { FormatRecord };
 
 /** One seat asked for an answer in a step. */
 export interface SeatAsk {
@@ -65,21 +68,17 @@ export interface Standing {
   scores?: { proposition: number; opposition: number };
   /** One line for people, when the format has one (crossfire: `the challenger wins`). */
   headline?: string;
+  /**
+   * The decided result: one of the format's side roles (`proposition`, `challenger`, ...) or `tie`;
+   * absent while undecided, and for formats that do not pick a side. Faces read this, never the headline.
+   */
+  winner?: string;
   /** True when nothing is left to run. */
   complete: boolean;
   /** Set when the result rests on less than was configured (failed seats, missing rounds): say so prominently. */
   outcome?: string;
   /** Every reason the result rests on less than was configured, with the real (sanitized) error (docs/architecture.md#honest-degradation). */
   degraded?: Degradation[];
-}
-
-/** A file of a format's own, beside debate.md (e.g. `turns/r01-proposer.md`, `verdict.md`). */
-export interface FormatRecord {
-  /** Path relative to the debate folder, `/`-separated. */
-  file: string;
-  frontmatter: Record<string, unknown>;
-  /** Markdown body. */
-  body: string;
 }
 
 /** Which files of the folder are a format's records, and how to check one. */
@@ -127,8 +126,8 @@ export interface ImportInit {
 }
 
 /** A debate made from another tool's state: debate.md's frontmatter, the motion, notes for the body, warnings. */
-export interface ImportedDebate {
-  frontmatter: DebateFrontmatter;
+export interface ImportedDebate<F extends FrontmatterBase = FrontmatterBase> {
+  frontmatter: F;
   motion: string;
   /** Markdown appended to debate.md's body after the motion (no `# Motion` heading). */
   notes: string;
@@ -141,14 +140,71 @@ export interface NewDebateOptions {
   length: { flag: string; description: string; default: number; min: number; max: number };
   /** True when the format judges with a `judges:` panel (`--judges`, `--swap`, `--allow-self-judging`). */
   panel?: boolean;
+  /**
+   * True when a new debate starts from an artifact (files, a diff, text) rather than a motion: such
+   * debates are made by the `review` action, which gathers the artifact, not by `new`.
+   */
+  artifact?: boolean;
 }
+
+/** What a seat is to its format: who argues, who judges, who only writes. */
+export type SeatKind = "debater" | "judge" | "fallback" | "summarizer" | "reporter" | "critic" | "author";
+
+/** A seat a format may call: its role (a key of `seats:` or of the judge panel), what it is, and a line for help texts. */
+export interface SeatSpec {
+  role: string;
+  kind: SeatKind;
+  description: string;
+}
+
+/** What a format counts its progress in (`exchange`/`exchanges`, `round`/`rounds`). */
+export interface ProgressUnit {
+  one: string;
+  many: string;
+}
+
+/** The two sides a tournament pairs (roles of the format's seats, first = the side listed first), and its judge's role. */
+export interface TournamentSides {
+  first: string;
+  second: string;
+  judge: string;
+}
+
+/** A reset as data: the state of the new start; files writes it and removes what it no longer holds. */
+export interface ResetPlan<F extends FrontmatterBase = FrontmatterBase> {
+  state: DebateState<F>;
+  /** True when the format keeps scores.json (it is rewritten from the plan's state). */
+  writeScores: boolean;
+}
+
+/** Whether a format's debates can be reset to an earlier exchange/round, and how (pure). */
+export type ResetSupport<F extends FrontmatterBase = FrontmatterBase> =
+  | { supported: false; reason: string }
+  | {
+      supported: true;
+      /** The first exchange/round number (formal 0, crossfire 1). */
+      start: number;
+      /** The state that starts again from exchange/round `to` (start <= to <= the current one). */
+      plan(state: DebateState<F>, to: number): Result<ResetPlan<F>>;
+    };
 
 /**
  * A debate format (docs/architecture.md#the-format-seam): a pure state machine the runner, files, CLI, watcher and report use
- * without knowing which one it is. Make one with `defineFormat` and register it in `formats/registry.ts`.
+ * without knowing which one it is. Make one with `defineFormat`; the built-ins are registered in
+ * `formats/registry.ts`, others with `registerFormat` (the CLI does it for the config file's `formats`).
  */
-export interface Format {
+export interface Format<F extends FrontmatterBase = FrontmatterBase> {
   readonly name: string;
+  /** Every seat the format may call (debaters, judges, fallback, summarizer, reporter), with its kind. */
+  readonly roles: readonly SeatSpec[];
+  /** What progress is counted in (progress lines, watch, log and reset wording). */
+  readonly unit: ProgressUnit;
+  /** The sides a tournament pairs; absent: the format is not offered by `debate tournament`. */
+  readonly tournament?: TournamentSides;
+  /** How `debate reset` starts a debate again (a pure plan), or why it cannot. */
+  readonly reset: ResetSupport<F>;
+  /** The report's body for a state (pure); absent: the report shows the header and the standing only. */
+  report?(state: DebateState<F>): FormatReport;
   /** Seats that must be configured, in the order they act. */
   readonly seats: readonly string[];
   /** Every phase that asks seats, mapped to its journal step key (`1-arguments`): sorts a step's files in order. */
@@ -158,60 +214,67 @@ export interface Format {
   /** The format's own record files (formal's arguments are read by files directly; none here). */
   readonly records: readonly RecordKind[];
   /** Files the format derives from a state and that a step rewrites (formal: argument-graph.mmd). */
-  derivedFiles?(state: DebateState): Array<{ file: string; content: string }>;
+  derivedFiles?(state: DebateState<F>): Array<{ file: string; content: string }>;
   /** Checks debate.md's frontmatter against the format's schema. */
-  validateFrontmatter(data: unknown): ValidationResult<DebateFrontmatter>;
+  validateFrontmatter(data: unknown): ValidationResult<F>;
   /** Whether a record file is part of what debate.md's marker says is committed (leftovers of an uncommitted step are not). */
-  isRecordCommitted(frontmatter: DebateFrontmatter, file: string): boolean;
+  isRecordCommitted(frontmatter: F, file: string): boolean;
   /** The seat that answers for `role` (a format may default one seat to another). */
-  seat(state: DebateState, role: string): SeatConfig | undefined;
+  seat(state: DebateState<F>, role: string): SeatConfig | undefined;
   /** What must happen next. */
-  next(state: DebateState): FormatStep;
+  next(state: DebateState<F>): FormatStep;
   /** The prompt for one seat at the current step. */
-  prompt(state: DebateState, role: string, options?: BuildPromptOptions): string;
+  prompt(state: DebateState<F>, role: string, options?: BuildPromptOptions): string;
   /** The words skills are matched against for one seat at the current step. */
-  skillTask(state: DebateState, role: string): string;
+  skillTask(state: DebateState<F>, role: string): string;
   /** Parses and checks one seat's answer at the current step (every rule, stable codes). */
-  parseAnswer(state: DebateState, role: string, text: string): Result<unknown>;
+  parseAnswer(state: DebateState<F>, role: string, text: string): Result<unknown>;
   /** The state after the step's checked answers (by role); refuses unless the state is at the step's marker. */
   apply(
-    state: DebateState,
+    state: DebateState<F>,
     answers: Readonly<Record<string, unknown>>,
     now: string,
     meta?: StepMeta,
-  ): Result<DebateState>;
+  ): Result<DebateState<F>>;
   /** The state after an `advance` step (no seat asked); refuses unless `next` says advance. */
-  advance?(state: DebateState, now: string): Result<DebateState>;
+  advance?(state: DebateState<F>, now: string): Result<DebateState<F>>;
   /** The failure policy: a state that records a failed seat and moves on, or undefined (the run fails; re-run retries). */
   onSeatFailure?(
-    state: DebateState,
+    state: DebateState<F>,
     role: string,
     failure: SeatFailure,
     now: string,
-  ): Result<DebateState> | undefined;
+  ): Result<DebateState<F>> | undefined;
   /**
    * Re-checks a committed state as read from disk with the rules its answers had to pass (docs/architecture.md#crash-safe-and-exactly-once);
    * errors' paths are `file:field`. files refuses a folder for which it finds any.
    */
-  checkCommitted(state: DebateState): RuleError[];
+  checkCommitted(state: DebateState<F>): RuleError[];
   /** Where the debate stands. */
-  standing(state: DebateState): Standing;
+  standing(state: DebateState<F>): Standing;
   /**
    * Seat calls a complete debate makes by role, when every answer passes first time (a tournament's
    * cost plan); absent when the format cannot know it up front (review: it runs to convergence).
    */
-  plannedCalls?(frontmatter: DebateFrontmatter): Record<string, number>;
+  plannedCalls?(frontmatter: F): Record<string, number>;
   /** Options `debate new` offers for this format. */
   readonly newOptions: NewDebateOptions;
   /** Readers of other tools' state (`debate import --from <name>`), by source name. */
   readonly importers?: Readonly<
-    Record<string, { description: string; import(data: unknown, init: ImportInit): Result<ImportedDebate> }>
+    Record<
+      string,
+      { description: string; import(data: unknown, init: ImportInit): Result<ImportedDebate<F>> }
+    >
   >;
   /** debate.md's frontmatter for a new debate, and warnings for the user (e.g. a judge who also debates). */
-  newDebate(init: NewDebateInit): Result<{ frontmatter: DebateFrontmatter; warnings: string[] }>;
+  newDebate(init: NewDebateInit): Result<{ frontmatter: F; warnings: string[] }>;
 }
 
-/** Makes a format (the one way to define one; keeps the object's type exact). */
-export function defineFormat<F extends Format>(format: F): F {
+/** A format of any frontmatter type: what the registry, files, runner and the faces hold. */
+// biome-ignore lint/suspicious/noExplicitAny: a format's frontmatter type is known only inside its own folder
+export type AnyFormat = Format<any>;
+
+/** Makes a format (the one way to define one; checks the object against `Format<F>`). */
+export function defineFormat<F extends FrontmatterBase>(format: Format<F>): Format<F> {
   return format;
 }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { freshState } from "../test-helpers/states.js";
 import { formalFormat } from "./formal/format.js";
-import { formatOf, formats, journalStepKey } from "./registry.js";
+import {
+  checkFormat,
+  DEFAULT_FORMAT_NAME,
+  findFormat,
+  formatList,
+  formatNames,
+  formatOf,
+  formats,
+  journalStepKey,
+  registerFormat,
+} from "./registry.js";
 
 describe("the format registry", () => {
   it("finds a format by debate.md's `format`, formal when absent", () => {
@@ -22,6 +32,43 @@ describe("the format registry", () => {
     expect(journalStepKey("awaiting_judgment")).toBe("2-judgment");
     expect(journalStepKey("complete")).toBeUndefined();
     expect(journalStepKey("__proto__")).toBeUndefined();
+  });
+});
+
+describe("registering a format from outside", () => {
+  const outside = { ...formalFormat, name: "toy-outside", phases: { awaiting_toy: "1-toy" } };
+
+  it("lists the built-ins first, then adds a checked format that debate.md can name", () => {
+    expect(formatNames()).toEqual(["formal", "crossfire", "review"]);
+    expect(DEFAULT_FORMAT_NAME).toBe("formal");
+    expect(findFormat("toy-outside")).toBeUndefined();
+    expect(journalStepKey("awaiting_toy")).toBeUndefined();
+    expect(registerFormat(outside)).toEqual({ ok: true, value: outside });
+    expect(formatNames()).toEqual(["formal", "crossfire", "review", "toy-outside"]);
+    expect(formatList().at(-1)).toBe(outside);
+    expect(formats["toy-outside"]).toBe(outside);
+    expect(formatOf({ format: "toy-outside" })).toEqual({ ok: true, value: outside });
+    // The journal's step keys are rebuilt, so a step of the new format sorts like a built-in's.
+    expect(journalStepKey("awaiting_toy")).toBe("1-toy");
+  });
+
+  it("refuses a second format of the same name, and a built-in's name", () => {
+    for (const name of ["toy-outside", "crossfire"]) {
+      const again = registerFormat({ ...formalFormat, name });
+      expect(again.ok).toBe(false);
+      expect(!again.ok && again.errors[0]).toMatchObject({ code: "FORMAT_NAME_TAKEN", path: "name" });
+    }
+    expect(findFormat("crossfire")?.name).toBe("crossfire");
+  });
+
+  it("refuses what is not a format, naming every missing member", () => {
+    expect(checkFormat(null)).toMatchObject({ ok: false, errors: [{ code: "FORMAT_INVALID", path: "" }] });
+    const { next: _next, unit: _unit, ...partial } = formalFormat;
+    const bad = registerFormat({ ...partial, name: "Bad Name" });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.errors.map((e) => e.path)).toEqual(["name", "next", "unit"]);
+    expect(!bad.ok && bad.errors.every((e) => e.code === "FORMAT_INVALID")).toBe(true);
+    expect(formatNames()).not.toContain("Bad Name");
   });
 });
 

@@ -1,8 +1,8 @@
 import type { DebateFrontmatter, Judges } from "@debatekit/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSideAnswer } from "../answers.js";
 import { crossfireFormat } from "../formats/crossfire/format.js";
+import { parseSideAnswer } from "../formats/formal/answers.js";
 import { formalFormat } from "../formats/formal/format.js";
 import { applyArguments } from "../formats/formal/machine.js";
 import type { SeatAsk } from "../formats/format.js";

@@ -361,6 +361,10 @@ export interface DebatekitConfig {
    * Model servers off this machine a seat may send your credentials to in any debate folder without `debate allow`: a seat's `base_url` (or an env variable such as OPENAI_BASE_URL or HTTPS_PROXY) is allowed when it has the same scheme, host and port as an entry and its path is the entry's path or lies under it (e.g. "https://api.example.com" allows "https://api.example.com/v1"). Loopback servers (127.0.0.0/8, ::1, localhost) need no allowance. Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.
    */
   allow_endpoints?: string[]
+  /**
+   * Debate formats to register beside the built-in ones: each entry a module the CLI imports (a package name, or a path relative to this config file's folder) whose default export (or `format` export) is made with `defineFormat` from @debatekit/core. Loading one runs its code, as a debatekit.config.js does; `debate gate` never loads them. A debate.md's `format:` names a registered format, never a module.
+   */
+  formats?: string[]
   skills?: {
     /**
      * More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).
@@ -2050,9 +2054,9 @@ export interface TournamentFrontmatter {
    */
   tournament_id: string
   /**
-   * The debate format every match uses.
+   * The debate format every match uses: a registered format that pairs two sides (built in: formal, crossfire).
    */
-  format: ("formal" | "crossfire")
+  format: string
   /**
    * Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.
    */

@@ -2862,7 +2862,7 @@ return errors === 0;
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDebatekitConfigRaw = validate29;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"allow_commands":{"description":"Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. [\"/opt/bin/kiro-cli\", \"acp\"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.","type":"array","items":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"allow_endpoints":{"description":"Model servers off this machine a seat may send your credentials to in any debate folder without `debate allow`: a seat's `base_url` (or an env variable such as OPENAI_BASE_URL or HTTPS_PROXY) is allowed when it has the same scheme, host and port as an entry and its path is the entry's path or lies under it (e.g. \"https://api.example.com\" allows \"https://api.example.com/v1\"). Loopback servers (127.0.0.0/8, ::1, localhost) need no allowance. Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.","type":"array","items":{"type":"string","pattern":"^https?://[^@\\s/]+(/[^@\\s]*)?$"}},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/config.schema.json","title":"DebatekitConfig","description":"Defaults of the `debate` command, from debatekit.config.{json,yaml,yml,js,mjs,cjs}, .debatekitrc(.json|.yaml|.yml), package.json#debatekit (found from the working folder up), and the user's $XDG_CONFIG_HOME/debatekit/config.{json,yaml,yml}. The project's file wins over the user's, a flag over both.","type":"object","additionalProperties":false,"properties":{"seats":{"description":"Who sits in each seat when `debate new` is not told: `<adapter>[:<model>[:<effort>]]` by seat name (proposition, opposition, judge, proposer, challenger, ...).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"type":"string","pattern":"^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$"}},"effort":{"description":"How hard every seat thinks when `debate new` gets no --effort.","type":"string","enum":["low","medium","high","max"]},"dir":{"description":"Where `debate new` creates debate folders when it gets no --dir (relative to the working folder).","type":"string","minLength":1},"allow_commands":{"description":"Programs a seat's `command:` may run in any debate folder without `debate allow`, each as the exact argv array the seat names (e.g. [\"/opt/bin/kiro-cli\", \"acp\"]). Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.","type":"array","items":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"allow_endpoints":{"description":"Model servers off this machine a seat may send your credentials to in any debate folder without `debate allow`: a seat's `base_url` (or an env variable such as OPENAI_BASE_URL or HTTPS_PROXY) is allowed when it has the same scheme, host and port as an entry and its path is the entry's path or lies under it (e.g. \"https://api.example.com\" allows \"https://api.example.com/v1\"). Loopback servers (127.0.0.0/8, ::1, localhost) need no allowance. Read only from the user's own $XDG_CONFIG_HOME/debatekit/config.*; in a project's config file (which may come with the debate) it is an error.","type":"array","items":{"type":"string","pattern":"^https?://[^@\\s/]+(/[^@\\s]*)?$"}},"formats":{"description":"Debate formats to register beside the built-in ones: each entry a module the CLI imports (a package name, or a path relative to this config file's folder) whose default export (or `format` export) is made with `defineFormat` from @debatekit/core. Loading one runs its code, as a debatekit.config.js does; `debate gate` never loads them. A debate.md's `format:` names a registered format, never a module.","type":"array","items":{"type":"string","minLength":1}},"skills":{"type":"object","additionalProperties":false,"properties":{"folders":{"description":"More skill folders for `debate run`, after the built-in, project and user ones and before the debate's own (relative paths: to the config file's folder).","type":"array","items":{"type":"string","minLength":1}}}}},"examples":[{"seats":{"proposition":"claude:sonnet","opposition":"codex","judge":"gemini:gemini-2.5-pro"},"effort":"high","skills":{"folders":["team-skills"]}}]};
 const pattern10 = new RegExp("^[a-z][a-z0-9_]{0,39}$", "u");
 const pattern11 = new RegExp("^[a-z][a-z0-9-]*(:[^:\\s]+(:(low|medium|high|max))?)?$", "u");
 const pattern12 = new RegExp("^https?://[^@\\s/]+(/[^@\\s]*)?$", "u");
@@ -2880,7 +2880,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "allow_commands")) || (key0 === "allow_endpoints")) || (key0 === "skills"))){
+if(!(((((((key0 === "seats") || (key0 === "effort")) || (key0 === "dir")) || (key0 === "allow_commands")) || (key0 === "allow_endpoints")) || (key0 === "formats")) || (key0 === "skills"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3113,12 +3113,15 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data9 = data.skills;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key3 in data9){
-if(!(key3 === "folders")){
-const err18 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data.formats !== undefined){
+let data9 = data.formats;
+if(Array.isArray(data9)){
+const len3 = data9.length;
+for(let i3=0; i3<len3; i3++){
+let data10 = data9[i3];
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err18 = {instancePath:instancePath+"/formats/" + i3,schemaPath:"#/properties/formats/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3128,15 +3131,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data9.folders !== undefined){
-let data10 = data9.folders;
-if(Array.isArray(data10)){
-const len3 = data10.length;
-for(let i3=0; i3<len3; i3++){
-let data11 = data10[i3];
-if(typeof data11 === "string"){
-if(func2(data11) < 1){
-const err19 = {instancePath:instancePath+"/skills/folders/" + i3,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err19 = {instancePath:instancePath+"/formats/" + i3,schemaPath:"#/properties/formats/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3146,8 +3142,9 @@ vErrors.push(err19);
 errors++;
 }
 }
+}
 else {
-const err20 = {instancePath:instancePath+"/skills/folders/" + i3,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3157,9 +3154,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.skills !== undefined){
+let data11 = data.skills;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key3 in data11){
+if(!(key3 === "folders")){
+const err21 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3169,9 +3169,15 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.folders !== undefined){
+let data12 = data11.folders;
+if(Array.isArray(data12)){
+const len4 = data12.length;
+for(let i4=0; i4<len4; i4++){
+let data13 = data12[i4];
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err22 = {instancePath:instancePath+"/skills/folders/" + i4,schemaPath:"#/properties/skills/properties/folders/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3181,14 +3187,49 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err23 = {instancePath:instancePath+"/skills/folders/" + i4,schemaPath:"#/properties/skills/properties/folders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/skills/folders",schemaPath:"#/properties/skills/properties/folders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }
@@ -19102,10 +19143,11 @@ return errors === 0;
 validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateTournamentFrontmatterRaw = validate106;
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses.","type":"string","enum":["formal","crossfire"]},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern44 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses: a registered format that pairs two sides (built in: formal, crossfire).","type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern43 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
+const pattern45 = new RegExp("^m[0-9]{2,4}$", "u");
 const schema134 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern43 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+const pattern44 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19173,7 +19215,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern43.test(data0)){
+if(!pattern44.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19379,8 +19421,9 @@ errors++;
 }
 if(data.format !== undefined){
 let data1 = data.format;
-if(typeof data1 !== "string"){
-const err14 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data1 === "string"){
+if(!pattern43.test(data1)){
+const err14 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19389,8 +19432,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!((data1 === "formal") || (data1 === "crossfire"))){
-const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema133.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err15 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19636,7 +19680,7 @@ errors++;
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
-if(!pattern44.test(data13)){
+if(!pattern45.test(data13)){
 const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -19837,7 +19881,7 @@ errors++;
 if(data17.motion !== undefined){
 let data19 = data17.motion;
 if(typeof data19 === "string"){
-if(!pattern44.test(data19)){
+if(!pattern45.test(data19)){
 const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];

@@ -15,7 +15,7 @@ import {
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { ballotOf, callsPerJudgedStep, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { panelDegradations } from "../../judging/votes.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
@@ -40,6 +40,8 @@ import {
 } from "./judges.js";
 import { buildCrossfirePrompt, summaryInput } from "./prompt.js";
 import { renderSummary, renderTurn, renderVerdict } from "./render.js";
+import { crossfireReport } from "./report.js";
+import { crossfireReset } from "./reset.js";
 import { assignIds, checkTurn, turnKind } from "./rules.js";
 import {
   asDebateFrontmatter,
@@ -207,8 +209,24 @@ function newCrossfireDebate(
 }
 
 /** The crossfire format (docs/architecture.md#formats, agentsys /debate): proposer vs challenger in rounds, a verdict that picks a side. */
-export const crossfireFormat = defineFormat({
+export const crossfireFormat = defineFormat<DebateFrontmatter>({
   name: "crossfire",
+  roles: [
+    { role: "proposer", kind: "debater", description: "proposes and defends" },
+    { role: "challenger", kind: "debater", description: "challenges" },
+    { role: "judge", kind: "judge", description: "gives the verdict (with a panel: judge_2 .. judge_5 too)" },
+    {
+      role: FALLBACK_ROLE,
+      kind: "fallback",
+      description: "gives the verdict when too few of the panel answered",
+    },
+    { role: "summarizer", kind: "summarizer", description: "summarizes rounds from round 3" },
+    { role: "reporter", kind: "reporter", description: "writes the report's narrative (optional)" },
+  ],
+  unit: { one: "round", many: "rounds" },
+  tournament: { first: "proposer", second: "challenger", judge: "judge" },
+  reset: crossfireReset,
+  report: crossfireReport,
   seats: ["proposer", "challenger", "judge", "summarizer"],
   phases: {
     awaiting_summary: "0-summary",
@@ -523,7 +541,7 @@ export const crossfireFormat = defineFormat({
           }
         : {}),
       ...(winner
-        ? { headline: winner === "tie" ? "a tie: the judge panel is split" : `the ${winner} wins` }
+        ? { winner, headline: winner === "tie" ? "a tie: the judge panel is split" : `the ${winner} wins` }
         : {}),
       complete,
       ...(label ? { outcome: label } : {}),

@@ -1,7 +1,7 @@
 import type { DebateFrontmatter } from "@debatekit/schema";
 import { type AgentsysLastDebate, type SeatConfig, validateAgentsysLastDebate } from "@debatekit/schema";
 import { fail, ok, quote, ruleError } from "../../errors.js";
-import { escapeBlock, singleLine } from "../../render/argument.js";
+import { escapeBlock, singleLine } from "../../render/markdown.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import { removeSecrets } from "../../secrets.js";
 import type { Result } from "../../types.js";
@@ -24,7 +24,7 @@ export function importAgentsysDebate(
   data: unknown,
   init: ImportInit,
   newDebate: (init: NewDebateInit) => Result<{ frontmatter: DebateFrontmatter; warnings: string[] }>,
-): Result<ImportedDebate> {
+): Result<ImportedDebate<DebateFrontmatter>> {
   const checked = validateAgentsysLastDebate(data);
   if (!checked.ok)
     return fail(...schemaRuleErrors("IMPORT_FIELD_INVALID", "last-debate.json", checked.errors));

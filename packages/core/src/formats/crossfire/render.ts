@@ -1,5 +1,5 @@
 import type { CrossfireEvidence, CrossfireSummary, CrossfireTurn, CrossfireVerdict } from "@debatekit/schema";
-import { escapeBlock, singleLine } from "../../render/argument.js";
+import { escapeBlock, singleLine } from "../../render/markdown.js";
 
 const evidenceLine = (e: CrossfireEvidence) =>
   `  - _${e.kind}_ \`${singleLine(e.ref).replace(/`/g, "'")}\`: ${singleLine(e.detail)}`;

@@ -4,15 +4,13 @@ import {
   validateDebateFrontmatter,
   validatePanelResult,
 } from "@debatekit/schema";
-import { parseSideAnswer } from "../../answers.js";
 import { fail, ok, ruleError } from "../../errors.js";
-import { renderArgumentGraph } from "../../graph.js";
-import { ballotOf, callsPerJudgedStep, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { buildPrompt } from "../../prompt.js";
-import { checkCommittedState } from "../../rules/committed.js";
-import { cumulativeScores } from "../../scoring.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
+import { parseSideAnswer } from "./answers.js";
+import { renderArgumentGraph } from "./graph.js";
 import {
   combinePanel,
   formalPanels,
@@ -26,6 +24,10 @@ import {
   selfJudgingProblem,
 } from "./judges.js";
 import { applyArguments, applyJudgment, nextAction } from "./machine.js";
+import { formalReport } from "./report.js";
+import { formalReset } from "./reset.js";
+import { checkCommittedState } from "./rules/committed.js";
+import { cumulativeScores } from "./scoring.js";
 
 const signed = (n: number) => {
   const v = Math.round(n * 100) / 100;
@@ -34,9 +36,29 @@ const signed = (n: number) => {
 
 const isDebater = (role: string): role is DebaterRole => role === "proposition" || role === "opposition";
 
+/** Who leads by a score difference: a lead under half a hundredth (scores have two decimals) is a tie. */
+function leader(lead: number): string {
+  return Math.abs(lead) < 0.005 ? "tie" : lead > 0 ? "proposition" : "opposition";
+}
+
 /** The formal format (docs/architecture.md#formats, the dialectic plugin): Toulmin arguments, a judge scoring every one. */
-export const formalFormat = defineFormat({
+export const formalFormat = defineFormat<DebateFrontmatter>({
   name: "formal",
+  roles: [
+    { role: "proposition", kind: "debater", description: "argues for the motion" },
+    { role: "opposition", kind: "debater", description: "argues against it" },
+    {
+      role: "judge",
+      kind: "judge",
+      description: "scores every argument (with a panel: judge_2 .. judge_5 too)",
+    },
+    { role: FALLBACK_ROLE, kind: "fallback", description: "scores when too few of the panel answered" },
+    { role: "reporter", kind: "reporter", description: "writes the report's narrative (optional)" },
+  ],
+  unit: { one: "exchange", many: "exchanges" },
+  tournament: { first: "proposition", second: "opposition", judge: "judge" },
+  reset: formalReset,
+  report: formalReport,
   seats: ["proposition", "opposition", "judge"],
   // Journal step keys: the names journal files have always had (`x0001-1-arguments-...`).
   phases: { awaiting_arguments: "1-arguments", awaiting_judgment: "2-judgment" },
@@ -198,6 +220,7 @@ export const formalFormat = defineFormat({
         proposition: signed(cumulative.proposition.total),
         opposition: signed(cumulative.opposition.total),
       },
+      ...(complete ? { winner: leader(cumulative.proposition.total - cumulative.opposition.total) } : {}),
       complete,
       ...(degraded.length > 0 ? { degraded } : {}),
     };

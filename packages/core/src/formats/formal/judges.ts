@@ -7,7 +7,6 @@ import type {
   Reliability,
   SeatConfig,
 } from "@debatekit/schema";
-import { parseJudgeAnswer } from "../../answers.js";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
@@ -27,9 +26,10 @@ import {
 import { flipRate, krippendorffAlpha, meanDeviation, roundFigure } from "../../judging/reliability.js";
 import { panelDegradations as degradationsOf, judgeOfRole, panelRecord } from "../../judging/votes.js";
 import { type BuildPromptOptions, buildPrompt } from "../../prompt.js";
-import { roundScore } from "../../scoring.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
 import type { FormatRecord, SeatAsk, SeatFailure } from "../format.js";
+import { parseJudgeAnswer } from "./answers.js";
+import { roundScore } from "./scoring.js";
 
 const SIDES = ["proposition", "opposition"] as const;
 type Side = (typeof SIDES)[number];

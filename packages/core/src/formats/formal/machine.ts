@@ -1,10 +1,10 @@
 import type { Judgment } from "@debatekit/schema";
 import { fail, ok, quote, ruleError } from "../../errors.js";
-import { expectedIds } from "../../ids.js";
-import { checkJudgment } from "../../rules/judgment.js";
-import { cumulativeScores, recordJudgment } from "../../scoring.js";
-import { sideCode } from "../../sides.js";
 import type { ArgumentRecord, DebaterRole, DebateState, NextAction, Result, RuleError } from "../../types.js";
+import { expectedIds } from "./ids.js";
+import { checkJudgment } from "./rules/judgment.js";
+import { cumulativeScores, recordJudgment } from "./scoring.js";
+import { sideCode } from "./sides.js";
 
 const SEATS_EXAMPLE =
   "seats:\n  proposition: { adapter: claude }\n  opposition: { adapter: gemini }\n  judge: { adapter: codex }";

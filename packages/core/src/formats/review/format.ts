@@ -13,7 +13,7 @@ import {
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, isJudgeRole, judgingOf, selfJudging } from "../../judging/panel.js";
+import { ballotOf, FALLBACK_ROLE, isJudgeRole, judgingOf, selfJudging } from "../../judging/panel.js";
 import { removeSecrets } from "../../secrets.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
 import { judgeAsks } from "../formal/judges.js";
@@ -37,6 +37,8 @@ import {
 } from "./judges.js";
 import { checkReviewJudgment } from "./judgment.js";
 import { buildReviewPrompt, reviewTask } from "./prompt.js";
+import { reviewReport } from "./report.js";
+import { reviewReset } from "./reset.js";
 import {
   acceptCritique,
   acceptJudgment,
@@ -231,8 +233,27 @@ function newReviewDebate(
 }
 
 /** The review format (docs/architecture.md#formats, fancive `debate`): a critic reviews an artifact, a judge classifies and recommends, the author answers. */
-export const reviewFormat = defineFormat({
+export const reviewFormat = defineFormat<DebateFrontmatter>({
   name: "review",
+  roles: [
+    { role: "critic", kind: "critic", description: "critiques the artifact" },
+    {
+      role: "judge",
+      kind: "judge",
+      description: "classifies the findings and recommends (with a panel: judge_2 .. judge_5 too)",
+    },
+    {
+      role: "fallback_judge",
+      kind: "fallback",
+      description: "judges when the judge fails (seats.fallback_judge)",
+    },
+    { role: FALLBACK_ROLE, kind: "fallback", description: "judges when too few of the panel answered" },
+    { role: "author", kind: "author", description: "answers and revises" },
+    { role: "reporter", kind: "reporter", description: "writes the report's narrative (optional)" },
+  ],
+  unit: { one: "round", many: "rounds" },
+  reset: reviewReset,
+  report: reviewReport,
   seats: ["critic", "judge", "author"],
   phases: {
     awaiting_critic: "1-critic",

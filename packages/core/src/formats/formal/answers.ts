@@ -1,14 +1,14 @@
 import { type Judgment, type SideOutput, validateJudgment, validateSideOutput } from "@debatekit/schema";
-import { fail, ok } from "./errors.js";
-import { extractJson } from "./extract-json.js";
-import { checkPhase } from "./formats/formal/machine.js";
+import { fail, ok } from "../../errors.js";
+import { extractJson } from "../../extract-json.js";
+import { schemaRuleErrors } from "../../schema-errors.js";
+import type { ArgumentRecord, DebaterRole, DebateState, Result } from "../../types.js";
 import { argumentId } from "./ids.js";
-import { renderArgument } from "./render/argument.js";
+import { checkPhase } from "./machine.js";
+import { renderArgument } from "./render.js";
 import { checkSideArguments, countError } from "./rules/argument.js";
 import { checkJudgment } from "./rules/judgment.js";
-import { schemaRuleErrors } from "./schema-errors.js";
 import { sideCode } from "./sides.js";
-import type { ArgumentRecord, DebaterRole, DebateState, Result } from "./types.js";
 
 /**
  * Reads a debater's answer for the state's current exchange: extracts the JSON, validates it against

@@ -1,4 +1,4 @@
-import type { ArgumentRecord, DebateState } from "./types.js";
+import type { ArgumentRecord, DebateState } from "../../types.js";
 
 const HEADER = `---
 config:

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { draft } from "../test-helpers/states.js";
-import { escapeBlock, renderArgument, renderArgumentBody } from "./argument.js";
+import { escapeBlock } from "../../render/markdown.js";
+import { draft } from "../../test-helpers/states.js";
+import { renderArgument, renderArgumentBody } from "./render.js";
 
 const SECTIONS = ["Claim", "Grounds", "Warrant", "Backing", "Qualifier", "Attacks", "Defends"];
 

@@ -1,8 +1,8 @@
 import type { ArgumentDraft, SideOutput } from "@debatekit/schema";
-import { quote, ruleError } from "../errors.js";
+import { quote, ruleError } from "../../../errors.js";
+import type { ArgumentRecord, DebaterRole, RuleError } from "../../../types.js";
 import { parseArgumentId } from "../ids.js";
 import { otherRole, sideCode } from "../sides.js";
-import type { ArgumentRecord, DebaterRole, RuleError } from "../types.js";
 
 const ATTACK_TYPES = new Set(["claim_attack", "grounds_attack", "warrant_attack", "backing_attack"]);
 const DEFENSE_TYPES = new Set(["reinforce", "clarify", "concede_and_pivot"]);

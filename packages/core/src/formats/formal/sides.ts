@@ -1,4 +1,4 @@
-import type { DebaterRole, SideCode } from "./types.js";
+import type { DebaterRole, SideCode } from "../../types.js";
 
 /** The side code of a debater role: `sideCode("proposition") === "prop"`. */
 export function sideCode(role: DebaterRole): SideCode {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { draft, freshState } from "../../test-helpers/states.js";
 import { escapeMermaidLabel, renderArgumentGraph } from "./graph.js";
-import { renderArgument } from "./render/argument.js";
-import { draft, freshState } from "./test-helpers/states.js";
+import { renderArgument } from "./render.js";
 
 describe("renderArgumentGraph", () => {
   it("escapes labels so no title can break out of a node", () => {

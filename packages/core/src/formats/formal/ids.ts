@@ -1,4 +1,4 @@
-import type { SideCode } from "./types.js";
+import type { SideCode } from "../../types.js";
 
 /** The only form an argument id may take: side, three-digit exchange, a letter for openings. */
 export const ARGUMENT_ID_PATTERN = /^(prop|opp)_([0-9]{3})([a-c]?)$/;

@@ -1,9 +1,9 @@
-import { ruleError } from "../errors.js";
+import { ruleError } from "../../../errors.js";
+import { SCORE_EPSILON } from "../../../limits.js";
+import type { ArgumentRecord, DebateState, RuleError } from "../../../types.js";
 import { expectedIds, parseArgumentId } from "../ids.js";
-import { SCORE_EPSILON } from "../limits.js";
 import { cumulativeScores, roundScore } from "../scoring.js";
 import { roleOfSide } from "../sides.js";
-import type { ArgumentRecord, DebateState, RuleError } from "../types.js";
 import { checkTarget } from "./argument.js";
 
 const MAX_LISTED = 10;

@@ -1,0 +1,5 @@
+import type { FormatReport } from "../../report-model.js";
+import type { DebateState } from "../../types.js";
+
+/** The report's body for a formal debate. (Placeholder: @debatekit/report still holds its builder until it moves here.) */
+export const formalReport: ((state: DebateState) => FormatReport) | undefined = undefined;

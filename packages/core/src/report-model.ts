@@ -1,0 +1,105 @@
+// What a format's report is made of: pure data that @debatekit/report renders without knowing formats.
+
+/** Which side a series, node or argument belongs to (crossfire's proposer and challenger map to these). */
+export type ReportSide = "proposition" | "opposition";
+
+/** A point of the standing chart: `x` orders the points, `label` names them (`exchange 2`, `round 1`). */
+export interface ChartPoint {
+  x: number;
+  label: string;
+  y: number;
+}
+
+/** The standing over the debate: one series per side. */
+export interface StandingChart {
+  title: string;
+  /** One sentence for screen readers and the markdown report. */
+  description: string;
+  xLabel: string;
+  yLabel: string;
+  /** Counts (review's findings): whole-number ticks. */
+  yInteger?: boolean;
+  /** One line per side (formal, crossfire) or per severity (review): `color`/`dash` override the side's. */
+  series: Array<{ side?: ReportSide; name: string; points: ChartPoint[]; color?: string; dash?: boolean }>;
+}
+
+/** One argument or point of the graph. */
+export interface GraphNode {
+  id: string;
+  side: ReportSide;
+  /** Fill colour instead of the side's (review: the severity's); must carry white text at WCAG AA. */
+  color?: string;
+  /** Short text shown on hover and in the markdown list. */
+  title: string;
+  score?: number;
+}
+
+/** An attack or defense (formal), a flaw or resolution (crossfire), a finding raised again (review): `from` acts on `to`. */
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: "attack" | "defense" | "repeat";
+  label: string;
+}
+
+/** An argument ranked by its score (or, without scores, by what the verdict rests on). */
+export interface RankedArgument {
+  id: string;
+  side: ReportSide;
+  title: string;
+  score?: number;
+  why: string;
+}
+
+/** A moment that moved the debate: a swing of the standing, or a rescore. */
+export interface TurningPoint {
+  kind: "swing" | "rescore" | "concession";
+  label: string;
+  detail: string;
+  /** How much it moved (absolute); sorts the list. */
+  magnitude: number;
+}
+
+/** One piece of a judge's reasoning. */
+export interface JudgeNote {
+  heading: string;
+  judge: string;
+  text: string;
+}
+
+/** What one format contributes to a report (docs/architecture.md#reports): computed from the state, never guessed. */
+export interface FormatReport {
+  sideNames: Record<ReportSide, string>;
+  chart: StandingChart;
+  graph: { nodes: GraphNode[]; edges: GraphEdge[] };
+  strongest: RankedArgument[];
+  weakest: RankedArgument[];
+  turningPoints: TurningPoint[];
+  judges: JudgeNote[];
+  verdict: {
+    headline: string;
+    winner?: ReportSide;
+    totals?: Record<ReportSide, number>;
+    details: Array<{ label: string; text: string }>;
+  };
+  /** Format-specific alerts (unscored arguments, a failed seat recorded in the state). */
+  alerts: string[];
+  /** Format-specific tables (review: the findings, the decision history), drawn in this order after the verdict. */
+  tables?: ReportTable[];
+  /** What the ranked items are called in headings (`arguments` by default; review: `findings`). */
+  itemName?: string;
+  /** What the legend under the graph says each colour and line means. */
+  graphLegend?: string;
+  /** What the chart's points count, for the alt text of a table-less reader ("Standing over time" by default). */
+  chartHeading?: string;
+}
+
+/** A plain table of a report: header cells and rows of text. */
+export interface ReportTable {
+  id: string;
+  title: string;
+  /** One sentence above the table. */
+  caption?: string;
+  columns: string[];
+  rows: string[][];
+}
