@@ -107,11 +107,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const file = join(cwd, "debates/replayed/debate.md");
     await writeFile(file, (await readFile(file, "utf8")).replace(/^current_phase: .*$/m, "$&\npaused: true"));
     const edited = Date.now();
-    await page.waitForFunction(
-      () => document.querySelector('tr[data-debate="replayed"]')?.textContent?.includes("paused"),
-      undefined,
-      { timeout: 1000 },
-    );
+    await page.locator('tr[data-debate="replayed"]', { hasText: "paused" }).waitFor({ timeout: 1000 });
     expect(Date.now() - edited).toBeLessThan(1000);
     await page.screenshot({ path: join(OUT, "list.png"), fullPage: true });
     expect(errors).toEqual([]);
@@ -156,11 +152,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
       async () => JSON.parse(debate(["status", dir, "--json"], { cwd, env }).stdout)[0].phase === "complete",
       20_000,
     );
-    await page.waitForFunction(
-      () => document.getElementById("facts")?.textContent?.includes("complete"),
-      undefined,
-      { timeout: 5000 },
-    );
+    await page.locator("#facts", { hasText: "complete" }).waitFor({ timeout: 5000 });
     expect(await accessibilityProblems("/d/played")).toEqual([]);
     await page.close();
 

@@ -6,6 +6,7 @@ import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files"
 import { loadUsageLedger } from "@debatekit/runner/ledger";
 import type { Degradation, Reliability, UsageTotals } from "@debatekit/schema";
 import { ExitError } from "../exit-error.js";
+import { unansweredAsks } from "../manual-asks.js";
 import type { ActionContext } from "./context.js";
 
 /** One row of `debate status`. */
@@ -32,26 +33,6 @@ export interface StatusRow {
   reliability?: Reliability;
   /** Tokens and cost of the debate's seat calls (from .debate/ledger.json, or its journal). */
   usage?: { total: UsageTotals; seats: Record<string, UsageTotals>; max_cost_usd?: number };
-}
-
-/** The manual seats' prompts of this exchange that have no answer in inbox/ yet (`inbox/<stem>.md`). */
-async function unansweredPrompts(dir: string, exchange: number): Promise<string[]> {
-  const prefix = `e${String(exchange).padStart(3, "0")}-`;
-  const prompts = await readdir(join(dir, "prompts")).catch(() => [] as string[]);
-  const inbox = new Set(await readdir(join(dir, "inbox")).catch(() => [] as string[]));
-  // The latest attempt of each seat is the one asked now.
-  const latest = new Map<string, { stem: string; attempt: number }>();
-  for (const file of prompts.filter((f) => f.startsWith(prefix) && f.endsWith(".md"))) {
-    const stem = file.slice(0, -3);
-    const attempt = Number(/-attempt(\d+)$/.exec(stem)?.[1] ?? 1);
-    const seat = stem.replace(/-attempt\d+$/, "");
-    if ((latest.get(seat)?.attempt ?? 0) < attempt) latest.set(seat, { stem, attempt });
-  }
-  return [...latest.values()]
-    .map(({ stem }) => stem)
-    .filter((stem) => !inbox.has(`${stem}.md`) && !inbox.has(`${stem}.json`))
-    .sort()
-    .map((stem) => `inbox/${stem}.md`);
 }
 
 async function isDebate(dir: string): Promise<boolean> {
@@ -105,7 +86,9 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   if (fm.reliability) row.reliability = fm.reliability;
   if (standing.winner) row.winner = standing.winner;
   const holder = await readLockHolder(dir).catch(() => undefined);
-  const waiting = standing.complete ? [] : await unansweredPrompts(dir, fm.current_exchange);
+  const waiting = standing.complete
+    ? []
+    : (await unansweredAsks(dir, fm.current_exchange)).map((ask) => `inbox/${ask.stem}.md`);
   if (holder) row.activity = `running (pid ${holder.pid})`;
   else if (fm.paused) row.activity = "paused";
   else if (waiting.length > 0) row.activity = `waiting for ${waiting.join(", ")}`;

@@ -3,7 +3,7 @@ import type { RunEvent } from "@debatekit/runner";
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
-import { debateStatus } from "../commands/status.js";
+import { debateStatus } from "../actions/status.js";
 import { unansweredAsks } from "../manual-asks.js";
 import { createProgress } from "../progress.js";
 import { SERVE_CSS, SERVE_JS } from "./assets.js";

@@ -1,5 +1,5 @@
 import { escapeHtml as h } from "@debatekit/report/escape";
-import type { StatusRow } from "../commands/status.js";
+import type { StatusRow } from "../actions/status.js";
 
 /** What the page of one debate shows beside its report: what it waits for, and the forms to answer. */
 export interface DebatePanel {
