@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type AnyFormat, registerFormat } from "@debatekit/core";
+import { type AnyFormat, findFormat, registerFormat } from "@debatekit/core";
 import { type FormatSource, loadConfig } from "./config.js";
 import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
@@ -38,7 +38,15 @@ export async function registerConfigFormats(io: Pick<CliIO, "cwd" | "env">): Pro
     } catch (error) {
       throw new ExitError(`${where} cannot be loaded: ${firstLineOf(error)}`, 2);
     }
-    const registered = registerFormat(module.default ?? module.format);
+    const value = module.default ?? module.format;
+    // The same module seen again (a second config naming it, or the MCP server running commands in
+    // this process): import() gave the very object registered, so there is nothing to add.
+    const name = (value as { name?: unknown } | null)?.name;
+    if (typeof name === "string" && findFormat(name) === value) {
+      names.push(name);
+      continue;
+    }
+    const registered = registerFormat(value);
     if (!registered.ok)
       throw new ExitError(
         `${where}: ${registered.errors.map((e) => `${e.code}${e.path ? ` \`${e.path}\`` : ""} ${e.message}`).join("; ")}`,
