@@ -101,6 +101,18 @@ describe("registerConfigFormats", () => {
     expect(findFormat("lf-package")?.unit).toEqual({ one: "turn", many: "turns" });
   });
 
+  it("registers an ESM-only package (its `exports` has only an `import` condition)", async () => {
+    const dir = await project("esm-only", ["lf-esm"], {
+      "node_modules/lf-esm/package.json": `${JSON.stringify({
+        name: "lf-esm",
+        type: "module",
+        exports: { ".": { types: "./index.d.ts", import: "./index.mjs" } },
+      })}\n`,
+      "node_modules/lf-esm/index.mjs": formatModule("lf-esm"),
+    });
+    expect(await registerConfigFormats(io(dir))).toEqual(["lf-esm"]);
+  });
+
   it("loads the same config twice in one process (the MCP server runs many commands) without a clash", async () => {
     const dir = await project("twice", ["./f.mjs"], { "f.mjs": formatModule("lf-twice") });
     expect(await registerConfigFormats(io(dir))).toEqual(["lf-twice"]);

@@ -1,17 +1,52 @@
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type AnyFormat, findFormat, registerFormat } from "@debatekit/core";
 import { type FormatSource, loadConfig } from "./config.js";
 import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
 
+/** The entry an `exports` target gives an `import()`: a path, or the `import`/`node`/`default` condition's. */
+function importTarget(target: unknown): string | undefined {
+  if (typeof target === "string") return target;
+  if (Array.isArray(target)) return importTarget(target[0]);
+  if (target === null || typeof target !== "object") return undefined;
+  const conditions = target as Record<string, unknown>;
+  return importTarget(conditions.import ?? conditions.node ?? conditions.default);
+}
+
+/**
+ * The main entry of a package whose `exports` only `import()` may use (no `require`/`default`
+ * condition): require.resolve refuses those, so its package.json is read where require would look.
+ */
+function importEntry(file: string, name: string): string | undefined {
+  for (const folder of createRequire(file).resolve.paths(name) ?? []) {
+    const manifest = join(folder, name, "package.json");
+    if (!existsSync(manifest)) continue;
+    const exports = (JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown }).exports;
+    const root = exports !== null && typeof exports === "object" && "." in exports ? exports["."] : exports;
+    const entry = importTarget(root);
+    return entry ? join(folder, name, entry) : undefined;
+  }
+  return undefined;
+}
+
 /** Where a `formats` entry's module is: a path relative to its config file's folder, or a package found from there. */
 function resolveSource(source: FormatSource): string {
   const { file, specifier } = source;
-  const path =
-    specifier.startsWith(".") || isAbsolute(specifier) ? resolve(dirname(file), specifier) : specifier;
-  return createRequire(file).resolve(path);
+  if (specifier.startsWith(".") || isAbsolute(specifier))
+    return createRequire(file).resolve(resolve(dirname(file), specifier));
+  try {
+    return createRequire(file).resolve(specifier);
+  } catch (error) {
+    const entry =
+      (error as { code?: string }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED"
+        ? importEntry(file, specifier)
+        : undefined;
+    if (entry) return entry;
+    throw error;
+  }
 }
 
 /**
