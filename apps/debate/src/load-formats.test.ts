@@ -88,6 +88,14 @@ describe("registerConfigFormats", () => {
     expect(formatNames().slice(0, 3)).toEqual(["formal", "crossfire", "review"]);
   });
 
+  it("registers a folder whose package.json gives only `exports` (no `main`)", async () => {
+    const dir = await project("exports-folder", ["./g"], {
+      "g/package.json": `${JSON.stringify({ type: "module", exports: { ".": { import: "./format.mjs" } } })}\n`,
+      "g/format.mjs": formatModule("lf-exports-folder"),
+    });
+    expect(await registerConfigFormats(io(dir))).toEqual(["lf-exports-folder"]);
+  });
+
   it("registers a package by name, found from the config file's folder, and a `format` export", async () => {
     const dir = await project("package", ["@acme/lf-format"], {
       "node_modules/@acme/lf-format/package.json": `${JSON.stringify({

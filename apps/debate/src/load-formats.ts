@@ -16,34 +16,35 @@ function importTarget(target: unknown): string | undefined {
   return importTarget(conditions.import ?? conditions.node ?? conditions.default);
 }
 
-/**
- * The main entry of a package whose `exports` only `import()` may use (no `require`/`default`
- * condition): require.resolve refuses those, so its package.json is read where require would look.
- */
-function importEntry(file: string, name: string): string | undefined {
-  for (const folder of createRequire(file).resolve.paths(name) ?? []) {
-    const manifest = join(folder, name, "package.json");
-    if (!existsSync(manifest)) continue;
-    const exports = (JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown }).exports;
-    const root = exports !== null && typeof exports === "object" && "." in exports ? exports["."] : exports;
-    const entry = importTarget(root);
-    return entry ? join(folder, name, entry) : undefined;
-  }
-  return undefined;
+/** The `import()` entry that the package.json in `folder` gives in `exports` (its `.`), if any. */
+function exportsEntry(folder: string): string | undefined {
+  const manifest = join(folder, "package.json");
+  if (!existsSync(manifest)) return undefined;
+  const exports = (JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown }).exports;
+  const root = exports !== null && typeof exports === "object" && "." in exports ? exports["."] : exports;
+  const entry = importTarget(root);
+  return entry ? join(folder, entry) : undefined;
+}
+
+/** The folder of the package `name`, where require would look for it from `file`. */
+function packageFolder(file: string, name: string): string | undefined {
+  return (createRequire(file).resolve.paths(name) ?? [])
+    .map((folder) => join(folder, name))
+    .find((folder) => existsSync(join(folder, "package.json")));
 }
 
 /** Where a `formats` entry's module is: a path relative to its config file's folder, or a package found from there. */
 function resolveSource(source: FormatSource): string {
   const { file, specifier } = source;
-  if (specifier.startsWith(".") || isAbsolute(specifier))
-    return createRequire(file).resolve(resolve(dirname(file), specifier));
+  const local = specifier.startsWith(".") || isAbsolute(specifier);
+  const target = local ? resolve(dirname(file), specifier) : specifier;
   try {
-    return createRequire(file).resolve(specifier);
+    return createRequire(file).resolve(target);
   } catch (error) {
-    const entry =
-      (error as { code?: string }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED"
-        ? importEntry(file, specifier)
-        : undefined;
+    // require.resolve reads `main`, and `exports` only through a require or default condition: a
+    // package or folder made for import() alone is found through its `exports` here.
+    const folder = local ? target : packageFolder(file, specifier);
+    const entry = folder ? exportsEntry(folder) : undefined;
     if (entry) return entry;
     throw error;
   }
