@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -38,12 +39,47 @@ async function mayNameFormats(io: ConfigIO): Promise<boolean> {
   }
 }
 
+/** The entry an `exports` target gives an `import()`: a path, or the `import`/`node`/`default` condition's. */
+function importTarget(target: unknown): string | undefined {
+  if (typeof target === "string") return target;
+  if (Array.isArray(target)) return importTarget(target[0]);
+  if (target === null || typeof target !== "object") return undefined;
+  const conditions = target as Record<string, unknown>;
+  return importTarget(conditions.import ?? conditions.node ?? conditions.default);
+}
+
+/** The `import()` entry that the package.json in `folder` gives in `exports` (its `.`), if any. */
+function exportsEntry(folder: string): string | undefined {
+  const manifest = join(folder, "package.json");
+  if (!existsSync(manifest)) return undefined;
+  const exports = (JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown }).exports;
+  const root = exports !== null && typeof exports === "object" && "." in exports ? exports["."] : exports;
+  const entry = importTarget(root);
+  return entry ? join(folder, entry) : undefined;
+}
+
+/** The folder of the package `name`, where require would look for it from `file`. */
+function packageFolder(file: string, name: string): string | undefined {
+  return (createRequire(file).resolve.paths(name) ?? [])
+    .map((folder) => join(folder, name))
+    .find((folder) => existsSync(join(folder, "package.json")));
+}
+
 /** Where a `formats` entry's module is: a path relative to its config file's folder, or a package found from there. */
 function resolveSource(source: FormatSource): string {
   const { file, specifier } = source;
-  const path =
-    specifier.startsWith(".") || isAbsolute(specifier) ? resolve(dirname(file), specifier) : specifier;
-  return createRequire(file).resolve(path);
+  const local = specifier.startsWith(".") || isAbsolute(specifier);
+  const target = local ? resolve(dirname(file), specifier) : specifier;
+  try {
+    return createRequire(file).resolve(target);
+  } catch (error) {
+    // require.resolve reads `main`, and `exports` only through a require or default condition: a
+    // package or folder made for import() alone is found through its `exports` here.
+    const folder = local ? target : packageFolder(file, specifier);
+    const entry = folder ? exportsEntry(folder) : undefined;
+    if (entry) return entry;
+    throw error;
+  }
 }
 
 /**
@@ -63,7 +99,7 @@ export async function registerConfigFormats(io: ConfigIO): Promise<string[]> {
   } catch {
     return [];
   }
-  const { registerFormat } = await import("@debatekit/core");
+  const { findFormat, registerFormat } = await import("@debatekit/core");
   const names: string[] = [];
   for (const source of sources) {
     const where = `${relative(io.cwd, source.file) || source.file}: \`formats[${source.index}]\` (${source.specifier})`;
@@ -73,7 +109,15 @@ export async function registerConfigFormats(io: ConfigIO): Promise<string[]> {
     } catch (error) {
       throw new ExitError(`${where} cannot be loaded: ${firstLineOf(error)}`, 2);
     }
-    const registered = registerFormat(module.default ?? module.format);
+    const value = module.default ?? module.format;
+    // The same module seen again (a second config naming it, or the MCP server running commands in
+    // this process): import() gave the very object registered, so there is nothing to add.
+    const name = (value as { name?: unknown } | null)?.name;
+    if (typeof name === "string" && findFormat(name) === value) {
+      names.push(name);
+      continue;
+    }
+    const registered = registerFormat(value);
     if (!registered.ok)
       throw new ExitError(
         `${where}: ${registered.errors.map((e) => `${e.code}${e.path ? ` \`${e.path}\`` : ""} ${e.message}`).join("; ")}`,
