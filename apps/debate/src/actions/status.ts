@@ -29,10 +29,17 @@ export interface StatusRow {
   /** The side that won a finished debate, or `tie`, as the format's standing decides it (none for a review). */
   winner?: string;
   last_error?: string;
+  /** Set when the folder does not read (a hand edit broke a committed file): the rule's code and the `file:field`. */
+  unreadable?: { code: string; path: string };
   /** The judge panel's reliability figures (debates with `judges:`): agreement, flip rate, deviation, degraded steps. */
   reliability?: Reliability;
   /** Tokens and cost of the debate's seat calls (from .debate/ledger.json, or its journal). */
   usage?: { total: UsageTotals; seats: Record<string, UsageTotals>; max_cost_usd?: number };
+}
+
+/** A refusal as people read it: the code, where, and what. */
+function errorLine(error: { code: string; path: string; message: string }): string {
+  return `${error.code}${error.path ? ` at ${error.path}` : ""}: ${error.message}`;
 }
 
 async function isDebate(dir: string): Promise<boolean> {
@@ -60,7 +67,8 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
     return {
       dir,
       ...(holder ? { activity: `running (pid ${holder.pid})` } : {}),
-      last_error: read.errors[0]?.message ?? "unreadable",
+      last_error: read.errors[0] ? errorLine(read.errors[0]) : "unreadable",
+      unreadable: { code: read.errors[0]?.code ?? "UNREADABLE", path: read.errors[0]?.path ?? "debate.md" },
     };
   }
   const state = read.value.state;

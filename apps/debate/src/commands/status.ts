@@ -41,9 +41,13 @@ Examples:
         import("../cli-format/status-table.js"),
       ]);
       const rows = await debateStatuses(io, dirs);
+      // A folder that does not read is a failure of the command, after every row is shown.
+      const failed = () => {
+        if (rows.some((r) => r.unreadable)) throw new ExitError("", 1);
+      };
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-        return;
+        return failed();
       }
       if (rows.length === 0)
         throw new ExitError(
@@ -81,5 +85,6 @@ Examples:
       // One debate: its usage per seat too.
       const only = rows.length === 1 ? rows[0]!.usage : undefined;
       if (only) io.stdout.write(`\n${table.usageTable(only)}\n`);
+      failed();
     });
 }
