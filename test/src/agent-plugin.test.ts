@@ -156,9 +156,15 @@ describe("the Claude Code plugin", () => {
     );
   });
 
-  it("has the four commands and a skill, each with its frontmatter, and the MCP server of `debate mcp`", async () => {
+  it("has the five commands and a skill, each with its frontmatter, and the MCP server of `debate mcp`", async () => {
     const commands = (await readdir(join(plugin, "commands"))).sort();
-    expect(commands).toEqual(["debate-new.md", "debate-report.md", "debate-review.md", "debate-run.md"]);
+    expect(commands).toEqual([
+      "debate-new.md",
+      "debate-report.md",
+      "debate-review.md",
+      "debate-run.md",
+      "debate-serve.md",
+    ]);
     for (const name of commands) {
       const doc = splitFrontmatter(await readFile(join(plugin, "commands", name), "utf8"), name);
       if (!doc.ok) throw new Error(doc.errors[0]!.message);
@@ -215,7 +221,13 @@ describe("debate setup opencode", () => {
       debatekit: { type: "local", command: ["npx", "-y", "@debatekit/cli", "mcp"], enabled: true },
     });
     const commands = (await readdir(join(work, ".opencode/command"))).sort();
-    expect(commands).toEqual(["debate-new.md", "debate-report.md", "debate-review.md", "debate-run.md"]);
+    expect(commands).toEqual([
+      "debate-new.md",
+      "debate-report.md",
+      "debate-review.md",
+      "debate-run.md",
+      "debate-serve.md",
+    ]);
     const text = await readFile(join(work, ".opencode/command/debate-review.md"), "utf8");
     expect(text).toMatch(/^---\ndescription: Review a file, a git change or a proposal/);
     expect(text).not.toContain("allowed-tools");

@@ -144,6 +144,7 @@ describe("claude", () => {
       "debatekit:debate-report",
       "debatekit:debate-review",
       "debatekit:debate-run",
+      "debatekit:debate-serve",
     ]);
     expect(validated.provides.skills).toEqual(["debatekit:debatekit"]);
     expect(validated.provides.mcpServers.map((s: { name: string }) => s.name)).toEqual(["debatekit"]);
@@ -152,7 +153,7 @@ describe("claude", () => {
     );
     expect(market.success).toBe(true);
     const details = (await run(claude, ["plugin", "details", "debatekit@debatekit"], opts)).stdout;
-    for (const name of ["debate-new", "debate-run", "debate-report", "debate-review"])
+    for (const name of ["debate-new", "debate-run", "debate-report", "debate-review", "debate-serve"])
       expect(details).toContain(name);
 
     // The installed command, run headless: its text (with the arguments) reaches the model.
@@ -193,7 +194,7 @@ describe("opencode", () => {
       { cwd: fresh.cwd, env: { ...process.env, NO_COLOR: "1" } },
     );
     expect(setup.stdout).toMatch(
-      /^wrote \/debate-new, \/debate-report, \/debate-review, \/debate-run to \.opencode\/command$/m,
+      /^wrote \/debate-new, \/debate-report, \/debate-review, \/debate-run, \/debate-serve to \.opencode\/command$/m,
     );
     expect(existsSync(join(fresh.cwd, "opencode.json"))).toBe(true);
 
