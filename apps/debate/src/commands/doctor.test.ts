@@ -131,6 +131,48 @@ describe("debate doctor <folder>", () => {
     ]);
   });
 
+  it("checks the seats the format calls: each judge of a panel and its fallback, which `seats:` does not hold", async () => {
+    const dir = join(home, "panel");
+    await mkdir(dir);
+    await writeFile(
+      join(dir, "debate.md"),
+      [
+        "---",
+        "debate_id: panel",
+        "format: formal",
+        "exchanges: 1",
+        "current_exchange: 0",
+        "current_phase: awaiting_arguments",
+        "seats:",
+        "  proposition: { adapter: manual }",
+        "  opposition: { adapter: manual }",
+        "judges:",
+        "  panel: [{ adapter: manual }, { adapter: claude }]",
+        "  fallback: { adapter: codex }",
+        "cumulative_scores:",
+        "  proposition: { total: 0, count: 0 }",
+        "  opposition: { total: 0, count: 0 }",
+        "---",
+        "",
+        "# Motion",
+        "",
+        "This house would test.",
+        "",
+      ].join("\n"),
+    );
+    const { code, stdout, stderr } = await run(["doctor", dir, "--json"], { PATH: "", HOME: home });
+    expect(stderr).toBe("debate: seat(s) not ready: judge_2, judge_fallback\n");
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { seats: DoctorRow[] };
+    expect(report.seats.map((s) => [s.seat, s.adapter, s.ready])).toEqual([
+      ["proposition", "manual", true],
+      ["opposition", "manual", true],
+      ["judge", "manual", true],
+      ["judge_2", "claude", false],
+      ["judge_fallback", "codex", false],
+    ]);
+  });
+
   it("fails with exit 2 naming the folder when it is not a debate", async () => {
     const { code, stderr } = await run(["doctor", join(home, "nope")], { PATH: "", HOME: home });
     expect(code).toBe(2);
