@@ -7,6 +7,7 @@ import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner/adapters"
 import { type DebatekitConfig, type ValidationError, validateDebatekitConfig } from "@debatekit/schema";
 import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
 import { parse as parseYaml } from "yaml";
+import { CODE_CONFIG_PLACES, DATA_CONFIG_PLACES, USER_CONFIG_PLACES } from "./config-places.js";
 import { didYouMean } from "./did-you-mean.js";
 import { ExitError, firstLineOf } from "./exit-error.js";
 import type { CliIO } from "./output.js";
@@ -52,22 +53,10 @@ function namingFile(loader: Loader): Loader {
   };
 }
 
-/** The project's config files that are data, in the order they are looked for in each folder. */
-export const DATA_CONFIG_PLACES = [
-  "package.json",
-  ".debatekitrc",
-  ".debatekitrc.json",
-  ".debatekitrc.yaml",
-  ".debatekitrc.yml",
-  "debatekit.config.json",
-  "debatekit.config.yaml",
-  "debatekit.config.yml",
-];
-/** The project's config files that are code: loading one runs it, so a gate never does. */
-export const CODE_CONFIG_PLACES = ["debatekit.config.js", "debatekit.config.mjs", "debatekit.config.cjs"];
+export { CODE_CONFIG_PLACES, DATA_CONFIG_PLACES, USER_CONFIG_PLACES };
+
 /** Where a project's config is looked for, in each folder from the working one up (lilconfig's search). */
 const PROJECT_PLACES = [...DATA_CONFIG_PLACES, ...CODE_CONFIG_PLACES];
-const USER_PLACES = ["config.json", "config.yaml", "config.yml"];
 const loaders = Object.fromEntries(
   Object.entries({ ...defaultLoaders, ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader }).map(
     ([ext, loader]) => [ext, namingFile(loader)],
@@ -181,7 +170,7 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
       throw new ExitError(`${relative(io.cwd, file) || file}: ${firstLineOf(error)}`, 2);
     }
   };
-  for (const place of USER_PLACES) {
+  for (const place of USER_CONFIG_PLACES) {
     const file = join(configHome, "debatekit", place);
     if (!(await isFile(file))) continue;
     const found = await load(file);

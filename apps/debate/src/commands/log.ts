@@ -1,15 +1,7 @@
-import type { JournalEntry } from "@debatekit/schema";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
+import type { StepFilter } from "../actions/log.js";
 import type { CliIO } from "../output.js";
-import { debateFolderOf } from "./run.js";
-
-/** Which calls `--step` picks: an exchange (crossfire: round), optionally one seat and one attempt. */
-export interface StepFilter {
-  exchange: number;
-  role?: string;
-  attempt?: number;
-}
 
 /** Commander parser for `--step 2`, `--step 2:judge`, `--step 2:judge:3`. */
 export function parseStep(value: string): StepFilter {
@@ -23,15 +15,6 @@ export function parseStep(value: string): StepFilter {
     ...(match[2] ? { role: match[2] } : {}),
     ...(match[3] ? { attempt: Number(match[3]) } : {}),
   };
-}
-
-function picks(filter: StepFilter | undefined, entry: JournalEntry): boolean {
-  if (!filter) return true;
-  return (
-    entry.exchange === filter.exchange &&
-    (filter.role === undefined || entry.role === filter.role) &&
-    (filter.attempt === undefined || entry.attempt === filter.attempt)
-  );
 }
 
 /** `debate log <dir> [--step …]`: what was sent to each seat and what came back, from the journal. */
@@ -57,19 +40,11 @@ Examples:
   $ debate log debates/tests-first --step 0 --json`,
     )
     .action(async (dirArg: string, opts: { step?: StepFilter; json?: boolean }) => {
-      const [{ readJournal, readJournalPrompts }, { formatJournalEntry }] = await Promise.all([
-        import("@debatekit/files"),
-        import("./log-entry.js"),
+      const [{ readLog }, { formatJournalEntry }] = await Promise.all([
+        import("../actions/log.js"),
+        import("../cli-format/journal-line.js"),
       ]);
-      const dir = await debateFolderOf(io, dirArg);
-      const picked = (await readJournal(dir)).filter((e) => picks(opts.step, e));
-      // A prompt kept as its end only (`prompt_base`) is shown whole, as it was sent.
-      const prompts = await readJournalPrompts(dir, picked);
-      const entries = picked.map((entry, i) => {
-        const { prompt_base: _, ...rest } = entry;
-        const prompt = prompts[i];
-        return prompt === undefined ? rest : { ...rest, prompt };
-      });
+      const entries = await readLog(io, { dir: dirArg, ...(opts.step ? { step: opts.step } : {}) });
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
         return;

@@ -1,14 +1,12 @@
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import type { Format } from "@debatekit/core";
-import { formatRuleErrors, formats } from "@debatekit/core";
+import { formats } from "@debatekit/core";
 // The adapters' list alone: completion declares this command too, and needs no runner.
-import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner/adapters";
-import type { SeatConfig } from "@debatekit/schema";
+import { builtinAdapters } from "@debatekit/runner/adapters";
 import { type Command, Option } from "commander";
-import { ExitError } from "../exit-error.js";
-import { parsePositiveInt, parseSeatSpec } from "../options.js";
+import type { CreateInput } from "../actions/create.js";
+import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
-import { slugFromMotion } from "../slug.js";
 
 /** Every seat flag and length flag any format offers, each once (commander needs them up front). */
 function formatFlags(all: readonly Format[]) {
@@ -91,120 +89,37 @@ Examples:
   $ debate new --format crossfire "gRPC or REST for the public API" --proposer claude --challenger codex`,
     )
     .action(async (motion: string, opts: Record<string, string | number | boolean | undefined>) => {
+      const { createDebate, refuseForeignFlags } = await import("../actions/create.js");
       const format = formats[String(opts.format)]!;
-      const own = new Set([...format.newOptions.seats.map((s) => s.role), format.newOptions.length.flag]);
-      const foreign = [...seats.keys(), ...lengths.keys()].filter(
-        (flag) => opts[flag] !== undefined && !own.has(flag),
+      refuseForeignFlags(
+        format,
+        [...seats.keys(), ...lengths.keys()].filter((flag) => opts[flag] !== undefined),
       );
-      if (foreign.length > 0) {
-        const offered = [...own].map((f) => `--${f}`).join(", ");
-        throw new ExitError(
-          `${foreign.map((f) => `--${f}`).join(", ")} is not an option of the ${format.name} format (it takes ${offered})`,
-        );
-      }
-      const panelFlags = ["judges", "swap", "allowSelfJudging"].filter((f) => opts[f] !== undefined);
-      if (panelFlags.length > 0 && !format.newOptions.panel) {
-        throw new ExitError(
-          `--judges, --swap and --allow-self-judging are options of the formal, crossfire and review formats, not ${format.name}`,
-        );
-      }
-      if (opts.judges !== undefined && opts.judge !== undefined)
-        throw new ExitError("give --judge (one judge) or --judges (a panel), not both");
-      const length = opts[format.newOptions.length.flag] as number | undefined;
-      const { min, max, flag } = format.newOptions.length;
-      if (length !== undefined && (length < min || length > max)) {
-        throw new ExitError(
-          `--${flag} must be from ${min} to ${max} for the ${format.name} format, got ${length}`,
-        );
-      }
-      // Defaults from the config file (debatekit.config.*, package.json#debatekit, the user's): a flag wins.
-      const [{ loadConfig }, { createDebateFolder }] = await Promise.all([
-        import("../config.js"),
-        import("@debatekit/files"),
-      ]);
-      const { config } = await loadConfig(io);
-      for (const seat of format.newOptions.seats)
-        if (opts[seat.role] === undefined && config.seats?.[seat.role])
-          opts[seat.role] = config.seats[seat.role];
-      if (opts.effort === undefined && config.effort) opts.effort = config.effort;
-      if (command.getOptionValueSource("dir") === "default" && config.dir) opts.dir = config.dir;
-      const missing = format.newOptions.seats.filter((s) => s.required && opts[s.role] === undefined);
-      if (missing.length > 0) {
-        throw new ExitError(
-          `the ${format.name} format needs ${missing.map((s) => `--${s.role} <adapter>`).join(" and ")}`,
-        );
-      }
-      // `--judge codex:gpt-5.5:high`: the adapter, then the seat's own model and effort.
-      const perSeat = new Map<string, Pick<SeatConfig, "model" | "effort">>();
-      for (const seat of format.newOptions.seats) {
-        const given = opts[seat.role];
-        if (typeof given !== "string" || !given.includes(":")) continue;
-        const { adapter, ...own } = parseSeatSpec(`--${seat.role}`, given);
-        opts[seat.role] = adapter;
-        perSeat.set(seat.role, own);
-      }
-      for (const seat of format.newOptions.seats) {
-        const name = opts[seat.role];
-        if (typeof name === "string" && !isAdapterInstalled(name))
-          throw new ExitError(
-            `--${seat.role} ${name}: no adapter of that name (the adapters: ${builtinAdapters.join(", ")}); a model goes in the seat's \`model:\` in debate.md`,
-            2,
-          );
-      }
-      const slug = String(opts.slug ?? slugFromMotion(motion));
-      // `isolation: on` is the default and not written; `off` is the user's explicit opt-in, per seat.
-      const seatDefaults: Omit<SeatConfig, "adapter"> = {
-        ...(opts.effort ? { effort: opts.effort as SeatConfig["effort"] & string } : {}),
-        ...(opts.isolation === "off" ? { isolation: "off" as const } : {}),
-      };
-      const made = format.newDebate({
-        slug,
-        seats: Object.fromEntries(
-          format.newOptions.seats.map((s) => [s.role, opts[s.role] as string | undefined]),
-        ),
-        ...(length !== undefined ? { length } : {}),
+      const given = (flag: string) => (opts[flag] === undefined ? [] : [[flag, String(opts[flag])]]);
+      const made = await createDebate(io, {
+        format: format.name,
+        motion,
+        seats: Object.fromEntries(format.newOptions.seats.flatMap((s) => given(s.role))),
+        ...(opts[format.newOptions.length.flag] !== undefined
+          ? { length: opts[format.newOptions.length.flag] as number }
+          : {}),
         ...(opts.judges !== undefined ? { judges: opts.judges as unknown as string[] } : {}),
         ...(opts.swap ? { swap: true } : {}),
         ...(opts.allowSelfJudging ? { allowSelfJudging: true } : {}),
-        seatDefaults,
-        now: new Date().toISOString(),
+        ...(opts.effort !== undefined ? { effort: opts.effort as CreateInput["effort"] } : {}),
+        ...(opts.slug !== undefined ? { slug: String(opts.slug) } : {}),
+        // The config file's `dir` wins over the flag's default, not over the flag.
+        ...(command.getOptionValueSource("dir") === "default" ? {} : { dir: String(opts.dir) }),
+        ...(opts.define !== undefined ? { defines: opts.define as unknown as string[] } : {}),
+        ...(typeof opts.scope === "string" ? { scope: opts.scope } : {}),
+        ...(opts.isolation === "off" ? { isolation: "off" as const } : {}),
       });
-      if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"));
-      const madeSeats = (made.value.frontmatter as { seats?: Record<string, SeatConfig> }).seats;
-      // A single judge may be written as a panel of one (judges.panel): its seat is there.
-      const panel = (made.value.frontmatter as { judges?: { panel?: SeatConfig[] } }).judges?.panel;
-      for (const [role, extra] of perSeat) {
-        if (madeSeats?.[role]) madeSeats[role] = { ...madeSeats[role], ...extra };
-        else if (role === "judge" && panel?.length === 1) panel[0] = { ...panel[0]!, ...extra };
-      }
-      // Definitions and scope go under the motion, where the prompts read them (## Definitions, ## Scope).
-      const defines = (opts.define as unknown as string[] | undefined) ?? [];
-      const definitions = defines.map((d) => {
-        const at = d.indexOf("=");
-        if (at <= 0 || at === d.length - 1)
-          throw new ExitError(
-            `--define ${d}: expected <term>=<meaning>, e.g. --define "AI-written=most lines by an agent"`,
-            2,
-          );
-        return `- **${d.slice(0, at).trim()}**: ${d.slice(at + 1).trim()}`;
-      });
-      const notes = [
-        ...(definitions.length > 0 ? [`## Definitions\n\n${definitions.join("\n")}`] : []),
-        ...(typeof opts.scope === "string" ? [`## Scope\n\n${opts.scope.trim()}`] : []),
-      ].join("\n\n");
-      // Checked against the format's schema by createDebateFolder, which names the bad field.
-      const dir = await createDebateFolder(resolve(io.cwd, String(opts.dir)), {
-        slug,
-        motion,
-        frontmatter: made.value.frontmatter,
-        ...(notes ? { notes } : {}),
-      });
-      for (const warning of made.value.warnings) io.stderr.write(`warning: ${warning}\n`);
-      const shown = relative(io.cwd, dir) || ".";
+      for (const warning of made.warnings) io.stderr.write(`warning: ${warning}\n`);
       if (opts.json) {
-        io.stdout.write(`${JSON.stringify({ dir, debate_id: slug })}\n`);
+        io.stdout.write(`${JSON.stringify({ dir: made.dir, debate_id: made.debateId })}\n`);
         return;
       }
+      const shown = relative(io.cwd, made.dir) || ".";
       io.stdout.write(`created ${shown}/debate.md\nnext: debate run ${shown}\n`);
     });
 }

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { ExitError } from "../exit-error.js";
 import { parseNonNegativeInt } from "../options.js";
 import { type CliIO, shownPath } from "../output.js";
-import { debateFolderOf } from "./run.js";
 
 /** `debate reset <dir> [--to <exchange>]`: back to the start (or an exchange), motion and seats kept. */
 export function registerReset(program: Command, io: CliIO): void {
@@ -27,17 +25,13 @@ Examples:
   $ debate run debates/tests-first`,
     )
     .action(async (dirArg: string, opts: { to?: number }) => {
-      const dir = await debateFolderOf(io, dirArg);
-      const { resetDebateFolder } = await import("@debatekit/files");
-      const done = await resetDebateFolder(dir, {
+      const { resetDebate } = await import("../actions/reset.js");
+      const done = await resetDebate(io, {
+        dir: dirArg,
         ...(opts.to !== undefined ? { to: opts.to } : {}),
         command: `debate reset ${dirArg}`,
-      }).catch((error: unknown) => {
-        const code = (error as { code?: string }).code;
-        if (code === "RESET_EXCHANGE_OUT_OF_RANGE" || code === "RESET_UNSUPPORTED")
-          throw new ExitError((error as Error).message, 2, { cause: error });
-        throw error;
       });
+      const { dir } = done;
       const kept = done.keptIn ? ` (kept in ${shownPath(io.cwd, `${dir}/${done.keptIn}`)})` : "";
       io.stdout.write(
         `reset ${shownPath(io.cwd, dir)} to ${done.unit} ${done.exchange}: ${done.removed.length} file${done.removed.length === 1 ? "" : "s"} taken out${kept}\n`,

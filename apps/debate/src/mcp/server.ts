@@ -8,7 +8,7 @@ import { checkFolderConsent, type RunSummary, runDebate } from "@debatekit/runne
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { debateStatus } from "../commands/status.js";
+import { debateStatus } from "../actions/status.js";
 import { configSkillFolders } from "../config.js";
 import type { CliIO } from "../output.js";
 import { createProgress } from "../progress.js";

@@ -2,7 +2,7 @@ import { journalFileName } from "@debatekit/files";
 import { escapeTerminal } from "@debatekit/report/escape";
 import type { JournalEntry } from "@debatekit/schema";
 
-// Apart from log.ts, which every start of `debate` loads: this needs files and report.
+// Apart from the commands, which every start of `debate` loads: this needs files and report.
 
 function block(title: string, text: string): string {
   const body = text.endsWith("\n") ? text : `${text}\n`;

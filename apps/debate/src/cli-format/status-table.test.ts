@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgesCell } from "./status.js";
+import { judgesCell } from "./status-table.js";
 
 describe("the JUDGES cell", () => {
   it("shows alpha for scoring panels and the share of agreeing pairs for voting panels", () => {
