@@ -33,9 +33,9 @@ export async function createProgram(io: CliIO = processIO(), options: ProgramOpt
   return program;
 }
 
-// Command lines that only print what the CLI itself declares (top-level help, version, the completion
-// script): they read no config, so they load no format module and no YAML parser.
-const PRINT_ONLY = new Set(["--version", "-V", "--help", "-h", "completion"]);
+// Command lines that print only what the CLI itself declares (its version, its list of commands): no
+// format a config names can change them, so none is loaded.
+const PRINT_ONLY = new Set(["--version", "-V", "--help", "-h"]);
 // Commands that list every command: all command files load for them.
 const LISTING_COMMANDS = new Set(["help", "completion"]);
 
