@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type Format, formatRuleErrors, formats } from "@debatekit/core";
+import { type AnyFormat, findFormat, formatNames, formatRuleErrors } from "@debatekit/core";
 import { createDebateFolder } from "@debatekit/files";
 import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner/adapters";
 import type { SeatConfig } from "@debatekit/schema";
@@ -7,6 +7,7 @@ import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parseSeatSpec } from "../options.js";
 import type { ActionContext } from "./context.js";
+import { listNames, panelFormats } from "./format-options.js";
 import { slugFromMotion } from "./slug.js";
 
 type Effort = NonNullable<SeatConfig["effort"]>;
@@ -43,15 +44,14 @@ export interface Created {
 }
 
 /** The format a name picks; an unknown name is a usage error. */
-function formatNamed(name: string): Format {
-  const format = formats[name];
-  if (!format)
-    throw new ExitError(`${name}: no such format (the formats: ${Object.keys(formats).join(", ")})`, 2);
+function formatNamed(name: string): AnyFormat {
+  const format = findFormat(name);
+  if (!format) throw new ExitError(`${name}: no such format (the formats: ${formatNames().join(", ")})`, 2);
   return format;
 }
 
 /** Refuses seat or length flags (`proposer`, `rounds`) that `format` does not take, naming the ones it does. */
-export function refuseForeignFlags(format: Format, flags: readonly string[]): void {
+export function refuseForeignFlags(format: AnyFormat, flags: readonly string[]): void {
   const own = new Set([...format.newOptions.seats.map((s) => s.role), format.newOptions.length.flag]);
   const foreign = flags.filter((flag) => !own.has(flag));
   if (foreign.length === 0) return;
@@ -62,12 +62,12 @@ export function refuseForeignFlags(format: Format, flags: readonly string[]): vo
 }
 
 /** The panel and length checks a format's options impose, before anything is read or written. */
-function checkOptions(format: Format, input: CreateInput): void {
+function checkOptions(format: AnyFormat, input: CreateInput): void {
   refuseForeignFlags(format, Object.keys(input.seats ?? {}));
   const panelGiven = input.judges !== undefined || input.swap || input.allowSelfJudging;
   if (panelGiven && !format.newOptions.panel) {
     throw new ExitError(
-      `--judges, --swap and --allow-self-judging are options of the formal, crossfire and review formats, not ${format.name}`,
+      `--judges, --swap and --allow-self-judging are options of the ${listNames(panelFormats())} formats, not ${format.name}`,
     );
   }
   if (input.judges !== undefined && input.seats?.judge !== undefined)

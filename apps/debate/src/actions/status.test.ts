@@ -1,10 +1,34 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ActionContext } from "./context.js";
 import { createDebate } from "./create.js";
-import { debateStatuses } from "./status.js";
+import { runDebateAction } from "./run.js";
+import { debateStatus, debateStatuses } from "./status.js";
+
+const examples = join(dirname(fileURLToPath(import.meta.url)), "../../../../examples");
+
+/**
+ * The crossfire panel example with two judges who disagree (no swap): its verdict is a tie. Its
+ * headline says so in words ("a tie: ..."), never as "the <side> wins".
+ */
+async function splitPanel(dir: string): Promise<void> {
+  await cp(join(examples, "crossfire-panel"), dir, { recursive: true });
+  const md = await readFile(join(dir, "debate.md"), "utf8");
+  await writeFile(
+    join(dir, "debate.md"),
+    md.replace("    - { adapter: replay, file: replay.jsonl }\n  swap: true\n", ""),
+  );
+  const kept = (await readFile(join(dir, "replay.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { role: string; text: string })
+    .filter((e) => !/^judge(_2)?_swapped$|^judge_3/.test(e.role))
+    .map((e) => (e.role === "judge_2" ? { ...e, text: e.text.replace("Debater B", "Debater A") } : e));
+  await writeFile(join(dir, "replay.jsonl"), `${kept.map((e) => JSON.stringify(e)).join("\n")}\n`);
+}
 
 let work: string;
 let ctx: ActionContext;
@@ -38,5 +62,15 @@ describe("debateStatuses", () => {
       message: "nowhere: no such folder",
       exitCode: 2,
     });
+  });
+
+  it("gives the winner the format's standing decides: a split crossfire panel is a tie", async () => {
+    const dir = join(work, "split");
+    await splitPanel(dir);
+    const summary = await runDebateAction(ctx, { dir });
+    expect(summary.status).toBe("done");
+    expect(await readFile(join(dir, "verdict.md"), "utf8")).toMatch(/^winner: tie$/m);
+    const row = await debateStatus(dir);
+    expect([row.phase, row.winner]).toEqual(["complete", "tie"]);
   });
 });

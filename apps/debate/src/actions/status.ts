@@ -25,7 +25,7 @@ export interface StatusRow {
   degraded?: Degradation[];
   /** What is happening now: `running (pid 123)`, `paused`, `waiting for inbox/e001-opposition.md`. */
   activity?: string;
-  /** The side that won a finished debate (`proposition`, `opposition`, `tie`; crossfire: its verdict's side). */
+  /** The side that won a finished debate, or `tie`, as the format's standing decides it (none for a review). */
   winner?: string;
   last_error?: string;
   /** The judge panel's reliability figures (debates with `judges:`): agreement, flip rate, deviation, degraded steps. */
@@ -52,20 +52,6 @@ async function unansweredPrompts(dir: string, exchange: number): Promise<string[
     .filter((stem) => !inbox.has(`${stem}.md`) && !inbox.has(`${stem}.json`))
     .sort()
     .map((stem) => `inbox/${stem}.md`);
-}
-
-/** The winner of a finished debate, from its standing. */
-function winnerOf(standing: {
-  complete: boolean;
-  scores?: { proposition: number; opposition: number };
-  headline?: string;
-}): string | undefined {
-  if (!standing.complete) return undefined;
-  if (standing.scores) {
-    const lead = standing.scores.proposition - standing.scores.opposition;
-    return Math.abs(lead) < 0.005 ? "tie" : lead > 0 ? "proposition" : "opposition";
-  }
-  return /^the (\w+) wins/.exec(standing.headline ?? "")?.[1];
 }
 
 async function isDebate(dir: string): Promise<boolean> {
@@ -117,8 +103,7 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   }
   if (standing.progress.total !== undefined) row.exchanges = standing.progress.total;
   if (fm.reliability) row.reliability = fm.reliability;
-  const winner = winnerOf(standing);
-  if (winner) row.winner = winner;
+  if (standing.winner) row.winner = standing.winner;
   const holder = await readLockHolder(dir).catch(() => undefined);
   const waiting = standing.complete ? [] : await unansweredPrompts(dir, fm.current_exchange);
   if (holder) row.activity = `running (pid ${holder.pid})`;

@@ -23,11 +23,7 @@ export function registerLog(program: Command, io: CliIO): void {
     .command("log")
     .description("show what was sent to each seat and what came back (from the journal)")
     .argument("<dir>", "the debate folder (holds debate.md)")
-    .option(
-      "--step <exchange[:seat[:attempt]]>",
-      "only this exchange (crossfire: round), seat and attempt",
-      parseStep,
-    )
+    .option("--step <exchange[:seat[:attempt]]>", "only this exchange or round, seat and attempt", parseStep)
     .option("--json", "print the journal entries as JSON")
     .addHelpText(
       "after",

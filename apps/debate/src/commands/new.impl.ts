@@ -1,15 +1,15 @@
 import { relative } from "node:path";
-import type { Format } from "@debatekit/core";
-import { formats } from "@debatekit/core";
+import { type AnyFormat, DEFAULT_FORMAT_NAME, findFormat, formatList, formatNames } from "@debatekit/core";
 // The adapters' list alone: completion declares this command too, and needs no runner.
 import { builtinAdapters } from "@debatekit/runner/adapters";
 import { type Command, Option } from "commander";
 import type { CreateInput } from "../actions/create.js";
+import { hasTwoSides, panelFormats, sidedPanelFormats } from "../actions/format-options.js";
 import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 
 /** Every seat flag and length flag any format offers, each once (commander needs them up front). */
-function formatFlags(all: readonly Format[]) {
+function formatFlags(all: readonly AnyFormat[]) {
   const seats = new Map<string, string[]>();
   const lengths = new Map<string, string[]>();
   for (const format of all) {
@@ -26,13 +26,26 @@ function formatFlags(all: readonly Format[]) {
   return { seats, lengths };
 }
 
+/** The example of a second format: the first registered after the default that debates a topic, with its required seats. */
+function otherExample(): string {
+  const other = formatList().find((f) => f.name !== DEFAULT_FORMAT_NAME && hasTwoSides(f));
+  if (!other) return "";
+  const seats = other.newOptions.seats
+    .filter((s) => s.required)
+    .map((s, i) => ` --${s.role} ${i % 2 === 0 ? "claude" : "codex"}`);
+  return `\n  $ debate new --format ${other.name} "gRPC or REST for the public API"${seats.join("")}`;
+}
+
 /** The rest of `debate new`: its options (from the formats), help and action. */
 export function declareNew(command: Command, io: CliIO): void {
-  const all = Object.values(formats);
-  const { seats, lengths } = formatFlags(all);
+  const { seats, lengths } = formatFlags(formatList());
+  // Help names the formats each panel flag applies to, as registered.
+  const names = (formats: readonly AnyFormat[]) => formats.map((f) => f.name).join(", ");
+  const sided = sidedPanelFormats();
+  const unsided = panelFormats().filter((f) => !sided.includes(f));
   command
     .addOption(
-      new Option("--format <name>", "the debate format").choices(Object.keys(formats)).default("formal"),
+      new Option("--format <name>", "the debate format").choices(formatNames()).default(DEFAULT_FORMAT_NAME),
     )
     .option("--slug <slug>", "folder name and debate_id (default: from the motion)");
   for (const [role, texts] of seats)
@@ -44,17 +57,20 @@ export function declareNew(command: Command, io: CliIO): void {
   command
     .option(
       "--judges <adapters>",
-      "formal, crossfire, review: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order",
+      `${names(panelFormats())}: a judge panel of 1-5 CLIs, comma-separated (e.g. codex,gemini,opencode); each is asked in parallel, blind to which debater is which, half of them with the sides in the other order`,
       (value: string) =>
         value
           .split(",")
           .map((s) => s.trim())
           .filter(Boolean),
     )
-    .option("--swap", "formal, crossfire: ask every judge twice, once per order of the sides (not review)")
+    .option(
+      "--swap",
+      `${names(sided)}: ask every judge twice, once per order of the sides${unsided.length > 0 ? ` (not ${names(unsided)})` : ""}`,
+    )
     .option(
       "--allow-self-judging",
-      "formal, crossfire: let a judge be a debater's own CLI (refused by default)",
+      `${names(sided)}: let a judge be a debater's own CLI (refused by default)`,
     )
     .addOption(
       new Option("--effort <level>", "how hard every seat thinks").choices(["low", "medium", "high", "max"]),
@@ -85,12 +101,11 @@ files, or recorded answers). A model goes after the adapter, then an effort:
 Examples:
   $ debate new "This house would write tests first"
   $ debate new "This house would write tests first" --proposition claude:sonnet --opposition codex:gpt-5.5:high --judge gemini
-  $ debate new "This house would write tests first" --proposition manual --opposition manual --judge manual
-  $ debate new --format crossfire "gRPC or REST for the public API" --proposer claude --challenger codex`,
+  $ debate new "This house would write tests first" --proposition manual --opposition manual --judge manual${otherExample()}`,
     )
     .action(async (motion: string, opts: Record<string, string | number | boolean | undefined>) => {
       const { createDebate, refuseForeignFlags } = await import("../actions/create.js");
-      const format = formats[String(opts.format)]!;
+      const format = findFormat(String(opts.format))!;
       refuseForeignFlags(
         format,
         [...seats.keys(), ...lengths.keys()].filter((flag) => opts[flag] !== undefined),

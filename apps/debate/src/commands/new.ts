@@ -6,7 +6,7 @@ import { declareLater } from "./lazy.js";
 export function registerNew(program: Command, io: CliIO): void {
   const command = program
     .command("new")
-    .description("create a debate folder for a motion (or a crossfire topic)")
+    .description("create a debate folder for a motion (or a topic)")
     .argument("<motion>", 'the motion, e.g. "This house would require a second review of AI-written code"');
   // Its flags come from the formats (core): declared once the command is used.
   declareLater(command, async () => (await import("./new.impl.js")).declareNew(command, io));

@@ -10,7 +10,7 @@ export function registerReset(program: Command, io: CliIO): void {
     .argument("<dir>", "the debate folder (holds debate.md)")
     .option(
       "--to <exchange>",
-      "start again from this exchange (crossfire: round); the ones before it stay",
+      "start again from this exchange or round; the ones before it stay",
       parseNonNegativeInt,
     )
     .addHelpText(

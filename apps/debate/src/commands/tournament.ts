@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import type { TournamentFrontmatter } from "@debatekit/schema";
 import type { TournamentEvent, TournamentPlan } from "@debatekit/tournament";
@@ -7,9 +6,11 @@ import { ExitError } from "../exit-error.js";
 import { parsePositiveInt } from "../options.js";
 import { type CliIO, isInteractive } from "../output.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
+import { declareInFull, declareLater } from "./lazy.js";
 
 // The tournament engine (its queue and Redis client among it) loads when a command runs.
 const engine = () => import("@debatekit/tournament");
+const actions = () => import("../actions/tournament.js");
 
 const shown = (cwd: string, path: string) => {
   const rel = relative(cwd, path);
@@ -119,6 +120,106 @@ async function tournamentProgress(io: CliIO, json: boolean): Promise<(event: Tou
   };
 }
 
+/**
+ * The rest of `debate tournament new`: its options, with the formats that pair two sides as the
+ * --format choices and one length flag per distinct flag of theirs, and its action.
+ */
+function declareNew(
+  command: Command,
+  io: CliIO,
+  options: typeof import("../actions/format-options.js"),
+): void {
+  const offered = options.tournamentFormats();
+  const names = offered.map((f) => f.name);
+  const lengths = options.lengthFlags(offered);
+  command
+    .requiredOption(
+      "--motions <file>",
+      "motions: .txt (one per line) or .jsonl ({motion, answer?: for|against})",
+    )
+    .requiredOption(
+      "--seats <list>",
+      "players, comma-separated: adapter[:model][@base_url], e.g. claude,codex,gemini:gemini-2.5-pro",
+    )
+    .option(
+      "--judges <list>",
+      "judges, comma-separated; several (1-5) sit as a panel in every match (its majority decides)",
+      "codex",
+    )
+    .option("--swap", "a judge panel also reads every debate with the sides in the other order")
+    .option("--judges-in-turn", "several --judges take the matches in turn instead of sitting as a panel")
+    .addOption(
+      new Option("--format <name>", "the debate format")
+        .choices(names)
+        .default(options.defaultTournamentFormat()),
+    )
+    .addOption(
+      new Option("--pairing <how>", "who meets whom").choices(["round-robin"]).default("round-robin"),
+    )
+    .addOption(
+      new Option("--sides <which>", "both: every pair twice per motion, sides swapped")
+        .choices(["both", "one"])
+        .default("both"),
+    );
+  for (const [flag, formats] of lengths)
+    command.option(
+      `--${flag} <n>`,
+      formats
+        .map((f) => {
+          const { min, max } = f.newOptions.length;
+          // 1000 is every count's own bound (parsePositiveInt): only a tighter range is worth saying.
+          return `${f.name}: ${f.unit.many} per debate${max < 1000 ? ` (${min}-${max})` : ""}`;
+        })
+        .join("; "),
+      parsePositiveInt,
+    );
+  command
+    .option(
+      "--replay <dir>",
+      "replay seats: a folder with one <match id>.jsonl per match, copied into each debate",
+    )
+    .option("--seed <n>", "seed of the ratings' bootstrap", (v) => Number.parseInt(v, 10), 1)
+    .option(
+      "--limit <adapter=n/m>",
+      "calls in flight / per minute for an adapter, across the tournament (repeatable)",
+      collectLimit,
+    )
+    .option(
+      "--price <name=in/out>",
+      "dollars per million input/output tokens, by player name or adapter (repeatable)",
+      collectPrice,
+    )
+    .option("--json", "print {dir, debates} as JSON")
+    .action(async (dirArg: string, opts: Record<string, unknown>) => {
+      const { newTournament } = await actions();
+      const given = [...lengths.keys()].filter((flag) => opts[camel(flag)] !== undefined);
+      const made = await newTournament(io, {
+        dir: dirArg,
+        motions: String(opts.motions),
+        seats: String(opts.seats),
+        judges: String(opts.judges),
+        ...(opts.swap ? { swap: true } : {}),
+        ...(opts.judgesInTurn ? { judgesInTurn: true } : {}),
+        format: String(opts.format),
+        sides: opts.sides as "both" | "one",
+        lengths: Object.fromEntries(given.map((flag) => [flag, opts[camel(flag)] as number])),
+        seed: opts.seed as number,
+        ...(opts.limit ? { limits: opts.limit as TournamentFrontmatter["limits"] } : {}),
+        ...(opts.price ? { prices: opts.price as TournamentFrontmatter["prices"] } : {}),
+        ...(opts.replay ? { replay: String(opts.replay) } : {}),
+      });
+      for (const w of made.warnings) io.stderr.write(`warning: ${w}\n`);
+      if (opts.json) io.stdout.write(`${JSON.stringify({ dir: made.dir, debates: made.debates })}\n`);
+      else
+        io.stdout.write(
+          `created ${shown(io.cwd, made.dir)}/tournament.md and ${made.debates} debate folders\nnext: debate tournament plan ${shown(io.cwd, made.dir)}\n`,
+        );
+    });
+}
+
+/** Commander's key of a flag's value: `max-rounds` -> `maxRounds`. */
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
 /** How long `run --queue` may take to close its queues after a stop signal before it exits anyway. */
 const QUEUE_STOP_MS = 5_000;
 
@@ -138,98 +239,13 @@ Examples:
   debate tournament report t/`,
     );
 
-  tournament
+  const create = tournament
     .command("new")
     .description("create a tournament folder: tournament.md and one debate folder per match under debates/")
-    .argument("<dir>", "the tournament folder (must not exist, or be empty)")
-    .requiredOption(
-      "--motions <file>",
-      "motions: .txt (one per line) or .jsonl ({motion, answer?: for|against})",
-    )
-    .requiredOption(
-      "--seats <list>",
-      "players, comma-separated: adapter[:model][@base_url], e.g. claude,codex,gemini:gemini-2.5-pro",
-    )
-    .option(
-      "--judges <list>",
-      "judges, comma-separated; several (1-5) sit as a panel in every match (its majority decides)",
-      "codex",
-    )
-    .option("--swap", "a judge panel also reads every debate with the sides in the other order")
-    .option("--judges-in-turn", "several --judges take the matches in turn instead of sitting as a panel")
-    .addOption(
-      new Option("--format <name>", "the debate format").choices(["formal", "crossfire"]).default("formal"),
-    )
-    .addOption(
-      new Option("--pairing <how>", "who meets whom").choices(["round-robin"]).default("round-robin"),
-    )
-    .addOption(
-      new Option("--sides <which>", "both: every pair twice per motion, sides swapped")
-        .choices(["both", "one"])
-        .default("both"),
-    )
-    .option("--exchanges <n>", "formal: exchanges per debate, the opening included", parsePositiveInt)
-    .option("--rounds <n>", "crossfire: rounds per debate (1-5)", parsePositiveInt)
-    .option(
-      "--replay <dir>",
-      "replay seats: a folder with one <match id>.jsonl per match, copied into each debate",
-    )
-    .option("--seed <n>", "seed of the ratings' bootstrap", (v) => Number.parseInt(v, 10), 1)
-    .option(
-      "--limit <adapter=n/m>",
-      "calls in flight / per minute for an adapter, across the tournament (repeatable)",
-      collectLimit,
-    )
-    .option(
-      "--price <name=in/out>",
-      "dollars per million input/output tokens, by player name or adapter (repeatable)",
-      collectPrice,
-    )
-    .option("--json", "print {dir, debates} as JSON")
-    .action(async (dirArg: string, opts: Record<string, unknown>) => {
-      const { createTournament, parseEntrants, parseMotions } = await engine();
-      const dir = resolve(io.cwd, dirArg);
-      const format = opts.format as "formal" | "crossfire";
-      if (format === "formal" && opts.rounds !== undefined)
-        throw new ExitError("--rounds is for --format crossfire; the formal format takes --exchanges");
-      if (format === "crossfire" && opts.exchanges !== undefined)
-        throw new ExitError("--exchanges is for --format formal; crossfire takes --rounds");
-      const length = (opts.rounds ?? opts.exchanges) as number | undefined;
-      if (format === "crossfire" && length !== undefined && length > 5)
-        throw new ExitError(`--rounds must be from 1 to 5, got ${length}`);
-      const motionsFile = resolve(io.cwd, String(opts.motions));
-      let text: string;
-      try {
-        text = await readFile(motionsFile, "utf8");
-      } catch (error) {
-        throw new ExitError(`cannot read --motions ${opts.motions}: ${(error as Error).message}`);
-      }
-      const judges = parseEntrants(String(opts.judges), "--judges");
-      if (opts.judgesInTurn && opts.swap)
-        throw new ExitError("--swap needs a judge panel: drop --judges-in-turn");
-      const panel = !opts.judgesInTurn && (judges.length > 1 || opts.swap === true);
-      const made = await createTournament(dir, {
-        motions: parseMotions(text, String(opts.motions)),
-        players: parseEntrants(String(opts.seats), "--seats"),
-        judges,
-        ...(panel ? { panel: { swap: opts.swap === true } } : {}),
-        format,
-        ...(length !== undefined ? { length } : {}),
-        sides: opts.sides as "both" | "one",
-        seed: opts.seed as number,
-        ...(opts.limit ? { limits: opts.limit as TournamentFrontmatter["limits"] } : {}),
-        ...(opts.price ? { prices: opts.price as TournamentFrontmatter["prices"] } : {}),
-        ...(opts.replay ? { replayDir: resolve(io.cwd, String(opts.replay)) } : {}),
-        now: new Date().toISOString(),
-      });
-      for (const w of made.warnings) io.stderr.write(`warning: ${w}\n`);
-      const n = made.tournament.frontmatter.matches.length;
-      if (opts.json) io.stdout.write(`${JSON.stringify({ dir, debates: n })}\n`);
-      else
-        io.stdout.write(
-          `created ${shown(io.cwd, dir)}/tournament.md and ${n} debate folders\nnext: debate tournament plan ${shown(io.cwd, dir)}\n`,
-        );
-    });
+    .argument("<dir>", "the tournament folder (must not exist, or be empty)");
+  // Its --format choices and length flags come from the formats (core): declared once it is used.
+  declareLater(create, async () => declareNew(create, io, await import("../actions/format-options.js")));
+  tournament.hook("preSubcommand", (_, sub) => declareInFull(tournament, [sub.name()]));
 
   tournament
     .command("plan")
@@ -238,10 +254,8 @@ Examples:
     .option("--answer-tokens <n>", "tokens assumed per answer", parsePositiveInt, 600)
     .option("--json", "print the plan as JSON")
     .action(async (dirArg: string, opts: { answerTokens: number; json?: boolean }) => {
-      const { planTournament, readTournament } = await engine();
-      const plan = await planTournament(await readTournament(resolve(io.cwd, dirArg)), {
-        answerTokens: opts.answerTokens,
-      });
+      const { tournamentPlan } = await actions();
+      const plan = await tournamentPlan(io, { dir: dirArg, answerTokens: opts.answerTokens });
       io.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
     });
 
@@ -272,7 +286,7 @@ Examples:
           json?: boolean;
         },
       ) => {
-        const { enqueueTournament, planTournament, readTournament, runTournament } = await engine();
+        const { runTournamentAction } = await actions();
         const dir = resolve(io.cwd, dirArg);
         const stop = abortOnSignals(
           io,
@@ -283,29 +297,17 @@ Examples:
           opts.queue ? { exitAfterMs: QUEUE_STOP_MS } : {},
         );
         try {
-          const estimates =
-            opts.maxCost !== undefined
-              ? (await planTournament(await readTournament(dir))).perMatch
-              : undefined;
-          const common = {
-            signal: stop.signal,
-            onEvent: await tournamentProgress(io, Boolean(opts.json)),
-            ...(opts.retryFailed ? { retryFailed: true } : {}),
-            ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost, estimates } : {}),
-          };
-          const summary = opts.queue
-            ? await enqueueTournament(dir, opts.queue, common).catch((error: unknown) => {
-                // Stopped while it connected: a stop like any other, not a failure of the queue.
-                if (stop.signal.aborted)
-                  throw new ExitError("stopped; run again to resume", cancelledExitCode, { cause: error });
-                throw error;
-              })
-            : await runTournament(dir, {
-                ...common,
-                concurrency: opts.concurrency,
-                env: io.env,
-                cwd: io.cwd,
-              });
+          const summary = await runTournamentAction(
+            { cwd: io.cwd, env: io.env, signal: stop.signal },
+            {
+              dir,
+              concurrency: opts.concurrency,
+              onEvent: await tournamentProgress(io, Boolean(opts.json)),
+              ...(opts.retryFailed ? { retryFailed: true } : {}),
+              ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}),
+              ...(opts.queue ? { queue: opts.queue } : {}),
+            },
+          );
           if (!opts.json) {
             io.stdout.write(
               `${summary.status}: ${summary.done} done, ${summary.failed} failed, ${summary.remaining} not finished of ${summary.total} (${summary.ran} run now)${summary.reason ? `; ${summary.reason}` : ""}\n`,
@@ -326,27 +328,8 @@ Examples:
     .argument("<dir>", "the tournament folder")
     .option("--json", "print the status as JSON")
     .action(async (dirArg: string, opts: { json?: boolean }) => {
-      const { describeSpend, readResults, readTournament, spendOf } = await engine();
-      const t = await readTournament(resolve(io.cwd, dirArg));
-      const results = await readResults(t);
-      const by = (s: string) => results.filter((r) => r.status === s);
-      const status = {
-        tournament_id: t.frontmatter.tournament_id,
-        status: t.frontmatter.status,
-        total: results.length,
-        done: by("done").length,
-        failed: by("failed").length,
-        running: by("running").length,
-        pending: by("pending").length,
-        calls: results.reduce((s, r) => s + r.calls, 0),
-        ...spendOf(results),
-        debates: results.map((r) => ({
-          id: r.match.id,
-          status: r.status,
-          ...(r.winner ? { winner: r.winner === "tie" ? "tie" : r.match[r.winner] } : {}),
-          ...(r.error ? { error: r.error } : {}),
-        })),
-      };
+      const [{ tournamentStatus }, { describeSpend }] = await Promise.all([actions(), engine()]);
+      const status = await tournamentStatus(io, { dir: dirArg });
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
         return;
@@ -367,9 +350,8 @@ Examples:
     .argument("<dir>", "the tournament folder")
     .option("--json", "print the leaderboard's figures as JSON")
     .action(async (dirArg: string, opts: { json?: boolean }) => {
-      const dir = resolve(io.cwd, dirArg);
-      const { writeTournamentReport } = await engine();
-      const { leaderboard, files } = await writeTournamentReport(dir);
+      const { reportTournament } = await actions();
+      const { dir, leaderboard, files } = await reportTournament(io, { dir: dirArg });
       if (opts.json) {
         io.stdout.write(`${JSON.stringify({ dir, files, leaderboard }, null, 2)}\n`);
         return;
