@@ -135,10 +135,10 @@ module.exports = {
       { path: `${CLI}commands/`, pathNot: [`${CLI}commands/$1\\.`, `${CLI}commands/lazy\\.ts$`] },
     ),
     forbid(
-      "mcp-imports-no-command",
-      "the MCP server calls actions, never a command or the CLI's entry",
-      { path: `${CLI}mcp/` },
-      { path: `${CLI}(commands/|main\\.ts$)` },
+      "face-imports-no-command",
+      "a face (the MCP server, the web page) calls actions, never a command, another face or the CLI's entry",
+      { path: `${CLI}(mcp|serve)/` },
+      { path: `${CLI}(commands/|main\\.ts$|mcp/|serve/)`, pathNot: `${CLI}$1/` },
     ),
   ],
   options: {

@@ -32,7 +32,7 @@ describe("the dependency rules", () => {
     return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
   }
 
-  it("report cycles (type-only ones too), layers, shared core code and faces over actions", () => {
+  it("report cycles (type-only ones too), layers, shared core code, and faces over actions", () => {
     const found = violations({
       "packages/core/src/a.ts": 'import type { B } from "./b.js";\nexport type A = B[];\n',
       "packages/core/src/b.ts": 'import type { A } from "./a.js";\nexport type B = A | 1;\n',
@@ -49,13 +49,17 @@ describe("the dependency rules", () => {
       "apps/debate/src/commands/lazy.ts": "export {};\n",
       "apps/debate/src/commands/gate.ts": 'import "./review.js";\n',
       "apps/debate/src/commands/review.ts": "export {};\n",
-      "apps/debate/src/mcp/server.ts": 'import "../main.js";\nimport "../actions/create.js";\n',
+      "apps/debate/src/mcp/server.ts":
+        'import "../main.js";\nimport "../actions/create.js";\nimport "./debates.js";\n',
+      "apps/debate/src/mcp/debates.ts": "export {};\n",
+      "apps/debate/src/serve/app.ts": 'import "../mcp/server.js";\nimport "../actions/create.js";\n',
     });
     expect(found).toEqual([
       "actions-import-no-face: apps/debate/src/actions/create.ts -> apps/debate/src/commands/new.ts",
       "command-imports-no-command: apps/debate/src/commands/gate.ts -> apps/debate/src/commands/review.ts",
       "core-imports-no-sibling: packages/core/src/judge.ts -> packages/files/src/index.ts",
-      "mcp-imports-no-command: apps/debate/src/mcp/server.ts -> apps/debate/src/main.ts",
+      "face-imports-no-command: apps/debate/src/mcp/server.ts -> apps/debate/src/main.ts",
+      "face-imports-no-command: apps/debate/src/serve/app.ts -> apps/debate/src/mcp/server.ts",
       "no-circular: packages/core/src/a.ts -> packages/core/src/b.ts",
       "no-circular: packages/core/src/judge.ts -> packages/files/src/index.ts",
       "runner-report-import-no-tournament: packages/runner/src/index.ts -> packages/report/src/index.ts",
