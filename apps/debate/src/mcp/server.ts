@@ -152,7 +152,7 @@ function createShape() {
       .record(z.string(), z.string())
       .optional()
       .describe(
-        `who sits where, role -> adapter, e.g. {"${formatList()[0]!.newOptions.seats[0]!.role}":"claude"}; the roles: ${formatList()
+        `who sits where, role -> adapter, e.g. {"${findFormat(DEFAULT_FORMAT_NAME)!.newOptions.seats[0]!.role}":"claude"}; the roles: ${formatList()
           .map((f) => `${f.name}: ${f.newOptions.seats.map((seat) => seat.role).join(", ")}`)
           .join("; ")}`,
       ),
