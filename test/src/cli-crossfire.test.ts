@@ -104,7 +104,7 @@ describe("debate run / status on a crossfire debate", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("CROSSFIRE_CATEGORY_MISSING");
     expect(run.stdout).toContain(
-      "done: verdict: the challenger wins after 3 round(s) (exchange 3, complete)\nthe challenger wins\n",
+      "done: verdict: the challenger wins after 3 round(s) (round 3, complete)\nthe challenger wins\n",
     );
     const status = JSON.parse((await debate(["status", dir, "--json"])).stdout);
     expect(status).toEqual([

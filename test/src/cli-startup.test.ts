@@ -80,3 +80,26 @@ describe("start-up loads only what the command uses", () => {
     });
   }
 });
+
+describe("a command's file loads only when its command runs", () => {
+  /** The files of the CLI's dist/commands/ a URL list holds, by name. */
+  const commandFiles = (urls: string[]) =>
+    [
+      ...new Set(urls.flatMap((url) => /\/apps\/debate\/dist\/commands\/([^/]+)\.js$/.exec(url)?.[1] ?? [])),
+    ].sort();
+
+  it("debate status loads the status command's file and no other command's", async () => {
+    // index.ts (the table of commands) and lazy.ts (main's helper) are no command's file.
+    expect(commandFiles(await modulesOf(["status", "--json", work], "status"))).toEqual([
+      "index",
+      "lazy",
+      "status",
+    ]);
+  });
+
+  it("debate --help loads every command's file, to list them all", async () => {
+    const loaded = commandFiles(await modulesOf(["--help"], "help-all"));
+    for (const name of ["new", "run", "status", "allow", "completion", "mcp", "watch"])
+      expect(loaded).toContain(name);
+  });
+});

@@ -1,53 +1,71 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { publishablePackages } from "./workspace.js";
+import { publishablePackages, repoRoot } from "./workspace.js";
 
 const packages = publishablePackages();
 const tmp = mkdtempSync(join(tmpdir(), "debatekit-pack-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-// Left may import right, never the reverse (docs/architecture.md#layers).
-const layer: Record<string, number> = {
-  "@debatekit/cli": 0,
-  "@debatekit/tournament": 1,
-  "@debatekit/runner": 2,
-  "@debatekit/report": 2,
-  "@debatekit/core": 3,
-  "@debatekit/files": 3,
-  "@debatekit/skills": 3,
-  "@debatekit/adapter-kit": 3,
-  "@debatekit/schema": 4,
-};
-function layerOf(name: string): number {
-  if (name in layer) return layer[name]!;
-  if (name.startsWith("@debatekit/adapter-")) return 3;
-  throw new Error(`${name} has no place in the dependency direction of docs/architecture.md`);
-}
-
-describe("the dependency direction of the layers", () => {
-  for (const { manifest } of packages) {
-    it(`${manifest.name} depends only on packages to its right`, () => {
-      for (const dep of Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith("@debatekit/"))) {
-        const ok =
-          layerOf(dep) > layerOf(manifest.name) ||
-          // files reads and writes what core decides; adapters use the shared process kit; the kit
-          // redacts with core's one definition of a secret (pure), the one the journal check uses
-          (manifest.name === "@debatekit/files" && dep === "@debatekit/core") ||
-          (manifest.name === "@debatekit/adapter-kit" && dep === "@debatekit/core") ||
-          (manifest.name.startsWith("@debatekit/adapter-") && dep === "@debatekit/adapter-kit") ||
-          // the file seats read and write inside the debate folder through files' one path and file
-          // check (resolveInside, readTextInside) and report its refusals as core's DebatekitError
-          (["@debatekit/adapter-replay", "@debatekit/adapter-manual"].includes(manifest.name) &&
-            (dep === "@debatekit/files" || dep === "@debatekit/core")) ||
-          // an ACP agent that is a known CLI (opencode acp) gets that CLI's own isolation switches
-          (manifest.name === "@debatekit/adapter-acp" && dep === "@debatekit/adapter-opencode");
-        expect(ok, `${manifest.name} -> ${dep}`).toBe(true);
-      }
-    });
+// The dependency direction of the layers is checked on the imports by scripts/check-deps.mjs, with the
+// rules of .dependency-cruiser.cjs; these cases prove each kind of rule catches what it is for.
+describe("the dependency rules", () => {
+  /** Runs the repository's rules over a small tree laid out like the repository; returns each broken rule and its edge. */
+  function violations(files: Record<string, string>): string[] {
+    const dir = mkdtempSync(join(tmp, "deps-"));
+    copyFileSync(join(repoRoot, "tsconfig.base.json"), join(dir, "tsconfig.base.json"));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    const config = join(repoRoot, ".dependency-cruiser.cjs");
+    const cruise = spawnSync(
+      join(repoRoot, "node_modules/.bin/depcruise"),
+      ["packages", "apps", "--config", config, "--output-type", "json"],
+      { cwd: dir, encoding: "utf8" },
+    );
+    const result = JSON.parse(cruise.stdout) as {
+      summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> };
+    };
+    return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
   }
+
+  it("report cycles (type-only ones too), layers, shared core code, and faces over actions", () => {
+    const found = violations({
+      "packages/core/src/a.ts": 'import type { B } from "./b.js";\nexport type A = B[];\n',
+      "packages/core/src/b.ts": 'import type { A } from "./a.js";\nexport type B = A | 1;\n',
+      "packages/core/src/judge.ts":
+        'import "./formats/formal/scoring.js";\nimport "../../files/src/index.js";\n',
+      "packages/core/src/formats/formal/scoring.ts": "export {};\n",
+      "packages/files/src/index.ts": 'import "../../core/src/judge.js";\n',
+      "packages/runner/src/index.ts": 'import "../../report/src/index.js";\n',
+      "packages/report/src/index.ts": "export {};\n",
+      "apps/debate/src/main.ts": "export {};\n",
+      "apps/debate/src/actions/create.ts": 'import "../commands/new.js";\n',
+      "apps/debate/src/commands/new.ts": 'import "./new.impl.js";\nimport "./lazy.js";\n',
+      "apps/debate/src/commands/new.impl.ts": "export {};\n",
+      "apps/debate/src/commands/lazy.ts": "export {};\n",
+      "apps/debate/src/commands/gate.ts": 'import "./review.js";\n',
+      "apps/debate/src/commands/review.ts": "export {};\n",
+      "apps/debate/src/mcp/server.ts":
+        'import "../main.js";\nimport "../actions/create.js";\nimport "./debates.js";\n',
+      "apps/debate/src/mcp/debates.ts": "export {};\n",
+      "apps/debate/src/serve/app.ts": 'import "../mcp/server.js";\nimport "../actions/create.js";\n',
+    });
+    expect(found).toEqual([
+      "actions-import-no-face: apps/debate/src/actions/create.ts -> apps/debate/src/commands/new.ts",
+      "command-imports-no-command: apps/debate/src/commands/gate.ts -> apps/debate/src/commands/review.ts",
+      "core-imports-no-sibling: packages/core/src/judge.ts -> packages/files/src/index.ts",
+      "face-imports-no-command: apps/debate/src/mcp/server.ts -> apps/debate/src/main.ts",
+      "face-imports-no-command: apps/debate/src/serve/app.ts -> apps/debate/src/mcp/server.ts",
+      "no-circular: packages/core/src/a.ts -> packages/core/src/b.ts",
+      "no-circular: packages/core/src/judge.ts -> packages/files/src/index.ts",
+      "runner-report-import-no-tournament: packages/runner/src/index.ts -> packages/report/src/index.ts",
+      "shared-core-imports-no-format: packages/core/src/judge.ts -> packages/core/src/formats/formal/scoring.ts",
+    ]);
+  });
 });
 
 describe("every package publishes on its own", () => {

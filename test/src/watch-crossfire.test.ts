@@ -1,5 +1,7 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { createWatchPrinter } from "@debatekit/cli";
 import { describe, expect, it } from "vitest";
 import { committedSteps, until, useWatchSandbox } from "./watch-helpers.js";
 import { repoRoot } from "./workspace.js";
@@ -34,5 +36,18 @@ describe("debate watch on a crossfire debate", () => {
       "3:awaiting_verdict",
     ]);
     expect(await readFile(join(dir, "verdict.md"), "utf8")).toContain("# Verdict: the challenger wins");
+    // Its lines count in the format's unit: rounds.
+    const stdout = new PassThrough();
+    let out = "";
+    stdout.on("data", (d) => (out += d));
+    const printer = createWatchPrinter(
+      { stdout, stderr: new PassThrough(), env: { NO_COLOR: "1" }, cwd: sandbox.work },
+      {},
+    );
+    for (const event of events) if ("dir" in event && event.dir === dir) printer.onEvent(event);
+    printer.stop();
+    expect(out).toContain("grpc: round 1 proposer committed -> round 1 awaiting_challenger\n");
+    expect(out).toContain("grpc: round 3 verdict committed -> round 3 complete\n");
+    expect(out).not.toMatch(/\bexchange\b/);
   });
 });

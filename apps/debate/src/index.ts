@@ -1,3 +1,4 @@
+export type { ProgramOptions } from "./main.js";
 export { createProgram, main } from "./main.js";
 export type {
   DebateWatcher,

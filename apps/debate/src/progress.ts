@@ -17,6 +17,11 @@ export function palette(io: CliIO) {
   return { green: wrap(32), red: wrap(31), yellow: wrap(33), dim: wrap(2), bold: wrap(1) };
 }
 
+/** The word a format counts progress in (its standing's unit); `exchange` before any standing is known. */
+function unitWord(progress: Standing["progress"] | undefined): string {
+  return progress?.unit ?? "exchange";
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
@@ -37,10 +42,10 @@ export function createProgress(
   const live = isInteractive(io);
   const c = palette(io);
   const thinking = new Map<string, { label: string; since: number; waitingFor?: string }>();
-  // `exchange 2/5` (formal: exchanges done so far, as status counts them; crossfire: `round 2/3`).
+  // `exchange 2/5`, `round 2/3`: in the format's unit, with its total once the standing gives them.
   let progress = start?.progress;
   const at = (exchange: number) =>
-    `${progress?.unit === "round" ? "round" : "exchange"} ${exchange}${progress?.total !== undefined ? `/${progress.total}` : ""}`;
+    `${unitWord(progress)} ${exchange}${progress?.total !== undefined ? `/${progress.total}` : ""}`;
   let lastStanding = start ? standingLine(start) : undefined;
   let frame = 0;
   let ticker: NodeJS.Timeout | undefined;
@@ -160,7 +165,7 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
   const c = palette(io);
   const { proposition, opposition } = summary.cumulative;
   const lines: string[] = [];
-  const where = `exchange ${summary.exchange}, ${summary.phase}`;
+  const where = `${unitWord(summary.standing?.progress)} ${summary.exchange}, ${summary.phase}`;
   switch (summary.status) {
     case "done":
       lines.push(`${c.green("done")}: ${escapeTerminal(summary.reason ?? "complete")} (${where})`);

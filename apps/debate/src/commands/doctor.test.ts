@@ -80,6 +80,28 @@ describe("debate doctor with an empty PATH", () => {
   });
 });
 
+/** A formal debate folder `home/<id>` at its start, with the given seat lines of its frontmatter. */
+async function formalDebate(id: string, seatLines: string[]): Promise<string> {
+  const dir = join(home, id);
+  await mkdir(dir);
+  const frontmatter = [
+    `debate_id: ${id}`,
+    "format: formal",
+    "exchanges: 1",
+    "current_exchange: 0",
+    "current_phase: awaiting_arguments",
+    ...seatLines,
+    "cumulative_scores:",
+    "  proposition: { total: 0, count: 0 }",
+    "  opposition: { total: 0, count: 0 }",
+  ];
+  await writeFile(
+    join(dir, "debate.md"),
+    ["---", ...frontmatter, "---", "", "# Motion", "", "This house would test.", ""].join("\n"),
+  );
+  return dir;
+}
+
 describe("debate doctor <folder>", () => {
   let server: Server;
   afterEach(async () => {
@@ -94,32 +116,12 @@ describe("debate doctor <folder>", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    const dir = join(home, "d");
-    await mkdir(dir);
-    await writeFile(
-      join(dir, "debate.md"),
-      [
-        "---",
-        "debate_id: d",
-        "format: formal",
-        "exchanges: 1",
-        "current_exchange: 0",
-        "current_phase: awaiting_arguments",
-        "seats:",
-        `  proposition: { adapter: http, base_url: "${base}", model: "qwen3:8b" }`,
-        `  opposition: { adapter: http, base_url: "${base}", model: "qwen3:8b" }`,
-        "  judge: { adapter: claude }",
-        "cumulative_scores:",
-        "  proposition: { total: 0, count: 0 }",
-        "  opposition: { total: 0, count: 0 }",
-        "---",
-        "",
-        "# Motion",
-        "",
-        "This house would test.",
-        "",
-      ].join("\n"),
-    );
+    const dir = await formalDebate("d", [
+      "seats:",
+      `  proposition: { adapter: http, base_url: "${base}", model: "qwen3:8b" }`,
+      `  opposition: { adapter: http, base_url: "${base}", model: "qwen3:8b" }`,
+      "  judge: { adapter: claude }",
+    ]);
     const { code, stdout, stderr } = await run(["doctor", dir, "--json"], { PATH: "", HOME: home });
     expect(code).toBe(1);
     expect(stderr).toBe("debate: seat(s) not ready: judge\n");
@@ -128,6 +130,28 @@ describe("debate doctor <folder>", () => {
       ["proposition", "http", true],
       ["opposition", "http", true],
       ["judge", "claude", false],
+    ]);
+  });
+
+  it("checks the seats the format calls: each judge of a panel and its fallback, which `seats:` does not hold", async () => {
+    const dir = await formalDebate("panel", [
+      "seats:",
+      "  proposition: { adapter: manual }",
+      "  opposition: { adapter: manual }",
+      "judges:",
+      "  panel: [{ adapter: manual }, { adapter: claude }]",
+      "  fallback: { adapter: codex }",
+    ]);
+    const { code, stdout, stderr } = await run(["doctor", dir, "--json"], { PATH: "", HOME: home });
+    expect(stderr).toBe("debate: seat(s) not ready: judge_2, judge_fallback\n");
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { seats: DoctorRow[] };
+    expect(report.seats.map((s) => [s.seat, s.adapter, s.ready])).toEqual([
+      ["proposition", "manual", true],
+      ["opposition", "manual", true],
+      ["judge", "manual", true],
+      ["judge_2", "claude", false],
+      ["judge_fallback", "codex", false],
     ]);
   });
 

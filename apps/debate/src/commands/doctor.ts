@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Detection, SeatSafetyReport } from "@debatekit/adapter-kit";
+import type { AnyState } from "@debatekit/core";
 import type { Consent } from "@debatekit/files";
 import type { SeatConfig } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -173,6 +174,26 @@ async function unallowedSeat(
   };
 }
 
+/**
+ * The seats a debate's format calls, by role, in the format's order (from the registry, so a format
+ * from outside is diagnosed too): each of its roles, a judge role once per judge of the panel, then
+ * any other seat debate.md names.
+ */
+async function seatsToCheck(state: AnyState): Promise<Array<[string, SeatConfig]>> {
+  const { formatOfState, judgeRole, judgingOf, seatConfigs } = await import("@debatekit/core");
+  const format = formatOfState(state);
+  const named = seatConfigs(state.frontmatter);
+  const panel = (judgingOf(state.frontmatter)?.panel ?? []).map((_, index) => judgeRole(index));
+  const roles = new Set([
+    ...format.roles.flatMap((spec) => (spec.kind === "judge" ? panel : [spec.role])),
+    ...Object.keys(named),
+  ]);
+  return [...roles].flatMap((role): Array<[string, SeatConfig]> => {
+    const seat = format.seat(state, role) ?? named[role];
+    return seat ? [[role, seat]] : [];
+  });
+}
+
 /** Each seat's safety as lines: tools, the switches that keep them so, isolation, endpoint. */
 export function formatSeatSafety(rows: readonly DoctorRow[]): string[] {
   const lines: string[] = [];
@@ -290,12 +311,12 @@ export function registerDoctor(program: Command, io: CliIO): void {
             2,
           );
         }
-        const seats = read.value.state.frontmatter.seats ?? {};
+        const seats = await seatsToCheck(read.value.state);
         const consent = await loadConsent(env);
         const { dir: realDir } = await readFolderPrograms(debateDir, { env });
         seatRows = await Promise.all(
-          Object.entries(seats).map(async ([role, seat]) => {
-            const blocked = await unallowedSeat(role, seat as SeatConfig, {
+          seats.map(async ([role, seat]) => {
+            const blocked = await unallowedSeat(role, seat, {
               consent,
               debateDir,
               realDir,
@@ -303,10 +324,10 @@ export function registerDoctor(program: Command, io: CliIO): void {
               shown: folder,
             });
             if (blocked) return { seat: role, ...blocked, notAllowed: `${blocked.hint}` };
-            const own = (seat as SeatConfig).command;
+            const own = seat.command;
             return {
               seat: role,
-              ...(await diagnoseSeat(seat as SeatConfig, { debateDir, env })),
+              ...(await diagnoseSeat(seat, { debateDir, env })),
               ...(own ? { program: shellQuote(own) } : {}),
             };
           }),

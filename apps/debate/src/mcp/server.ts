@@ -2,17 +2,29 @@ import { mkdir, readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { redactSecrets, secretsFromEnv } from "@debatekit/adapter-kit";
-import { formatRuleErrors, formats } from "@debatekit/core";
+import {
+  type AnyFormat,
+  DEFAULT_FORMAT_NAME,
+  findFormat,
+  formatList,
+  formatNames,
+  formatOfState,
+  formatRuleErrors,
+} from "@debatekit/core";
 import { readDebateFolder, readTextInside, resolveInside, writeFileAtomic } from "@debatekit/files";
-import { checkFolderConsent, type RunSummary, runDebate } from "@debatekit/runner";
+import { checkFolderConsent, type RunSummary } from "@debatekit/runner";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import type { ActionContext } from "../actions/context.js";
+import { type Created, createDebate } from "../actions/create.js";
+import { writeReport } from "../actions/report.js";
+import { createReview } from "../actions/review.js";
+import { runDebateAction } from "../actions/run.js";
 import { debateStatus } from "../actions/status.js";
-import { configSkillFolders } from "../config.js";
+import { firstLineOf } from "../exit-error.js";
 import type { CliIO } from "../output.js";
 import { createProgress } from "../progress.js";
-import { callCli } from "./cli-call.js";
 import { debateFolder, listDebateFiles, listDebates, MAX_RESOURCE_BYTES, pendingPrompts } from "./debates.js";
 
 /** Options of the MCP server. */
@@ -85,9 +97,21 @@ function progressSink(extra: Extra): { io: CliIO["stderr"]; count: () => number 
   return { io: stream, count: () => progress };
 }
 
+/**
+ * Calls an action; its error becomes the one line `debate` would print for it (`debate: <message>`),
+ * so a tool's error reads as the command's did.
+ */
+async function asTheCommandSays<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw new Error(`debate: ${firstLineOf(error)}`);
+  }
+}
+
 /** Formats, their seats and length options, for the tools' descriptions. */
 function formatsHelp(): string {
-  return Object.values(formats)
+  return formatList()
     .map((f) => {
       const seats = f.newOptions.seats.map((s) => `${s.role}${s.required ? "" : "?"}`).join(", ");
       const { flag, min, max, default: d } = f.newOptions.length;
@@ -99,93 +123,87 @@ function formatsHelp(): string {
 const ADAPTER = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,80}$/;
 
-/** The `debate new` / `debate review` argv for a create request; throws on a value that is not allowed. */
-function createArgs(root: string, input: CreateInput): string[] {
-  const format = formats[input.format]!;
-  const roles = new Set(format.newOptions.seats.map((s) => s.role));
-  const args: string[] = [];
-  for (const [role, adapter] of Object.entries(input.seats ?? {})) {
-    if (!roles.has(role))
-      throw new Error(
-        `seats.${role}: the ${format.name} format has no seat ${JSON.stringify(role)} (its seats: ${[...roles].join(", ")})`,
-      );
-    if (!ADAPTER.test(adapter))
-      throw new Error(`seats.${role}: ${JSON.stringify(adapter)} is not an adapter name (e.g. "claude")`);
-    args.push(`--${role}`, adapter);
-  }
-  if (input.length !== undefined) args.push(`--${format.newOptions.length.flag}`, String(input.length));
-  if (input.slug !== undefined) {
-    if (!SLUG.test(input.slug))
-      throw new Error(`slug: ${JSON.stringify(input.slug)} is not a folder name (a-z, 0-9 and -)`);
-    args.push("--slug", input.slug);
-  }
-  args.push("--dir", root, "--json");
-  if (input.format === "review") {
-    const sources = [input.path, input.scope, input.text].filter((s) => s !== undefined);
-    if (sources.length !== 1) throw new Error("a review needs exactly one of path, scope or text");
-    if (input.target) args.push("--target", input.target);
-    if (input.mode) args.push("--mode", input.mode);
-    if (input.intensity) args.push("--intensity", input.intensity);
-    if (input.scope !== undefined) args.push("--scope", input.scope);
-    if (input.text !== undefined) {
-      if (input.text === "-") throw new Error("text: give the artifact itself, not `-`");
-      args.push("--text", input.text);
-    }
-    args.push("--no-run");
-    return input.path !== undefined ? ["review", ...args, "--", input.path] : ["review", ...args];
-  }
-  if (!input.motion?.trim()) throw new Error(`motion: the ${format.name} format needs a motion (or topic)`);
-  if (input.effort) args.push("--effort", input.effort);
-  return ["new", "--format", format.name, ...args, "--", input.motion];
+/** The names of the formats `test` picks, for a description: `formal, crossfire`. */
+function namesOf(test: (format: AnyFormat) => boolean): string {
+  return formatList()
+    .filter(test)
+    .map((f) => f.name)
+    .join(", ");
 }
 
-const createShape = {
-  format: z.enum(["formal", "crossfire", "review"]).default("formal").describe("the debate format"),
-  motion: z
-    .string()
-    .max(2000)
-    .optional()
-    .describe('formal: the motion ("This house would ..."); crossfire: the topic; not for review'),
-  seats: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe(
-      'who sits where, role -> adapter, e.g. {"proposition":"claude","opposition":"gemini","judge":"codex"}',
-    ),
-  length: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe("formal: exchanges; crossfire: rounds; review: max rounds"),
-  effort: z
-    .enum(["low", "medium", "high", "max"])
-    .optional()
-    .describe("formal and crossfire: how hard seats think"),
-  slug: z.string().optional().describe("the folder name (default: from the motion)"),
-  path: z.string().optional().describe("review: a file to review, relative to the server's working folder"),
-  scope: z
-    .string()
-    .optional()
-    .describe("review: a git scope: uncommitted, commit:SHA, base:BRANCH, range:A..B or file:PATH"),
-  text: z.string().max(1_000_000).optional().describe("review: the artifact itself as text"),
-  target: z.enum(["auto", "code", "proposal", "mixed"]).optional().describe("review: what the artifact is"),
-  mode: z
-    .enum(["auto", "manual"])
-    .optional()
-    .describe("review: auto applies the judge's decision; manual waits"),
-  intensity: z
-    .enum(["quick", "standard", "extensive"])
-    .optional()
-    .describe("review: rounds and budget preset"),
-};
+const fromArtifact = (f: AnyFormat) => f.newOptions.artifact === true;
+const fromMotion = (f: AnyFormat) => !fromArtifact(f);
+
+/**
+ * debate_new's input, built from the registry when the server is made (after the config's formats
+ * are registered): the formats, each one's seats and length. The artifact fields are what the review
+ * action takes, for the formats whose debates start from an artifact.
+ */
+function createShape() {
+  const artifact = namesOf(fromArtifact);
+  return {
+    format: z.enum(formatNames()).default(DEFAULT_FORMAT_NAME).describe("the debate format"),
+    motion: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe(`${namesOf(fromMotion)}: the motion or topic${artifact ? `; not for ${artifact}` : ""}`),
+    seats: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        `who sits where, role -> adapter, e.g. {"${findFormat(DEFAULT_FORMAT_NAME)!.newOptions.seats[0]!.role}":"claude"}; the roles: ${formatList()
+          .map((f) => `${f.name}: ${f.newOptions.seats.map((seat) => seat.role).join(", ")}`)
+          .join("; ")}`,
+      ),
+    length: z
+      .number()
+      .int()
+      .min(1)
+      .max(Math.max(...formatList().map((f) => f.newOptions.length.max)))
+      .optional()
+      .describe(
+        formatList()
+          .map((f) => {
+            const { description, min, max } = f.newOptions.length;
+            return `${f.name}: ${description} (${min}-${max})`;
+          })
+          .join("; "),
+      ),
+    effort: z
+      .enum(["low", "medium", "high", "max"])
+      .optional()
+      .describe(`${namesOf(fromMotion)}: how hard seats think`),
+    slug: z.string().optional().describe("the folder name (default: from the motion)"),
+    path: z
+      .string()
+      .optional()
+      .describe(`${artifact}: a file to review, relative to the server's working folder`),
+    scope: z
+      .string()
+      .optional()
+      .describe(`${artifact}: a git scope: uncommitted, commit:SHA, base:BRANCH, range:A..B or file:PATH`),
+    text: z.string().max(1_000_000).optional().describe(`${artifact}: the artifact itself as text`),
+    target: z
+      .enum(["auto", "code", "proposal", "mixed"])
+      .optional()
+      .describe(`${artifact}: what the artifact is`),
+    mode: z
+      .enum(["auto", "manual"])
+      .optional()
+      .describe(`${artifact}: auto applies the judge's decision; manual waits`),
+    intensity: z
+      .enum(["quick", "standard", "extensive"])
+      .optional()
+      .describe(`${artifact}: rounds and budget preset`),
+  };
+}
 type CreateInput = {
-  format: "formal" | "crossfire" | "review";
+  format: string;
   motion?: string | undefined;
   seats?: Record<string, string> | undefined;
   length?: number | undefined;
-  effort?: string | undefined;
+  effort?: "low" | "medium" | "high" | "max" | undefined;
   slug?: string | undefined;
   path?: string | undefined;
   scope?: string | undefined;
@@ -194,6 +212,64 @@ type CreateInput = {
   mode?: string | undefined;
   intensity?: string | undefined;
 };
+
+/** Refuses seats the format does not have and values that are no adapter's name, naming the field. */
+function checkCreateInput(format: AnyFormat, input: CreateInput): void {
+  const roles = new Set(format.newOptions.seats.map((s) => s.role));
+  for (const [role, adapter] of Object.entries(input.seats ?? {})) {
+    if (!roles.has(role))
+      throw new Error(
+        `seats.${role}: the ${format.name} format has no seat ${JSON.stringify(role)} (its seats: ${[...roles].join(", ")})`,
+      );
+    if (!ADAPTER.test(adapter))
+      throw new Error(`seats.${role}: ${JSON.stringify(adapter)} is not an adapter name (e.g. "claude")`);
+  }
+  if (input.slug !== undefined && !SLUG.test(input.slug))
+    throw new Error(`slug: ${JSON.stringify(input.slug)} is not a folder name (a-z, 0-9 and -)`);
+  if (fromArtifact(format)) {
+    const sources = [input.path, input.scope, input.text].filter((s) => s !== undefined);
+    if (sources.length !== 1) throw new Error(`a ${format.name} needs exactly one of path, scope or text`);
+    // `-` would read the server's stdin, which carries the protocol.
+    if (input.text === "-") throw new Error("text: give the artifact itself, not `-`");
+  } else if (!input.motion?.trim()) {
+    throw new Error(`motion: the ${format.name} format needs a motion (or topic)`);
+  }
+}
+
+/** Makes the debate folder with the action its format takes: the review action for an artifact, else create. */
+function createFolder(
+  ctx: ActionContext,
+  root: string,
+  format: AnyFormat,
+  input: CreateInput,
+): Promise<Created> {
+  const seats = input.seats ?? {};
+  if (fromArtifact(format))
+    return createReview(ctx, {
+      path: input.path,
+      scope: input.scope,
+      text: input.text,
+      target: input.target,
+      mode: input.mode,
+      intensity: input.intensity,
+      critic: seats.critic,
+      author: seats.author,
+      judge: seats.judge,
+      maxRounds: input.length,
+      slug: input.slug,
+      dir: root,
+      fromConfig: true,
+    });
+  return createDebate(ctx, {
+    format: format.name,
+    motion: input.motion!,
+    seats,
+    ...(input.length !== undefined ? { length: input.length } : {}),
+    ...(input.effort !== undefined ? { effort: input.effort } : {}),
+    ...(input.slug !== undefined ? { slug: input.slug } : {}),
+    dir: root,
+  });
+}
 
 const debateArg = z
   .string()
@@ -225,16 +301,10 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     });
     let summary: RunSummary;
     try {
-      const extraSkillRoots = await configSkillFolders({ cwd, env });
-      summary = await runDebate(dir, {
-        ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
-        ...(until === "step" ? { steps: 1 } : {}),
-        signal: extra.signal,
-        onEvent: progress.onEvent,
-        env,
-        cwd,
-        command: "debate mcp",
-      });
+      summary = await runDebateAction(
+        { cwd, env, signal: extra.signal, onEvent: progress.onEvent },
+        { dir, until, command: "debate mcp" },
+      );
     } finally {
       progress.stop();
     }
@@ -247,7 +317,7 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     {
       title: "Create a debate",
       description: `Creates a debate folder ready to run, in any format: ${formatsHelp()}. Adapters: claude, codex, gemini, opencode, copilot, acp, http, manual (a person or this agent answers through debate_answer), replay. Returns the debate's name for the other tools. Nothing runs until debate_run.`,
-      inputSchema: createShape,
+      inputSchema: createShape(),
     },
     async (input) =>
       guarded(env, async () => {
@@ -258,21 +328,16 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
           resolveInside(cwd, file);
           input.path = file;
         }
-        const call = await callCli(createArgs(root, input as CreateInput), { env, cwd });
-        if (call.code !== 0)
-          return failed(redactSecrets((call.stderr || call.stdout).trim(), secretsFromEnv(env)));
-        const made = JSON.parse(call.stdout) as { dir: string; debate_id: string; target?: string };
-        const warnings = call.stderr
-          .split("\n")
-          .filter((l) => l.startsWith("warning: "))
-          .map((l) => l.slice(9));
+        const format = findFormat(input.format)!;
+        checkCreateInput(format, input);
+        const made = await asTheCommandSays(() => createFolder({ cwd, env }, root, format, input));
         return text({
           debate: relative(root, made.dir),
-          debate_id: made.debate_id,
-          format: input.format,
+          debate_id: made.debateId,
+          format: made.format,
           ...(made.target ? { target: made.target } : {}),
           files: await listDebateFiles(made.dir),
-          ...(warnings.length > 0 ? { warnings } : {}),
+          ...(made.warnings.length > 0 ? { warnings: made.warnings } : {}),
           next: "debate_run",
         });
       }),
@@ -326,7 +391,7 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     {
       title: "Read a debate's arguments, turns or findings",
       description:
-        "The debate's motion and its committed records: formal's arguments (Toulmin fields, attacks, defenses) with their scores, crossfire's turns and verdict, review's rounds (findings with severity and evidence, the judge's classification) and artifact versions. `only` keeps records whose file starts with it (e.g. arguments/prop_001, turns/, rounds/, verdict.md).",
+        "The debate's motion and its committed records, as its format keeps them: arguments (Toulmin fields, attacks, defenses) with their scores, turns and a verdict, rounds (findings with severity and evidence, the judge's classification) and artifact versions. `only` keeps records whose file starts with it (e.g. arguments/prop_001, turns/, rounds/, verdict.md).",
       inputSchema: {
         debate: debateArg,
         only: z.string().max(200).optional().describe("a file prefix, e.g. arguments/ or turns/r02"),
@@ -343,7 +408,7 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
         const records = (state.records ?? []).filter((r) => keep(r.file));
         return text({
           debate,
-          format: (state.frontmatter as { format?: string }).format ?? "formal",
+          format: formatOfState(state).name,
           motion: state.motion,
           ...(args.length > 0 ? { arguments: args } : {}),
           ...(args.length > 0 && Object.keys(state.scores).length > 0 ? { scores: state.scores } : {}),
@@ -404,10 +469,7 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     async ({ debate }) =>
       guarded(env, async () => {
         const dir = await debateFolder(root, debate);
-        const call = await callCli(["report", "--json", "--", dir], { env, cwd });
-        if (call.code !== 0)
-          return failed(redactSecrets((call.stderr || call.stdout).trim(), secretsFromEnv(env)));
-        const facts = JSON.parse(call.stdout) as Record<string, unknown>;
+        const facts = await asTheCommandSays(() => writeReport({ cwd, env }, { dir }));
         const markdown = await readFile(join(dir, "report.md"), "utf8");
         return {
           content: [

@@ -21,6 +21,11 @@ export interface PendingSeat {
   message: string;
 }
 
+/** What the debate's format counts progress in (`exchange`, `round`): the word its lines use. */
+interface Unit {
+  unit: string;
+}
+
 /**
  * What the watcher reports, one object per event (`debate watch --json` prints each as one line).
  * Every event carries `at` (ISO time); events about one debate carry its folder as `dir`.
@@ -31,14 +36,14 @@ export type WatchEvent = { at: string } & (
   | { type: "debate_added"; dir: string }
   | { type: "debate_removed"; dir: string }
   | { type: "run_started"; dir: string; reasons: RunReason[] }
-  | {
+  | (Unit & {
       type: "step_committed";
       dir: string;
       from: { exchange: number; phase: Phase };
       exchange: number;
       phase: Phase;
-    }
-  | {
+    })
+  | (Unit & {
       type: "run_finished";
       dir: string;
       status: RunSummary["status"];
@@ -48,8 +53,8 @@ export type WatchEvent = { at: string } & (
       reason?: string;
       error?: RunSummary["error"];
       pending?: PendingSeat[];
-    }
-  | {
+    })
+  | (Unit & {
       type: "answer_rejected";
       dir: string;
       exchange: number;
@@ -58,7 +63,7 @@ export type WatchEvent = { at: string } & (
       attempt: number;
       /** Why the answer was rejected (the rules' messages, as the seat's retry prompt gives them). */
       errors: string[];
-    }
+    })
   | { type: "invalid"; dir: string; code: string; file: string; field?: string; message: string }
   | { type: "recovered"; dir: string }
   | ({ type: "skill_problem"; dir: string; role: string } & SkillProblemReport)

@@ -30,6 +30,7 @@ const finished: WatchEvent = {
   at,
   type: "run_finished",
   dir: "/w/debates/d1",
+  unit: "exchange",
   status: "done",
   exchange: 1,
   phase: "awaiting_arguments",

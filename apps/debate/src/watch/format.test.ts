@@ -19,6 +19,7 @@ const finished = (exchange: number): WatchEvent => ({
   at,
   type: "run_finished",
   dir: "/w/debates/d1",
+  unit: "exchange",
   status: "waiting",
   exchange,
   phase: "awaiting_judgment",
@@ -29,6 +30,7 @@ const committed: WatchEvent = {
   at,
   type: "step_committed",
   dir: "/w/debates/d1",
+  unit: "exchange",
   from: { exchange: 0, phase: "awaiting_arguments" },
   exchange: 0,
   phase: "awaiting_judgment",
@@ -50,6 +52,47 @@ describe("createWatchPrinter", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("counts in the debate's own unit: a crossfire debate's lines say round", () => {
+    const { io, out } = captureIO(false);
+    const printer = createWatchPrinter(io, {});
+    const dir = "/w/debates/grpc";
+    printer.onEvent({
+      at,
+      type: "step_committed",
+      dir,
+      unit: "round",
+      from: { exchange: 1, phase: "awaiting_proposer" },
+      exchange: 1,
+      phase: "awaiting_challenger",
+    });
+    printer.onEvent({
+      at,
+      type: "answer_rejected",
+      dir,
+      unit: "round",
+      exchange: 1,
+      role: "challenger",
+      attempt: 2,
+      errors: ["CROSSFIRE_QUESTION_MISSING"],
+    });
+    printer.onEvent({
+      at,
+      type: "run_finished",
+      dir,
+      unit: "round",
+      status: "done",
+      exchange: 3,
+      phase: "complete",
+      committed: 8,
+      reason: "verdict: the challenger wins",
+    });
+    expect(out().trim().split("\n")).toEqual([
+      "10:11:12 debates/grpc: round 1 proposer committed -> round 1 awaiting_challenger",
+      "10:11:12 debates/grpc: round 1 · the challenger's answer was rejected, asking again (attempt 2): CROSSFIRE_QUESTION_MISSING",
+      "10:11:12 debates/grpc: done: verdict: the challenger wins [round 3 complete]",
+    ]);
   });
 
   it("prints a file that stays broken once, and again after it read in between", () => {

@@ -19,9 +19,9 @@ export function formatWatchLine(event: WatchEvent, name: (dir: string) => string
     case "debate_removed":
       return `${name(event.dir)}: removed, no longer watched`;
     case "step_committed":
-      return `${name(event.dir)}: exchange ${event.from.exchange} ${phaseWord(event.from.phase)} committed -> exchange ${event.exchange} ${event.phase}`;
+      return `${name(event.dir)}: ${event.unit} ${event.from.exchange} ${phaseWord(event.from.phase)} committed -> ${event.unit} ${event.exchange} ${event.phase}`;
     case "run_finished": {
-      const where = `exchange ${event.exchange} ${event.phase}`;
+      const where = `${event.unit} ${event.exchange} ${event.phase}`;
       let what: string;
       if (event.status === "waiting" && event.pending?.length) {
         what = `waiting: ${event.pending.map((p) => p.message).join("; ")}`;
@@ -35,7 +35,7 @@ export function formatWatchLine(event: WatchEvent, name: (dir: string) => string
       return `${name(event.dir)}: ${what} [${where}]`;
     }
     case "answer_rejected":
-      return `${name(event.dir)}: exchange ${event.exchange} · the ${event.role}'s answer was rejected, asking again (attempt ${event.attempt}): ${event.errors.join("; ")}`;
+      return `${name(event.dir)}: ${event.unit} ${event.exchange} · the ${event.role}'s answer was rejected, asking again (attempt ${event.attempt}): ${event.errors.join("; ")}`;
     case "invalid":
       return `${name(event.dir)}: ${event.file}${event.field ? ` field ${event.field}` : ""} is invalid (${event.code}): ${event.message}; waiting for a fix`;
     case "recovered":

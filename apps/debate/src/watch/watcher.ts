@@ -1,6 +1,8 @@
 import type { Stats } from "node:fs";
-import { relative, resolve } from "node:path";
-import { clipText, DebatekitError } from "@debatekit/core";
+import { readFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import { clipText, DEFAULT_FORMAT_NAME, DebatekitError, findFormat, formatOf } from "@debatekit/core";
+import { splitFrontmatter } from "@debatekit/files";
 import { type RunOptions, runDebate } from "@debatekit/runner";
 import { type FSWatcher, watch } from "chokidar";
 import type { PendingSeat, RunReason, WatchEvent, WatchEventInput } from "./events.js";
@@ -82,6 +84,17 @@ interface Entry {
   running?: AbortController;
 }
 
+/**
+ * What the debate's format counts progress in (`exchange`, `round`), read from its debate.md. A file
+ * that does not read gets the default format's unit: its run reports why it does not read.
+ */
+async function unitOf(dir: string): Promise<string> {
+  const text = await readFile(join(dir, debateFile), "utf8").catch(() => "");
+  const split = splitFrontmatter(text);
+  const named = formatOf(split.ok ? split.value.data : {});
+  return (named.ok ? named.value : findFormat(DEFAULT_FORMAT_NAME)!).unit.one;
+}
+
 /** Cuts a message to its first line and ~200 characters, for one-line reports (redacted before the cut). */
 function oneLine(text: string): string {
   return clipText(text.split("\n")[0] ?? "", 200);
@@ -111,6 +124,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     const entry = entries.get(dir);
     if (!entry || stopping) return;
     emit({ type: "run_started", dir, reasons });
+    const unit = await unitOf(dir);
     const pending: PendingSeat[] = [];
     // One plain controller per run, so nothing outlives the run: close() and removeDebate()
     // abort the run in progress through it.
@@ -137,6 +151,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
             emit({
               type: "step_committed",
               dir,
+              unit,
               from: event.from,
               exchange: event.exchange,
               phase: event.phase,
@@ -145,6 +160,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
             emit({
               type: "answer_rejected",
               dir,
+              unit,
               exchange: event.exchange,
               role: event.role,
               attempt: event.attempt,
@@ -168,6 +184,7 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
       emit({
         type: "run_finished",
         dir,
+        unit,
         status: summary.status,
         exchange: summary.exchange,
         phase: summary.phase,

@@ -658,6 +658,7 @@ export const reviewFormat = defineFormat<DebateFrontmatter>({
     ],
     length: { flag: "max-rounds", description: "at most this many rounds", default: 3, min: 1, max: 10 },
     panel: true,
+    artifact: true,
   },
   newDebate: (init) => newReviewDebate(init),
 });
