@@ -2,7 +2,6 @@ import type { CrossfireVerdict, PanelResult, Reliability } from "@debatekit/sche
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { blindCrossfireText, unblindVerdict } from "../../judging/blind.js";
 import {
   type Ballot,
   ballotOf,
@@ -13,9 +12,10 @@ import {
   labelsFor,
 } from "../../judging/panel.js";
 import { panelBallots, panelRecord, panelVerdict, voteFigures } from "../../judging/votes.js";
-import type { BuildPromptOptions } from "../../prompt.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
 import type { DebateState, Result } from "../../types.js";
 import type { FormatRecord, SeatFailure } from "../format.js";
+import { blindCrossfireText, unblindVerdict } from "./blind.js";
 import { verdictPrompt } from "./prompt.js";
 import { type CrossfireSide, crossfireFrontmatter } from "./state.js";
 import { parseVerdict } from "./verdict.js";

@@ -1,7 +1,8 @@
 import type { CrossfireSummary, CrossfireTurn } from "@debatekit/schema";
 import { DebatekitError } from "../../errors.js";
 import { defaultAgentTemplates } from "../../generated/agents.js";
-import { type BuildPromptOptions, contextWindow, feedbackBlock, fillTemplate } from "../../prompt.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
+import { contextWindow, feedbackBlock, fillTemplate } from "../../prompt/template.js";
 import type { DebateState } from "../../types.js";
 import { renderSummary, renderTurn } from "./render.js";
 import { sideLetter, standingConcessions, turnKind } from "./rules.js";

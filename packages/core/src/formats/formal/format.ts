@@ -6,7 +6,6 @@ import {
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
 import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
-import { buildPrompt } from "../../prompt.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
 import { parseSideAnswer } from "./answers.js";
@@ -24,6 +23,7 @@ import {
   selfJudgingProblem,
 } from "./judges.js";
 import { applyArguments, applyJudgment, nextAction } from "./machine.js";
+import { buildPrompt } from "./prompt.js";
 import { formalReport } from "./report.js";
 import { formalReset } from "./reset.js";
 import { checkCommittedState } from "./rules/committed.js";

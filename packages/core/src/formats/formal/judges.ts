@@ -10,7 +10,6 @@ import type {
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { blindFormalText, unblindJudgment } from "../../judging/blind.js";
 import { combineRescores, combineScores, judgeVote, type Vote } from "../../judging/combine.js";
 import {
   type Ballot,
@@ -24,12 +23,14 @@ import {
   selfJudging,
 } from "../../judging/panel.js";
 import { flipRate, krippendorffAlpha, meanDeviation, roundFigure } from "../../judging/reliability.js";
+import { roundScore } from "../../judging/round.js";
 import { panelDegradations as degradationsOf, judgeOfRole, panelRecord } from "../../judging/votes.js";
-import { type BuildPromptOptions, buildPrompt } from "../../prompt.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
 import type { FormatRecord, SeatAsk, SeatFailure } from "../format.js";
 import { parseJudgeAnswer } from "./answers.js";
-import { roundScore } from "./scoring.js";
+import { blindFormalText, unblindJudgment } from "./blind.js";
+import { buildPrompt } from "./prompt.js";
 
 const SIDES = ["proposition", "opposition"] as const;
 type Side = (typeof SIDES)[number];

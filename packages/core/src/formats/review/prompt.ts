@@ -1,7 +1,8 @@
 import type { ReviewFinding } from "@debatekit/schema";
 import { DebatekitError } from "../../errors.js";
 import { defaultAgentTemplates } from "../../generated/agents.js";
-import { type BuildPromptOptions, contextWindow, feedbackBlock, fillTemplate } from "../../prompt.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
+import { contextWindow, feedbackBlock, fillTemplate } from "../../prompt/template.js";
 import type { DebateState } from "../../types.js";
 import { critiqueContext } from "./round.js";
 import { currentArtifact, reviewFrontmatter, roundsOf } from "./state.js";
