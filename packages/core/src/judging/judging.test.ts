@@ -1,11 +1,11 @@
-import type { DebateFrontmatter, Judges } from "@debatekit/schema";
+import type { Judges, SeatConfig } from "@debatekit/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { crossfireFormat } from "../formats/crossfire/format.js";
 import { formalFormat } from "../formats/formal/format.js";
 import type { SeatAsk } from "../formats/format.js";
+import { crossfireState } from "../test-helpers/crossfire.js";
 import { freshState, panelState } from "../test-helpers/states.js";
-import type { DebateState } from "../types.js";
 import { combineRescores, combineScores, judgeVote, majority, median, recentre } from "./combine.js";
 import { ballotsOf, firstSide, judgingOf, labelsFor } from "./panel.js";
 import { flipRate, krippendorffAlpha, meanDeviation } from "./reliability.js";
@@ -206,19 +206,14 @@ describe("crossfire verdict panel votes", () => {
 });
 
 describe("crossfire verdict panel steps", () => {
-  const verdictState = (judges: Judges, seats: Record<string, unknown> = {}) =>
-    ({
-      ...freshState({ debate_id: "xf" }),
-      frontmatter: {
-        debate_id: "xf",
-        format: "crossfire",
-        rounds: 1,
-        current_exchange: 1,
-        current_phase: "awaiting_verdict",
-        seats: { proposer: { adapter: "codex" }, challenger: { adapter: "gemini" }, ...seats },
-        judges,
-      },
-    }) as unknown as DebateState;
+  const verdictState = (judges: Judges, seats: { judge?: SeatConfig } = {}) =>
+    crossfireState({
+      debate_id: "xf",
+      rounds: 1,
+      current_phase: "awaiting_verdict",
+      seats: { proposer: { adapter: "codex" }, challenger: { adapter: "gemini" }, ...seats },
+      judges,
+    });
   it("asks every ballot in parallel with the quorum and the fallback", () => {
     const step = crossfireFormat.next(
       verdictState({
@@ -263,12 +258,7 @@ describe("planned calls of a panel", () => {
     } as Judges;
     const formal = formalFormat.plannedCalls!({ ...freshState({ judges }).frontmatter, exchanges: 2 });
     expect(formal.judge).toBe(12);
-    const crossfire = crossfireFormat.plannedCalls!({
-      debate_id: "x",
-      format: "crossfire",
-      rounds: 2,
-      judges,
-    } as unknown as DebateFrontmatter);
+    const crossfire = crossfireFormat.plannedCalls!(crossfireState({ debate_id: "x", judges }).frontmatter);
     expect(crossfire.judge).toBe(6);
     expect(formalFormat.plannedCalls!({ ...freshState({}).frontmatter, exchanges: 2 }).judge).toBe(2);
   });

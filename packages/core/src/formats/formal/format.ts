@@ -5,7 +5,15 @@ import {
   validatePanelResult,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import {
+  ballotOf,
+  callsPerJudgedStep,
+  FALLBACK_ROLE,
+  isJudgeRole,
+  judgeAsks,
+  judgingOf,
+  selfJudgingProblem,
+} from "../../judging/panel.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
 import { parseSideAnswer } from "./answers.js";
@@ -13,14 +21,12 @@ import { renderArgumentGraph } from "./graph.js";
 import {
   combinePanel,
   formalPanels,
-  judgeAsks,
   judgePrompt,
   PANEL_NAME,
   panelDegradations,
   panelExchange,
   parseJudge,
   reliabilityFrom,
-  selfJudgingProblem,
 } from "./judges.js";
 import { applyArguments, applyJudgment, nextAction } from "./machine.js";
 import { buildPrompt } from "./prompt.js";
