@@ -1,10 +1,11 @@
-import type {
-  CrossfireFrontmatter,
-  CrossfireSummary,
-  CrossfireTurn,
-  CrossfireVerdict,
+import {
+  type CrossfireFrontmatter,
+  type CrossfireSummary,
+  type CrossfireTurn,
+  type CrossfireVerdict,
+  validateCrossfireSummary,
+  validateCrossfireTurn,
 } from "@debatekit/schema";
-import { validateCrossfireSummary, validateCrossfireTurn } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
