@@ -12,7 +12,15 @@ import { extractJson } from "../../extract-json.js";
 import { isJudgeRole, judgeAsks, judgingOf, selfJudgingProblem } from "../../judging/panel.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import type { Result, RuleError } from "../../types.js";
-import type { FormatRecord, FormatStep, SeatFailure, StepMeta } from "../format.js";
+import type { FormatStep, SeatFailure, StepMeta } from "../format.js";
+import {
+  blockedBeforeSeats,
+  missingAnswer,
+  newRecord,
+  recordExists,
+  withRecords,
+  wrongSeat,
+} from "../steps.js";
 import { combineVerdicts, PANEL_VERDICT_FILE, parseJudgeVerdict, verdictReliability } from "./judges.js";
 import { summaryInput } from "./prompt.js";
 import { renderSummary, renderTurn, renderVerdict } from "./render.js";
@@ -25,7 +33,6 @@ import {
   turnsOf,
   VERDICT_FILE,
   verdictOf,
-  withRecords,
 } from "./state.js";
 import { checkSummary } from "./summary.js";
 
@@ -48,11 +55,7 @@ function phaseError(state: CrossfireState, role: string): RuleError | undefined 
   const fm = state.frontmatter;
   const wanted = ROLE_OF_PHASE[fm.current_phase];
   if (wanted === role || (wanted === "judge" && isJudgeRole(role))) return undefined;
-  return ruleError(
-    "DEBATE_PHASE_MISMATCH",
-    "current_phase",
-    `expected the ${wanted ?? "nobody"} to answer in ${fm.current_phase} at round ${fm.current_exchange}, not the ${role} (was this step already applied?)`,
-  );
+  return wrongSeat(fm, wanted, role, "round");
 }
 
 function parseJson<T>(
@@ -85,10 +88,6 @@ function afterChallenger(fm: CrossfireFrontmatter, round: number): { round: numb
   return { round: round + 1, phase: round + 1 >= 3 ? "awaiting_summary" : "awaiting_proposer" };
 }
 
-function record(file: string, frontmatter: object, body: string): FormatRecord {
-  return { file, frontmatter: frontmatter as Record<string, unknown>, body };
-}
-
 /** The outcome in words: `aborted`, `uncontested`, `partial (rounds 1-2 of 3)`. */
 export function outcomeLabel(fm: CrossfireFrontmatter): string | undefined {
   if (!fm.outcome) return undefined;
@@ -118,22 +117,11 @@ export function nextCrossfireStep(state: CrossfireState): FormatStep {
       message: `aborted: the proposer failed round 1${failure ? ` (${failure.code}: ${failure.message})` : ""}`,
     };
   }
-  if (fm.paused)
-    return {
-      kind: "blocked",
-      reason: "paused",
-      message: "debate.md: `paused: true`; set it to false to continue",
-    };
-  if (!fm.seats) {
-    return {
-      kind: "blocked",
-      reason: "no_seats",
-      message: `debate.md has no \`seats\`, so nobody can argue; add them to the frontmatter, e.g.\n${SEATS_EXAMPLE}`,
-    };
-  }
+  const blocked = blockedBeforeSeats(fm, SEATS_EXAMPLE, "argue");
+  if (blocked) return blocked;
   const role = ROLE_OF_PHASE[fm.current_phase]!;
   if (role === "judge") {
-    if (fm.judges && fm.seats.judge)
+    if (fm.judges && fm.seats?.judge)
       return {
         kind: "blocked",
         reason: "judges_twice",
@@ -227,14 +215,7 @@ export function applyCrossfireStep(
     const taken = [VERDICT_FILE, PANEL_VERDICT_FILE].find((f) =>
       (state.records ?? []).some((r) => r.file === f),
     );
-    if (taken)
-      return fail(
-        ruleError(
-          "RECORD_EXISTS",
-          taken,
-          `expected a new ${taken}, found it already committed (was this step already applied?)`,
-        ),
-      );
+    if (taken) return fail(recordExists(taken));
     const next = moved(fm, round, "complete", {
       winner: verdict.winner,
       reliability: verdictReliability(config, result),
@@ -242,18 +223,10 @@ export function applyCrossfireStep(
     return ok({
       ...state,
       frontmatter: next,
-      records: withRecords(state, [record(VERDICT_FILE, verdict, renderVerdict(verdict)), panelRecord]),
+      records: withRecords(state, [newRecord(VERDICT_FILE, verdict, renderVerdict(verdict)), panelRecord]),
     });
   }
-  if (!role || !(role in answers)) {
-    return fail(
-      ruleError(
-        "DEBATE_PHASE_MISMATCH",
-        "current_phase",
-        `expected an answer of the ${role ?? "nobody"} for ${fm.current_phase} at round ${round}`,
-      ),
-    );
-  }
+  if (!role || !(role in answers)) return fail(missingAnswer(fm, role, "round"));
   const answer = answers[role];
   let file: string;
   let body: string;
@@ -284,19 +257,11 @@ export function applyCrossfireStep(
     body = renderVerdict(verdict);
     next = moved(fm, round, "complete", { winner: verdict.winner });
   }
-  if ((state.records ?? []).some((r) => r.file === file)) {
-    return fail(
-      ruleError(
-        "RECORD_EXISTS",
-        file,
-        `expected a new ${file}, found it already committed (was this step already applied?)`,
-      ),
-    );
-  }
+  if ((state.records ?? []).some((r) => r.file === file)) return fail(recordExists(file));
   return ok({
     ...state,
     frontmatter: next,
-    records: withRecords(state, [record(file, answer as object, body)]),
+    records: withRecords(state, [newRecord(file, answer as object, body)]),
   });
 }
 

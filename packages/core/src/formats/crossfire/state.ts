@@ -117,10 +117,3 @@ export function isCommitted(fm: CrossfireFrontmatter, file: string): boolean {
   }
   return false;
 }
-
-/** Adds records to a state (sorted by file, like files reads them). */
-export function withRecords(state: CrossfireState, added: FormatRecord[]): FormatRecord[] {
-  return [...(state.records ?? []), ...added].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
-  );
-}

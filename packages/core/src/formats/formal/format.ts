@@ -16,6 +16,7 @@ import {
 } from "../../judging/panel.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
+import { recordExists } from "../steps.js";
 import { parseSideAnswer } from "./answers.js";
 import { renderArgumentGraph } from "./graph.js";
 import {
@@ -174,15 +175,8 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
       // A panel: the combined judgment goes through the same rules as one judge's, then its record.
       const panel = combinePanel(state, answers, meta.failures ?? {});
       if (!panel.ok) return panel;
-      if ((state.records ?? []).some((r) => r.file === panel.value.record.file)) {
-        return fail(
-          ruleError(
-            "RECORD_EXISTS",
-            panel.value.record.file,
-            `expected a new ${panel.value.record.file}, found it already committed (was this step already applied?)`,
-          ),
-        );
-      }
+      if ((state.records ?? []).some((r) => r.file === panel.value.record.file))
+        return fail(recordExists(panel.value.record.file));
       const applied = applyJudgment(state, exchange, panel.value.judgment, now);
       if (!applied.ok) return applied;
       const results = [...formalPanels(state), panel.value.result];

@@ -6,6 +6,14 @@ import { seatConfigs } from "../../seats.js";
 import { removeSecrets } from "../../secrets.js";
 import type { Result, RuleError } from "../../types.js";
 import type { FormatRecord, FormatStep, SeatFailure, StepMeta } from "../format.js";
+import {
+  blockedBeforeSeats,
+  missingAnswer,
+  newRecord,
+  recordExists,
+  withRecords,
+  wrongSeat,
+} from "../steps.js";
 import { budgetForCall } from "./guards.js";
 import { combineJudgments, type JudgeAnswer, reviewPanels, reviewReliability } from "./judges.js";
 import { reviewTask } from "./prompt.js";
@@ -20,7 +28,6 @@ import {
   type ReviewState,
   rebuttalFile,
   roundsOf,
-  withRecords,
 } from "./state.js";
 
 // Review's state machine (pure): what runs next, the answers it takes, and the moves they make.
@@ -42,19 +49,11 @@ const SEATS_EXAMPLE =
 function phaseError(fm: ReviewFrontmatter, role: string): RuleError | undefined {
   const wanted = ROLE_OF_PHASE[fm.current_phase];
   if (wanted === role || (wanted === "judge" && isJudgeRole(role))) return undefined;
-  return ruleError(
-    "DEBATE_PHASE_MISMATCH",
-    "current_phase",
-    `expected the ${wanted ?? "nobody"} to answer in ${fm.current_phase} at round ${fm.current_exchange}, not the ${role} (was this step already applied?)`,
-  );
+  return wrongSeat(fm, wanted, role, "round");
 }
 
 function budgetLeft(fm: ReviewFrontmatter) {
   return budgetForCall(fm.budget_minutes, fm.spent_ms ?? 0, Number.MAX_SAFE_INTEGER);
-}
-
-function record(file: string, frontmatter: object, body: string): FormatRecord {
-  return { file, frontmatter: frontmatter as Record<string, unknown>, body };
 }
 
 /** The frontmatter once the loop has stopped (the decision and why); the derived files follow from it. */
@@ -123,19 +122,8 @@ export function nextReviewStep(state: ReviewState): FormatStep {
       message: `decision ${fm.final_decision ?? "?"} (${fm.stop_reason ?? "?"}) after ${round} round(s)`,
     };
   }
-  if (fm.paused)
-    return {
-      kind: "blocked",
-      reason: "paused",
-      message: "debate.md: `paused: true`; set it to false to continue",
-    };
-  if (!fm.seats) {
-    return {
-      kind: "blocked",
-      reason: "no_seats",
-      message: `debate.md has no \`seats\`, so nobody can review; add them to the frontmatter, e.g.\n${SEATS_EXAMPLE}`,
-    };
-  }
+  const blocked = blockedBeforeSeats(fm, SEATS_EXAMPLE, "review");
+  if (blocked) return blocked;
   if (!(state.records ?? []).some((r) => r.file === artifactFile(1))) {
     return {
       kind: "blocked",
@@ -278,15 +266,7 @@ export function applyReviewStep(
     panel.push(combined.value.record);
     reliability = reviewReliability(combined.value.config, [...reviewPanels(state), combined.value.result]);
   }
-  if (!role || !(role in answers)) {
-    return fail(
-      ruleError(
-        "DEBATE_PHASE_MISMATCH",
-        "current_phase",
-        `expected an answer of the ${role ?? "nobody"} for ${fm.current_phase} at round ${round}`,
-      ),
-    );
-  }
+  if (!role || !(role in answers)) return fail(missingAnswer(fm, role, "round"));
   const spent = { ...fm, spent_ms: (fm.spent_ms ?? 0) + Math.max(0, Math.round(meta.spentMs ?? 0)) };
   const added: FormatRecord[] = [];
   let next: ReviewFrontmatter;
@@ -300,13 +280,13 @@ export function applyReviewStep(
           `expected the critique of round ${round}, found round ${critique.round}`,
         ),
       );
-    added.push(record(critiqueFile(round), critique, renderCritiqueBody(critique)));
+    added.push(newRecord(critiqueFile(round), critique, renderCritiqueBody(critique)));
     next = { ...spent, current_phase: "awaiting_judge" };
   } else if (role === "judge") {
     const { judgment } = answers.judge as JudgeAnswer;
     const stored = { ...judgment, round };
     added.push(
-      record(
+      newRecord(
         judgmentFile(round),
         stored,
         `# Judgment, round ${round}\n\nRecommendation: ${judgment.recommendation}\n\n${judgment.reasons.map((r) => `- ${r}`).join("\n")}\n`,
@@ -337,12 +317,12 @@ export function applyReviewStep(
     let version = fm.artifact_version ?? 1;
     if (work.kind === "rebuttal") {
       added.push(
-        record(rebuttalFile(round), { kind: "rebuttal", round } satisfies ReviewArtifact, work.text),
+        newRecord(rebuttalFile(round), { kind: "rebuttal", round } satisfies ReviewArtifact, work.text),
       );
     } else {
       version++;
       added.push(
-        record(
+        newRecord(
           artifactFile(version),
           { kind: work.kind, version, round } satisfies ReviewArtifact,
           work.text,
@@ -356,14 +336,7 @@ export function applyReviewStep(
         : stopped(rest, pending.afterwards, pending.choice, pending.by);
   }
   for (const r of added) {
-    if ((state.records ?? []).some((x) => x.file === r.file))
-      return fail(
-        ruleError(
-          "RECORD_EXISTS",
-          r.file,
-          `expected a new ${r.file}, found it already committed (was this step already applied?)`,
-        ),
-      );
+    if ((state.records ?? []).some((x) => x.file === r.file)) return fail(recordExists(r.file));
   }
   return ok({ ...state, frontmatter: next, records: withRecords(state, added) });
 }

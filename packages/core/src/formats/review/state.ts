@@ -139,13 +139,6 @@ export function roundsOf(read: AnyState): ReviewRound[] {
   return rounds;
 }
 
-/** Adds records to a state (sorted by file, like files reads them). */
-export function withRecords(state: ReviewState, added: FormatRecord[]): FormatRecord[] {
-  return [...(state.records ?? []), ...added].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
-  );
-}
-
 /** The person's decision for the current round: debate.md's `decision:` key, else inbox/decision-rNN.md. */
 export function manualDecision(state: ReviewState): ReviewFrontmatter["decision"] {
   const fm = state.frontmatter;
