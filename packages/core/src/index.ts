@@ -69,6 +69,7 @@ export {
 } from "./formats/registry.js";
 export type { DecisionOutcome } from "./formats/review/decision.js";
 export { choiceEffect, decide, parseDecision } from "./formats/review/decision.js";
+export { degradedReview, reviewDegraded } from "./formats/review/degraded.js";
 export type { EvidenceSources, VerifiedFindings } from "./formats/review/evidence.js";
 export { artifactFileLines, evidenceHolds, verifyFindings } from "./formats/review/evidence.js";
 export {
@@ -78,7 +79,7 @@ export {
   newSevereFindings,
   sameFinding,
 } from "./formats/review/fingerprint.js";
-export { degradedReview, reviewDegraded, reviewFormat } from "./formats/review/format.js";
+export { reviewFormat } from "./formats/review/format.js";
 export type { GateRun, ResolvedGatePolicy } from "./formats/review/gate.js";
 export { evaluateGate, resolveGatePolicy } from "./formats/review/gate.js";
 export type { Intensity } from "./formats/review/guards.js";

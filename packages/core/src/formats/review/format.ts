@@ -40,8 +40,6 @@ import {
   SUMMARY_FILE,
 } from "./state.js";
 
-export { degradedReview, reviewDegraded } from "./degraded.js";
-
 /** summary.md and decision.json of a finished review (derived: rewritten with the commit that finishes it). */
 function finalFiles(state: ReviewState): Array<{ file: string; content: string }> {
   const fm = state.frontmatter;
