@@ -4,9 +4,9 @@ import type { ArgumentDraft } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
 import { renderArgumentGraph } from "./formats/formal/graph.js";
 import { nextAction } from "./formats/formal/machine.js";
+import { buildPrompt } from "./formats/formal/prompt.js";
 import { renderArgumentBody } from "./formats/formal/render.js";
 import { cumulativeScores } from "./formats/formal/scoring.js";
-import { buildPrompt } from "./prompt.js";
 import { FIXTURE_DIR, fixtureState } from "./test-helpers/states.js";
 
 // Reads a dialectic Toulmin body back into a draft, so rendering can be compared with the file.

@@ -5,10 +5,12 @@ export { clipText, clipTextEnd } from "./clip.js";
 export type { DebatekitErrorOptions } from "./errors.js";
 export { DebatekitError, fail, formatRuleErrors, ok, quote, ruleError } from "./errors.js";
 export { extractJson, jsonNestingDepth } from "./extract-json.js";
+export { blindCrossfireText, unblindVerdict } from "./formats/crossfire/blind.js";
 export { crossfireFormat } from "./formats/crossfire/format.js";
 export { POINT_ID, REQUIRED_CATEGORIES } from "./formats/crossfire/rules.js";
 export { SUMMARY_MAX_TOKENS, SUMMARY_MIN_TOKENS, summaryTokens } from "./formats/crossfire/summary.js";
 export { parseJudgeAnswer, parseSideAnswer } from "./formats/formal/answers.js";
+export { blindFormalText, unblindFormalText, unblindJudgment } from "./formats/formal/blind.js";
 export { formalFormat } from "./formats/formal/format.js";
 export { escapeMermaidLabel, renderArgumentGraph } from "./formats/formal/graph.js";
 export { ARGUMENT_ID_PATTERN, argumentId, expectedIds, parseArgumentId } from "./formats/formal/ids.js";
@@ -21,12 +23,13 @@ export {
   reliabilityFrom,
 } from "./formats/formal/judges.js";
 export { applyArguments, applyJudgment, checkPhase, nextAction } from "./formats/formal/machine.js";
+export { buildPrompt } from "./formats/formal/prompt.js";
 export type { ArgumentPlacement } from "./formats/formal/render.js";
 export { renderArgument, renderArgumentBody } from "./formats/formal/render.js";
 export { checkSideArguments, requiredArgumentCount } from "./formats/formal/rules/argument.js";
 export { checkCommittedState } from "./formats/formal/rules/committed.js";
 export { checkJudgment } from "./formats/formal/rules/judgment.js";
-export { cumulativeScores, recordJudgment, roundScore } from "./formats/formal/scoring.js";
+export { cumulativeScores, recordJudgment } from "./formats/formal/scoring.js";
 export { otherRole, roleOfSide, sideCode } from "./formats/formal/sides.js";
 export type {
   AnyFormat,
@@ -66,6 +69,7 @@ export {
 } from "./formats/registry.js";
 export type { DecisionOutcome } from "./formats/review/decision.js";
 export { choiceEffect, decide, parseDecision } from "./formats/review/decision.js";
+export { degradedReview, reviewDegraded } from "./formats/review/degraded.js";
 export type { EvidenceSources, VerifiedFindings } from "./formats/review/evidence.js";
 export { artifactFileLines, evidenceHolds, verifyFindings } from "./formats/review/evidence.js";
 export {
@@ -75,7 +79,7 @@ export {
   newSevereFindings,
   sameFinding,
 } from "./formats/review/fingerprint.js";
-export { degradedReview, reviewDegraded, reviewFormat } from "./formats/review/format.js";
+export { reviewFormat } from "./formats/review/format.js";
 export type { GateRun, ResolvedGatePolicy } from "./formats/review/gate.js";
 export { evaluateGate, resolveGatePolicy } from "./formats/review/gate.js";
 export type { Intensity } from "./formats/review/guards.js";
@@ -98,13 +102,6 @@ export { repositoryFiles, roundsOf } from "./formats/review/state.js";
 export type { ReviewTarget } from "./formats/review/target.js";
 export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
-export {
-  blindCrossfireText,
-  blindFormalText,
-  unblindFormalText,
-  unblindJudgment,
-  unblindVerdict,
-} from "./judging/blind.js";
 export type { Vote } from "./judging/combine.js";
 export { combineRescores, combineScores, judgeVote, majority, median, recentre } from "./judging/combine.js";
 export type { Ballot, JudgingConfig, Label } from "./judging/panel.js";
@@ -121,6 +118,7 @@ export {
   selfJudging,
 } from "./judging/panel.js";
 export { flipRate, krippendorffAlpha, meanDeviation } from "./judging/reliability.js";
+export { roundScore } from "./judging/round.js";
 export {
   MAX_JSON_CANDIDATES,
   MAX_JSON_DEPTH,
@@ -130,7 +128,7 @@ export {
   ZERO_SUM_TOLERANCE,
 } from "./limits.js";
 export type { BuildPromptOptions } from "./prompt/options.js";
-export { buildPrompt, fillTemplate } from "./prompt.js";
+export { fillTemplate } from "./prompt/template.js";
 export { escapeBlock, singleLine } from "./render/markdown.js";
 export type {
   ChartPoint,

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { crossfireFormat, type DebateState } from "@debatekit/core";
+import { type AnyFormat, crossfireFormat as builtin, type DebateState } from "@debatekit/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commitStep } from "./commit.js";
 import { createDebateFolder } from "./create.js";
@@ -10,6 +10,8 @@ import { readJournal, writeJournalEntry } from "./journal.js";
 import { type DebateFolder, readDebateFolder } from "./read.js";
 
 // A format's own record files (crossfire's turns/), written and read through the format: files names no format.
+// Held as the registry holds it (AnyFormat): files never knows a format's own frontmatter type.
+const crossfireFormat: AnyFormat = builtin;
 let base: string;
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), "files-records-"));

@@ -1,4 +1,4 @@
-import { roundScore } from "../formats/formal/scoring.js";
+import { roundScore } from "./round.js";
 
 /** The median of a non-empty list (the mean of the two middle values for an even count). */
 export function median(values: readonly number[]): number {

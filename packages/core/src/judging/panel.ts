@@ -1,4 +1,7 @@
 import type { Judges, SeatConfig } from "@debatekit/schema";
+import type { SeatAsk } from "../formats/format.js";
+import { seatConfigs } from "../seats.js";
+import type { FrontmatterBase } from "../types.js";
 
 /** A blind label a judge sees instead of a side's name. */
 export type Label = "A" | "B";
@@ -149,4 +152,33 @@ export function selfJudging(
 export function callsPerJudgedStep(fm: { judges?: Judges; seats?: object }): number {
   const config = judgingOf(fm);
   return config ? ballotsOf(config).length : 1;
+}
+
+/** The panel's asks for a judgment, its quorum and fallback (a bare `seats.judge` is one ask, as always). */
+export function judgeAsks(
+  config: JudgingConfig,
+  task = "judgment",
+): { asks: SeatAsk[]; quorum?: number; fallback?: SeatAsk } {
+  if (!config.blind) return { asks: [{ role: "judge", task }] };
+  return {
+    asks: ballotsOf(config).map((b) => ({ role: b.role, task, group: b.judge })),
+    quorum: config.quorum,
+    ...(config.fallback ? { fallback: { role: FALLBACK_ROLE, task, group: FALLBACK_ROLE } } : {}),
+  };
+}
+
+/** Why the debate cannot be judged as configured: a judge that is a debater's own adapter and model. */
+export function selfJudgingProblem(
+  state: { frontmatter: FrontmatterBase },
+  config: JudgingConfig,
+  debaters: readonly string[] = ["proposition", "opposition"],
+): string | undefined {
+  if (config.allowSelfJudging) return undefined;
+  const seats = seatConfigs(state.frontmatter);
+  const found = selfJudging(config, Object.fromEntries(debaters.map((d) => [d, seats[d]]))).filter(
+    (f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual",
+  );
+  if (found.length === 0) return undefined;
+  const f = found[0]!;
+  return `debate.md: the judge \`${f.judge}\` (${f.seat.adapter}${f.seat.model ? ` ${f.seat.model}` : ""}) is the ${f.debater}'s own adapter and model, and models favour their own text; choose another judge, or set \`judges.allow_self_judging: true\``;
 }

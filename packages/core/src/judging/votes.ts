@@ -13,6 +13,11 @@ import { judgeVote, majority, type Vote } from "./combine.js";
 import { type Ballot, ballotOf, ballotsOf, FALLBACK_ROLE, firstSide, type JudgingConfig } from "./panel.js";
 import { flipRate, roundFigure } from "./reliability.js";
 
+/** A judges/ record's frontmatter: a panel result (files checked it against the panel's RecordKind on read). */
+export function panelResultOf(record: FormatRecord): PanelResult {
+  return record.frontmatter as unknown as PanelResult;
+}
+
 /** The judge a role belongs to (`judge_2_swapped` -> `judge_2`). */
 export function judgeOfRole(role: string): string {
   return role.endsWith("_swapped") ? role.slice(0, -"_swapped".length) : role;

@@ -6,9 +6,9 @@ import type {
   CrossfireVerdict,
 } from "@debatekit/schema";
 import { crossfireFormat } from "../formats/crossfire/format.js";
-import type { DebateState } from "../types.js";
+import type { CrossfireState } from "../formats/crossfire/state.js";
 
-export function crossfireState(overrides: Partial<CrossfireFrontmatter> = {}): DebateState {
+export function crossfireState(overrides: Partial<CrossfireFrontmatter> = {}): CrossfireState {
   const fm: CrossfireFrontmatter = {
     debate_id: "grpc",
     format: "crossfire",
@@ -23,7 +23,7 @@ export function crossfireState(overrides: Partial<CrossfireFrontmatter> = {}): D
     ...overrides,
   };
   return {
-    frontmatter: fm as unknown as DebateState["frontmatter"],
+    frontmatter: fm,
     body: "# Motion\n\nShould we move the API to gRPC?\n",
     motion: { text: "Should we move the API to gRPC?" },
     arguments: [],
@@ -113,7 +113,7 @@ export function verdictAnswer(extra: Partial<CrossfireVerdict> = {}): CrossfireV
 }
 
 /** Parses and applies one answer; throws with the errors when the format refuses it. */
-export function step(state: DebateState, role: string, answer: unknown): DebateState {
+export function step(state: CrossfireState, role: string, answer: unknown): CrossfireState {
   const parsed = crossfireFormat.parseAnswer(state, role, JSON.stringify(answer));
   if (!parsed.ok) throw new Error(parsed.errors.map((e) => `${e.code} ${e.path}: ${e.message}`).join("\n"));
   const next = crossfireFormat.apply(state, { [role]: parsed.value }, "2026-01-01T00:00:00Z");
@@ -121,4 +121,4 @@ export function step(state: DebateState, role: string, answer: unknown): DebateS
   return next.value;
 }
 
-export const fm = (state: DebateState) => state.frontmatter as unknown as CrossfireFrontmatter;
+export const fm = (state: CrossfireState): CrossfireFrontmatter => state.frontmatter;

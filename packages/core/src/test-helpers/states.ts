@@ -1,7 +1,9 @@
 // Builders shared by the tests: a fresh debate state, valid model answers, and the dialectic fixture.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ArgumentDraft, DebateFrontmatter, Judgment, ScoresFile } from "@debatekit/schema";
+import type { ArgumentDraft, DebateFrontmatter, Judges, Judgment, ScoresFile } from "@debatekit/schema";
+import { parseSideAnswer } from "../formats/formal/answers.js";
+import { applyArguments } from "../formats/formal/machine.js";
 import type { ArgumentRecord, DebateState, Motion } from "../types.js";
 
 export const FIXTURE_DIR = join(
@@ -99,4 +101,26 @@ export function fixtureState(): DebateState {
     arguments: args,
     scores: JSON.parse(readFileSync(join(FIXTURE_DIR, "scores.json"), "utf8")) as ScoresFile,
   };
+}
+
+/** Titles of the panel debate's opening arguments, by side. */
+export const PANEL_TITLES = { prop: ["Tea", "Coffee", "Cocoa"], opp: ["Water", "Juice", "Milk"] } as const;
+
+/** A formal debate with a judges panel, its opening argued, awaiting the panel's judgment. */
+export function panelState(
+  judges: Judges,
+  debateId = "panel-debate",
+  seats?: DebateFrontmatter["seats"],
+): DebateState {
+  const start = freshState({
+    debate_id: debateId,
+    seats: seats ?? { proposition: { adapter: "claude" }, opposition: { adapter: "gemini" } },
+    judges,
+  });
+  const prop = parseSideAnswer(start, "proposition", answer(PANEL_TITLES.prop.map((t) => draft(t))));
+  const opp = parseSideAnswer(start, "opposition", answer(PANEL_TITLES.opp.map((t) => draft(t))));
+  if (!prop.ok || !opp.ok) throw new Error("bad drafts");
+  const next = applyArguments(start, 0, { proposition: prop.value, opposition: opp.value });
+  if (!next.ok) throw new Error(JSON.stringify(next.errors));
+  return next.value;
 }

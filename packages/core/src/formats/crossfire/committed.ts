@@ -1,9 +1,17 @@
-import type { CrossfireSummary, CrossfireTurn, CrossfireVerdict } from "@debatekit/schema";
 import { quote, ruleError } from "../../errors.js";
-import type { DebateState, RuleError } from "../../types.js";
+import type { RuleError } from "../../types.js";
 import { verdictTurns } from "./prompt.js";
 import { assignIds, checkTurn } from "./rules.js";
-import { crossfireFrontmatter, summaryFile, type Turn, turnFile, turnsOf, VERDICT_FILE } from "./state.js";
+import {
+  type CrossfireState,
+  summariesOf,
+  summaryFile,
+  type Turn,
+  turnFile,
+  turnsOf,
+  VERDICT_FILE,
+  verdictOf,
+} from "./state.js";
 import { checkSummary } from "./summary.js";
 import { checkVerdict } from "./verdict.js";
 
@@ -16,13 +24,13 @@ const at = (file: string, errors: RuleError[]) =>
  * summary keeps the concessions of the rounds it covers; the verdict cites what exists. A hand edit
  * cannot smuggle in what a model answer could not. Paths are `file:field`.
  */
-export function checkCommittedCrossfire(state: DebateState): RuleError[] {
+export function checkCommittedCrossfire(state: CrossfireState): RuleError[] {
   const errors: RuleError[] = [];
   const turns = turnsOf(state);
   const earlier: Turn[] = [];
   for (const turn of turns) {
     const file = turnFile(turn.round, turn.role);
-    const data = turn.data as CrossfireTurn;
+    const data = turn.data;
     errors.push(...at(file, checkTurn(data, turn.role, turn.round, earlier)));
     const expected = assignIds(data, turn.role, turn.round);
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -49,11 +57,7 @@ export function checkCommittedCrossfire(state: DebateState): RuleError[] {
     }
     earlier.push(turn);
   }
-  for (const record of state.records ?? []) {
-    const m = /^turns\/r0([3-5])-summary\.md$/.exec(record.file);
-    if (!m) continue;
-    const round = Number(m[1]);
-    const summary = record.frontmatter as unknown as CrossfireSummary;
+  for (const { round, data: summary } of summariesOf(state)) {
     if (summary.round !== round || summary.covers !== round - 2) {
       errors.push(
         ruleError(
@@ -65,7 +69,7 @@ export function checkCommittedCrossfire(state: DebateState): RuleError[] {
     }
     errors.push(
       ...at(
-        record.file,
+        summaryFile(round),
         checkSummary(
           summary,
           turns.filter((t) => t.round <= round - 2),
@@ -73,17 +77,11 @@ export function checkCommittedCrossfire(state: DebateState): RuleError[] {
       ),
     );
   }
-  const verdict = (state.records ?? []).find((r) => r.file === VERDICT_FILE);
-  if (verdict)
-    errors.push(
-      ...at(
-        VERDICT_FILE,
-        checkVerdict(verdict.frontmatter as unknown as CrossfireVerdict, verdictTurns(state)),
-      ),
-    );
+  const verdict = verdictOf(state);
+  if (verdict) errors.push(...at(VERDICT_FILE, checkVerdict(verdict, verdictTurns(state))));
   // The marker and the verdict agree on the winner (debate.md mirrors verdict.md).
-  const fm = crossfireFrontmatter(state);
-  const winner = (verdict?.frontmatter as { winner?: string } | undefined)?.winner;
+  const fm = state.frontmatter;
+  const winner = verdict?.winner;
   if (winner !== undefined && fm.winner !== undefined && fm.winner !== winner) {
     errors.push(
       ruleError(

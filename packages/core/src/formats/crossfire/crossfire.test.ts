@@ -9,12 +9,12 @@ import {
   summaryAnswer,
   verdictAnswer,
 } from "../../test-helpers/crossfire.js";
-import type { DebateState } from "../../types.js";
 import { formatOf, journalStepKey } from "../registry.js";
 import { crossfireFormat } from "./format.js";
+import type { CrossfireState } from "./state.js";
 import { isCommitted } from "./state.js";
 
-const codes = (state: DebateState, role: string, answer: unknown) => {
+const codes = (state: CrossfireState, role: string, answer: unknown) => {
   const parsed = crossfireFormat.parseAnswer(state, role, JSON.stringify(answer));
   return parsed.ok ? [] : parsed.errors.map((e) => e.code);
 };
@@ -447,10 +447,10 @@ describe("crossfire: a committed state is re-checked when read", () => {
     return step(s, "judge", verdictAnswer());
   };
   const edit = (
-    s: DebateState,
+    s: CrossfireState,
     file: string,
     change: (fm: Record<string, unknown>) => void,
-  ): DebateState => ({
+  ): CrossfireState => ({
     ...s,
     records: s.records!.map((r) => {
       if (r.file !== file) return r;

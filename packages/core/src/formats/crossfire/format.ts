@@ -1,9 +1,5 @@
 import {
   type CrossfireFrontmatter,
-  type CrossfireSummary,
-  type CrossfireTurn,
-  type CrossfireVerdict,
-  type DebateFrontmatter,
   type Degradation,
   type SeatConfig,
   validateCrossfireFrontmatter,
@@ -12,126 +8,43 @@ import {
   validateCrossfireVerdict,
   validatePanelResult,
 } from "@debatekit/schema";
-import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
-import { extractJson } from "../../extract-json.js";
 import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { panelDegradations } from "../../judging/votes.js";
-import { schemaRuleErrors } from "../../schema-errors.js";
-import type { DebateState, Result, RuleError } from "../../types.js";
-import { judgeAsks, selfJudgingProblem } from "../formal/judges.js";
-import {
-  defineFormat,
-  type FormatRecord,
-  type FormatStep,
-  type NewDebateInit,
-  type Standing,
-} from "../format.js";
+import { seatConfigs } from "../../seats.js";
+import type { Result } from "../../types.js";
+import { defineFormat, type NewDebateInit, type Standing } from "../format.js";
 import { checkCommittedCrossfire } from "./committed.js";
 import { importAgentsysDebate } from "./import.js";
+import { crossfireJudgePrompt, crossfirePanels, PANEL_VERDICT_NAME } from "./judges.js";
 import {
-  combineVerdicts,
-  crossfireJudgePrompt,
-  crossfirePanels,
-  PANEL_VERDICT_FILE,
-  PANEL_VERDICT_NAME,
-  parseJudgeVerdict,
-  verdictReliability,
-} from "./judges.js";
-import { buildCrossfirePrompt, summaryInput } from "./prompt.js";
-import { renderSummary, renderTurn, renderVerdict } from "./render.js";
+  applyCrossfireStep,
+  failCrossfireSeat,
+  nextCrossfireStep,
+  outcomeLabel,
+  parseCrossfireAnswer,
+} from "./machine.js";
+import { buildCrossfirePrompt } from "./prompt.js";
 import { crossfireReport } from "./report.js";
 import { crossfireReset } from "./reset.js";
-import { assignIds, checkTurn, turnKind } from "./rules.js";
+import { turnKind } from "./rules.js";
 import {
-  asDebateFrontmatter,
   type CrossfireSide,
-  crossfireFrontmatter,
   isCommitted,
   SUMMARY_NAME,
-  summaryFile,
   TURN_NAME,
-  turnFile,
-  turnsOf,
-  VERDICT_FILE,
   VERDICT_NAME,
   verdictOf,
-  withRecords,
 } from "./state.js";
-import { checkSummary } from "./summary.js";
-
-type Phase = CrossfireFrontmatter["current_phase"];
-
-/** The seat that answers in each phase that asks one. */
-const ROLE_OF_PHASE: Partial<Record<Phase, string>> = {
-  awaiting_summary: "summarizer",
-  awaiting_proposer: "proposer",
-  awaiting_challenger: "challenger",
-  awaiting_verdict: "judge",
-};
-
-const SEATS_EXAMPLE =
-  "seats:\n  proposer: { adapter: codex }\n  challenger: { adapter: gemini }\n  judge: { adapter: claude }";
-
-function phaseError(state: DebateState, role: string): RuleError | undefined {
-  const fm = crossfireFrontmatter(state);
-  const wanted = ROLE_OF_PHASE[fm.current_phase];
-  if (wanted === role || (wanted === "judge" && isJudgeRole(role))) return undefined;
-  return ruleError(
-    "DEBATE_PHASE_MISMATCH",
-    "current_phase",
-    `expected the ${wanted ?? "nobody"} to answer in ${fm.current_phase} at round ${fm.current_exchange}, not the ${role} (was this step already applied?)`,
-  );
-}
-
-function parseJson<T>(
-  text: string,
-  validate: (
-    data: unknown,
-  ) => { ok: true; value: T } | { ok: false; errors: { path: string; message: string; keyword: string }[] },
-  what: string,
-): Result<T> {
-  const json = extractJson(text);
-  if (!json.ok) return json;
-  const checked = validate(json.value);
-  if (!checked.ok) return fail(...schemaRuleErrors("ANSWER_SCHEMA", what, checked.errors));
-  return ok(checked.value);
-}
-
-/** The frontmatter after a step: marker moved, other keys kept. */
-function moved(
-  fm: CrossfireFrontmatter,
-  round: number,
-  phase: Phase,
-  extra: Partial<CrossfireFrontmatter> = {},
-): CrossfireFrontmatter {
-  return { ...fm, ...extra, current_exchange: round, current_phase: phase };
-}
-
-/** The step after the challenger's turn of `round`: the next round (its summary first from round 3), or the verdict. */
-function afterChallenger(fm: CrossfireFrontmatter, round: number): { round: number; phase: Phase } {
-  if (round >= fm.rounds) return { round, phase: "awaiting_verdict" };
-  return { round: round + 1, phase: round + 1 >= 3 ? "awaiting_summary" : "awaiting_proposer" };
-}
-
-function record(file: string, frontmatter: object, body: string): FormatRecord {
-  return { file, frontmatter: frontmatter as Record<string, unknown>, body };
-}
-
-function outcomeLabel(fm: CrossfireFrontmatter): string | undefined {
-  if (!fm.outcome) return undefined;
-  if (fm.outcome === "partial") return `partial (rounds 1-${fm.completed_rounds ?? 0} of ${fm.rounds})`;
-  return fm.outcome;
-}
 
 /** Why a crossfire result rests on less than configured: each failed seat with its error, and the rounds it lacks. */
 function crossfireDegraded(fm: CrossfireFrontmatter): Degradation[] {
-  const seats = fm.seats as Record<string, SeatConfig | undefined> | undefined;
+  const seats = seatConfigs(fm);
   const failed: Degradation[] = (fm.failures ?? []).map((f) => ({
     cause: "seat_failed",
     message: `the ${f.role} failed in round ${f.round}`,
     role: f.role,
-    ...(seats?.[f.role] ? { adapter: seats[f.role]!.adapter } : {}),
+    ...(seats[f.role] ? { adapter: seats[f.role]!.adapter } : {}),
     round: f.round,
     code: f.code,
     error: f.message,
@@ -151,7 +64,7 @@ function crossfireDegraded(fm: CrossfireFrontmatter): Degradation[] {
 /** debate.md of a new crossfire debate, and a warning when the judge is a debater's adapter and model. */
 function newCrossfireDebate(
   init: NewDebateInit,
-): Result<{ frontmatter: DebateFrontmatter; warnings: string[] }> {
+): Result<{ frontmatter: CrossfireFrontmatter; warnings: string[] }> {
   type Adapter = SeatConfig["adapter"];
   const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
   const proposer = init.seats.proposer;
@@ -205,11 +118,11 @@ function newCrossfireDebate(
       : {}),
     created_at: init.now,
   };
-  return ok({ frontmatter: asDebateFrontmatter(frontmatter), warnings });
+  return ok({ frontmatter, warnings });
 }
 
 /** The crossfire format (docs/architecture.md#formats, agentsys /debate): proposer vs challenger in rounds, a verdict that picks a side. */
-export const crossfireFormat = defineFormat<DebateFrontmatter>({
+export const crossfireFormat = defineFormat<CrossfireFrontmatter>({
   name: "crossfire",
   roles: [
     { role: "proposer", kind: "debater", description: "proposes and defends" },
@@ -251,9 +164,9 @@ export const crossfireFormat = defineFormat<DebateFrontmatter>({
     },
   ],
   validateFrontmatter: (data: unknown) => validateCrossfireFrontmatter(data) as never,
-  isRecordCommitted: (frontmatter, file) => isCommitted(frontmatter as unknown as CrossfireFrontmatter, file),
+  isRecordCommitted: isCommitted,
   seat(state, role) {
-    const fm = crossfireFrontmatter(state);
+    const fm = state.frontmatter;
     const seats = fm.seats;
     if (!seats) return undefined;
     // The summarizer defaults to the judge's seat (docs/architecture.md#formats), else the panel's first judge.
@@ -263,248 +176,26 @@ export const crossfireFormat = defineFormat<DebateFrontmatter>({
       if (!config) return undefined;
       return config.blind ? ballotOf(config, role)?.seat : role === "judge" ? config.panel[0] : undefined;
     }
-    return (seats as unknown as Record<string, SeatConfig | undefined>)[role];
+    return seatConfigs(fm)[role];
   },
-  next(state): FormatStep {
-    const fm = crossfireFrontmatter(state);
-    const round = fm.current_exchange;
-    if (fm.current_phase === "complete") {
-      const verdict = verdictOf(state);
-      const label = outcomeLabel(fm);
-      const winner = verdict?.winner ?? fm.winner ?? "?";
-      return {
-        kind: "done",
-        reason: "complete",
-        message: `verdict: ${winner === "tie" ? "a tie (the judge panel is split)" : `the ${winner} wins`}${label ? `, ${label}` : ` after ${fm.rounds} round(s)`}`,
-      };
-    }
-    if (fm.current_phase === "aborted") {
-      const failure = fm.failures?.[0];
-      return {
-        kind: "done",
-        reason: "aborted",
-        message: `aborted: the proposer failed round 1${failure ? ` (${failure.code}: ${failure.message})` : ""}`,
-      };
-    }
-    if (fm.paused)
-      return {
-        kind: "blocked",
-        reason: "paused",
-        message: "debate.md: `paused: true`; set it to false to continue",
-      };
-    if (!fm.seats) {
-      return {
-        kind: "blocked",
-        reason: "no_seats",
-        message: `debate.md has no \`seats\`, so nobody can argue; add them to the frontmatter, e.g.\n${SEATS_EXAMPLE}`,
-      };
-    }
-    const role = ROLE_OF_PHASE[fm.current_phase]!;
-    if (role === "judge") {
-      if (fm.judges && fm.seats.judge)
-        return {
-          kind: "blocked",
-          reason: "judges_twice",
-          message:
-            "debate.md has both `seats.judge` and `judges:`; keep one (a panel in `judges.panel`, or the one judge in `seats.judge`)",
-        };
-      const config = judgingOf(fm);
-      if (!config)
-        return {
-          kind: "blocked",
-          reason: "no_seats",
-          message:
-            "debate.md names no judge: add `seats.judge`, or a panel in `judges:` (e.g. judges: { panel: [{ adapter: codex }, { adapter: gemini }] })",
-        };
-      const self = config.blind ? selfJudgingProblem(state, config, ["proposer", "challenger"]) : undefined;
-      if (self) return { kind: "blocked", reason: "self_judging", message: self };
-      if (config.blind)
-        return {
-          kind: "ask",
-          exchange: round,
-          phase: fm.current_phase,
-          mode: "parallel",
-          ...judgeAsks(config, "verdict"),
-          opens: false,
-          completed: fm.outcome ? (fm.completed_rounds ?? 0) : round,
-        };
-    }
-    const task =
-      role === "summarizer"
-        ? "summary"
-        : role === "judge"
-          ? "verdict"
-          : turnKind(role as CrossfireSide, round);
-    const done =
-      fm.current_phase === "awaiting_verdict" ? (fm.outcome ? (fm.completed_rounds ?? 0) : round) : round - 1;
-    return {
-      kind: "ask",
-      exchange: round,
-      phase: fm.current_phase,
-      mode: "sequential",
-      asks: [{ role, task }],
-      // A round opens with its summary (round 3+) or its proposer.
-      opens:
-        fm.current_phase === "awaiting_summary" || (fm.current_phase === "awaiting_proposer" && round < 3),
-      completed: done,
-    };
-  },
+  next: nextCrossfireStep,
   prompt: (state, role, options = {}) =>
     isJudgeRole(role)
       ? crossfireJudgePrompt(state, role, options)
       : buildCrossfirePrompt(state, role, options),
   skillTask(state, role) {
-    const round = crossfireFrontmatter(state).current_exchange;
+    const round = state.frontmatter.current_exchange;
     if (role === "summarizer") return "summary";
     if (isJudgeRole(role)) return "verdict";
     return turnKind(role as CrossfireSide, round);
   },
-  parseAnswer(state, role, text): Result<unknown> {
-    const wrong = phaseError(state, role);
-    if (wrong) return fail(wrong);
-    const fm = crossfireFrontmatter(state);
-    const round = fm.current_exchange;
-    if (role === "proposer" || role === "challenger") {
-      const turn = parseJson<CrossfireTurn>(
-        text,
-        validateCrossfireTurn,
-        "the turn does not match the expected shape",
-      );
-      if (!turn.ok) return turn;
-      const errors = checkTurn(turn.value, role, round, turnsOf(state));
-      return errors.length > 0 ? fail(...errors) : ok(assignIds(turn.value, role, round));
-    }
-    if (role === "summarizer") {
-      const summary = parseJson<CrossfireSummary>(
-        text,
-        validateCrossfireSummary,
-        "the summary does not match the expected shape",
-      );
-      if (!summary.ok) return summary;
-      const errors = checkSummary(summary.value, summaryInput(state, round).covered);
-      if (errors.length > 0) return fail(...errors);
-      const { round: _r, covers: _c, ...rest } = summary.value;
-      return ok({ round, covers: round - 2, ...rest });
-    }
-    // The verdict: one judge's, or a panel judge's with its labels mapped back to the sides.
-    return parseJudgeVerdict(state, role, text);
-  },
-  apply(state, answers, _now, meta = {}) {
-    const fm = crossfireFrontmatter(state);
-    const round = fm.current_exchange;
-    const role = ROLE_OF_PHASE[fm.current_phase];
-    if (role === "judge" && judgingOf(fm)?.blind) {
-      // A verdict panel: the judges' votes combined; verdict.md and the panel's judges/verdict.md.
-      const panel = combineVerdicts(state, answers, meta.failures ?? {});
-      if (!panel.ok) return panel;
-      const { verdict, record: panelRecord, result, config } = panel.value;
-      const taken = [VERDICT_FILE, PANEL_VERDICT_FILE].find((f) =>
-        (state.records ?? []).some((r) => r.file === f),
-      );
-      if (taken)
-        return fail(
-          ruleError(
-            "RECORD_EXISTS",
-            taken,
-            `expected a new ${taken}, found it already committed (was this step already applied?)`,
-          ),
-        );
-      const next = moved(fm, round, "complete", {
-        winner: verdict.winner,
-        reliability: verdictReliability(config, result),
-      });
-      return ok({
-        ...state,
-        frontmatter: asDebateFrontmatter(next),
-        records: withRecords(state, [record(VERDICT_FILE, verdict, renderVerdict(verdict)), panelRecord]),
-      });
-    }
-    if (!role || !(role in answers)) {
-      return fail(
-        ruleError(
-          "DEBATE_PHASE_MISMATCH",
-          "current_phase",
-          `expected an answer of the ${role ?? "nobody"} for ${fm.current_phase} at round ${round}`,
-        ),
-      );
-    }
-    const answer = answers[role];
-    let file: string;
-    let body: string;
-    let next: CrossfireFrontmatter;
-    if (role === "proposer" || role === "challenger") {
-      const turn = answer as CrossfireTurn;
-      if (turn.round !== round || turn.role !== role) {
-        return fail(
-          ruleError(
-            "DEBATE_PHASE_MISMATCH",
-            "round",
-            `expected the ${role}'s turn of round ${round}, found ${turn.role} of round ${turn.round}`,
-          ),
-        );
-      }
-      file = turnFile(round, role);
-      body = renderTurn(turn);
-      const after =
-        role === "proposer" ? { round, phase: "awaiting_challenger" as Phase } : afterChallenger(fm, round);
-      next = moved(fm, after.round, after.phase);
-    } else if (role === "summarizer") {
-      file = summaryFile(round);
-      body = renderSummary(answer as CrossfireSummary);
-      next = moved(fm, round, "awaiting_proposer");
-    } else {
-      const verdict = answer as CrossfireVerdict;
-      file = VERDICT_FILE;
-      body = renderVerdict(verdict);
-      next = moved(fm, round, "complete", { winner: verdict.winner });
-    }
-    if ((state.records ?? []).some((r) => r.file === file)) {
-      return fail(
-        ruleError(
-          "RECORD_EXISTS",
-          file,
-          `expected a new ${file}, found it already committed (was this step already applied?)`,
-        ),
-      );
-    }
-    return ok({
-      ...state,
-      frontmatter: asDebateFrontmatter(next),
-      records: withRecords(state, [record(file, answer as object, body)]),
-    });
-  },
-  onSeatFailure(state, role, failure, _now) {
-    const fm = crossfireFrontmatter(state);
-    const round = fm.current_exchange;
-    if (role !== "proposer" && role !== "challenger" && role !== "summarizer") return undefined;
-    const failures: NonNullable<CrossfireFrontmatter["failures"]> = [
-      ...(fm.failures ?? []),
-      {
-        role: role as "proposer" | "challenger" | "summarizer",
-        round,
-        code: clipText(failure.code, 100),
-        message: clipText(failure.message, 300),
-      },
-    ];
-    let next: CrossfireFrontmatter;
-    if (round === 1 && role === "proposer") {
-      next = moved(fm, round, "aborted", { outcome: "aborted", completed_rounds: 0, failures });
-    } else if (round === 1 && role === "challenger") {
-      next = moved(fm, round, "awaiting_verdict", { outcome: "uncontested", completed_rounds: 0, failures });
-    } else {
-      // Round 2+: the rounds stop; the verdict uses the completed ones.
-      next = moved(fm, round, "awaiting_verdict", {
-        outcome: "partial",
-        completed_rounds: round - 1,
-        failures,
-      });
-    }
-    return ok({ ...state, frontmatter: asDebateFrontmatter(next) });
-  },
+  parseAnswer: parseCrossfireAnswer,
+  apply: applyCrossfireStep,
+  onSeatFailure: failCrossfireSeat,
   checkCommitted: (state) => checkCommittedCrossfire(state),
   // Each round: the proposer, then the challenger; rounds 3+ open with a summary; one verdict (every ballot of a panel).
   plannedCalls(frontmatter) {
-    const fm = crossfireFrontmatter({ frontmatter });
+    const fm = frontmatter;
     const rounds = fm.rounds;
     return {
       proposer: rounds,
@@ -514,7 +205,7 @@ export const crossfireFormat = defineFormat<DebateFrontmatter>({
     };
   },
   standing(state): Standing {
-    const fm = crossfireFrontmatter(state);
+    const fm = state.frontmatter;
     const verdict = verdictOf(state);
     const complete = fm.current_phase === "complete" || fm.current_phase === "aborted";
     const done =

@@ -1,5 +1,9 @@
-import type { DebateFrontmatter } from "@debatekit/schema";
-import { type AgentsysLastDebate, type SeatConfig, validateAgentsysLastDebate } from "@debatekit/schema";
+import {
+  type AgentsysLastDebate,
+  type CrossfireFrontmatter,
+  type SeatConfig,
+  validateAgentsysLastDebate,
+} from "@debatekit/schema";
 import { fail, ok, quote, ruleError } from "../../errors.js";
 import { escapeBlock, singleLine } from "../../render/markdown.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
@@ -23,8 +27,8 @@ const clean = (text: string) => removeSecrets(text);
 export function importAgentsysDebate(
   data: unknown,
   init: ImportInit,
-  newDebate: (init: NewDebateInit) => Result<{ frontmatter: DebateFrontmatter; warnings: string[] }>,
-): Result<ImportedDebate<DebateFrontmatter>> {
+  newDebate: (init: NewDebateInit) => Result<{ frontmatter: CrossfireFrontmatter; warnings: string[] }>,
+): Result<ImportedDebate<CrossfireFrontmatter>> {
   const checked = validateAgentsysLastDebate(data);
   if (!checked.ok)
     return fail(...schemaRuleErrors("IMPORT_FIELD_INVALID", "last-debate.json", checked.errors));
@@ -61,10 +65,10 @@ export function importAgentsysDebate(
     now: init.now,
   });
   if (!made.ok) return made;
-  const seats = made.value.frontmatter.seats as unknown as Record<string, SeatConfig>;
+  const seats = made.value.frontmatter.seats;
   for (const side of ["proposer", "challenger"] as const) {
     const model = state[side].model;
-    if (model) seats[side] = { ...seats[side]!, model: singleLine(clean(model)).slice(0, 200) };
+    if (model && seats) seats[side] = { ...seats[side], model: singleLine(clean(model)).slice(0, 200) };
   }
   const roleOfTool = (tool?: string) =>
     tool === state.proposer.tool ? "proposer" : tool === state.challenger.tool ? "challenger" : undefined;

@@ -2,7 +2,6 @@ import type { CrossfireVerdict, PanelResult, Reliability } from "@debatekit/sche
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { blindCrossfireText, unblindVerdict } from "../../judging/blind.js";
 import {
   type Ballot,
   ballotOf,
@@ -12,12 +11,13 @@ import {
   judgingOf,
   labelsFor,
 } from "../../judging/panel.js";
-import { panelBallots, panelRecord, panelVerdict, voteFigures } from "../../judging/votes.js";
-import type { BuildPromptOptions } from "../../prompt.js";
-import type { DebateState, Result } from "../../types.js";
+import { panelBallots, panelRecord, panelResultOf, panelVerdict, voteFigures } from "../../judging/votes.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
+import type { Result } from "../../types.js";
 import type { FormatRecord, SeatFailure } from "../format.js";
+import { blindCrossfireText, unblindVerdict } from "./blind.js";
 import { verdictPrompt } from "./prompt.js";
-import { type CrossfireSide, crossfireFrontmatter } from "./state.js";
+import type { CrossfireSide, CrossfireState } from "./state.js";
 import { parseVerdict } from "./verdict.js";
 
 const SIDES = ["proposer", "challenger"] as const;
@@ -26,13 +26,13 @@ const SIDES = ["proposer", "challenger"] as const;
 export const PANEL_VERDICT_FILE = "judges/verdict.md";
 export const PANEL_VERDICT_NAME = /^verdict\.md$/;
 
-function ballotFor(state: DebateState, role: string): Ballot | undefined {
-  const config = judgingOf(crossfireFrontmatter(state));
+function ballotFor(state: CrossfireState, role: string): Ballot | undefined {
+  const config = judgingOf(state.frontmatter);
   return config?.blind ? ballotOf(config, role) : undefined;
 }
 
-const labelsOf = (state: DebateState, ballot: Pick<Ballot, "judge">) =>
-  labelsFor(crossfireFrontmatter(state).debate_id, ballot, SIDES);
+const labelsOf = (state: CrossfireState, ballot: Pick<Ballot, "judge">) =>
+  labelsFor(state.frontmatter.debate_id, ballot, SIDES);
 
 /**
  * A verdict judge's prompt. A panel judge (judges:) sees the debaters behind its own labels
@@ -40,7 +40,7 @@ const labelsOf = (state: DebateState, ballot: Pick<Ballot, "judge">) =>
  * each round with the challenger's turn first. A bare `seats.judge` gets the plain prompt.
  */
 export function crossfireJudgePrompt(
-  state: DebateState,
+  state: CrossfireState,
   role: string,
   options: BuildPromptOptions = {},
 ): string {
@@ -56,7 +56,11 @@ export function crossfireJudgePrompt(
 }
 
 /** Parses a verdict; a panel judge's labels (winner, point ids, prose) are mapped back to the sides by code first. */
-export function parseJudgeVerdict(state: DebateState, role: string, text: string): Result<CrossfireVerdict> {
+export function parseJudgeVerdict(
+  state: CrossfireState,
+  role: string,
+  text: string,
+): Result<CrossfireVerdict> {
   const ballot = ballotFor(state, role);
   if (!ballot) return parseVerdict(state, text);
   const json = extractJson(text);
@@ -65,9 +69,9 @@ export function parseJudgeVerdict(state: DebateState, role: string, text: string
 }
 
 /** The verdict panel's result committed in judges/verdict.md, if any. */
-export function crossfirePanels(state: DebateState): PanelResult[] {
+export function crossfirePanels(state: CrossfireState): PanelResult[] {
   const record = (state.records ?? []).find((r) => r.file === PANEL_VERDICT_FILE);
-  return record ? [record.frontmatter as unknown as PanelResult] : [];
+  return record ? [panelResultOf(record)] : [];
 }
 
 /** The debate's reliability: the verdict panel's figures (one judged step). */
@@ -87,11 +91,11 @@ export function verdictReliability(config: JudgingConfig, result: PanelResult): 
  * tie) under the panel's winner and tally; judges/verdict.md records every ballot and the figures.
  */
 export function combineVerdicts(
-  state: DebateState,
+  state: CrossfireState,
   answers: Readonly<Record<string, unknown>>,
   failures: Readonly<Record<string, SeatFailure>>,
 ): Result<{ verdict: CrossfireVerdict; record: FormatRecord; result: PanelResult; config: JudgingConfig }> {
-  const config = judgingOf(crossfireFrontmatter(state));
+  const config = judgingOf(state.frontmatter);
   if (!config?.blind) return fail(ruleError("JUDGES_MISSING", "judges", "expected a `judges:` panel"));
   const { ballots, byJudge, winners } = panelBallots<CrossfireSide, CrossfireVerdict>(
     config,

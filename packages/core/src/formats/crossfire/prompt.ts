@@ -1,11 +1,11 @@
 import type { CrossfireSummary, CrossfireTurn } from "@debatekit/schema";
 import { DebatekitError } from "../../errors.js";
 import { defaultAgentTemplates } from "../../generated/agents.js";
-import { type BuildPromptOptions, contextWindow, feedbackBlock, fillTemplate } from "../../prompt.js";
-import type { DebateState } from "../../types.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
+import { contextWindow, feedbackBlock, fillTemplate } from "../../prompt/template.js";
 import { renderSummary, renderTurn } from "./render.js";
 import { sideLetter, standingConcessions, turnKind } from "./rules.js";
-import { type CrossfireSide, crossfireFrontmatter, summaryOf, type Turn, turnsOf } from "./state.js";
+import { type CrossfireSide, type CrossfireState, summaryOf, type Turn, turnsOf } from "./state.js";
 
 /** Our headings pushed down two levels, so a turn sits inside the prompt's own sections. */
 const nested = (markdown: string) => markdown.trim().replace(/^#/gm, "###");
@@ -22,7 +22,7 @@ const inFull = (turns: readonly Turn[]) =>
  * that covers the rounds before it (the crossfire summary of docs/architecture.md#formats, read in round `covers + 2`) and the
  * rounds after it in full; `context.window: 1` is the crossfire summary of rounds 1..round-2.
  */
-export function debaterContext(state: DebateState, round: number): string {
+export function debaterContext(state: CrossfireState, round: number): string {
   const turns = turnsOf(state);
   const covers = round - 1 - contextWindow(state);
   const summary = covers >= 1 ? summaryOf(state, covers + 2) : undefined;
@@ -31,8 +31,8 @@ export function debaterContext(state: DebateState, round: number): string {
 }
 
 /** The turns the verdict rests on: all of them, or only the completed rounds when a seat failed. */
-export function verdictTurns(state: DebateState): Turn[] {
-  const fm = crossfireFrontmatter(state);
+export function verdictTurns(state: CrossfireState): Turn[] {
+  const fm = state.frontmatter;
   const turns = turnsOf(state);
   if (fm.outcome === "uncontested") return turns.filter((t) => t.round === 1 && t.role === "proposer");
   if (fm.outcome === "partial") return turns.filter((t) => t.round <= (fm.completed_rounds ?? 0));
@@ -41,7 +41,7 @@ export function verdictTurns(state: DebateState): Turn[] {
 
 /** The turns a summary read in `round` replaces (rounds 1..round-2), and what it may start from. */
 export function summaryInput(
-  state: DebateState,
+  state: CrossfireState,
   round: number,
 ): { covered: Turn[]; previous?: CrossfireSummary; fresh: Turn[] } {
   const covered = turnsOf(state).filter((t) => t.round <= round - 2);
@@ -65,8 +65,8 @@ function pick(options: BuildPromptOptions, role: string, task: string) {
 }
 
 /** The placeholders every crossfire prompt fills. */
-function commonFields(state: DebateState, options: BuildPromptOptions) {
-  const fm = crossfireFrontmatter(state);
+function commonFields(state: CrossfireState, options: BuildPromptOptions) {
+  const fm = state.frontmatter;
   return {
     topic: state.motion.text.trim(),
     round: String(fm.current_exchange),
@@ -78,11 +78,11 @@ function commonFields(state: DebateState, options: BuildPromptOptions) {
 
 /** The prompt of one crossfire seat at the current step, from its agent template. */
 export function buildCrossfirePrompt(
-  state: DebateState,
+  state: CrossfireState,
   role: string,
   options: BuildPromptOptions = {},
 ): string {
-  const fm = crossfireFrontmatter(state);
+  const fm = state.frontmatter;
   const round = fm.current_exchange;
   const common = commonFields(state, options);
   if (role === "proposer" || role === "challenger") {
@@ -121,11 +121,11 @@ export function buildCrossfirePrompt(
  * reading the other order sees the challenger's turn of a round before the proposer's).
  */
 export function verdictPrompt(
-  state: DebateState,
+  state: CrossfireState,
   options: BuildPromptOptions = {},
   first: CrossfireSide = "proposer",
 ): string {
-  const fm = crossfireFrontmatter(state);
+  const fm = state.frontmatter;
   const common = commonFields(state, options);
   const considered = verdictTurns(state).sort(
     (a, b) => a.round - b.round || Number(b.role === first) - Number(a.role === first),

@@ -3,7 +3,6 @@ import type {
   CrossfireSummary,
   CrossfireTurn,
   CrossfireVerdict,
-  DebateFrontmatter,
 } from "@debatekit/schema";
 import type { DebateState } from "../../types.js";
 import type { FormatRecord } from "../format.js";
@@ -11,14 +10,15 @@ import type { FormatRecord } from "../format.js";
 /** A debating seat of crossfire. */
 export type CrossfireSide = "proposer" | "challenger";
 
-/** debate.md's frontmatter of a crossfire debate (the state carries it typed as formal's; this is the one cast). */
-export function crossfireFrontmatter(state: { frontmatter: unknown }): CrossfireFrontmatter {
-  return state.frontmatter as CrossfireFrontmatter;
-}
+/** A crossfire debate's state: debate.md's frontmatter typed as crossfire's. */
+export type CrossfireState = DebateState<CrossfireFrontmatter>;
 
-/** The frontmatter of a crossfire state, typed as DebateState holds it. */
-export function asDebateFrontmatter(fm: CrossfireFrontmatter): DebateFrontmatter {
-  return fm as unknown as DebateFrontmatter;
+/**
+ * A record's frontmatter as its kind's type: files checked it against the kind's schema on read
+ * (the format's `records`), and the format wrote it from a checked answer. The one cast of records.
+ */
+function recordData<T>(record: FormatRecord): T {
+  return record.frontmatter as unknown as T;
 }
 
 const pad = (round: number) => String(round).padStart(2, "0");
@@ -43,7 +43,7 @@ const TURN_FILE = /^turns\/r0([1-5])-(proposer|challenger)\.md$/;
 const SUMMARY_FILE = /^turns\/r0([3-5])-summary\.md$/;
 
 /** Every committed turn, by round, proposer first. */
-export function turnsOf(state: DebateState): Turn[] {
+export function turnsOf(state: CrossfireState): Turn[] {
   const turns: Turn[] = [];
   for (const record of state.records ?? []) {
     const m = TURN_FILE.exec(record.file);
@@ -51,20 +51,30 @@ export function turnsOf(state: DebateState): Turn[] {
       turns.push({
         round: Number(m[1]),
         role: m[2] as CrossfireSide,
-        data: record.frontmatter as unknown as CrossfireTurn,
+        data: recordData<CrossfireTurn>(record),
       });
   }
   return turns.sort((a, b) => a.round - b.round || (a.role === "proposer" ? -1 : 1));
 }
 
 /** The committed summary read in `round`, if any. */
-export function summaryOf(state: DebateState, round: number): CrossfireSummary | undefined {
+export function summaryOf(state: CrossfireState, round: number): CrossfireSummary | undefined {
   const record = (state.records ?? []).find((r) => r.file === summaryFile(round));
-  return record?.frontmatter as unknown as CrossfireSummary | undefined;
+  return record && recordData<CrossfireSummary>(record);
+}
+
+/** Every committed summary, by the round that read it. */
+export function summariesOf(state: CrossfireState): Array<{ round: number; data: CrossfireSummary }> {
+  const found: Array<{ round: number; data: CrossfireSummary }> = [];
+  for (const record of state.records ?? []) {
+    const m = SUMMARY_FILE.exec(record.file);
+    if (m) found.push({ round: Number(m[1]), data: recordData<CrossfireSummary>(record) });
+  }
+  return found;
 }
 
 /** The latest committed summary read at or before `round`. */
-export function latestSummary(state: DebateState, round: number): CrossfireSummary | undefined {
+export function latestSummary(state: CrossfireState, round: number): CrossfireSummary | undefined {
   for (let r = round; r >= 3; r--) {
     const found = summaryOf(state, r);
     if (found) return found;
@@ -73,10 +83,9 @@ export function latestSummary(state: DebateState, round: number): CrossfireSumma
 }
 
 /** The verdict, once committed. */
-export function verdictOf(state: DebateState): CrossfireVerdict | undefined {
-  return (state.records ?? []).find((r) => r.file === VERDICT_FILE)?.frontmatter as unknown as
-    | CrossfireVerdict
-    | undefined;
+export function verdictOf(state: CrossfireState): CrossfireVerdict | undefined {
+  const record = (state.records ?? []).find((r) => r.file === VERDICT_FILE);
+  return record && recordData<CrossfireVerdict>(record);
 }
 
 /** Where a step sits in the debate's order: rounds, and within a round summary < proposer < challenger < verdict. */
@@ -107,11 +116,4 @@ export function isCommitted(fm: CrossfireFrontmatter, file: string): boolean {
     return round * 10 < marker;
   }
   return false;
-}
-
-/** Adds records to a state (sorted by file, like files reads them). */
-export function withRecords(state: DebateState, added: FormatRecord[]): FormatRecord[] {
-  return [...(state.records ?? []), ...added].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
-  );
 }

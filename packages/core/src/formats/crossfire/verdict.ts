@@ -2,10 +2,10 @@ import { type CrossfireVerdict, validateCrossfireVerdict } from "@debatekit/sche
 import { fail, ok, quote, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
-import type { DebateState, Result, RuleError } from "../../types.js";
+import type { Result, RuleError } from "../../types.js";
 import { verdictTurns } from "./prompt.js";
 import { POINT_ID_IN_TEXT } from "./rules.js";
-import { crossfireFrontmatter, type Turn } from "./state.js";
+import type { CrossfireState, Turn } from "./state.js";
 
 /** A recommendation shorter than this says nothing a reader can act on. */
 export const MIN_RECOMMENDATION_CHARS = 20;
@@ -78,8 +78,8 @@ export function checkVerdict(verdict: CrossfireVerdict, turns: readonly Turn[]):
  * One judge's verdict from its answer: a tie or a missing winner is named as such (not as a generic
  * schema error), the schema and the rules checked, and the rounds it rests on set by the engine.
  */
-export function parseVerdict(state: DebateState, text: string): Result<CrossfireVerdict> {
-  const fm = crossfireFrontmatter(state);
+export function parseVerdict(state: CrossfireState, text: string): Result<CrossfireVerdict> {
+  const fm = state.frontmatter;
   const json = extractJson(text);
   if (!json.ok) return json;
   const winner = (json.value as { winner?: unknown } | null)?.winner;

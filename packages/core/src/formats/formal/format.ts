@@ -5,25 +5,32 @@ import {
   validatePanelResult,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
-import { buildPrompt } from "../../prompt.js";
+import {
+  ballotOf,
+  callsPerJudgedStep,
+  FALLBACK_ROLE,
+  isJudgeRole,
+  judgeAsks,
+  judgingOf,
+  selfJudgingProblem,
+} from "../../judging/panel.js";
 import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
+import { recordExists } from "../steps.js";
 import { parseSideAnswer } from "./answers.js";
 import { renderArgumentGraph } from "./graph.js";
 import {
   combinePanel,
   formalPanels,
-  judgeAsks,
   judgePrompt,
   PANEL_NAME,
   panelDegradations,
   panelExchange,
   parseJudge,
   reliabilityFrom,
-  selfJudgingProblem,
 } from "./judges.js";
 import { applyArguments, applyJudgment, nextAction } from "./machine.js";
+import { buildPrompt } from "./prompt.js";
 import { formalReport } from "./report.js";
 import { formalReset } from "./reset.js";
 import { checkCommittedState } from "./rules/committed.js";
@@ -168,15 +175,8 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
       // A panel: the combined judgment goes through the same rules as one judge's, then its record.
       const panel = combinePanel(state, answers, meta.failures ?? {});
       if (!panel.ok) return panel;
-      if ((state.records ?? []).some((r) => r.file === panel.value.record.file)) {
-        return fail(
-          ruleError(
-            "RECORD_EXISTS",
-            panel.value.record.file,
-            `expected a new ${panel.value.record.file}, found it already committed (was this step already applied?)`,
-          ),
-        );
-      }
+      if ((state.records ?? []).some((r) => r.file === panel.value.record.file))
+        return fail(recordExists(panel.value.record.file));
       const applied = applyJudgment(state, exchange, panel.value.judgment, now);
       if (!applied.ok) return applied;
       const results = [...formalPanels(state), panel.value.result];

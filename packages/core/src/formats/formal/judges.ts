@@ -5,12 +5,10 @@ import type {
   PanelBallot,
   PanelResult,
   Reliability,
-  SeatConfig,
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { blindFormalText, unblindJudgment } from "../../judging/blind.js";
 import { combineRescores, combineScores, judgeVote, type Vote } from "../../judging/combine.js";
 import {
   type Ballot,
@@ -21,15 +19,21 @@ import {
   type JudgingConfig,
   judgingOf,
   labelsFor,
-  selfJudging,
 } from "../../judging/panel.js";
 import { flipRate, krippendorffAlpha, meanDeviation, roundFigure } from "../../judging/reliability.js";
-import { panelDegradations as degradationsOf, judgeOfRole, panelRecord } from "../../judging/votes.js";
-import { type BuildPromptOptions, buildPrompt } from "../../prompt.js";
+import { roundScore } from "../../judging/round.js";
+import {
+  panelDegradations as degradationsOf,
+  judgeOfRole,
+  panelRecord,
+  panelResultOf,
+} from "../../judging/votes.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
 import type { DebateState, Result, RuleError } from "../../types.js";
-import type { FormatRecord, SeatAsk, SeatFailure } from "../format.js";
+import type { FormatRecord, SeatFailure } from "../format.js";
 import { parseJudgeAnswer } from "./answers.js";
-import { roundScore } from "./scoring.js";
+import { blindFormalText, unblindJudgment } from "./blind.js";
+import { buildPrompt } from "./prompt.js";
 
 const SIDES = ["proposition", "opposition"] as const;
 type Side = (typeof SIDES)[number];
@@ -43,35 +47,6 @@ export function panelFile(exchange: number): string {
 export function panelExchange(file: string): number | undefined {
   const m = /^judges\/x(\d{4})\.md$/.exec(file);
   return m ? Number(m[1]) : undefined;
-}
-
-/** The panel's asks for a judgment, its quorum and fallback (a bare `seats.judge` is one ask, as always). */
-export function judgeAsks(
-  config: JudgingConfig,
-  task = "judgment",
-): { asks: SeatAsk[]; quorum?: number; fallback?: SeatAsk } {
-  if (!config.blind) return { asks: [{ role: "judge", task }] };
-  return {
-    asks: ballotsOf(config).map((b) => ({ role: b.role, task, group: b.judge })),
-    quorum: config.quorum,
-    ...(config.fallback ? { fallback: { role: FALLBACK_ROLE, task, group: FALLBACK_ROLE } } : {}),
-  };
-}
-
-/** Why the debate cannot be judged as configured: a judge that is a debater's own adapter and model. */
-export function selfJudgingProblem(
-  state: DebateState,
-  config: JudgingConfig,
-  debaters: readonly string[] = ["proposition", "opposition"],
-): string | undefined {
-  if (config.allowSelfJudging) return undefined;
-  const seats = state.frontmatter.seats as Record<string, SeatConfig | undefined> | undefined;
-  const found = selfJudging(config, Object.fromEntries(debaters.map((d) => [d, seats?.[d]]))).filter(
-    (f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual",
-  );
-  if (found.length === 0) return undefined;
-  const f = found[0]!;
-  return `debate.md: the judge \`${f.judge}\` (${f.seat.adapter}${f.seat.model ? ` ${f.seat.model}` : ""}) is the ${f.debater}'s own adapter and model, and models favour their own text; choose another judge, or set \`judges.allow_self_judging: true\``;
 }
 
 function ballotFor(state: DebateState, role: string): { config: JudgingConfig; ballot: Ballot } | undefined {
@@ -203,9 +178,7 @@ export function reliabilityFrom(config: JudgingConfig, results: readonly PanelRe
 
 /** The panel results committed in a formal debate's judges/ records, in exchange order. */
 export function formalPanels(state: DebateState): PanelResult[] {
-  return (state.records ?? [])
-    .filter((r) => panelExchange(r.file) !== undefined)
-    .map((r) => r.frontmatter as unknown as PanelResult);
+  return (state.records ?? []).filter((r) => panelExchange(r.file) !== undefined).map(panelResultOf);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Judgment } from "@debatekit/schema";
 import { fail, ok, quote, ruleError } from "../../errors.js";
 import type { ArgumentRecord, DebaterRole, DebateState, NextAction, Result, RuleError } from "../../types.js";
+import { blockedBeforeSeats } from "../steps.js";
 import { expectedIds } from "./ids.js";
 import { checkJudgment } from "./rules/judgment.js";
 import { cumulativeScores, recordJudgment } from "./scoring.js";
@@ -24,20 +25,8 @@ export function nextAction(state: DebateState): NextAction {
   if (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges) {
     return { kind: "done", reason: "complete" };
   }
-  if (fm.paused) {
-    return {
-      kind: "blocked",
-      reason: "paused",
-      message: "debate.md: `paused: true`; set it to false to continue",
-    };
-  }
-  if (!fm.seats) {
-    return {
-      kind: "blocked",
-      reason: "no_seats",
-      message: `debate.md has no \`seats\`, so nobody can argue; add them to the frontmatter, e.g.\n${SEATS_EXAMPLE}`,
-    };
-  }
+  const blocked = blockedBeforeSeats(fm, SEATS_EXAMPLE, "argue");
+  if (blocked) return blocked;
   if (fm.current_phase === "awaiting_judgment") return { kind: "judgment", exchange: fm.current_exchange };
   return {
     kind: "arguments",

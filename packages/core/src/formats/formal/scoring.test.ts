@@ -1,12 +1,13 @@
 import type { Judgment, ScoresFile } from "@debatekit/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { roundScore } from "../../judging/round.js";
 import { draft, freshState } from "../../test-helpers/states.js";
 import type { DebateState } from "../../types.js";
 import { argumentId } from "./ids.js";
 import { applyArguments, applyJudgment } from "./machine.js";
 import { renderArgument } from "./render.js";
-import { cumulativeScores, recordJudgment, roundScore } from "./scoring.js";
+import { cumulativeScores, recordJudgment } from "./scoring.js";
 
 const NOW = "2026-11-21T12:00:00Z";
 const score = fc.double({ min: -1, max: 1, noNaN: true });

@@ -1,11 +1,6 @@
 import type { CumulativeScores, Judgment, ScoresFile } from "@debatekit/schema";
+import { roundScore } from "../../judging/round.js";
 import { parseArgumentId } from "./ids.js";
-
-/** Rounds away float noise (0.1 + 0.2, 2.0500000000000003) to 6 decimals. */
-export function roundScore(value: number): number {
-  const rounded = Math.round(value * 1e6) / 1e6;
-  return Object.is(rounded, -0) ? 0 : rounded;
-}
 
 /** The side of each well-formed argument id seen so far (there are at most 8,000 such ids). */
 const sideOfId = new Map<string, "prop" | "opp">();

@@ -1,7 +1,7 @@
 import type { ReviewFinding } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import type { DebateState } from "../../types.js";
 import { artifactFileLines, verifyFindings } from "./evidence.js";
+import type { ReviewState } from "./state.js";
 import { evidenceSources } from "./state.js";
 
 const diff = `diff --git a/src/sum.ts b/src/sum.ts
@@ -174,7 +174,7 @@ describe("what a review's state offers as evidence", () => {
         { file: "artifact/v1.md", frontmatter: {}, body: snapshot },
         { file: "artifact/v2.md", frontmatter: {}, body: revised },
       ],
-    }) as unknown as DebateState;
+    }) as ReviewState;
   const status = (version: number, evidence: ReviewFinding["evidence"]) =>
     verifyFindings([f("P1", evidence)], evidenceSources(state(version))).findings[0]!.evidence_status;
 

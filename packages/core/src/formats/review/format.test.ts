@@ -1,11 +1,10 @@
 import type { ReviewFrontmatter } from "@debatekit/schema";
 import { validateReviewDecision } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import type { DebateState } from "../../types.js";
 import type { RecordKind } from "../format.js";
 import { formatOf } from "../registry.js";
 import { reviewFormat } from "./format.js";
-import { reviewFrontmatter } from "./state.js";
+import type { ReviewState } from "./state.js";
 
 const diff = [
   "# Commit abc",
@@ -24,7 +23,7 @@ const diff = [
   "",
 ].join("\n");
 
-function reviewState(overrides: Partial<ReviewFrontmatter> = {}, artifact = diff): DebateState {
+function reviewState(overrides: Partial<ReviewFrontmatter> = {}, artifact = diff): ReviewState {
   const fm: ReviewFrontmatter = {
     debate_id: "sum",
     format: "review",
@@ -39,7 +38,7 @@ function reviewState(overrides: Partial<ReviewFrontmatter> = {}, artifact = diff
     ...overrides,
   };
   return {
-    frontmatter: fm as unknown as DebateState["frontmatter"],
+    frontmatter: fm,
     body: "# Motion\n\nReview of commit abc\n",
     motion: { text: "Review of commit abc" },
     arguments: [],
@@ -49,7 +48,7 @@ function reviewState(overrides: Partial<ReviewFrontmatter> = {}, artifact = diff
 }
 
 /** One step: the seat the format asks answers `text`; the step must apply. */
-function step(state: DebateState, text: string, spentMs = 1000): DebateState {
+function step(state: ReviewState, text: string, spentMs = 1000): ReviewState {
   const next = reviewFormat.next(state);
   if (next.kind !== "ask") throw new Error(`expected an ask, found ${JSON.stringify(next)}`);
   const role = next.asks[0]!.role;
@@ -89,18 +88,18 @@ describe("the review format", () => {
   it("auto: critic, judge B, the author's accepted version, then summary.md and decision.json", () => {
     let s = reviewState();
     s = step(s, bug);
-    expect(reviewFrontmatter(s).current_phase).toBe("awaiting_judge");
+    expect(s.frontmatter.current_phase).toBe("awaiting_judge");
     expect(reviewFormat.prompt(s, "judge")).toContain(
       "r01-f1 [P1] Off-by-one drops the last element (evidence verified",
     );
     s = step(s, judgeB);
-    expect(reviewFrontmatter(s)).toMatchObject({
+    expect(s.frontmatter).toMatchObject({
       current_phase: "awaiting_author",
       pending: { choice: "B", task: "accepted" },
     });
     expect(reviewFormat.derivedFiles!(s)).toEqual([]);
     s = step(s, "```ts\nfor (let i = 0; i < xs.length; i++) total += xs[i];\n```");
-    const fm = reviewFrontmatter(s);
+    const fm = s.frontmatter;
     expect(fm).toMatchObject({
       current_phase: "complete",
       stop_reason: "decision",
@@ -133,7 +132,7 @@ describe("the review format", () => {
     s = { ...s, frontmatter: { ...s.frontmatter, decision: "A" } as never };
     expect(reviewFormat.next(s)).toMatchObject({ kind: "advance" });
     const done = reviewFormat.advance!(s, "2026-01-01T00:00:00Z");
-    expect(done.ok && reviewFrontmatter(done.value)).toMatchObject({
+    expect(done.ok && done.value.frontmatter).toMatchObject({
       current_phase: "complete",
       final_decision: "A",
       decided_by: "manual",
@@ -154,11 +153,11 @@ describe("the review format", () => {
     s = { ...s, records: [...s.records!, inbox("01", "C")] };
     expect(reviewFormat.next(s)).toMatchObject({ kind: "advance", message: "applying decision C" });
     const applied = reviewFormat.advance!(s, "2026-01-01T00:00:00Z");
-    expect(applied.ok && reviewFrontmatter(applied.value)).toMatchObject({
+    expect(applied.ok && applied.value.frontmatter).toMatchObject({
       current_phase: "awaiting_author",
       pending: { choice: "C", task: "compromise", by: "manual" },
     });
-    const fm = reviewFrontmatter(s) as never;
+    const fm = s.frontmatter as never;
     expect(reviewFormat.isRecordCommitted(fm, "inbox/decision-r01.md")).toBe(true);
     expect(reviewFormat.isRecordCommitted(fm, "inbox/decision-r02.md")).toBe(false);
     const kind = reviewFormat.records.find((k) => k.dir === "inbox")! as RecordKind;
@@ -173,7 +172,7 @@ describe("the review format", () => {
     const spent = step(s, bug, 20_000);
     expect(reviewFormat.next(spent)).toMatchObject({ kind: "advance", reason: "budget" });
     const stopped = reviewFormat.advance!(spent, "2026-01-01T00:00:00Z");
-    expect(stopped.ok && reviewFrontmatter(stopped.value)).toMatchObject({
+    expect(stopped.ok && stopped.value.frontmatter).toMatchObject({
       current_phase: "complete",
       stop_reason: "budget",
     });
@@ -194,7 +193,7 @@ describe("the review format", () => {
       });
     s = step(s, judgeD("r01-f1"));
     s = step(s, "r01-f1: a restart logs users out, which we accept.");
-    expect(reviewFrontmatter(s)).toMatchObject({ current_exchange: 2, current_phase: "awaiting_critic" });
+    expect(s.frontmatter).toMatchObject({ current_exchange: 2, current_phase: "awaiting_critic" });
     expect(reviewFormat.prompt(s, "critic")).toContain("a restart logs users out, which we accept");
     expect(reviewFormat.prompt(s, "critic")).toContain("judge: invalid");
     s = step(s, "- [P1] Every session is lost when the single Redis node restarts\n  Still no replica.\n");
@@ -208,7 +207,7 @@ describe("the review format", () => {
       }),
     );
     s = step(s, judgeD("r03-f1"));
-    expect(reviewFrontmatter(s)).toMatchObject({ current_phase: "complete", stop_reason: "converged" });
+    expect(s.frontmatter).toMatchObject({ current_phase: "complete", stop_reason: "converged" });
   });
 
   it("keeps no secret of a critique, a judgment or the author's text", () => {
@@ -242,13 +241,15 @@ describe("the review format", () => {
   });
 
   it("marks only what debate.md's marker covers as committed", () => {
-    const fm = reviewFrontmatter(
-      reviewState({ current_exchange: 2, current_phase: "awaiting_judge", artifact_version: 2 }),
-    );
-    expect(reviewFormat.isRecordCommitted(fm as never, "rounds/r01-judgment.md")).toBe(true);
-    expect(reviewFormat.isRecordCommitted(fm as never, "rounds/r02-critique.md")).toBe(true);
-    expect(reviewFormat.isRecordCommitted(fm as never, "rounds/r02-judgment.md")).toBe(false);
-    expect(reviewFormat.isRecordCommitted(fm as never, "artifact/v3.md")).toBe(false);
+    const fm = reviewState({
+      current_exchange: 2,
+      current_phase: "awaiting_judge",
+      artifact_version: 2,
+    }).frontmatter;
+    expect(reviewFormat.isRecordCommitted(fm, "rounds/r01-judgment.md")).toBe(true);
+    expect(reviewFormat.isRecordCommitted(fm, "rounds/r02-critique.md")).toBe(true);
+    expect(reviewFormat.isRecordCommitted(fm, "rounds/r02-judgment.md")).toBe(false);
+    expect(reviewFormat.isRecordCommitted(fm, "artifact/v3.md")).toBe(false);
   });
 
   it("checkCommitted catches a hand-edited judgment that drops a classification", () => {

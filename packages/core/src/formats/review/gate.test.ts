@@ -1,15 +1,14 @@
 import type { ReviewFrontmatter } from "@debatekit/schema";
 import { validateGateResult } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import type { DebateState } from "../../types.js";
 import { reviewFormat } from "./format.js";
 import { evaluateGate } from "./gate.js";
-import { reviewFrontmatter } from "./state.js";
+import type { ReviewState } from "./state.js";
 
 const diff =
   "# Commit abc\n\n```diff\n--- a/src/sum.ts\n+++ b/src/sum.ts\n@@ -1,4 +1,4 @@\n export function sum(xs: number[]): number {\n   let total = 0;\n-  for (let i = 0; i < xs.length; i++) total += xs[i];\n+  for (let i = 0; i < xs.length - 1; i++) total += xs[i];\n   return total;\n```\n";
 
-function reviewState(overrides: Partial<ReviewFrontmatter> = {}): DebateState {
+function reviewState(overrides: Partial<ReviewFrontmatter> = {}): ReviewState {
   const fm: ReviewFrontmatter = {
     debate_id: "sum",
     format: "review",
@@ -25,7 +24,7 @@ function reviewState(overrides: Partial<ReviewFrontmatter> = {}): DebateState {
     ...overrides,
   };
   return {
-    frontmatter: fm as unknown as DebateState["frontmatter"],
+    frontmatter: fm,
     body: "# Motion\n\nReview\n",
     motion: { text: "Review" },
     arguments: [],
@@ -34,7 +33,7 @@ function reviewState(overrides: Partial<ReviewFrontmatter> = {}): DebateState {
   };
 }
 
-function step(state: DebateState, text: string, spentMs = 1000): DebateState {
+function step(state: ReviewState, text: string, spentMs = 1000): ReviewState {
   const next = reviewFormat.next(state);
   if (next.kind !== "ask") throw new Error(`expected an ask, found ${JSON.stringify(next)}`);
   const role = next.asks[0]!.role;
@@ -104,7 +103,7 @@ describe("evaluateGate", () => {
   it("a valid blocking finding without checkable evidence is undecided unless unverified findings count", () => {
     // No evidence: the engine demotes the P1 to P2 and the judge's `valid` to needs_evidence.
     const s = step(step(reviewState(), finding("P1")), judge("valid", "E"));
-    expect(reviewFrontmatter(s).final_decision).toBe("E");
+    expect(s.frontmatter.final_decision).toBe("E");
     const policy = { pass_decisions: ["A" as const, "E" as const] };
     const result = evaluateGate({ state: s, run: done, policy });
     expect(result.findings[0]).toMatchObject({ severity: "P2", verdict: "needs_evidence", blocking: false });
@@ -148,7 +147,7 @@ describe("evaluateGate", () => {
     const s = step(reviewState(), finding("P1", verified), 10 * 60_000);
     const advanced = reviewFormat.advance!(s, "2026-01-01T00:00:00Z");
     if (!advanced.ok) throw new Error("advance");
-    expect(reviewFrontmatter(advanced.value).stop_reason).toBe("budget");
+    expect(advanced.value.frontmatter.stop_reason).toBe("budget");
     const result = evaluateGate({ state: advanced.value, run: done });
     expect(result).toMatchObject({ outcome: "undecided", exit_code: 2 });
     expect(result.degraded).toMatchObject([{ cause: "budget_spent", configured: 1, used: 0 }]);
@@ -160,7 +159,7 @@ describe("evaluateGate", () => {
     const timeout = { code: "SEAT_TIMEOUT", message: "the critic seat (codex) returned timeout" };
     const stopped = reviewFormat.onSeatFailure!(s, "critic", timeout, "now");
     if (!stopped?.ok) throw new Error("expected a budget stop");
-    expect(reviewFrontmatter(stopped.value)).toMatchObject({
+    expect(stopped.value.frontmatter).toMatchObject({
       current_phase: "complete",
       stop_reason: "budget",
       spent_ms: 600_000,
@@ -180,7 +179,7 @@ describe("evaluateGate", () => {
       ...s,
       frontmatter: {
         ...s.frontmatter,
-        seats: { ...reviewFrontmatter(s).seats!, fallback_judge: fallback },
+        seats: { ...s.frontmatter.seats!, fallback_judge: fallback },
       } as never,
     };
     expect(
@@ -196,7 +195,7 @@ describe("evaluateGate", () => {
       "now",
     );
     if (!replaced?.ok) throw new Error("expected a replaced judge");
-    expect(reviewFrontmatter(replaced.value).seats!.judge).toEqual(fallback);
+    expect(replaced.value.frontmatter.seats!.judge).toEqual(fallback);
     // Only once: the fallback's own failure fails the run.
     expect(
       reviewFormat.onSeatFailure!(replaced.value, "judge", { code: "SEAT_EXIT", message: "y" }, "now"),
@@ -251,7 +250,7 @@ describe("the gate keeps every finding of a round", () => {
 
   it("a valid verified P1 a line away from a P3 blocks, and both are in the result", () => {
     const s = judgedC();
-    expect(reviewFrontmatter(s)).toMatchObject({ current_phase: "complete", final_decision: "C" });
+    expect(s.frontmatter).toMatchObject({ current_phase: "complete", final_decision: "C" });
     const result = evaluateGate({ state: s, run: done });
     expect(result).toMatchObject({ outcome: "blocked", exit_code: 1, blocking: ["r01-f1"] });
     expect(result.findings.map((f) => [f.id, f.severity, f.evidence_status, f.blocking])).toEqual([

@@ -9,10 +9,10 @@ import type {
 } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { isJudgeRole } from "../../judging/panel.js";
-import type { DebateState } from "../../types.js";
+import type { AnyState } from "../../types.js";
+import { reviewDegraded } from "./degraded.js";
 import { latestFindings } from "./fingerprint.js";
-import { reviewDegraded } from "./format.js";
-import { reviewFrontmatter, roundsOf } from "./state.js";
+import { type ReviewState, reviewStateOf, roundsOf } from "./state.js";
 
 /** A gate policy with every default filled in (docs/architecture.md#honest-degradation). */
 export interface ResolvedGatePolicy {
@@ -49,7 +49,7 @@ function where(f: { file?: string; line?: number }): string {
 }
 
 /** Every finding of the review, the latest round's copy of each (see latestFindings). */
-function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked: Set<string>): GateFinding[] {
+function gateFindings(state: ReviewState, policy: ResolvedGatePolicy, unchecked: Set<string>): GateFinding[] {
   const rounds = roundsOf(state).map((round) => {
     const judged = new Map((round.classified ?? []).map((f) => [f.id, f.verdict]));
     const said = new Map((round.judgment?.classifications ?? []).map((c) => [c.finding_id, c.verdict]));
@@ -96,7 +96,8 @@ function gateFindings(state: DebateState, policy: ResolvedGatePolicy, unchecked:
  * blocks or the decision is not one that passes; else pass (0). Undecided never passes.
  */
 export function evaluateGate(input: {
-  state: DebateState;
+  /** The review's state as files read it (the gate ran a review, so its format is review). */
+  state: AnyState;
   run: GateRun;
   policy?: GatePolicy;
   dir?: string;
@@ -104,12 +105,13 @@ export function evaluateGate(input: {
   revision?: string;
 }): GateResult {
   const policy = resolveGatePolicy(input.policy);
-  const fm = reviewFrontmatter(input.state);
-  const rounds = roundsOf(input.state);
+  const state = reviewStateOf(input.state);
+  const fm = state.frontmatter;
+  const rounds = roundsOf(state);
   const judged = rounds.filter((r) => r.judgment).length;
   const uncheckedIds = new Set<string>();
-  const findings = gateFindings(input.state, policy, uncheckedIds);
-  const degraded: Degradation[] = reviewDegraded(input.state);
+  const findings = gateFindings(state, policy, uncheckedIds);
+  const degraded: Degradation[] = reviewDegraded(state);
   const base = {
     ...(input.dir ? { dir: input.dir } : {}),
     ...(input.scope ? { scope: input.scope } : {}),

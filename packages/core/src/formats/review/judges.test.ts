@@ -1,9 +1,9 @@
-import type { PanelResult, ReviewFrontmatter } from "@debatekit/schema";
+import type { ReviewFrontmatter } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import type { DebateState } from "../../types.js";
+import { panelResultOf } from "../../judging/votes.js";
 import { reviewFormat } from "./format.js";
 import { evaluateGate } from "./gate.js";
-import { reviewFrontmatter } from "./state.js";
+import type { ReviewState } from "./state.js";
 
 // A review whose judge is a panel (judges:): every judge asked in parallel, the decision by majority,
 // a split panel decided by the tie rule (the less final recommendation).
@@ -24,7 +24,7 @@ const seat = { adapter: "replay" as const };
 function panelState(
   judges: ReviewFrontmatter["judges"],
   extra: Partial<ReviewFrontmatter> = {},
-): DebateState {
+): ReviewState {
   const fm: ReviewFrontmatter = {
     debate_id: "sum",
     format: "review",
@@ -40,7 +40,7 @@ function panelState(
     ...extra,
   };
   return {
-    frontmatter: fm as unknown as DebateState["frontmatter"],
+    frontmatter: fm,
     body: "# Motion\n\nReview\n",
     motion: { text: "Review" },
     arguments: [],
@@ -79,7 +79,7 @@ const judged = (f1: string, f2: string, recommendation: string) =>
   });
 
 /** The critic's round, then the panel's answers by role (undefined: that judge failed). */
-function judgeRound(state: DebateState, severity: "P1" | "P2", answers: Record<string, string | undefined>) {
+function judgeRound(state: ReviewState, severity: "P1" | "P2", answers: Record<string, string | undefined>) {
   const critic = reviewFormat.parseAnswer(state, "critic", critique(severity));
   if (!critic.ok) throw new Error(JSON.stringify(critic.errors));
   const s = reviewFormat.apply(state, { critic: critic.value }, "2026-01-01T00:00:00Z", { spentMs: 10 });
@@ -99,8 +99,7 @@ function judgeRound(state: DebateState, severity: "P1" | "P2", answers: Record<s
   const applied = reviewFormat.apply(s.value, parsed, "2026-01-01T00:00:00Z", { spentMs: 10, failures });
   if (!applied.ok) throw new Error(JSON.stringify(applied.errors));
   expect(reviewFormat.checkCommitted(applied.value)).toEqual([]);
-  const panel = applied.value.records!.find((r) => r.file === "judges/r01.md")
-    ?.frontmatter as unknown as PanelResult;
+  const panel = panelResultOf(applied.value.records!.find((r) => r.file === "judges/r01.md")!);
   return { step, state: applied.value, panel };
 }
 
@@ -132,7 +131,7 @@ describe("a review's judge panel", () => {
       judge_2: judged("valid", "invalid", "B"),
       judge_3: judged("valid", "valid", "C"),
     });
-    const fm = reviewFrontmatter(state);
+    const fm = state.frontmatter;
     expect(fm.pending).toMatchObject({ choice: "B" });
     const judgment = state.records!.find((r) => r.file === "rounds/r01-judgment.md")!.frontmatter as {
       classifications: Array<{ finding_id: string; verdict: string }>;
@@ -168,7 +167,7 @@ describe("a review's judge panel", () => {
     });
     // r01-f1: valid vs invalid, no majority: needs_evidence (not settled); the recommendation: D.
     expect(panel.winner).toBe("D");
-    expect(reviewFrontmatter(state).pending).toMatchObject({ choice: "D", task: "rebuttal" });
+    expect(state.frontmatter.pending).toMatchObject({ choice: "D", task: "rebuttal" });
     const judgment = state.records!.find((r) => r.file === "rounds/r01-judgment.md")!.frontmatter as {
       classifications: Array<{ verdict: string }>;
       reasons: string[];
@@ -185,7 +184,7 @@ describe("a review's judge panel", () => {
       judge_2: judged("valid", "valid", "B"),
     });
     expect(panel.winner).toBe("B");
-    expect(reviewFrontmatter(state).pending).toMatchObject({ choice: "B" });
+    expect(state.frontmatter.pending).toMatchObject({ choice: "B" });
   });
 
   it("a judge that failed while the quorum held is recorded with its error; the result is degraded", () => {
@@ -285,7 +284,7 @@ describe("debate new with --judges", () => {
       now: "2026-01-01T00:00:00Z",
     });
     if (!made.ok) throw new Error(JSON.stringify(made.errors));
-    const fm = made.value.frontmatter as unknown as ReviewFrontmatter;
+    const fm = made.value.frontmatter;
     expect(fm.judges).toEqual({ panel: [{ adapter: "gemini" }, { adapter: "opencode" }] });
     expect(fm.seats?.judge).toBeUndefined();
     expect(
@@ -309,7 +308,7 @@ describe("debate new with --judges", () => {
     });
     const allowed = made(true);
     if (!allowed.ok) throw new Error(JSON.stringify(allowed.errors));
-    expect((allowed.value.frontmatter as unknown as ReviewFrontmatter).judges).toMatchObject({
+    expect(allowed.value.frontmatter.judges).toMatchObject({
       allow_self_judging: true,
     });
   });

@@ -9,11 +9,17 @@ import type {
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { FALLBACK_ROLE, type JudgingConfig, judgingOf } from "../../judging/panel.js";
-import { panelBallots, panelDegradations, panelRecord, voteFigures } from "../../judging/votes.js";
-import type { DebateState, Result } from "../../types.js";
+import {
+  panelBallots,
+  panelDegradations,
+  panelRecord,
+  panelResultOf,
+  voteFigures,
+} from "../../judging/votes.js";
+import type { Result } from "../../types.js";
 import type { FormatRecord, SeatFailure } from "../format.js";
 import { type ClassifiedFinding, checkRecommendation, classify } from "./judgment.js";
-import { reviewFrontmatter } from "./state.js";
+import type { ReviewState } from "./state.js";
 
 type Verdict = ClassifiedFinding["verdict"];
 /** A checked judge's answer (parseAnswer's value for a judge role). */
@@ -50,11 +56,11 @@ function findingVerdict(verdicts: readonly Verdict[]): Verdict {
 }
 
 /** The panel's results committed in judges/, in round order. */
-export function reviewPanels(state: DebateState): PanelResult[] {
+export function reviewPanels(state: ReviewState): PanelResult[] {
   return (state.records ?? [])
     .filter((r) => panelRound(r.file) !== undefined)
     .sort((a, b) => (a.file < b.file ? -1 : 1))
-    .map((r) => r.frontmatter as unknown as PanelResult);
+    .map(panelResultOf);
 }
 
 /** The review's reliability: every judged round's votes pooled. */
@@ -75,13 +81,13 @@ export function reviewReliability(config: JudgingConfig, results: readonly Panel
  * way. The findings a judge added come from the first judge of the decision (its ids, its evidence).
  */
 export function combineJudgments(
-  state: DebateState,
+  state: ReviewState,
   round: number,
   findings: readonly ReviewFinding[],
   answers: Readonly<Record<string, unknown>>,
   failures: Readonly<Record<string, SeatFailure>>,
 ): Result<{ answer: JudgeAnswer; record: FormatRecord; result: PanelResult; config: JudgingConfig }> {
-  const config = judgingOf(reviewFrontmatter(state));
+  const config = judgingOf(state.frontmatter);
   if (!config?.blind) return fail(ruleError("JUDGES_MISSING", "judges", "expected a `judges:` panel"));
   const { ballots, byJudge } = panelBallots<ReviewChoice, JudgeAnswer>(
     config,
@@ -176,7 +182,7 @@ export function combineJudgments(
  * held (`seat_failed`), or one the fallback judge stood in for (`fallback_judge`, as a replaced
  * `seats.judge` is reported), each with its sanitized error.
  */
-export function reviewPanelDegradations(state: DebateState): Degradation[] {
+export function reviewPanelDegradations(state: ReviewState): Degradation[] {
   return reviewPanels(state).flatMap((r) => {
     const round = Number(r.step.slice(1));
     if (!r.fallback_used) return panelDegradations([r], () => ({ text: `round ${round}`, round }));

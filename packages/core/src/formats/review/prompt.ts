@@ -1,10 +1,10 @@
 import type { ReviewFinding } from "@debatekit/schema";
 import { DebatekitError } from "../../errors.js";
 import { defaultAgentTemplates } from "../../generated/agents.js";
-import { type BuildPromptOptions, contextWindow, feedbackBlock, fillTemplate } from "../../prompt.js";
-import type { DebateState } from "../../types.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
+import { contextWindow, feedbackBlock, fillTemplate } from "../../prompt/template.js";
 import { critiqueContext } from "./round.js";
-import { currentArtifact, reviewFrontmatter, roundsOf } from "./state.js";
+import { currentArtifact, type ReviewState, roundsOf } from "./state.js";
 import { splitMixed } from "./target.js";
 
 function pick(options: BuildPromptOptions, role: string, task: string) {
@@ -22,10 +22,10 @@ function pick(options: BuildPromptOptions, role: string, task: string) {
 }
 
 /** The artifact as a seat reads it: a mixed one split into its code part and its proposal part. */
-export function artifactForPrompt(state: DebateState): string {
+export function artifactForPrompt(state: ReviewState): string {
   const { version, text } = currentArtifact(state);
   const head = `(artifact/v${version}.md)\n\n`;
-  if (reviewFrontmatter(state).target !== "mixed") return `${head}${text.trim()}`;
+  if (state.frontmatter.target !== "mixed") return `${head}${text.trim()}`;
   const split = splitMixed(text);
   return `${head}## Code part\n\n${split.code || "(none)"}\n\n## Proposal part\n\n${split.proposal || "(none)"}`;
 }
@@ -45,19 +45,19 @@ export function renderFinding(f: ReviewFinding & { verdict?: string }): string {
 }
 
 /** The task the seat `role` has at the current step. */
-export function reviewTask(state: DebateState, role: string): string {
+export function reviewTask(state: ReviewState, role: string): string {
   if (role === "critic") return "critique";
   if (role === "judge") return "classify";
-  return reviewFrontmatter(state).pending?.task ?? "rebuttal";
+  return state.frontmatter.pending?.task ?? "rebuttal";
 }
 
 /** The prompt of one review seat at the current step, from its agent template. */
 export function buildReviewPrompt(
-  state: DebateState,
+  state: ReviewState,
   role: string,
   options: BuildPromptOptions = {},
 ): string {
-  const fm = reviewFrontmatter(state);
+  const fm = state.frontmatter;
   const rounds = roundsOf(state);
   const common = {
     artifact: artifactForPrompt(state),

@@ -10,7 +10,7 @@ import {
 import { clipText } from "../../clip.js";
 import { fail, ok } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { DEFAULT_CONTEXT_WINDOW, fullFrom } from "../../prompt.js";
+import { DEFAULT_CONTEXT_WINDOW, fullFrom } from "../../prompt/template.js";
 import { schemaRuleErrors } from "../../schema-errors.js";
 import { removeSecrets } from "../../secrets.js";
 import type { Result } from "../../types.js";

@@ -1,25 +1,28 @@
-import type {
-  DebateFrontmatter,
-  ReviewArtifact,
-  ReviewCritique,
-  ReviewFrontmatter,
-  ReviewJudgment,
-} from "@debatekit/schema";
-import type { DebateState } from "../../types.js";
+import type { ReviewArtifact, ReviewCritique, ReviewFrontmatter, ReviewJudgment } from "@debatekit/schema";
+import type { AnyState, DebateState } from "../../types.js";
 import type { FormatRecord } from "../format.js";
 import { artifactShowsFiles, type EvidenceSources } from "./evidence.js";
 import { classify } from "./judgment.js";
 import type { CritiqueForm } from "./parse.js";
 import type { ReviewRound } from "./round.js";
 
-/** debate.md's frontmatter of a review (the state carries it typed as formal's; this is the one cast). */
-export function reviewFrontmatter(state: { frontmatter: unknown }): ReviewFrontmatter {
-  return state.frontmatter as ReviewFrontmatter;
+/** A review's state: debate.md's frontmatter typed as review's. */
+export type ReviewState = DebateState<ReviewFrontmatter>;
+
+/**
+ * A state a face read from a review's folder (the registry picked review by its `format`), typed as
+ * review's: files checked the frontmatter against review's schema. The one cast of the frontmatter.
+ */
+export function reviewStateOf(state: AnyState): ReviewState {
+  return state as ReviewState;
 }
 
-/** The frontmatter of a review state, typed as DebateState holds it. */
-export function asDebateFrontmatter(fm: ReviewFrontmatter): DebateFrontmatter {
-  return fm as unknown as DebateFrontmatter;
+/**
+ * A record's frontmatter as its kind's type: files checked it against the kind's schema on read
+ * (the format's `records`), and the format wrote it from a checked answer. The one cast of records.
+ */
+function recordData<T>(record: FormatRecord | undefined): T | undefined {
+  return record?.frontmatter as unknown as T | undefined;
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -62,13 +65,13 @@ export function isCommitted(fm: ReviewFrontmatter, file: string): boolean {
   return Number(round[1]) * 10 + KIND_POSITION[round[2] as keyof typeof KIND_POSITION] < marker;
 }
 
-function recordOf(state: DebateState, file: string): FormatRecord | undefined {
+function recordOf(state: ReviewState, file: string): FormatRecord | undefined {
   return (state.records ?? []).find((r) => r.file === file);
 }
 
 /** The latest artifact version's text (its body). */
-export function currentArtifact(state: DebateState): { version: number; text: string } {
-  const version = reviewFrontmatter(state).artifact_version ?? 1;
+export function currentArtifact(state: ReviewState): { version: number; text: string } {
+  const version = state.frontmatter.artifact_version ?? 1;
   return { version, text: recordOf(state, artifactFile(version))?.body ?? "" };
 }
 
@@ -87,7 +90,7 @@ export function repositoryFiles(original: string): Map<string, string> {
  * and each version `artifact/vN.md` that shows no file (a proposal, a version the author wrote) as a
  * file of its own; a snapshot of files is cited by those files, never by its framing.
  */
-export function evidenceSources(state: DebateState): EvidenceSources {
+export function evidenceSources(state: ReviewState): EvidenceSources {
   const original = recordOf(state, artifactFile(1))?.body ?? "";
   const files = repositoryFiles(original);
   const current = currentArtifact(state).text;
@@ -105,16 +108,15 @@ export function evidenceSources(state: DebateState): EvidenceSources {
 export type CritiqueRecord = ReviewCritique & { round: number; form: CritiqueForm; verified: number };
 
 /** Every round as committed: critique, judgment (classified), the choice applied, the author's work. */
-export function roundsOf(state: DebateState): ReviewRound[] {
-  const fm = reviewFrontmatter(state);
+export function roundsOf(read: AnyState): ReviewRound[] {
+  const state = reviewStateOf(read);
+  const fm = state.frontmatter;
   const rounds: ReviewRound[] = [];
   for (let r = 1; r <= fm.current_exchange; r++) {
-    const critique = recordOf(state, critiqueFile(r))?.frontmatter as CritiqueRecord | undefined;
+    const critique = recordData<CritiqueRecord>(recordOf(state, critiqueFile(r)));
     if (!critique) break;
     const round: ReviewRound = { round: r, critique, form: critique.form, verified: critique.verified };
-    const judgment = recordOf(state, judgmentFile(r))?.frontmatter as
-      | (ReviewJudgment & { round?: number })
-      | undefined;
+    const judgment = recordData<ReviewJudgment & { round?: number }>(recordOf(state, judgmentFile(r)));
     if (judgment) {
       round.judgment = judgment;
       round.classified = classify(judgment, [...critique.findings, ...(judgment.added_findings ?? [])]);
@@ -124,8 +126,12 @@ export function roundsOf(state: DebateState): ReviewRound[] {
     const rebuttal = recordOf(state, rebuttalFile(r));
     if (rebuttal) round.author = { kind: "rebuttal", text: rebuttal.body };
     for (const rec of state.records ?? []) {
-      const a = rec.frontmatter as unknown as ReviewArtifact;
-      if (ARTIFACT_PATH.test(rec.file) && a.round === r && (a.kind === "accepted" || a.kind === "compromise"))
+      const a = recordData<ReviewArtifact>(rec);
+      if (
+        ARTIFACT_PATH.test(rec.file) &&
+        a?.round === r &&
+        (a.kind === "accepted" || a.kind === "compromise")
+      )
         round.author = { kind: a.kind, text: rec.body };
     }
     rounds.push(round);
@@ -133,19 +139,12 @@ export function roundsOf(state: DebateState): ReviewRound[] {
   return rounds;
 }
 
-/** Adds records to a state (sorted by file, like files reads them). */
-export function withRecords(state: DebateState, added: FormatRecord[]): FormatRecord[] {
-  return [...(state.records ?? []), ...added].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
-  );
-}
-
 /** The person's decision for the current round: debate.md's `decision:` key, else inbox/decision-rNN.md. */
-export function manualDecision(state: DebateState): ReviewFrontmatter["decision"] {
-  const fm = reviewFrontmatter(state);
+export function manualDecision(state: ReviewState): ReviewFrontmatter["decision"] {
+  const fm = state.frontmatter;
   if (fm.decision) return fm.decision;
-  const inbox = recordOf(state, inboxDecisionFile(fm.current_exchange))?.frontmatter as
-    | { decision?: unknown }
-    | undefined;
-  return inbox?.decision as ReviewFrontmatter["decision"];
+  // The inbox record's kind checked `decision` (parseDecision) when files read it.
+  return recordData<{ decision?: ReviewFrontmatter["decision"] }>(
+    recordOf(state, inboxDecisionFile(fm.current_exchange)),
+  )?.decision;
 }

@@ -1,8 +1,9 @@
 import { ruleError } from "../../../errors.js";
+import { roundScore } from "../../../judging/round.js";
 import { SCORE_EPSILON } from "../../../limits.js";
 import type { ArgumentRecord, DebateState, RuleError } from "../../../types.js";
 import { expectedIds, parseArgumentId } from "../ids.js";
-import { cumulativeScores, roundScore } from "../scoring.js";
+import { cumulativeScores } from "../scoring.js";
 import { roleOfSide } from "../sides.js";
 import { checkTarget } from "./argument.js";
 
@@ -168,9 +169,10 @@ function checkCumulative(state: DebateState): RuleError[] {
  * an earlier argument of the other side and every defense one of the side's own (checkTarget), every
  * score agrees with its history, exactly the arguments of judged exchanges are scored, the cumulative
  * scores mirror them, and the arguments debate.md's exchange says exist do. Paths are `file:field`.
+ * It is formal's own check (formalFormat.checkCommitted): the registry picked the format, so it
+ * does not look at debate.md's `format` again.
  */
 export function checkCommittedState(state: DebateState): RuleError[] {
-  if (state.frontmatter.format !== undefined && state.frontmatter.format !== "formal") return [];
   const known = new Map(
     state.arguments
       .filter((a) => parseArgumentId(a.frontmatter.id) !== undefined)

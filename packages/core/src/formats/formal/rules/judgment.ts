@@ -1,9 +1,9 @@
 import type { Judgment, ScoresFile } from "@debatekit/schema";
 import { quote, ruleError } from "../../../errors.js";
+import { roundScore } from "../../../judging/round.js";
 import { MAX_RESCORE_DELTA, SCORE_EPSILON, ZERO_SUM_TOLERANCE } from "../../../limits.js";
 import type { ArgumentRecord, RuleError } from "../../../types.js";
 import { parseArgumentId } from "../ids.js";
-import { roundScore } from "../scoring.js";
 
 function inRange(value: number): boolean {
   return Number.isFinite(value) && value >= -1 && value <= 1;

@@ -1,10 +1,11 @@
 import type { Judgment } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { answer, draft, freshState, zeroSumJudgment } from "../test-helpers/states.js";
-import type { ArgumentRecord, DebaterRole, DebateState } from "../types.js";
-import { parseJudgeAnswer, parseSideAnswer } from "./formal/answers.js";
-import { applyArguments, applyJudgment, nextAction } from "./formal/machine.js";
-import { cumulativeScores, roundScore } from "./formal/scoring.js";
+import { roundScore } from "../../judging/round.js";
+import { answer, draft, freshState, zeroSumJudgment } from "../../test-helpers/states.js";
+import type { ArgumentRecord, DebaterRole, DebateState } from "../../types.js";
+import { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
+import { applyArguments, applyJudgment, nextAction } from "./machine.js";
+import { cumulativeScores } from "./scoring.js";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 

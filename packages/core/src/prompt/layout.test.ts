@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultAgentTemplates } from "./generated/agents.js";
+import { defaultAgentTemplates } from "../generated/agents.js";
 
 /**
  * The cache-friendly layout (docs/architecture.md#prompts-and-cost) of every default template: the stable instructions and

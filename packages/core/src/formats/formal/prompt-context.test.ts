@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyArguments, applyJudgment } from "./formats/formal/machine.js";
-import { renderArgument } from "./formats/formal/render.js";
-import { recordJudgment } from "./formats/formal/scoring.js";
-import { buildPrompt, historyFrom } from "./prompt.js";
-import { draft, freshState } from "./test-helpers/states.js";
-import type { ArgumentRecord, DebateState } from "./types.js";
+import { historyFrom } from "../../prompt/template.js";
+import { draft, freshState } from "../../test-helpers/states.js";
+import type { ArgumentRecord, DebateState } from "../../types.js";
+import { applyArguments, applyJudgment } from "./machine.js";
+import { buildPrompt } from "./prompt.js";
+import { renderArgument } from "./render.js";
+import { recordJudgment } from "./scoring.js";
 
 const NOW = "2026-11-21T12:00:00Z";
 const must = <T>(r: { ok: true; value: T } | { ok: false; errors: unknown }): T => {

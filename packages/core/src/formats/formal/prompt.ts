@@ -1,14 +1,12 @@
-import { DebatekitError } from "./errors.js";
-import { judgmentChanges } from "./formats/formal/scoring.js";
-import { otherRole, roleOfSide, sideCode } from "./formats/formal/sides.js";
-import { defaultAgentTemplates } from "./generated/agents.js";
-import type { BuildPromptOptions } from "./prompt/options.js";
-import type { AgentTemplate, ArgumentRecord, DebaterRole, DebateState, SeatRole } from "./types.js";
-
-export type { BuildPromptOptions };
+import { DebatekitError } from "../../errors.js";
+import { defaultAgentTemplates } from "../../generated/agents.js";
+import type { BuildPromptOptions } from "../../prompt/options.js";
+import { contextWindow, feedbackBlock, fillTemplate, historyFrom } from "../../prompt/template.js";
+import type { AgentTemplate, ArgumentRecord, DebaterRole, DebateState, SeatRole } from "../../types.js";
+import { judgmentChanges } from "./scoring.js";
+import { otherRole, roleOfSide, sideCode } from "./sides.js";
 
 type Task = "opening" | "rebuttal" | "judgment";
-const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
 function pickTemplate(templates: AgentTemplate[], role: SeatRole, task: Task): AgentTemplate {
   const forTask = templates.filter((t) => t.definition.task === task);
@@ -25,63 +23,12 @@ function pickTemplate(templates: AgentTemplate[], role: SeatRole, task: Task): A
   return template;
 }
 
-/** Fills {{placeholders}} in one pass (values are never re-scanned); a placeholder without a value throws. */
-export function fillTemplate(template: AgentTemplate, values: Record<string, string>): string {
-  const missing = new Set<string>();
-  for (const name of template.definition.placeholders ?? []) if (!(name in values)) missing.add(name);
-  const text = template.body.replace(PLACEHOLDER, (whole, name: string) => {
-    if (!(name in values)) {
-      missing.add(name);
-      return whole;
-    }
-    return values[name]!;
-  });
-  if (missing.size > 0) {
-    throw new DebatekitError(
-      "PROMPT_PLACEHOLDER_MISSING",
-      `agents/${template.definition.name}.md uses ${[...missing].map((m) => `{{${m}}}`).join(", ")}, which the engine does not supply for this step`,
-      { file: `agents/${template.definition.name}.md`, field: "placeholders" },
-    );
-  }
-  // Empty optional blocks (no feedback) must not leave holes of blank lines.
-  return `${text.replace(/\n{3,}/g, "\n\n").trim()}\n`;
-}
-
-/** Exchanges (formal) or rounds (crossfire) kept in full before earlier turns are compacted (debate.md `context.window`). */
-export const DEFAULT_CONTEXT_WINDOW = 4;
-
 /**
  * Formal's default window: the one with the least effective input cost (uncached tokens + the
  * cache-read price x cached tokens) in `pnpm bench prompts`, at Anthropic's (0.1) and OpenAI's
  * (0.5) cache prices alike; packages/core/README.md has the figures.
  */
 export const DEFAULT_FORMAL_WINDOW = 1;
-
-/** The context window of a debate: debate.md's `context.window`, else the format's default. */
-export function contextWindow(state: DebateState, fallback = DEFAULT_CONTEXT_WINDOW): number {
-  const window = state.frontmatter.context?.window;
-  return window !== undefined && window >= 1 ? window : fallback;
-}
-
-/**
- * The first exchange a history ending at `last` shows in full (review's rule: blocks of `window`
- * rounds from the first, the latest block in full, so at most `window` are).
- */
-export function fullFrom(last: number, window: number): number {
-  return last < 0 ? 0 : last - (last % window);
-}
-
-/**
- * The first exchange a formal history ending at `last` shows in full. Exchanges leave the full
- * text in blocks of `window`: the full part holds between `window` and 2 x `window` - 1
- * exchanges (all of them while there are fewer), and compaction happens once every `window`
- * exchanges, so between compactions the history only grows and consecutive prompts share all
- * but the new suffix. The latest `window` exchanges are always in full.
- */
-export function historyFrom(last: number, window: number): number {
-  const shown = last + 1;
-  return Math.max(0, shown - (shown % window) - window);
-}
 
 /**
  * An argument's prompt texts, remembered per argument object with the fields they were made from
@@ -435,20 +382,6 @@ function standing(state: DebateState): string {
   const c = state.frontmatter.cumulative_scores;
   if (!c) return "proposition 0 (0 scored), opposition 0 (0 scored)";
   return `proposition ${c.proposition.total} (${c.proposition.count} scored), opposition ${c.opposition.total} (${c.opposition.count} scored)`;
-}
-
-/** The retry block of a prompt: the errors of the previous answer, or nothing. */
-export function feedbackBlock(feedback: string[] | undefined): string {
-  if (!feedback || feedback.length === 0) return "";
-  return [
-    "# Your previous answer was rejected",
-    "",
-    "The engine could not accept your previous answer, for these reasons:",
-    "",
-    ...feedback.map((line) => `- ${line}`),
-    "",
-    "Answer again, in full, fixing every point above. Keep what was valid.",
-  ].join("\n");
 }
 
 function commonValues(state: DebateState, options: BuildPromptOptions): Record<string, string> {
