@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { crossfireFormat, defineFormat, registerFormat } from "@debatekit/core";
+import { crossfireFormat, defineFormat, formatOfState, registerFormat } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTournament, matchFolder, readTournament, sideRoles } from "./folder.js";
@@ -95,7 +95,7 @@ describe("a tie", () => {
     expect(ties.length).toBeGreaterThan(0);
     for (const tie of ties) {
       const read = await readDebateFolder(matchFolder(crossfire, tie.match.id));
-      expect(read.ok && crossfireFormat.standing(read.value.state).winner).toBe("tie");
+      expect(read.ok && formatOfState(read.value.state).standing(read.value.state).winner).toBe("tie");
     }
     const board = computeLeaderboard((await readTournament(crossfire)).frontmatter, results);
     const decided = results.length - ties.length;
@@ -157,7 +157,7 @@ describe("a format registered from outside", () => {
     await runTournament(dir, { env: env() });
     const [result] = await readResults(await readTournament(dir));
     const after = await readDebateFolder(matchFolder(dir, match.id));
-    const winner = after.ok ? duel.standing(after.value.state).winner : undefined;
+    const winner = after.ok ? formatOfState(after.value.state).standing(after.value.state).winner : undefined;
     expect(winner === "challenger" || winner === "proposer").toBe(true);
     expect(result!.winner).toBe(winner === "challenger" ? "first" : "second");
   }, 120_000);
