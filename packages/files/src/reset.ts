@@ -1,8 +1,6 @@
 import { copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import type { DebateState } from "@debatekit/core";
-import { cumulativeScores, DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
-import type { DebateFrontmatter, ScoresFile } from "@debatekit/schema";
+import { DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import { writeFilesAtomic } from "./atomic.js";
 import { serializeScores } from "./commit.js";
 import { updateDebateFile } from "./documents.js";
@@ -13,21 +11,11 @@ import { PENDING_STEP_FILE, serializePendingStep } from "./pending-step.js";
 /** The usage ledger the runner keeps (rebuilt from the journal when it is missing). */
 const LEDGER_FILE = ".debate/ledger.json";
 
-import { exchangeOfId, isCommittedExchange, readDebateFolder, recordKindOf } from "./read.js";
-
-/** Where each format starts, and the frontmatter keys its engine writes (a reset removes them). */
-const STARTS: Record<string, { exchange: number; phase: string; engineKeys: string[] }> = {
-  formal: { exchange: 0, phase: "awaiting_arguments", engineKeys: ["reliability"] },
-  crossfire: {
-    exchange: 1,
-    phase: "awaiting_proposer",
-    engineKeys: ["outcome", "completed_rounds", "failures", "winner", "reliability"],
-  },
-};
+import { exchangeOfId, readDebateFolder, recordKindOf } from "./read.js";
 
 /** Options of resetDebateFolder. */
 export interface ResetOptions {
-  /** The exchange (crossfire: round) to start again from; default: the debate's start. */
+  /** The exchange (or the format's unit) to start again from; default: the debate's start. */
   to?: number;
   /** Keep what the reset removes under `.debate/reset/<stamp>/` (default true). */
   keep?: boolean;
@@ -41,7 +29,7 @@ export interface ResetOptions {
 export interface ResetResult {
   /** The exchange the debate now starts from. */
   exchange: number;
-  /** What the format calls an exchange: `exchange`, or `round` (crossfire). */
+  /** What the format counts progress in (its `unit.one`: `exchange`, `round`). */
   unit: string;
   /** Files taken out of the debate (relative, `/`-separated). */
   removed: string[];
@@ -65,22 +53,9 @@ function exchangeOfStepFile(file: string): number | undefined {
   return match ? Number(match[1] ?? match[2]) : undefined;
 }
 
-/**
- * The scores as they stood when exchange `to` began: the kept arguments' scores without the
- * rescores that later exchanges' judgments made (`triggered_by: exchange_<n>`, n >= to).
- */
-function scoresBefore(scores: ScoresFile, keptIds: ReadonlySet<string>, to: number): ScoresFile {
-  const result: ScoresFile = {};
-  for (const [id, record] of Object.entries(scores)) {
-    if (!keptIds.has(id)) continue;
-    const history = record.history.filter((h) => {
-      const by = /^exchange_(\d+)$/.exec(h.triggered_by ?? "");
-      return !by || Number(by[1]) < to;
-    });
-    if (history.length === 0) continue;
-    result[id] = { current_score: history.at(-1)!.score, history };
-  }
-  return result;
+/** The word's indefinite article (`an exchange`, `a round`). */
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? "an" : "a";
 }
 
 /**
@@ -88,7 +63,7 @@ function scoresBefore(scores: ScoresFile, keptIds: ReadonlySet<string>, to: numb
  * settings (every key a person wrote in debate.md, with its comments and layout). Arguments, scores,
  * records, prompts, inbox answers and journal entries of the exchanges undone are taken out (kept
  * under `.debate/reset/<stamp>/` unless `keep: false`). Holds the debate's lock meanwhile; refuses a
- * review (its author changed the artifact under review) and an exchange the debate has not reached.
+ * format whose `reset` is not supported (with its reason) and an exchange the debate has not reached.
  */
 export async function resetDebateFolder(dir: string, options: ResetOptions = {}): Promise<ResetResult> {
   const lock = await acquireLock(dir, { command: options.command ?? "debate reset" });
@@ -105,46 +80,32 @@ async function resetLocked(dir: string, options: ResetOptions): Promise<ResetRes
   const folder = read.value;
   const fm = folder.state.frontmatter;
   const format = formatOfState(folder.state);
-  const start = STARTS[format.name];
-  if (!start)
+  const reset = format.reset;
+  if (!reset.supported)
     throw new DebatekitError(
       "RESET_UNSUPPORTED",
-      `a ${format.name} debate cannot be reset (its author changed what was reviewed); start a new one`,
+      `a ${format.name} debate cannot be reset (${reset.reason}); start a new one`,
     );
-  const unit = format.name === "crossfire" ? "round" : "exchange";
-  const to = options.to ?? start.exchange;
-  if (!Number.isInteger(to) || to < start.exchange || to > fm.current_exchange)
+  const unit = format.unit.one;
+  const to = options.to ?? reset.start;
+  if (!Number.isInteger(to) || to < reset.start || to > fm.current_exchange)
     throw new DebatekitError(
       "RESET_EXCHANGE_OUT_OF_RANGE",
-      `--to ${to}: expected ${unit === "round" ? "a round" : "an exchange"} from ${start.exchange} to ${fm.current_exchange} (the debate is at ${unit} ${fm.current_exchange})`,
+      `--to ${to}: expected ${article(unit)} ${unit} from ${reset.start} to ${fm.current_exchange} (the debate is at ${unit} ${fm.current_exchange})`,
       { field: "to" },
     );
 
-  // The frontmatter of the new start: the marker moves, the engine's own keys go, the rest stays.
-  const marker = { current_exchange: to, current_phase: start.phase };
-  const next: Record<string, unknown> = { ...(fm as unknown as Record<string, unknown>), ...marker };
-  for (const key of start.engineKeys) delete next[key];
-  const frontmatter = next as unknown as DebateFrontmatter;
-  const kept = folder.state.arguments.filter((a) => isCommittedExchange(frontmatter, a.frontmatter.exchange));
-  const keptIds = new Set(kept.map((a) => a.frontmatter.id));
-  const scores = scoresBefore(folder.state.scores, keptIds, to);
-  if (fm.cumulative_scores !== undefined || format.name === "formal")
-    frontmatter.cumulative_scores = cumulativeScores(scores);
-  const records = (folder.state.records ?? []).filter((r) => format.isRecordCommitted(frontmatter, r.file));
-  const state: DebateState = {
-    ...folder.state,
-    frontmatter,
-    arguments: kept,
-    scores,
-    ...(folder.state.records ? { records } : {}),
-  };
+  // The format plans the new start (marker, what stays, the keys its engine wrote); files checks and writes it.
+  const invalid = (why: string) =>
+    new DebatekitError("RESET_INVALID", `cannot reset to ${unit} ${to}: ${why}`);
+  const planned = reset.plan(folder.state, to);
+  if (!planned.ok) throw invalid(formatRuleErrors(planned.errors).join("; "));
+  const { state, writeScores } = planned.value;
+  const { frontmatter, scores } = state;
   const checked = format.validateFrontmatter(frontmatter);
-  const errors = checked.ok ? format.checkCommitted(state) : [];
-  if (!checked.ok || errors.length > 0)
-    throw new DebatekitError(
-      "RESET_INVALID",
-      `cannot reset to ${unit} ${to}: ${checked.ok ? formatRuleErrors(errors).join("; ") : checked.errors.map((e) => e.message).join("; ")}`,
-    );
+  if (!checked.ok) throw invalid(checked.errors.map((e) => e.message).join("; "));
+  const errors = format.checkCommitted(state);
+  if (errors.length > 0) throw invalid(formatRuleErrors(errors).join("; "));
 
   // What goes: every file of the exchanges undone (whatever the marker said), and what only a run uses.
   const candidates = [
@@ -202,9 +163,7 @@ async function resetLocked(dir: string, options: ResetOptions): Promise<ResetRes
     if (file !== PENDING_STEP_FILE) await rm(resolveInside(dir, file), { force: true });
   await writeFilesAtomic(
     [
-      ...(hasScores || format.name === "formal"
-        ? [{ file: "scores.json", content: serializeScores(scores) }]
-        : []),
+      ...(hasScores || writeScores ? [{ file: "scores.json", content: serializeScores(scores) }] : []),
       ...(format.derivedFiles?.(state) ?? []).map(({ file, content }) => ({
         file,
         content: content.endsWith("\n") ? content : `${content}\n`,

@@ -1,7 +1,6 @@
 import { type DebateState, formatOfState } from "@debatekit/core";
 import type { JournalEntry } from "@debatekit/schema";
-import type { FormatReporter, JudgeReliability, Narrative, Report, SeatSummary } from "./model.js";
-import { reporters as defaultReporters } from "./reporters.js";
+import type { JudgeReliability, Narrative, Report, SeatSummary } from "./model.js";
 
 /** What a report is made from: the state as files read it, and the journal when there is one. */
 export interface ReportInput {
@@ -12,12 +11,6 @@ export interface ReportInput {
   narrative?: Narrative;
   /** Judge-panel figures (docs/architecture.md#judges), when a panel judged. */
   reliability?: JudgeReliability;
-}
-
-/** Options of buildReport. */
-export interface BuildReportOptions {
-  /** The format -> section builder table (default: `reporters`). */
-  reporters?: ReadonlyMap<import("@debatekit/core").Format, FormatReporter>;
 }
 
 function add(a: number | undefined, b: number | undefined): number | undefined {
@@ -99,12 +92,15 @@ function callUsage(entry: JournalEntry): CallUsage | undefined {
   return u;
 }
 
-/** The report of a debate (pure): header, alerts, and the format's own sections. */
-export function buildReport(input: ReportInput, options: BuildReportOptions = {}): Report {
+/**
+ * The report of a debate (pure): header, alerts, and the sections of the format's own `report`; a
+ * format without one gets the header and its standing only.
+ */
+export function buildReport(input: ReportInput): Report {
   const { state } = input;
   const format = formatOfState(state);
   const standing = format.standing(state);
-  const body = (options.reporters ?? defaultReporters).get(format)?.build(state);
+  const body = format.report?.(state);
   const seats = seatsOf(input, format.seats);
   const totals: Report["totals"] = {};
   for (const s of seats) {

@@ -1,5 +1,5 @@
 // @debatekit/report: a debate's state in, report.md and report.html text out. Pure: no fs, no network.
-export type { BuildReportOptions, ReportInput } from "./build.js";
+export type { ReportInput } from "./build.js";
 export { buildReport } from "./build.js";
 export {
   escapeCell,
@@ -16,7 +16,6 @@ export { renderReportMarkdown } from "./markdown.js";
 export type {
   ChartPoint,
   FormatReport,
-  FormatReporter,
   GraphEdge,
   GraphNode,
   JudgeNote,
@@ -31,20 +30,16 @@ export type {
   TurningPoint,
 } from "./model.js";
 export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
-export { reporters } from "./reporters.js";
 export type { GraphLayout } from "./svg.js";
 export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";
 
-import { type BuildReportOptions, buildReport, type ReportInput } from "./build.js";
+import { buildReport, type ReportInput } from "./build.js";
 import { renderReportHtml } from "./html.js";
 import { renderReportMarkdown } from "./markdown.js";
 import type { Report } from "./model.js";
 
 /** Both texts of a report at once, with the data they were rendered from. */
-export function createReport(
-  input: ReportInput,
-  options?: BuildReportOptions,
-): { report: Report; markdown: string; html: string } {
-  const report = buildReport(input, options);
+export function createReport(input: ReportInput): { report: Report; markdown: string; html: string } {
+  const report = buildReport(input);
   return { report, markdown: renderReportMarkdown(report), html: renderReportHtml(report) };
 }

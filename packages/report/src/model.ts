@@ -1,6 +1,5 @@
 import type {
   ChartPoint,
-  DebateState,
   FormatReport,
   GraphEdge,
   GraphNode,
@@ -24,11 +23,6 @@ export type {
   StandingChart,
   TurningPoint,
 };
-
-/** A format's report section builder, keyed by the format object in `reporters` (never by its name). */
-export interface FormatReporter {
-  build(state: DebateState): FormatReport;
-}
 
 /** One seat of the header table, with what the journal knows about its calls. */
 export interface SeatSummary {

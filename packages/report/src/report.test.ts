@@ -1,15 +1,7 @@
-import { formalFormat } from "@debatekit/core";
+import { type AnyFormat, defineFormat, formalFormat, registerFormat } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
 import { describe, expect, it } from "vitest";
-import {
-  buildReport,
-  checkNarrative,
-  createReport,
-  type FormatReporter,
-  layoutGraph,
-  narrativePrompt,
-  reporters,
-} from "./index.js";
+import { buildReport, checkNarrative, createReport, layoutGraph, narrativePrompt } from "./index.js";
 import { longFormalDebate } from "./testing.js";
 
 // The dialectic fixture as dialectic wrote it (shared, read in place, never copied).
@@ -23,29 +15,13 @@ async function fixtureState() {
 }
 
 describe("the report of the dialectic fixture", () => {
-  it("states its facts: winner, totals, strongest, weakest, graph, chart", async () => {
+  // The body's facts are formal's to test (core: formats/formal/report.test.ts); here, how they render.
+  it("renders its facts: format, progress, status, the chart's table, the graph and the chart", async () => {
     const { report, markdown, html } = createReport({ state: await fixtureState() });
-    const b = report.body!;
     expect(report.format).toBe("formal");
     expect(report.progress).toBe("5 exchanges");
     expect(report.status).toBe("complete"); // not the phase the folder would resume in
-    expect(b.verdict.winner).toBe("proposition");
-    expect(b.verdict.totals).toEqual({ proposition: 2.05, opposition: -2.05 });
-    expect(b.verdict.headline).toBe("the proposition wins: +2.05 to -2.05");
-    expect(b.strongest[0]).toMatchObject({ id: "prop_000b", score: 0.4 });
-    expect(b.weakest[0]).toMatchObject({ id: "opp_000c", score: -0.8 });
-    expect(b.graph.nodes).toHaveLength(14);
-    expect(b.graph.edges).toHaveLength(38);
-    expect(b.chart.series.map((s) => s.points.map((p) => p.y))).toEqual([
-      [0.75, 1.1, 1.45, 1.8, 2.05],
-      [-0.75, -1.1, -1.45, -1.8, -2.05],
-    ]);
-    // dialectic scores zero-sum: every exchange moves the margin by twice its proposition gain
-    expect(b.turningPoints[0]).toMatchObject({
-      kind: "swing",
-      label: "exchange 0: +1.50 toward the proposition",
-    });
-    expect(b.judges).toHaveLength(14);
+    expect(report.body!.verdict.headline).toBe("the proposition wins: +2.05 to -2.05");
     expect(markdown).toContain("| 4 | 2.05 | -2.05 |");
     expect(markdown.endsWith("\n")).toBe(true);
     expect(html.match(/<circle class="point"/g)).toHaveLength(10);
@@ -68,27 +44,43 @@ describe("the report of the dialectic fixture", () => {
   });
 });
 
-describe("the format -> reporter table", () => {
-  it("uses the reporter keyed by the debate's format object", async () => {
-    const custom: FormatReporter = {
-      build: (state) => ({
-        ...reporters.get(formalFormat)!.build(state),
-        alerts: ["from the custom reporter"],
-      }),
-    };
-    const report = buildReport(
-      { state: await fixtureState() },
-      { reporters: new Map([[formalFormat, custom]]) },
-    );
-    expect(report.alerts).toEqual(["from the custom reporter"]);
+describe("the format's own report", () => {
+  it("is the body: the report asks the debate's format for it", async () => {
+    const state = await fixtureState();
+    expect(buildReport({ state }).body).toEqual(formalFormat.report!(state));
   });
 
-  it("still reports header and seats for a format without a reporter", async () => {
-    const { report, html, markdown } = createReport(
-      { state: await fixtureState() },
-      { reporters: new Map() },
-    );
+  /** A format registered from outside, with formal's rules, its own name and standing, and `report` or none. */
+  function registered(name: string, report?: AnyFormat["report"]): void {
+    const { report: _formal, ...rules }: AnyFormat = formalFormat;
+    const format = defineFormat({
+      ...rules,
+      name,
+      standing: (state) => ({ ...formalFormat.standing(state), phase: `${name} standing`, complete: false }),
+      ...(report ? { report } : {}),
+    });
+    expect(registerFormat(format).ok).toBe(true);
+  }
+  const stateOf = async (format: string) => {
+    const state = await fixtureState();
+    return { ...state, frontmatter: { ...state.frontmatter, format: format as never } };
+  };
+
+  it("an outside format's own report is its body", async () => {
+    registered("annotated", (state) => ({ ...formalFormat.report!(state), alerts: ["from its own report"] }));
+    const report = buildReport({ state: await stateOf("annotated") });
+    expect(report.format).toBe("annotated");
+    expect(report.alerts).toEqual(["from its own report"]);
+  });
+
+  it("a format without one still gets the header, the seats and its standing", async () => {
+    registered("plain");
+    const { report, html, markdown } = createReport({ state: await stateOf("plain") });
     expect(report.body).toBeUndefined();
+    expect(report.format).toBe("plain");
+    expect(report.status).toBe("plain standing");
+    expect(report.progress).toBe("5 exchanges");
+    expect(markdown).toContain("| Status | plain standing |");
     expect(html).toContain('<th scope="row">judge</th>');
     expect(markdown).not.toContain("## Verdict");
   });

@@ -1,6 +1,13 @@
 import { copyFile, lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { DebatekitError, formatRuleErrors, formats, quote } from "@debatekit/core";
+import {
+  DebatekitError,
+  findFormat,
+  formatNames,
+  formatRuleErrors,
+  quote,
+  type TournamentSides,
+} from "@debatekit/core";
 import {
   createDebateFolder,
   joinFrontmatter,
@@ -30,12 +37,22 @@ export interface Tournament {
   body: string;
 }
 
-/** The side roles of a format (the first two seats it names) and its judge's role (the third). */
-export function sideRoles(format: string): { first: string; second: string; judge: string } {
-  const seats = formats[format]?.newOptions.seats;
-  if (!seats || seats.length < 3)
-    throw new DebatekitError("FORMAT_UNKNOWN", `no tournament format ${quote(format)}`);
-  return { first: seats[0]!.role, second: seats[1]!.role, judge: seats[2]!.role };
+/** The roles a format's tournament seats the two players and the judge in (its `tournament` sides). */
+export function sideRoles(format: string): TournamentSides {
+  const found = findFormat(format);
+  if (!found)
+    throw new DebatekitError(
+      "FORMAT_UNKNOWN",
+      `no format ${quote(format)}: expected one of ${formatNames().join(", ")}`,
+      { field: "format" },
+    );
+  if (!found.tournament)
+    throw new DebatekitError(
+      "FORMAT_NO_TOURNAMENT",
+      `the ${format} format has no tournament sides (it pairs no two players); choose a format that does`,
+      { field: "format" },
+    );
+  return found.tournament;
 }
 
 /** Every pairing of the players, per motion, with sides swapped when `sides` is `both`. */
@@ -198,7 +215,8 @@ export interface NewTournamentInit {
   motions: TournamentMotion[];
   players: TournamentEntrant[];
   judges: TournamentEntrant[];
-  format: "formal" | "crossfire";
+  /** A registered format with `tournament` sides. */
+  format: string;
   length?: number;
   sides?: "both" | "one";
   seed?: number;
@@ -219,7 +237,8 @@ export async function createTournament(
   dir: string,
   init: NewTournamentInit,
 ): Promise<{ tournament: Tournament; warnings: string[] }> {
-  const format = formats[init.format]!;
+  const roles = sideRoles(init.format);
+  const format = findFormat(init.format)!;
   if (init.players.length < 2) {
     throw new DebatekitError("TOURNAMENT_TOO_SMALL", "a tournament needs at least two players in --seats", {
       field: "--seats",
@@ -298,7 +317,6 @@ export async function createTournament(
   }
   const created = existing === undefined;
   const warnings = new Set<string>();
-  const roles = sideRoles(init.format);
   try {
     await mkdir(path.join(dir, DEBATES_DIR), { recursive: true });
     for (const match of matches) {
@@ -323,8 +341,11 @@ export async function createTournament(
       const allSeats: Record<string, SeatConfig> = { ...(made.value.frontmatter.seats ?? {}), ...seats };
       // A panel replaces the single judge seat (debate.md takes one or the other).
       if (panelJudges) delete allSeats[roles.judge];
+      // The tournament decides who judges: its judge seat, or its panel. A panel the format's
+      // `newDebate` made from that judge goes, since debate.md takes one or the other.
+      const { judges: _formatPanel, ...madeFrontmatter } = made.value.frontmatter;
       const fm = {
-        ...made.value.frontmatter,
+        ...madeFrontmatter,
         seats: allSeats,
         ...(panelJudges
           ? {

@@ -15,7 +15,7 @@ export interface Tally {
 export interface Leaderboard {
   id: string;
   format: string;
-  /** The format's role names for the two sides (formal: proposition/opposition; crossfire: proposer/challenger). */
+  /** The format's role names for the two sides (its `tournament` sides, e.g. proposition/opposition). */
   sideNames: { first: string; second: string };
   counts: { total: number; done: number; failed: number; remaining: number; decided: number };
   spendUsd: number;

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { formatOfState } from "@debatekit/core";
+import { type AnyFormat, formatOfState, type Standing } from "@debatekit/core";
 import { readDebateFolder, readJournal, resolveInside, writeFileAtomic } from "@debatekit/files";
 import type { PanelResult } from "@debatekit/schema";
 import { type Match, matchFolder, type Tournament } from "./folder.js";
@@ -13,7 +13,7 @@ export interface MatchResult {
   match: Match;
   /** pending: not started; running: started, not ended (stopped, waiting or in progress); done; failed. */
   status: "pending" | "running" | "done" | "failed";
-  /** Who won, by side; `tie` when the format scored both sides equal. Absent unless done with a winner. */
+  /** Who won, by side; `tie` when the format's standing says so (equal scores, a split panel). Absent unless done with a winner. */
   winner?: "first" | "second" | "tie";
   /** Set when the result rests on less than configured (`aborted`, `partial ...`). */
   degraded?: string;
@@ -60,15 +60,16 @@ async function readFailure(dir: string, id: string): Promise<FailureRecord | und
   }
 }
 
-/** The winner by side from a format's standing: its scores when it scores, else the side marked `winner`. */
-function winnerOf(standing: ReturnType<ReturnType<typeof formatOfState>["standing"]>): MatchResult["winner"] {
-  if (standing.scores) {
-    const d = standing.scores.proposition - standing.scores.opposition;
-    return Math.abs(d) < 1e-9 ? "tie" : d > 0 ? "first" : "second";
-  }
-  if (standing.sides?.proposition === "winner") return "first";
-  if (standing.sides?.opposition === "winner") return "second";
-  return undefined;
+/** The winner by side: the standing's `winner` (a role, or `tie`) through the format's tournament sides. */
+function winnerOf(format: AnyFormat, standing: Standing): MatchResult["winner"] {
+  const { winner } = standing;
+  if (winner === "tie") return "tie";
+  if (winner === undefined || !format.tournament) return undefined;
+  return winner === format.tournament.first
+    ? "first"
+    : winner === format.tournament.second
+      ? "second"
+      : undefined;
 }
 
 /** Reads one match's result from its folder (and failures/). */
@@ -94,11 +95,10 @@ export async function readMatchResult(tournament: Tournament, match: Match): Pro
     };
   }
   const state = read.value.state;
-  const standing = formatOfState(state).standing(state);
+  const format = formatOfState(state);
+  const standing = format.standing(state);
   if (standing.complete) {
-    // A judge panel that split leaves crossfire's `winner: tie`: half a win each, like a formal tie.
-    const split = (state.frontmatter as { winner?: string }).winner === "tie";
-    const winner = winnerOf(standing) ?? (split ? "tie" : undefined);
+    const winner = winnerOf(format, standing);
     const panels = (state.records ?? [])
       .filter((r) => r.file.startsWith("judges/"))
       .map((r) => r.frontmatter as unknown as PanelResult);

@@ -24,7 +24,6 @@ import {
   formalPanels,
   judgePrompt,
   PANEL_NAME,
-  panelDegradations,
   panelExchange,
   parseJudge,
   reliabilityFrom,
@@ -34,19 +33,9 @@ import { buildPrompt } from "./prompt.js";
 import { formalReport } from "./report.js";
 import { formalReset } from "./reset.js";
 import { checkCommittedState } from "./rules/committed.js";
-import { cumulativeScores } from "./scoring.js";
-
-const signed = (n: number) => {
-  const v = Math.round(n * 100) / 100;
-  return `${v > 0 ? "+" : ""}${v.toFixed(2)}`;
-};
+import { formalStanding } from "./standing.js";
 
 const isDebater = (role: string): role is DebaterRole => role === "proposition" || role === "opposition";
-
-/** Who leads by a score difference: a lead under half a hundredth (scores have two decimals) is a tie. */
-function leader(lead: number): string {
-  return Math.abs(lead) < 0.005 ? "tie" : lead > 0 ? "proposition" : "opposition";
-}
 
 /** The formal format (docs/architecture.md#formats, the dialectic plugin): Toulmin arguments, a judge scoring every one. */
 export const formalFormat = defineFormat<DebateFrontmatter>({
@@ -201,30 +190,7 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
     opposition: fm.exchanges ?? 0,
     judge: (fm.exchanges ?? 0) * callsPerJudgedStep(fm),
   }),
-  standing(state) {
-    const fm = state.frontmatter;
-    const cumulative = cumulativeScores(state.scores);
-    const complete =
-      fm.exchanges === undefined ||
-      (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges);
-    const degraded = panelDegradations(state);
-    return {
-      phase: fm.exchanges !== undefined && complete ? "complete" : fm.current_phase,
-      progress: {
-        done: fm.current_exchange,
-        ...(fm.exchanges !== undefined ? { total: fm.exchanges } : {}),
-        unit: "exchange",
-      },
-      scores: { proposition: cumulative.proposition.total, opposition: cumulative.opposition.total },
-      sides: {
-        proposition: signed(cumulative.proposition.total),
-        opposition: signed(cumulative.opposition.total),
-      },
-      ...(complete ? { winner: leader(cumulative.proposition.total - cumulative.opposition.total) } : {}),
-      complete,
-      ...(degraded.length > 0 ? { degraded } : {}),
-    };
-  },
+  standing: (state) => formalStanding(state),
   newOptions: {
     seats: [
       { role: "proposition", description: "who argues for the motion", default: "claude" },

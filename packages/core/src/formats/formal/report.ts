@@ -1,5 +1,193 @@
-import type { FormatReport } from "../../report-model.js";
-import type { DebateState } from "../../types.js";
+import type {
+  ChartPoint,
+  FormatReport,
+  GraphEdge,
+  JudgeNote,
+  RankedArgument,
+  ReportSide,
+  TurningPoint,
+} from "../../report-model.js";
+import type { ArgumentRecord, DebateState } from "../../types.js";
+import { formalStanding } from "./standing.js";
 
-/** The report's body for a formal debate. (Placeholder: @debatekit/report still holds its builder until it moves here.) */
-export const formalReport: ((state: DebateState) => FormatReport) | undefined = undefined;
+const SIDE: Record<"prop" | "opp", ReportSide> = { prop: "proposition", opp: "opposition" };
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The exchange a history entry belongs to: a rescore's `triggered_by` (`exchange_2`), else the argument's own. */
+function entryExchange(arg: ArgumentRecord, triggeredBy: string | undefined): number {
+  const m = triggeredBy === undefined ? null : /(\d+)\s*$/.exec(triggeredBy);
+  return m ? Number(m[1]) : arg.frontmatter.exchange;
+}
+
+/** Every argument's score as it stood after each judged exchange. */
+function scoresByExchange(state: DebateState): {
+  exchanges: number[];
+  at(arg: ArgumentRecord, e: number): number | undefined;
+} {
+  const judged = new Set<number>();
+  for (const arg of state.arguments)
+    for (const h of state.scores[arg.frontmatter.id]?.history ?? [])
+      judged.add(entryExchange(arg, h.triggered_by));
+  return {
+    exchanges: [...judged].sort((a, b) => a - b),
+    at(arg, e) {
+      let score: number | undefined;
+      for (const h of state.scores[arg.frontmatter.id]?.history ?? [])
+        if (entryExchange(arg, h.triggered_by) <= e) score = h.score;
+      return score;
+    },
+  };
+}
+
+function ranked(state: DebateState, arg: ArgumentRecord, why: string): RankedArgument {
+  const { id, side, title } = arg.frontmatter;
+  const score = state.scores[id]?.current_score;
+  return { id, side: SIDE[side], title, ...(score === undefined ? {} : { score }), why };
+}
+
+/** The report's body for a formal debate (and a dialectic folder): scores per argument, the judge's reasoning per exchange. */
+export function formalReport(state: DebateState): FormatReport {
+  const { exchanges, at } = scoresByExchange(state);
+  const series = (["prop", "opp"] as const).map((code) => ({
+    side: SIDE[code],
+    name: code === "prop" ? "Proposition" : "Opposition",
+    points: exchanges.map(
+      (e): ChartPoint => ({
+        x: e,
+        label: `exchange ${e}`,
+        y: round2(
+          state.arguments
+            .filter((a) => a.frontmatter.side === code)
+            .reduce((sum, a) => sum + (at(a, e) ?? 0), 0),
+        ),
+      }),
+    ),
+  }));
+
+  const ids = new Set(state.arguments.map((a) => a.frontmatter.id));
+  const edges: GraphEdge[] = [];
+  for (const arg of state.arguments) {
+    for (const attack of arg.frontmatter.attacks ?? [])
+      if (ids.has(attack.target_id))
+        edges.push({
+          from: arg.frontmatter.id,
+          to: attack.target_id,
+          kind: "attack",
+          label: String(attack.type).replace(/_attack$/, ""),
+        });
+    for (const defense of arg.frontmatter.defends ?? [])
+      if (ids.has(defense.target_id))
+        edges.push({
+          from: arg.frontmatter.id,
+          to: defense.target_id,
+          kind: "defense",
+          label: String(defense.type),
+        });
+  }
+
+  const scored = state.arguments.filter((a) => state.scores[a.frontmatter.id] !== undefined);
+  const byScore = [...scored].sort(
+    (a, b) =>
+      state.scores[b.frontmatter.id]!.current_score - state.scores[a.frontmatter.id]!.current_score ||
+      a.frontmatter.id.localeCompare(b.frontmatter.id),
+  );
+  const count = Math.min(3, Math.floor(byScore.length / 2) || byScore.length);
+  const strongest = byScore.slice(0, count).map((a) => ranked(state, a, "highest current score"));
+  const weakest = byScore
+    .slice(-count)
+    .reverse()
+    .map((a) => ranked(state, a, "lowest current score"));
+
+  const turningPoints: TurningPoint[] = [];
+  const margin = (i: number) => series[0]!.points[i]!.y - series[1]!.points[i]!.y;
+  for (let i = 0; i < exchanges.length; i++) {
+    const swing = round2(margin(i) - (i === 0 ? 0 : margin(i - 1)));
+    if (swing === 0) continue;
+    const toward = swing > 0 ? "the proposition" : "the opposition";
+    turningPoints.push({
+      kind: "swing",
+      label: `exchange ${exchanges[i]}: ${swing > 0 ? "+" : ""}${swing.toFixed(2)} toward ${toward}`,
+      detail: `margin (proposition − opposition) ${round2(margin(i)).toFixed(2)} after exchange ${exchanges[i]}`,
+      magnitude: Math.abs(swing),
+    });
+  }
+  const judges: JudgeNote[] = [];
+  const judge = state.frontmatter.seats?.judge;
+  const judgeName = judge ? [judge.adapter, judge.model].filter(Boolean).join(" / ") : "judge";
+  for (const arg of state.arguments) {
+    for (const h of state.scores[arg.frontmatter.id]?.history ?? []) {
+      const e = entryExchange(arg, h.triggered_by);
+      if (h.previous_score !== undefined) {
+        turningPoints.push({
+          kind: "rescore",
+          label: `${arg.frontmatter.id} rescored ${h.previous_score.toFixed(2)} → ${h.score.toFixed(2)} (exchange ${e})`,
+          detail: h.reasoning,
+          magnitude: Math.abs(h.score - h.previous_score),
+        });
+      }
+      judges.push({
+        heading: `exchange ${e}: ${arg.frontmatter.id} ${h.previous_score === undefined ? "scored" : "rescored"} ${h.score.toFixed(2)}`,
+        judge: judgeName,
+        text: h.reasoning,
+      });
+    }
+  }
+  judges.sort((a, b) => Number(/\d+/.exec(a.heading)![0]) - Number(/\d+/.exec(b.heading)![0]));
+  turningPoints.sort((a, b) => b.magnitude - a.magnitude || a.label.localeCompare(b.label));
+
+  const prop = series[0]!.points.at(-1)?.y ?? 0;
+  const opp = series[1]!.points.at(-1)?.y ?? 0;
+  const winner: ReportSide | undefined = prop > opp ? "proposition" : opp > prop ? "opposition" : undefined;
+  const verb = formalStanding(state).complete ? "wins" : "leads";
+  const signed = (n: number) => `${n > 0 ? "+" : ""}${n.toFixed(2)}`;
+  const unscored = state.arguments
+    .filter((a) => state.scores[a.frontmatter.id] === undefined)
+    .map((a) => a.frontmatter.id);
+  return {
+    sideNames: { proposition: "Proposition", opposition: "Opposition" },
+    chart: {
+      title: "Cumulative score per side after each exchange",
+      description: `Cumulative score after exchanges ${exchanges.join(", ")}: ${series
+        .map((s) => `${s.name} ${s.points.map((p) => p.y.toFixed(2)).join(", ")}`)
+        .join("; ")}.`,
+      xLabel: "exchange",
+      yLabel: "cumulative score",
+      series,
+    },
+    graph: {
+      nodes: state.arguments.map((a) => {
+        const score = state.scores[a.frontmatter.id]?.current_score;
+        return {
+          id: a.frontmatter.id,
+          side: SIDE[a.frontmatter.side],
+          title: a.frontmatter.title,
+          ...(score === undefined ? {} : { score }),
+        };
+      }),
+      edges,
+    },
+    strongest,
+    weakest,
+    turningPoints,
+    judges,
+    verdict: {
+      headline: winner
+        ? `the ${winner} ${verb}: ${signed(prop)} to ${signed(opp)}`
+        : `tied: ${signed(prop)} to ${signed(opp)}`,
+      ...(winner ? { winner } : {}),
+      totals: { proposition: prop, opposition: opp },
+      details: [
+        {
+          label: "Proposition",
+          text: `${prop.toFixed(2)} over ${state.arguments.filter((a) => a.frontmatter.side === "prop").length} arguments`,
+        },
+        {
+          label: "Opposition",
+          text: `${opp.toFixed(2)} over ${state.arguments.filter((a) => a.frontmatter.side === "opp").length} arguments`,
+        },
+      ],
+    },
+    alerts:
+      unscored.length > 0 ? [`${unscored.length} argument(s) not scored yet: ${unscored.join(", ")}`] : [],
+  };
+}

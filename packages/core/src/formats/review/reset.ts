@@ -1,8 +1,8 @@
 import type { ReviewFrontmatter } from "@debatekit/schema";
 import type { ResetSupport } from "../format.js";
 
-/** How `debate reset` starts a review debate again. (Placeholder: files still applies its own table until the plan lands here.) */
+/** A review cannot start again: between rounds its author changed what was reviewed, so earlier rounds no longer hold. */
 export const reviewReset: ResetSupport<ReviewFrontmatter> = {
   supported: false,
-  reason: "not moved into the format yet",
+  reason: "its author changed what was reviewed",
 };

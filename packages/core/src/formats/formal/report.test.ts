@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { fixtureState } from "../../test-helpers/states.js";
+import { formalReport } from "./report.js";
+
+describe("formal's report body", () => {
+  it("of the dialectic fixture states its facts: winner, totals, strongest, weakest, graph, chart", () => {
+    const b = formalReport(fixtureState());
+    expect(b.verdict.winner).toBe("proposition");
+    expect(b.verdict.totals).toEqual({ proposition: 2.05, opposition: -2.05 });
+    expect(b.verdict.headline).toBe("the proposition wins: +2.05 to -2.05");
+    expect(b.strongest[0]).toMatchObject({ id: "prop_000b", score: 0.4 });
+    expect(b.weakest[0]).toMatchObject({ id: "opp_000c", score: -0.8 });
+    expect(b.graph.nodes).toHaveLength(14);
+    expect(b.graph.edges).toHaveLength(38);
+    expect(b.chart.series.map((s) => s.points.map((p) => p.y))).toEqual([
+      [0.75, 1.1, 1.45, 1.8, 2.05],
+      [-0.75, -1.1, -1.45, -1.8, -2.05],
+    ]);
+    // dialectic scores zero-sum: every exchange moves the margin by twice its proposition gain
+    expect(b.turningPoints[0]).toMatchObject({
+      kind: "swing",
+      label: "exchange 0: +1.50 toward the proposition",
+    });
+    expect(b.judges).toHaveLength(14);
+  });
+
+  it("says `leads` while the debate runs and `wins` once it is complete", () => {
+    const state = fixtureState();
+    const running = { ...state, frontmatter: { ...state.frontmatter, exchanges: 6 } };
+    expect(formalReport(running).verdict.headline).toBe("the proposition leads: +2.05 to -2.05");
+  });
+});
