@@ -5,6 +5,7 @@ import { registerCompletion } from "./completion.js";
 import { registerDoctor } from "./doctor.js";
 import { registerExample } from "./example.js";
 import { registerGate } from "./gate.js";
+import { registerGateEval } from "./gate-eval.js";
 import { registerImport } from "./import.js";
 import { registerLog } from "./log.js";
 import { registerMcp } from "./mcp.js";
@@ -29,6 +30,7 @@ export const commands: RegisterCommand[] = [
   registerImport,
   registerReview,
   registerGate,
+  registerGateEval,
   registerRun,
   registerAllow,
   registerStatus,

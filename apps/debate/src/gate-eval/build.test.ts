@@ -90,10 +90,14 @@ describe("buildEvalSet (SZZ)", () => {
     const { repo, commit } = await newRepo();
     await commit("start", { "x.js": lines("const x = read();") });
     await commit("more", { "y.js": lines("y") });
-    const fix = await commit("fix: check x", { "x.js": lines("const x = read();", "if (!x) throw new Error('no x');") });
+    const fix = await commit("fix: check x", {
+      "x.js": lines("const x = read();", "if (!x) throw new Error('no x');"),
+    });
     const set = await build(repo);
     expect(set.cases).toEqual([]);
-    expect(set.notes).toContain(`${fix.slice(0, 7)}: only adds lines (or changes whitespace and comments): no suspect`);
+    expect(set.notes).toContain(
+      `${fix.slice(0, 7)}: only adds lines (or changes whitespace and comments): no suspect`,
+    );
   });
 
   it("whitespace-only changes are ignored: the re-indent is not blamed, a whitespace-only fix has no suspect", async () => {
@@ -107,7 +111,9 @@ describe("buildEvalSet (SZZ)", () => {
     expect(set.cases.filter((c) => c.label === "bad").map((c) => [c.head, c.fix, c.defects])).toEqual([
       [bug, fix, [{ file: "w.js", line: 2 }]],
     ]);
-    expect(set.notes).toContain(`${style.slice(0, 7)}: only adds lines (or changes whitespace and comments): no suspect`);
+    expect(set.notes).toContain(
+      `${style.slice(0, 7)}: only adds lines (or changes whitespace and comments): no suspect`,
+    );
   });
 
   it("a merge commit is never a case: the branch commit that wrote the bug is blamed, a merged fix is skipped", async () => {

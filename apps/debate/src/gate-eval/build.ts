@@ -93,7 +93,9 @@ async function suspectsOf(
     return found;
   }
   if (fix.parents.length !== 1) {
-    notes.push(`${short(fix.sha)}: a ${fix.parents.length === 0 ? "root" : "merge"} commit, never a fix: skipped`);
+    notes.push(
+      `${short(fix.sha)}: a ${fix.parents.length === 0 ? "root" : "merge"} commit, never a fix: skipped`,
+    );
     return found;
   }
   const size = await huge(fix.sha);
@@ -122,7 +124,12 @@ async function unusable(
   return size ? `huge (${size.files} files, ${size.lines} lines)` : undefined;
 }
 
-function badCase(repoRef: string, suspect: LoggedCommit, fix: LoggedCommit, defects: GateEvalDefect[]): GateEvalCase {
+function badCase(
+  repoRef: string,
+  suspect: LoggedCommit,
+  fix: LoggedCommit,
+  defects: GateEvalDefect[],
+): GateEvalCase {
   const where = defects.map((d) => `${d.file}:${d.line}`).join(", ");
   return {
     id: `bad-${short(suspect.sha)}`,
@@ -134,7 +141,9 @@ function badCase(repoRef: string, suspect: LoggedCommit, fix: LoggedCommit, defe
     ...(defects.length > 0 ? { defects } : {}),
     reasons: [
       `fixed by ${short(fix.sha)} "${fix.subject}"`,
-      defects.length > 0 ? `the fix removed or changed ${where}, written by this change` : "the fix reverts this change",
+      defects.length > 0
+        ? `the fix removed or changed ${where}, written by this change`
+        : "the fix reverts this change",
     ],
   };
 }
@@ -153,7 +162,10 @@ async function goodCases(
   const candidates: LoggedCommit[] = [];
   for (const c of log) if (!excluded.has(c.sha) && !(await unusable(c, huge))) candidates.push(c);
   const step = candidates.length / Math.max(count, 1);
-  const picked = Array.from({ length: Math.min(count, candidates.length) }, (_, i) => candidates[Math.floor(i * step)]!);
+  const picked = Array.from(
+    { length: Math.min(count, candidates.length) },
+    (_, i) => candidates[Math.floor(i * step)]!,
+  );
   return picked.map((c) => ({
     id: `good-${short(c.sha)}`,
     repo: options.repoRef,

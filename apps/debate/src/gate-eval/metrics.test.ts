@@ -32,7 +32,10 @@ describe("ratesOf", () => {
       { label: "good", outcome: "pass" },
       { label: "good", outcome: "pass" },
     ]);
-    expect(m).toEqual({ bad: { blocked: 2, pass: 0, undecided: 1 }, good: { blocked: 1, pass: 2, undecided: 0 } });
+    expect(m).toEqual({
+      bad: { blocked: 2, pass: 0, undecided: 1 },
+      good: { blocked: 1, pass: 2, undecided: 0 },
+    });
     const r = ratesOf(m);
     expect([r.precision.k, r.precision.n]).toEqual([2, 3]);
     expect([r.recall.k, r.recall.n]).toEqual([2, 3]);
@@ -44,7 +47,12 @@ describe("ratesOf", () => {
 describe("kappa", () => {
   it("Cohen: 50 items, 20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no: po 0.7, pe 0.5, kappa 0.4", () => {
     const a = [...Array(25).fill("yes"), ...Array(25).fill("no")];
-    const b = [...Array(20).fill("yes"), ...Array(5).fill("no"), ...Array(10).fill("yes"), ...Array(15).fill("no")];
+    const b = [
+      ...Array(20).fill("yes"),
+      ...Array(5).fill("no"),
+      ...Array(10).fill("yes"),
+      ...Array(15).fill("no"),
+    ];
     expect(cohenKappa(a, b)).toBeCloseTo(0.4, 10);
   });
 

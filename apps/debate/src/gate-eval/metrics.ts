@@ -85,7 +85,8 @@ export function fleissKappa(counts: ReadonlyArray<readonly number[]>): number | 
   if (raters < 2 || counts.some((row) => row.reduce((s, x) => s + x, 0) !== raters))
     throw new Error("fleissKappa: every item needs the same number of raters, at least 2");
   const agreement =
-    counts.reduce((s, row) => s + row.reduce((t, x) => t + x * (x - 1), 0) / (raters * (raters - 1)), 0) / items;
+    counts.reduce((s, row) => s + row.reduce((t, x) => t + x * (x - 1), 0) / (raters * (raters - 1)), 0) /
+    items;
   const categories = counts[0]!.length;
   let chance = 0;
   for (let j = 0; j < categories; j++) {
@@ -116,5 +117,10 @@ export function panelAgreement(
   const kappa = fleissKappa(
     complete.map((v) => categories.map((c) => judges.filter((j) => v[j] === c).length)),
   );
-  return { method: "fleiss", ...(kappa === undefined ? {} : { kappa }), judges: judges.length, items: complete.length };
+  return {
+    method: "fleiss",
+    ...(kappa === undefined ? {} : { kappa }),
+    judges: judges.length,
+    items: complete.length,
+  };
 }

@@ -30,7 +30,7 @@ export const DEFAULT_FIX_PATTERNS = [
   "\\bfix(e[sd])?\\b",
   "\\bbug\\b",
   "\\b(close[sd]?|resolve[sd]?) #\\d+",
-  "^Revert \"",
+  '^Revert "',
   "This reverts commit [0-9a-f]{7,40}",
 ];
 
@@ -134,12 +134,27 @@ export async function changeSize(repo: string, sha: string): Promise<{ files: nu
 /** The lines `fix` removed or changed (whitespace ignored), as its parent has them. */
 export async function removedByFix(repo: string, fix: string): Promise<RemovedLine[]> {
   return parseRemovedLines(
-    await git(repo, "diff", "--unified=0", "--no-color", "--no-ext-diff", "-w", "--no-renames", `${fix}^`, fix, "--"),
+    await git(
+      repo,
+      "diff",
+      "--unified=0",
+      "--no-color",
+      "--no-ext-diff",
+      "-w",
+      "--no-renames",
+      `${fix}^`,
+      fix,
+      "--",
+    ),
   );
 }
 
 /** Blames `lines` on `fix`'s parent (whitespace ignored), one `git blame` per file. */
-export async function blameOnParent(repo: string, fix: string, lines: readonly RemovedLine[]): Promise<BlamedLine[]> {
+export async function blameOnParent(
+  repo: string,
+  fix: string,
+  lines: readonly RemovedLine[],
+): Promise<BlamedLine[]> {
   const byFile = new Map<string, number[]>();
   for (const l of lines) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l.line]);
   const out: BlamedLine[] = [];

@@ -1,0 +1,176 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { GateRun } from "@debatekit/core";
+import { readDebateFolder, splitFrontmatter, writeFileAtomic } from "@debatekit/files";
+import type { GateEvalCase, GatePolicy, GateResult, ReviewSeverity } from "@debatekit/schema";
+import type { CaseResult } from "./case-result.js";
+import { pointedAt } from "./case-result.js";
+import { git } from "./git.js";
+import type { Outcome } from "./metrics.js";
+
+/** What `debate gate eval run` needs. */
+export interface RunOptions {
+  cases: readonly GateEvalCase[];
+  /** The policy file (absolute), and its parsed content. */
+  policyFile: string;
+  policy: GatePolicy;
+  /** Where results and review folders go: <store>/cases/<id>.json, <store>/work/<id>/. */
+  store: string;
+  /** Severity thresholds to report, e.g. [["P1"], ["P1", "P2"]]. */
+  thresholds: ReadonlyArray<readonly ReviewSeverity[]>;
+  /** Cases reviewed at once. */
+  parallel: number;
+  env: NodeJS.ProcessEnv;
+  /** Called when a case is done (or found done). */
+  onCase?: (result: CaseResult, resumed: boolean) => void;
+}
+
+/** The built `debate` binary beside this module (dist/gate-eval/run.js -> dist/bin.js). */
+const BIN = fileURLToPath(new URL("../bin.js", import.meta.url));
+
+/** The name of a threshold: its severities joined by commas ("P1,P2"). */
+export const thresholdName = (severities: readonly string[]) => severities.join(",");
+
+/** The result file of a case. */
+export const caseFile = (store: string, id: string) => join(store, "cases", `${id}.json`);
+
+/**
+ * Runs the gate on every case, `parallel` at a time; a case whose result file exists is not run again
+ * (a killed run resumes), so every finished case's seat calls happen once. Returns the results in set order.
+ */
+export async function runEvalCases(options: RunOptions): Promise<CaseResult[]> {
+  const results: CaseResult[] = new Array(options.cases.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < options.cases.length) {
+      const index = next++;
+      const c = options.cases[index]!;
+      const done = await readCaseResult(caseFile(options.store, c.id));
+      results[index] = done ?? (await evaluateCase(c, options));
+      options.onCase?.(results[index], done !== undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+  return results;
+}
+
+async function readCaseResult(file: string): Promise<CaseResult | undefined> {
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(await readFile(file, "utf8")) as CaseResult;
+}
+
+/**
+ * One case: a private clone checked out at `head`, the built `debate gate` on range:base..head with
+ * the policy, then the result under each threshold. A case cut off before its result file was written
+ * starts again from a clean folder.
+ */
+async function evaluateCase(c: GateEvalCase, options: RunOptions): Promise<CaseResult> {
+  const work = join(options.store, "work", c.id);
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const tree = join(work, "tree");
+  // A clone, not a worktree: the case's repository on disk is never written to.
+  await git(work, "clone", "-q", "--shared", "--no-checkout", c.repo, tree);
+  await git(tree, "checkout", "-q", "--detach", c.head);
+  const started = Date.now();
+  const result = await runGateBinary(tree, c, options, join(work, "debates"));
+  const wall_ms = Date.now() - started;
+  await rm(tree, { recursive: true, force: true });
+  const thresholds: CaseResult["thresholds"] = {};
+  for (const severities of options.thresholds) {
+    const judged = await rejudge(result, { ...options.policy, block_on: [...severities] });
+    const pointed = pointedAt(judged, c.defects);
+    thresholds[thresholdName(severities)] = {
+      outcome: outcomeOf(judged),
+      ...(pointed ? { pointed } : {}),
+    };
+  }
+  const usage = await readUsage(result.dir);
+  const record: CaseResult = {
+    id: c.id,
+    label: c.label,
+    reason: result.reason,
+    thresholds,
+    votes: await readVotes(result.dir),
+    ...usage,
+    wall_ms,
+  };
+  await writeFileAtomic(caseFile(options.store, c.id), `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}
+
+const outcomeOf = (result: GateResult): Outcome => (result.outcome === "pass" ? "pass" : result.outcome);
+
+/** Runs `debate gate --json` in `tree` on the case's change; a result it could not print is an undecided gate. */
+function runGateBinary(tree: string, c: GateEvalCase, options: RunOptions, dir: string): Promise<GateResult> {
+  const args = [BIN, "gate", "--scope", `range:${c.base}..${c.head}`, "--policy", options.policyFile];
+  args.push("--json", "--dir", dir, "--slug", "gate");
+  const env = { ...options.env, CI: "1", NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" };
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: tree, env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        try {
+          done(JSON.parse(stdout) as GateResult);
+        } catch {
+          const why = (stderr.trim().split("\n").at(-1) ?? String(error)).slice(0, 300);
+          done({
+            outcome: "undecided",
+            exit_code: 2,
+            reason: `undecided: the gate printed no result: ${why}`,
+            findings: [],
+            blocking: [],
+            degraded: [],
+          });
+        }
+      },
+    );
+  });
+}
+
+/**
+ * The gate's verdict on the same review under another policy (another `block_on`): no seat is asked
+ * again. A review that did not finish (a seat failed, quorum missed) is undecided under every threshold.
+ */
+async function rejudge(result: GateResult, policy: GatePolicy): Promise<GateResult> {
+  const unfinished = result.degraded.some((d) => d.cause === "seat_failed" || d.cause === "quorum_missed");
+  if (!result.dir || unfinished) return result;
+  const [{ evaluateGate }, read] = await Promise.all([
+    import("@debatekit/core"),
+    readDebateFolder(result.dir),
+  ]);
+  if (!read.ok) return result;
+  const run: GateRun = { status: "done" };
+  return evaluateGate({ state: read.value.state, run, policy, dir: result.dir });
+}
+
+/** The review's seat calls and cost, from its ledger (none when the gate stopped before a review). */
+async function readUsage(
+  dir: string | undefined,
+): Promise<Pick<CaseResult, "calls" | "cost_usd" | "unknown_cost_calls">> {
+  const file = dir && join(dir, ".debate", "ledger.json");
+  if (!file || !existsSync(file)) return { calls: 0, cost_usd: 0, unknown_cost_calls: 0 };
+  const { total } = JSON.parse(await readFile(file, "utf8")) as {
+    total: { calls: number; cost_usd: number; unknown_cost_calls: number };
+  };
+  return { calls: total.calls, cost_usd: total.cost_usd, unknown_cost_calls: total.unknown_cost_calls };
+}
+
+/** Each judged round's panel votes (judges/rNN.md), for the judges' agreement. */
+async function readVotes(dir: string | undefined): Promise<Array<Record<string, string>>> {
+  const folder = dir && join(dir, "judges");
+  if (!folder || !existsSync(folder)) return [];
+  const files = (await readdir(folder)).filter((f) => /^r\d+\.md$/.test(f)).sort();
+  const votes: Array<Record<string, string>> = [];
+  for (const f of files) {
+    const split = splitFrontmatter(await readFile(join(folder, f), "utf8"), f);
+    const v = split.ok ? split.value.data.votes : undefined;
+    if (v && typeof v === "object") votes.push(v as Record<string, string>);
+  }
+  return votes;
+}
