@@ -1,15 +1,15 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { Writable } from "node:stream";
 import type { GateRun } from "@debatekit/core";
 import { readDebateFolder, splitFrontmatter, writeFileAtomic } from "@debatekit/files";
 import type { GateEvalCase, GatePolicy, GateResult, ReviewSeverity } from "@debatekit/schema";
+import { redactOutput } from "../exit-error.js";
 import type { CaseResult } from "./case-result.js";
 import { pointedAt } from "./case-result.js";
 import { git } from "./git.js";
-import type { Outcome } from "./metrics.js";
+import { caseScope, finishGateReview } from "./resume.js";
 
 /** What `debate gate eval run` needs. */
 export interface RunOptions {
@@ -28,8 +28,8 @@ export interface RunOptions {
   onCase?: (result: CaseResult, resumed: boolean) => void;
 }
 
-/** The built `debate` binary beside this module (dist/gate-eval/run.js -> dist/bin.js). */
-const BIN = fileURLToPath(new URL("../bin.js", import.meta.url));
+/** The review folder's name under each case's work folder. */
+const REVIEW_SLUG = "gate";
 
 /** The name of a threshold: its severities joined by commas ("P1,P2"). */
 export const thresholdName = (severities: readonly string[]) => severities.join(",");
@@ -63,74 +63,79 @@ async function readCaseResult(file: string): Promise<CaseResult | undefined> {
 }
 
 /**
- * One case: a private clone checked out at `head`, the built `debate gate` on range:base..head with
- * the policy, then the result under each threshold. A case cut off before its result file was written
- * starts again from a clean folder.
+ * One case: a private clone checked out at `head`, then `debate gate --json` on range:base..head with
+ * the policy (run in this process, so a killed evaluation leaves no gate running), then the result
+ * under each threshold. A review a killed evaluation cut off is finished from its journal instead.
  */
 async function evaluateCase(c: GateEvalCase, options: RunOptions): Promise<CaseResult> {
   const work = join(options.store, "work", c.id);
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
   const tree = join(work, "tree");
+  const review = join(work, "debates", REVIEW_SLUG);
+  await rm(tree, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
   // A clone, not a worktree: the case's repository on disk is never written to.
   await git(work, "clone", "-q", "--shared", "--no-checkout", c.repo, tree);
   await git(tree, "checkout", "-q", "--detach", c.head);
   const started = Date.now();
-  const result = await runGateBinary(tree, c, options, join(work, "debates"));
+  const result = (await readDebateFolder(review)).ok
+    ? await finishGateReview(review, tree, c, options.policy, options.env)
+    : await runGate(tree, c, options, join(work, "debates"));
   const wall_ms = Date.now() - started;
   await rm(tree, { recursive: true, force: true });
   const thresholds: CaseResult["thresholds"] = {};
   for (const severities of options.thresholds) {
     const judged = await rejudge(result, { ...options.policy, block_on: [...severities] });
     const pointed = pointedAt(judged, c.defects);
-    thresholds[thresholdName(severities)] = {
-      outcome: outcomeOf(judged),
-      ...(pointed ? { pointed } : {}),
-    };
+    thresholds[thresholdName(severities)] = { outcome: judged.outcome, ...(pointed ? { pointed } : {}) };
   }
-  const usage = await readUsage(result.dir);
   const record: CaseResult = {
     id: c.id,
     label: c.label,
-    reason: result.reason,
+    reason: redactOutput(result.reason, options.env),
     thresholds,
     votes: await readVotes(result.dir),
-    ...usage,
+    ...(await readUsage(result.dir)),
     wall_ms,
   };
   await writeFileAtomic(caseFile(options.store, c.id), `${JSON.stringify(record, null, 2)}\n`);
   return record;
 }
 
-const outcomeOf = (result: GateResult): Outcome => (result.outcome === "pass" ? "pass" : result.outcome);
-
 /** Runs `debate gate --json` in `tree` on the case's change; a result it could not print is an undecided gate. */
-function runGateBinary(tree: string, c: GateEvalCase, options: RunOptions, dir: string): Promise<GateResult> {
-  const args = [BIN, "gate", "--scope", `range:${c.base}..${c.head}`, "--policy", options.policyFile];
-  args.push("--json", "--dir", dir, "--slug", "gate");
+async function runGate(tree: string, c: GateEvalCase, options: RunOptions, dir: string): Promise<GateResult> {
+  await rm(dir, { recursive: true, force: true });
+  const { main } = await import("../main.js");
+  const argv = ["node", "debate", "gate", "--scope", caseScope(c), "--policy", options.policyFile];
+  argv.push("--json", "--dir", dir, "--slug", REVIEW_SLUG);
+  const stdout = collect();
+  const stderr = collect();
   const env = { ...options.env, CI: "1", NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" };
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: tree, env, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        try {
-          done(JSON.parse(stdout) as GateResult);
-        } catch {
-          const why = (stderr.trim().split("\n").at(-1) ?? String(error)).slice(0, 300);
-          done({
-            outcome: "undecided",
-            exit_code: 2,
-            reason: `undecided: the gate printed no result: ${why}`,
-            findings: [],
-            blocking: [],
-            degraded: [],
-          });
-        }
-      },
-    );
+  await main(argv, { stdout: stdout.stream, stderr: stderr.stream, env, cwd: tree });
+  try {
+    return JSON.parse(stdout.text()) as GateResult;
+  } catch {
+    const why = (stderr.text().trim().split("\n").at(-1) ?? "").slice(0, 300);
+    return {
+      outcome: "undecided",
+      exit_code: 2,
+      reason: `undecided: the gate printed no result: ${why}`,
+      findings: [],
+      blocking: [],
+      degraded: [],
+    };
+  }
+}
+
+/** A stream that keeps what is written to it. */
+function collect(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
   });
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
 }
 
 /**
