@@ -38,11 +38,26 @@ const history = (lines) => [
   ["cart: apply a discount", { "cart.js": lines(total, discount(bugs.discount)) }],
   ["docs: how to use the cart", { "README.md": "# cart\n\n`total(items)` sums the prices.\n" }],
   ["cart: round to cents", { "cart.js": lines(total, discount(bugs.discount), cents(bugs.cents)) }],
-  ["Fixes #1: a discount reduces the total", { "cart.js": lines(total, discount(fixed.discount), cents(bugs.cents)) }],
-  ["cart: free shipping over 50", { "shipping.js": "export function shipping(amount) {\n  return amount > 50 ? 0 : 5;\n}\n" }],
-  ["cart: count the items", { "cart.js": lines(total, discount(fixed.discount), cents(bugs.cents), count(1)) }],
-  ["fix: round cents half up (closes #2)", { "cart.js": lines(total, discount(fixed.discount), cents(fixed.cents), count(1)) }],
-  ["fix: count the first item too", { "cart.js": lines(total, discount(fixed.discount), cents(fixed.cents), count(0)) }],
+  [
+    "Fixes #1: a discount reduces the total",
+    { "cart.js": lines(total, discount(fixed.discount), cents(bugs.cents)) },
+  ],
+  [
+    "cart: free shipping over 50",
+    { "shipping.js": "export function shipping(amount) {\n  return amount > 50 ? 0 : 5;\n}\n" },
+  ],
+  [
+    "cart: count the items",
+    { "cart.js": lines(total, discount(fixed.discount), cents(bugs.cents), count(1)) },
+  ],
+  [
+    "fix: round cents half up (closes #2)",
+    { "cart.js": lines(total, discount(fixed.discount), cents(fixed.cents), count(1)) },
+  ],
+  [
+    "fix: count the first item too",
+    { "cart.js": lines(total, discount(fixed.discount), cents(fixed.cents), count(0)) },
+  ],
 ];
 
 /** Creates the repository at `dir` (a new folder) and returns its commit ids by message. */

@@ -3,7 +3,7 @@
 // commits, the labelled set `debate gate eval build` makes of it, and `debate gate eval run` with
 // http seats on a loopback model server (scripted answers: the figures measure the pipeline, not a
 // model). Usage: node examples/gate-eval/run.mjs [work-folder]   (build the repository first: pnpm build)
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +14,8 @@ import { reply } from "./seats.mjs";
 
 const bin = fileURLToPath(new URL("../../apps/debate/dist/bin.js", import.meta.url));
 const work = process.argv[2] ?? mkdtempSync(join(tmpdir(), "gate-eval-"));
-const debate = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: work, stdio: ["ignore", "pipe", "inherit"] });
+const debate = (...args) =>
+  execFileSync(process.execPath, [bin, ...args], { cwd: work, stdio: ["ignore", "pipe", "inherit"] });
 
 makeCartRepo(join(work, "cart"));
 debate("gate", "eval", "build", "--repo", "cart", "--out", "cart.jsonl");
@@ -23,11 +24,13 @@ try {
   const seat = (model) => ({ adapter: "http", base_url: `${server.url}/v1`, model, timeout_ms: 30_000 });
   const policy = { critic: seat("critic"), judge: seat("judge"), author: seat("judge") };
   writeFileSync(join(work, "policy.json"), `${JSON.stringify(policy, null, 2)}\n`);
-  // The server runs in this process: the evaluation runs beside it, not blocking it.
-  const { execFile } = await import("node:child_process");
+  // The server runs in this process: the evaluation runs beside it (execFile), never blocking it.
   await new Promise((done, fail) =>
-    execFile(process.execPath, [bin, "gate", "eval", "run", "cart.jsonl", "--policy", "policy.json"], { cwd: work }, (error, _out, err) =>
-      error ? fail(new Error(err)) : done(),
+    execFile(
+      process.execPath,
+      [bin, "gate", "eval", "run", "cart.jsonl", "--policy", "policy.json"],
+      { cwd: work },
+      (error, _out, err) => (error ? fail(new Error(err)) : done()),
     ),
   );
 } finally {

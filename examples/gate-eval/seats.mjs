@@ -39,13 +39,18 @@ function critic(prompt) {
 }
 
 function judge(prompt) {
-  if (!prompt.includes("r01-f1")) return { classifications: [], recommendation: "A", reasons: ["Nothing to fix."] };
+  if (!prompt.includes("r01-f1"))
+    return { classifications: [], recommendation: "A", reasons: ["Nothing to fix."] };
   // Every finding is held valid; only a P2 lets the change be kept.
   const minor = prompt.includes("Rounding down loses cents");
   return {
-    classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "The quoted line does what the finding says." }],
+    classifications: [
+      { finding_id: "r01-f1", verdict: "valid", reasoning: "The quoted line does what the finding says." },
+    ],
     recommendation: minor ? "A" : "B",
-    reasons: [minor ? "A valid P2: worth fixing, not worth blocking." : "A valid P1: the change must not land as is."],
+    reasons: [
+      minor ? "A valid P2: worth fixing, not worth blocking." : "A valid P1: the change must not land as is.",
+    ],
   };
 }
 

@@ -40,7 +40,7 @@ const build = (repo: string) => buildEvalSet({ repo, repoRef: repo });
 
 describe("buildEvalSet (SZZ)", () => {
   it("a one-line fix: the commit that wrote the line is bad, with the line; as many good cases", async () => {
-    const { repo, commit } = await newRepo();
+    const { repo, git, commit } = await newRepo();
     await commit("price", { "price.js": lines("export function price(x) {", "  return x;", "}") });
     const other = await commit("readme", { "README.md": "prices\n" });
     const bug = await commit("discount", {
@@ -55,7 +55,7 @@ describe("buildEvalSet (SZZ)", () => {
       {
         id: `bad-${bug.slice(0, 7)}`,
         repo,
-        base: (await newBase(repo, bug)).trim(),
+        base: git("rev-parse", `${bug}^`),
         head: bug,
         label: "bad",
         fix,
@@ -134,8 +134,21 @@ describe("buildEvalSet (SZZ)", () => {
     expect(set.cases.map((c) => c.head)).not.toContain(merge);
     expect(set.notes).toContain(`${merge.slice(0, 7)}: a merge commit, never a fix: skipped`);
   });
+  it("a revert names its suspect; --pattern replaces the default fix words; huge commits are skipped", async () => {
+    const { repo, git, commit } = await newRepo();
+    await commit("start", { "r.js": lines("r = 1") });
+    const bad = await commit("tune r", { "r.js": lines("r = 2") });
+    git("revert", "--no-edit", bad);
+    const revert = git("rev-parse", "HEAD");
+    const set = await build(repo);
+    expect(
+      set.cases.filter((c) => c.label === "bad").map((c) => [c.head, c.fix, c.defects, c.reasons[1]]),
+    ).toEqual([[bad, revert, undefined, "the fix reverts this change"]]);
+    // Only messages with "oops" are fixes now: the revert is an ordinary commit, and there is no fix.
+    const custom = await buildEvalSet({ repo, repoRef: repo, patterns: ["oops"] });
+    expect(custom.cases).toEqual([]);
+    const fix = await commit("oops: r is 1", { "r.js": lines("r = 1", "s = 1", "t = 1") });
+    const huge = await buildEvalSet({ repo, repoRef: repo, patterns: ["oops"], maxLines: 1 });
+    expect(huge.notes).toContain(`${fix.slice(0, 7)}: huge (1 files, 2 lines), never a fix: skipped`);
+  });
 });
-
-async function newBase(repo: string, sha: string): Promise<string> {
-  return execFileSync("git", ["rev-parse", `${sha}^`], { cwd: repo }).toString();
-}
