@@ -190,4 +190,57 @@ describe("debate gate eval", () => {
       await server.close();
     }
   }, 120_000);
+  it("a judge panel: the judges' agreement is Cohen's kappa over the judged rounds (hand-computed 0.4)", async () => {
+    const dir = join(work, "panel");
+    makeCartRepo(join(dir, "cart"));
+    const build = await runDebateAsync(
+      ["gate", "eval", "build", "--repo", "cart", "--out", "cart.jsonl"],
+      dir,
+      process.env,
+    );
+    expect(build.code, build.stderr).toBe(0);
+    // The second judge accepts the critique of the rounding bug (B) where the first keeps the change
+    // (A); they agree on the other two bad cases. Votes (B, B), (A, B), (A, A): observed 2/3; chance
+    // 2/3 * 1/3 + 1/3 * 2/3 = 4/9; kappa (2/3 - 4/9) / (5/9) = 0.4.
+    const server = await startModelServer((request) =>
+      request.model === "judge-b" && request.allText.includes("Rounding down loses cents")
+        ? JSON.stringify({
+            classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "Floor loses a cent." }],
+            recommendation: "B",
+            reasons: ["A valid P2 is worth a change."],
+          })
+        : reply({ ...request, model: request.model.startsWith("judge") ? "judge" : request.model }),
+    );
+    try {
+      const seat = (model: string) => ({
+        adapter: "http",
+        base_url: `${server.url}/v1`,
+        model,
+        timeout_ms: 30_000,
+      });
+      await writeFile(
+        join(dir, "policy.json"),
+        JSON.stringify({
+          critic: seat("critic"),
+          author: seat("judge"),
+          judges: [seat("judge"), seat("judge-b")],
+        }),
+      );
+      const ran = await runDebateAsync(
+        ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--limit", "3", "--json"],
+        dir,
+        process.env,
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const summary = JSON.parse(ran.stdout);
+      expect(summary.cases).toEqual({ n: 3, bad: 3, good: 0 });
+      expect(summary.agreement).toMatchObject({ method: "cohen", judges: 2, items: 3 });
+      expect(summary.agreement.kappa).toBeCloseTo(0.4, 10);
+      expect(await readFile(join(dir, "cart.eval", "eval.md"), "utf8")).toContain(
+        "- Judge agreement: Cohen's kappa 0.40 (2 judges, 3 judged rounds)",
+      );
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
