@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -243,4 +243,34 @@ describe("debate gate eval", () => {
       await server.close();
     }
   }, 120_000);
+  it("bad input is a clear error (exit 2) naming the flag, or the file, line and field", async () => {
+    const dir = join(work, "bad-input");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "set.jsonl"),
+      `${JSON.stringify({ id: "a", repo: ".", base: "abcdef0", head: "abcdef1", label: "good", reasons: ["r"] })}\n{"id":"b"}\n`,
+    );
+    await writeFile(join(dir, "policy.json"), "{}");
+    const noRepo = await runDebateAsync(["gate", "eval", "build", "--repo", "missing"], dir, process.env);
+    expect([noRepo.code, noRepo.stderr]).toEqual([
+      2,
+      "debate: --repo missing: not a folder (expected a git repository on disk)\n",
+    ]);
+    const badLine = await runDebateAsync(
+      ["gate", "eval", "run", "set.jsonl", "--policy", "policy.json"],
+      dir,
+      process.env,
+    );
+    expect(badLine.code).toBe(2);
+    expect(badLine.stderr).toMatch(/^debate: .*set\.jsonl:2: field `repo` is required; a valid case: \{/);
+    const badThreshold = await runDebateAsync(
+      ["gate", "eval", "run", "set.jsonl", "--policy", "policy.json", "--block-on", "P4"],
+      dir,
+      process.env,
+    );
+    expect([badThreshold.code, badThreshold.stderr]).toEqual([
+      2,
+      'debate: --block-on: expected severities P1, P2, P3 joined by commas (e.g. P1,P2), got "P4"\n',
+    ]);
+  });
 });

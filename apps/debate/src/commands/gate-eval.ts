@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ReviewSeverity } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -46,6 +46,8 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
     import("@debatekit/files"),
   ]);
   const repo = resolve(io.cwd, flags.repo);
+  if (!(await stat(repo).catch(() => undefined))?.isDirectory())
+    throw new ExitError(`--repo ${flags.repo}: not a folder (expected a git repository on disk)`, 2);
   const out = resolve(io.cwd, flags.out);
   const repoRef = relative(dirname(out), repo) || ".";
   const built = await buildEvalSet({
@@ -87,13 +89,13 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
     import("../gate/policy.js"),
     import("@debatekit/files"),
   ]);
+  const thresholds = flags.blockOn.map(parseThreshold);
   const file = resolve(io.cwd, set);
   const cases = await readEvalSet(file).catch((error: unknown) => {
     throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
   });
   const policyFile = resolve(io.cwd, flags.policy);
   const policy = await loadGatePolicy(io.cwd, flags.policy);
-  const thresholds = flags.blockOn.map(parseThreshold);
   const store = resolve(io.cwd, flags.out ?? `${file.replace(/\.jsonl$/, "")}.eval`);
   await mkdir(store, { recursive: true });
   const chosen = cases.slice(0, flags.limit ?? cases.length);

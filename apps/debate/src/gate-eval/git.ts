@@ -10,7 +10,7 @@ export async function git(repo: string, ...args: string[]): Promise<string> {
     return stdout;
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`git ${args.slice(0, 3).join(" ")} in ${repo}: ${stderr || String(error)}`, {
+    throw new Error(`git ${args[0]} in ${repo}: ${stderr || String(error)}`, {
       cause: error,
     });
   }
