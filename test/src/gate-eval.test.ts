@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import {
   keysOf,
   type ModelReply,
@@ -12,7 +13,7 @@ import {
 } from "@debatekit/model-server";
 import { validateGateEvalCase } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DebateRun, repoRoot, runDebateAsync } from "./workspace.js";
+import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // `debate gate eval` end to end: the offline example (a repository with real bug-introducing and
 // fixing commits, the set `gate eval build` makes of it, `gate eval run` with http seats on a
@@ -75,6 +76,7 @@ function expectHandFigures(summary: {
   expect(p12!.pointed).toEqual({ n: 2, line: 2, file: 0, elsewhere: 0 });
 }
 
+const run = promisify(execFile);
 let work: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "gate-eval-"));
@@ -83,22 +85,44 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function node(args: string[], cwd: string): Promise<DebateRun> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: "1" } });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+/** The example's repository in `dir`/cart and its labelled set `dir`/cart.jsonl, built by `gate eval build`. */
+async function buildCartSet(dir: string): Promise<void> {
+  makeCartRepo(join(dir, "cart"));
+  const build = await runDebateAsync(
+    ["gate", "eval", "build", "--repo", "cart", "--out", "cart.jsonl"],
+    dir,
+    process.env,
+  );
+  expect(build.code, build.stderr).toBe(0);
+  expect(build.stdout).toBe("cart.jsonl: 3 bad, 3 good case(s)\n");
+}
+
+/** Writes `dir`/policy.json: `seats` (role -> model name, or a list of them for a panel) as http seats on `server`. */
+async function writePolicy(
+  dir: string,
+  server: ModelServer,
+  seats: Record<string, string | string[]>,
+): Promise<void> {
+  const seat = (model: string) => ({
+    adapter: "http",
+    base_url: `${server.url}/v1`,
+    model,
+    timeout_ms: 30_000,
+  });
+  const policy = Object.fromEntries(
+    Object.entries(seats).map(([role, model]) => [
+      role,
+      Array.isArray(model) ? model.map(seat) : seat(model),
+    ]),
+  );
+  await writeFile(join(dir, "policy.json"), JSON.stringify(policy));
 }
 
 describe("debate gate eval", () => {
   it("the offline example builds its set by SZZ and runs end to end in under a minute, with the hand-computed figures", async () => {
     const dir = join(work, "example");
     const started = Date.now();
-    const ran = await node([join(example, "run.mjs"), dir], repoRoot);
-    expect(ran.code, ran.stderr).toBe(0);
+    const ran = await run(process.execPath, [join(example, "run.mjs"), dir], { cwd: repoRoot });
     expect(Date.now() - started).toBeLessThan(60_000);
     const lines = (await readFile(join(dir, "cart.jsonl"), "utf8"))
       .trim()
@@ -124,14 +148,7 @@ describe("debate gate eval", () => {
 
   it("killed with SIGKILL in the middle of a case, then resumed: the same figures, no answered seat call asked twice", async () => {
     const dir = join(work, "killed");
-    makeCartRepo(join(dir, "cart"));
-    const build = await runDebateAsync(
-      ["gate", "eval", "build", "--repo", "cart", "--out", "cart.jsonl"],
-      dir,
-      process.env,
-    );
-    expect(build.code, build.stderr).toBe(0);
-    expect(build.stdout).toBe("cart.jsonl: 3 bad, 3 good case(s)\n");
+    await buildCartSet(dir);
     // First pass: the judge never answers on the free-shipping case (the fourth), so the evaluation
     // is inside that case, its critic's answer already journaled, when it is killed.
     let hang = true;
@@ -141,16 +158,7 @@ describe("debate gate eval", () => {
         : reply(request),
     );
     try {
-      const seat = (model: string) => ({
-        adapter: "http",
-        base_url: `${server.url}/v1`,
-        model,
-        timeout_ms: 30_000,
-      });
-      await writeFile(
-        join(dir, "policy.json"),
-        JSON.stringify({ critic: seat("critic"), judge: seat("judge"), author: seat("judge") }),
-      );
+      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
       const args = [
         "gate",
         "eval",
@@ -192,13 +200,7 @@ describe("debate gate eval", () => {
   }, 120_000);
   it("a judge panel: the judges' agreement is Cohen's kappa over the judged rounds (hand-computed 0.4)", async () => {
     const dir = join(work, "panel");
-    makeCartRepo(join(dir, "cart"));
-    const build = await runDebateAsync(
-      ["gate", "eval", "build", "--repo", "cart", "--out", "cart.jsonl"],
-      dir,
-      process.env,
-    );
-    expect(build.code, build.stderr).toBe(0);
+    await buildCartSet(dir);
     // The second judge accepts the critique of the rounding bug (B) where the first keeps the change
     // (A); they agree on the other two bad cases. Votes (B, B), (A, B), (A, A): observed 2/3; chance
     // 2/3 * 1/3 + 1/3 * 2/3 = 4/9; kappa (2/3 - 4/9) / (5/9) = 0.4.
@@ -212,20 +214,7 @@ describe("debate gate eval", () => {
         : reply({ ...request, model: request.model.startsWith("judge") ? "judge" : request.model }),
     );
     try {
-      const seat = (model: string) => ({
-        adapter: "http",
-        base_url: `${server.url}/v1`,
-        model,
-        timeout_ms: 30_000,
-      });
-      await writeFile(
-        join(dir, "policy.json"),
-        JSON.stringify({
-          critic: seat("critic"),
-          author: seat("judge"),
-          judges: [seat("judge"), seat("judge-b")],
-        }),
-      );
+      await writePolicy(dir, server, { critic: "critic", author: "judge", judges: ["judge", "judge-b"] });
       const ran = await runDebateAsync(
         ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--limit", "3", "--json"],
         dir,
