@@ -144,6 +144,31 @@ describe("debate gate eval", () => {
     expect(ran.stdout).toContain(
       "| precision (blocked changes that were bad) | 66.7% [20.8%, 93.9%] (2/3) |",
     );
+    // A threshold asked for later is worked out from the stored reviews: no seat is asked (the
+    // example's model server is gone), and nothing in the set is P3, so it blocks as [P1, P2] does.
+    const again = await runDebateAsync(
+      ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--block-on", "P1,P2,P3", "--json"],
+      dir,
+      process.env,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    const [wider] = JSON.parse(again.stdout).thresholds;
+    expect(wider.threshold).toBe("P1,P2,P3");
+    expect(wider.confusion).toEqual({
+      bad: { blocked: 2, pass: 1, undecided: 0 },
+      good: { blocked: 1, pass: 2, undecided: 0 },
+    });
+    // Results of one policy are never mixed with another's.
+    await writeFile(join(dir, "other.json"), JSON.stringify({ block_on: ["P1"] }));
+    const other = await runDebateAsync(
+      ["gate", "eval", "run", "cart.jsonl", "--policy", "other.json"],
+      dir,
+      process.env,
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(
+      /cart\.eval: holds results of another policy .*give another --out, or remove the folder/,
+    );
   }, 90_000);
 
   it("killed with SIGKILL in the middle of a case, then resumed: the same figures, no answered seat call asked twice", async () => {

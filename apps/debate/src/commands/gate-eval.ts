@@ -38,6 +38,11 @@ function parseThreshold(value: string): ReviewSeverity[] {
   return list as ReviewSeverity[];
 }
 
+/** Ends the command with exit 2 and the error's message: bad input (a set, a repository, a results folder). */
+function inputError(error: unknown): never {
+  throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
+}
+
 /** `debate gate eval build`: a labelled set from the repository's own history (SZZ). */
 async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
   const [{ buildEvalSet }, { serializeEvalSet }, { writeFileAtomic }] = await Promise.all([
@@ -57,9 +62,7 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
     ...(flags.since ? { since: flags.since } : {}),
     ...(flags.max ? { max: flags.max } : {}),
     ...(flags.pattern?.length ? { patterns: flags.pattern } : {}),
-  }).catch((error: unknown) => {
-    throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
-  });
+  }).catch(inputError);
   await writeFileAtomic(out, serializeEvalSet(built.cases));
   const bad = built.cases.filter((c) => c.label === "bad").length;
   if (flags.json) {
@@ -91,9 +94,7 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
   ]);
   const thresholds = flags.blockOn.map(parseThreshold);
   const file = resolve(io.cwd, set);
-  const cases = await readEvalSet(file).catch((error: unknown) => {
-    throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
-  });
+  const cases = await readEvalSet(file).catch(inputError);
   const policyFile = resolve(io.cwd, flags.policy);
   const policy = await loadGatePolicy(io.cwd, flags.policy);
   const store = resolve(io.cwd, flags.out ?? `${file.replace(/\.jsonl$/, "")}.eval`);
@@ -113,7 +114,7 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
       if (!flags.json)
         io.stderr.write(`  ${r.id} (${r.label}): ${resumed ? "done earlier" : r.reason.split(":")[0]}\n`);
     },
-  });
+  }).catch(inputError);
   const summary = summarizeEval(results, thresholds.map(thresholdName), scriptedSeats(policy));
   await writeFileAtomic(join(store, "eval.json"), `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(join(store, "eval.md"), renderEvalMarkdown(summary));

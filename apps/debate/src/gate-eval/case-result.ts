@@ -22,6 +22,8 @@ export interface CaseResult {
   cost_usd: number;
   unknown_cost_calls: number;
   wall_ms: number;
+  /** The gate's result under the run's policy (redacted): other thresholds are worked out from it. */
+  gate: GateResult;
 }
 
 /** Where the blocking findings of `result` point, against `defects` (undefined when nothing blocks or no defect is known). */

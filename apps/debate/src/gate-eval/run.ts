@@ -42,14 +42,21 @@ export const caseFile = (store: string, id: string) => join(store, "cases", `${i
  * (a killed run resumes), so every finished case's seat calls happen once. Returns the results in set order.
  */
 export async function runEvalCases(options: RunOptions): Promise<CaseResult[]> {
+  await claimStore(options.store, options.policy);
   const results: CaseResult[] = new Array(options.cases.length);
   let next = 0;
   const worker = async () => {
     while (next < options.cases.length) {
       const index = next++;
       const c = options.cases[index]!;
-      const done = await readCaseResult(caseFile(options.store, c.id));
-      results[index] = done ?? (await evaluateCase(c, options));
+      const done = await readCaseResult(c, options);
+      results[index] =
+        done ??
+        (await evaluateCase(c, options).catch((error: unknown) => {
+          throw new Error(`case ${c.id}: ${error instanceof Error ? error.message : String(error)}`, {
+            cause: error,
+          });
+        }));
       options.onCase?.(results[index], done !== undefined);
     }
   };
@@ -57,9 +64,47 @@ export async function runEvalCases(options: RunOptions): Promise<CaseResult[]> {
   return results;
 }
 
-async function readCaseResult(file: string): Promise<CaseResult | undefined> {
+/**
+ * Records the policy the results in `store` are made with; a store holding results of another
+ * policy is refused, so one report never mixes two policies.
+ */
+async function claimStore(store: string, policy: GatePolicy): Promise<void> {
+  const file = join(store, "policy.json");
+  const text = `${JSON.stringify(policy, null, 2)}\n`;
+  if (!existsSync(file)) return writeFileAtomic(file, text);
+  if ((await readFile(file, "utf8")) !== text)
+    throw new Error(
+      `${store}: holds results of another policy (${file}); give another --out, or remove the folder`,
+    );
+}
+
+/** A finished case's result, with any threshold it lacks worked out from its stored gate result (no seat asked). */
+async function readCaseResult(c: GateEvalCase, options: RunOptions): Promise<CaseResult | undefined> {
+  const file = caseFile(options.store, c.id);
   if (!existsSync(file)) return undefined;
-  return JSON.parse(await readFile(file, "utf8")) as CaseResult;
+  const stored = JSON.parse(await readFile(file, "utf8")) as CaseResult;
+  const missing = options.thresholds.filter((t) => stored.thresholds[thresholdName(t)] === undefined);
+  if (missing.length === 0) return stored;
+  const added = await thresholdsOf(c, stored.gate, options.policy, missing);
+  const record = { ...stored, thresholds: { ...stored.thresholds, ...added } };
+  await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}
+
+/** The case's outcome under each threshold, and where a block pointed. */
+async function thresholdsOf(
+  c: GateEvalCase,
+  gate: GateResult,
+  policy: GatePolicy,
+  thresholds: RunOptions["thresholds"],
+): Promise<CaseResult["thresholds"]> {
+  const out: CaseResult["thresholds"] = {};
+  for (const severities of thresholds) {
+    const judged = await rejudge(gate, { ...policy, block_on: [...severities] });
+    const pointed = pointedAt(judged, c.defects);
+    out[thresholdName(severities)] = { outcome: judged.outcome, ...(pointed ? { pointed } : {}) };
+  }
+  return out;
 }
 
 /**
@@ -77,25 +122,23 @@ async function evaluateCase(c: GateEvalCase, options: RunOptions): Promise<CaseR
   await git(work, "clone", "-q", "--shared", "--no-checkout", c.repo, tree);
   await git(tree, "checkout", "-q", "--detach", c.head);
   const started = Date.now();
-  const result = (await readDebateFolder(review)).ok
-    ? await finishGateReview(review, tree, c, options.policy, options.env)
-    : await runGate(tree, c, options, join(work, "debates"));
+  const result = redactResult(
+    (await readDebateFolder(review)).ok
+      ? await finishGateReview(review, tree, c, options.policy, options.env)
+      : await runGate(tree, c, options, join(work, "debates")),
+    options.env,
+  );
   const wall_ms = Date.now() - started;
   await rm(tree, { recursive: true, force: true });
-  const thresholds: CaseResult["thresholds"] = {};
-  for (const severities of options.thresholds) {
-    const judged = await rejudge(result, { ...options.policy, block_on: [...severities] });
-    const pointed = pointedAt(judged, c.defects);
-    thresholds[thresholdName(severities)] = { outcome: judged.outcome, ...(pointed ? { pointed } : {}) };
-  }
   const record: CaseResult = {
     id: c.id,
     label: c.label,
-    reason: redactOutput(result.reason, options.env),
-    thresholds,
+    reason: result.reason,
+    thresholds: await thresholdsOf(c, result, options.policy, options.thresholds),
     votes: await readVotes(result.dir),
     ...(await readUsage(result.dir)),
     wall_ms,
+    gate: result,
   };
   await writeFileAtomic(caseFile(options.store, c.id), `${JSON.stringify(record, null, 2)}\n`);
   return record;
@@ -124,6 +167,15 @@ async function runGate(tree: string, c: GateEvalCase, options: RunOptions, dir: 
       degraded: [],
     };
   }
+}
+
+/** `result` with every string redacted: model text and provider errors reach the result files. */
+function redactResult(result: GateResult, env: NodeJS.ProcessEnv): GateResult {
+  return JSON.parse(
+    JSON.stringify(result, (_key, value: unknown) =>
+      typeof value === "string" ? redactOutput(value, env) : value,
+    ),
+  ) as GateResult;
 }
 
 /** A stream that keeps what is written to it. */
