@@ -81,7 +81,7 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
     { readEvalSet },
     { runEvalCases, thresholdName },
     { summarizeEval, scriptedSeats },
-    { renderEvalMarkdown },
+    { renderEvalHtml, renderEvalMarkdown },
     { loadGatePolicy },
     { writeFileAtomic },
   ] = await Promise.all([
@@ -118,6 +118,7 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
   const summary = summarizeEval(results, thresholds.map(thresholdName), scriptedSeats(policy));
   await writeFileAtomic(join(store, "eval.json"), `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(join(store, "eval.md"), renderEvalMarkdown(summary));
+  await writeFileAtomic(join(store, "eval.html"), renderEvalHtml(summary));
   if (flags.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else io.stdout.write(`${shownPath(io.cwd, join(store, "eval.md"))}\n`);
 }
@@ -153,7 +154,7 @@ export function registerGateEval(program: Command, io: CliIO): void {
   evaluation
     .command("run")
     .description(
-      "run the gate on every case of a set (resumable: a finished case is never run again) and write eval.md and eval.json: the confusion matrix, precision, recall, false-positive and undecided rates with 95% intervals, per severity threshold",
+      "run the gate on every case of a set (resumable: a finished case is never run again) and write eval.md, eval.html and eval.json: the confusion matrix, precision, recall, false-positive and undecided rates with 95% intervals, per severity threshold",
     )
     .argument("<set>", "the labelled set (JSON Lines)")
     .requiredOption("--policy <file>", "the gate policy every case is reviewed with (its seats, budget)")

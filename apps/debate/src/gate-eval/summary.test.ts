@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CaseResult } from "./case-result.js";
-import { renderEvalMarkdown } from "./render.js";
+import { renderEvalHtml, renderEvalMarkdown } from "./render.js";
 import { scriptedSeats, summarizeEval } from "./summary.js";
 
 const http = (base_url: string) => ({ adapter: "http", base_url, model: "m" }) as const;
@@ -68,5 +68,17 @@ describe("summarizeEval and eval.md", () => {
     const empty = renderEvalMarkdown(summarizeEval([result("c", "good", "pass")], ["P1"], true));
     expect(empty).toContain("| recall (bad changes blocked) | n/a (0/0) |");
     expect(empty).toContain("they measure the pipeline, not a model");
+  });
+  it("eval.html escapes every cell and carries no script", () => {
+    const hostile = '<script>alert(1)</script>"&';
+    const summary = summarizeEval(
+      [{ ...result("a", "bad", "blocked"), thresholds: { [hostile]: { outcome: "blocked" } } }],
+      [hostile],
+      true,
+    );
+    const html = renderEvalHtml(summary);
+    expect(html).not.toContain("<script");
+    expect(html).toContain("block_on: [&#60;script&#62;alert(1)&#60;/script&#62;&#34;&#38;]");
+    expect(html).toContain("<td>recall (bad changes blocked)</td><td>100.0% [20.7%, 100.0%] (1/1)</td>");
   });
 });
