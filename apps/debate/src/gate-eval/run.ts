@@ -144,16 +144,29 @@ async function evaluateCase(c: GateEvalCase, options: RunOptions): Promise<CaseR
   return record;
 }
 
-/** Runs `debate gate --json` in `tree` on the case's change; a result it could not print is an undecided gate. */
+/**
+ * Runs `debate gate --json` in `tree` on the case's change, in this process (the gate command's own
+ * registration, no binary: a killed evaluation leaves no gate running). A result it could not print
+ * is an undecided gate.
+ */
 async function runGate(tree: string, c: GateEvalCase, options: RunOptions, dir: string): Promise<GateResult> {
   await rm(dir, { recursive: true, force: true });
-  const { main } = await import("../main.js");
-  const argv = ["node", "debate", "gate", "--scope", caseScope(c), "--policy", options.policyFile];
-  argv.push("--json", "--dir", dir, "--slug", REVIEW_SLUG);
+  const [{ Command }, { registerGate }] = await Promise.all([
+    import("commander"),
+    import("../commands/gate.js"),
+  ]);
   const stdout = collect();
   const stderr = collect();
   const env = { ...options.env, CI: "1", NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" };
-  await main(argv, { stdout: stdout.stream, stderr: stderr.stream, env, cwd: tree });
+  const program = new Command("debate").exitOverride().configureOutput({
+    writeOut: (s) => stdout.stream.write(s),
+    writeErr: (s) => stderr.stream.write(s),
+  });
+  registerGate(program, { stdout: stdout.stream, stderr: stderr.stream, env, cwd: tree });
+  const args = ["gate", "--scope", caseScope(c), "--policy", options.policyFile, "--json"];
+  args.push("--dir", dir, "--slug", REVIEW_SLUG);
+  // A blocked or undecided gate ends with an error carrying its exit code: the result is on stdout.
+  await program.parseAsync(args, { from: "user" }).catch(() => undefined);
   try {
     return JSON.parse(stdout.text()) as GateResult;
   } catch {
