@@ -84,6 +84,12 @@ describe("buildEvalSet (SZZ)", () => {
       [bugB, fix, [{ file: "b.js", line: 1 }]],
     ]);
     expect(set.cases.filter((c) => c.label === "good")).toHaveLength(1);
+    // --max caps the bad cases; the good ones follow.
+    const capped = await buildEvalSet({ repo, repoRef: repo, max: 1 });
+    expect(capped.cases.map((c) => [c.label, c.head])).toEqual([
+      ["bad", bugA],
+      ["good", expect.any(String)],
+    ]);
   });
 
   it("a fix that only adds lines has no suspect, and the set says so", async () => {
