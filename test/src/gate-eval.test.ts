@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -171,58 +171,73 @@ describe("debate gate eval", () => {
     );
   }, 90_000);
 
-  it("killed with SIGKILL in the middle of a case, then resumed: the same figures, no answered seat call asked twice", async () => {
-    const dir = join(work, "killed");
-    await buildCartSet(dir);
-    // First pass: the judge never answers on the free-shipping case (the fourth), so the evaluation
-    // is inside that case, its critic's answer already journaled, when it is killed.
-    let hang = true;
-    const server: ModelServer = await startModelServer((request) =>
-      hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
-        ? { hang: true }
-        : reply(request),
-    );
-    try {
-      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
-      const args = [
-        "gate",
-        "eval",
-        "run",
-        "cart.jsonl",
-        "--policy",
-        "policy.json",
-        "--parallel",
-        "1",
-        "--json",
-      ];
-      const bin = join(repoRoot, "apps/debate/dist/bin.js");
-      const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: process.env, stdio: "ignore" });
-      const exited = new Promise((done) => child.on("close", done));
-      const stuck = () =>
-        server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
-      for (let waited = 0; !stuck(); waited += 100) {
-        expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
-        await new Promise((r) => setTimeout(r, 100));
+  it.each([
+    ["SIGKILL", null],
+    ["SIGINT", 130],
+  ] as const)(
+    "stopped with %s in the middle of a case, then resumed: the same figures, no answered seat call asked twice",
+    async (signal, code) => {
+      const dir = join(work, `stopped-${signal}`);
+      await buildCartSet(dir);
+      // First pass: the judge never answers on the free-shipping case (the fourth), so the evaluation
+      // is inside that case, its critic's answer already journaled, when it is killed.
+      let hang = true;
+      const server: ModelServer = await startModelServer((request) =>
+        hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
+          ? { hang: true }
+          : reply(request),
+      );
+      try {
+        await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+        const args = [
+          "gate",
+          "eval",
+          "run",
+          "cart.jsonl",
+          "--policy",
+          "policy.json",
+          "--parallel",
+          "1",
+          "--json",
+        ];
+        const bin = join(repoRoot, "apps/debate/dist/bin.js");
+        const child = spawn(process.execPath, [bin, ...args], {
+          cwd: dir,
+          env: process.env,
+          stdio: "ignore",
+        });
+        const exited = new Promise<number | null>((done) => child.on("close", done));
+        const stuck = () =>
+          server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
+        for (let waited = 0; !stuck(); waited += 100) {
+          expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        child.kill(signal);
+        expect(await exited).toBe(code);
+        // The three cases before it are done; the one cut off is not.
+        const done = await readdir(join(dir, "cart.eval", "cases"));
+        expect(done.filter((f) => f.startsWith("bad-"))).toHaveLength(3);
+        expect(done).toHaveLength(3);
+        const before = server.requests.length;
+        hang = false;
+        const resumed = await runDebateAsync(args, dir, process.env);
+        expect(resumed.code, resumed.stderr).toBe(0);
+        expectHandFigures(JSON.parse(resumed.stdout));
+        // The cases finished before the kill were not run again; the cut-off case asked only its judge.
+        const again = server.requests.slice(before);
+        expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
+          "judge",
+        ]);
+        const answered = keysOf(server.requests, "answered");
+        expect(answered).toEqual([...new Set(answered)]);
+        expect(answered).toHaveLength(12);
+      } finally {
+        await server.close();
       }
-      child.kill("SIGKILL");
-      await exited;
-      const before = server.requests.length;
-      hang = false;
-      const resumed = await runDebateAsync(args, dir, process.env);
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expectHandFigures(JSON.parse(resumed.stdout));
-      // The cases finished before the kill were not run again; the cut-off case asked only its judge.
-      const again = server.requests.slice(before);
-      expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
-        "judge",
-      ]);
-      const answered = keysOf(server.requests, "answered");
-      expect(answered).toEqual([...new Set(answered)]);
-      expect(answered).toHaveLength(12);
-    } finally {
-      await server.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
   it("a judge panel: the judges' agreement is Cohen's kappa over the judged rounds (hand-computed 0.4)", async () => {
     const dir = join(work, "panel");
     await buildCartSet(dir);

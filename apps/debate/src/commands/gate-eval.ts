@@ -79,7 +79,7 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
 async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void> {
   const [
     { readEvalSet },
-    { runEvalCases, thresholdName },
+    { EvalStopped, runEvalCases, thresholdName },
     { summarizeEval, scriptedSeats },
     { renderEvalHtml, renderEvalMarkdown },
     { loadGatePolicy },
@@ -114,7 +114,11 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
       if (!flags.json)
         io.stderr.write(`  ${r.id} (${r.label}): ${resumed ? "done earlier" : r.reason.split(":")[0]}\n`);
     },
-  }).catch(inputError);
+  }).catch((error: unknown) => {
+    // Interrupted: exit 130, as a shell reports Ctrl-C.
+    if (error instanceof EvalStopped) throw new ExitError(error.message, 130, { cause: error });
+    inputError(error);
+  });
   const summary = summarizeEval(results, thresholds.map(thresholdName), scriptedSeats(policy));
   await writeFileAtomic(join(store, "eval.json"), `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(join(store, "eval.md"), renderEvalMarkdown(summary));

@@ -44,24 +44,48 @@ export const caseFile = (store: string, id: string) => join(store, "cases", `${i
 export async function runEvalCases(options: RunOptions): Promise<CaseResult[]> {
   await claimStore(options.store, options.policy);
   const results: CaseResult[] = new Array(options.cases.length);
+  // Ctrl-C stops the gates (they cancel their reviews, the journals keep every answered call): the
+  // case being reviewed is not written as done, so the next run finishes it.
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   let next = 0;
   const worker = async () => {
-    while (next < options.cases.length) {
+    while (!stopped && next < options.cases.length) {
       const index = next++;
       const c = options.cases[index]!;
       const done = await readCaseResult(c, options);
-      results[index] =
+      const result =
         done ??
-        (await evaluateCase(c, options).catch((error: unknown) => {
+        (await evaluateCase(c, options, () => stopped).catch((error: unknown) => {
           throw new Error(`case ${c.id}: ${error instanceof Error ? error.message : String(error)}`, {
             cause: error,
           });
         }));
-      options.onCase?.(results[index], done !== undefined);
+      if (!result) return;
+      results[index] = result;
+      options.onCase?.(result, done !== undefined);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  if (stopped) throw new EvalStopped();
   return results;
+}
+
+/** The evaluation was stopped by a signal; what is finished is kept. */
+export class EvalStopped extends Error {
+  constructor() {
+    super("stopped by a signal: finished cases are kept; run the same command again to go on");
+    this.name = "EvalStopped";
+  }
 }
 
 /**
@@ -111,8 +135,13 @@ async function thresholdsOf(
  * One case: a private clone checked out at `head`, then `debate gate --json` on range:base..head with
  * the policy (run in this process, so a killed evaluation leaves no gate running), then the result
  * under each threshold. A review a killed evaluation cut off is finished from its journal instead.
+ * Undefined when a signal stopped the evaluation meanwhile (the review may be cut off: not done).
  */
-async function evaluateCase(c: GateEvalCase, options: RunOptions): Promise<CaseResult> {
+async function evaluateCase(
+  c: GateEvalCase,
+  options: RunOptions,
+  stopped: () => boolean,
+): Promise<CaseResult | undefined> {
   const work = join(options.store, "work", c.id);
   const tree = join(work, "tree");
   const review = join(work, "debates", REVIEW_SLUG);
@@ -130,6 +159,7 @@ async function evaluateCase(c: GateEvalCase, options: RunOptions): Promise<CaseR
   );
   const wall_ms = Date.now() - started;
   await rm(tree, { recursive: true, force: true });
+  if (stopped()) return undefined;
   const record: CaseResult = {
     id: c.id,
     label: c.label,
