@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { axeViolations, CHROMIUM, useChromium } from "./browser.js";
+import { axeViolations, CHROMIUM, useChromium, watchPage } from "./browser.js";
 import { repoRoot } from "./workspace.js";
 
 // eval.html of the offline gate-evaluation example in a real headless Chromium: the figures as
@@ -24,15 +24,7 @@ describe.skipIf(!CHROMIUM)("eval.html in headless Chromium", () => {
     ] as const) {
       // The page forbids every script (its CSP); axe-core is injected past it (bypassCSP).
       const page = await session.browser.newPage({ viewport, bypassCSP: true });
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
-      });
-      page.on("pageerror", (e) => errors.push(e.message));
-      page.on("request", (r) => {
-        if (r.url() !== pathToFileURL(file).href) requests.push(r.url());
-      });
+      const { errors, requests } = watchPage(page, file);
       await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
       expect(await page.locator("h2").allTextContents()).toEqual([
         "block_on: [P1]",
