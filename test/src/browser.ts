@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
@@ -50,4 +51,18 @@ export function useChromium(file: string, out: string): { browser: Browser; work
     if (session.work) await rm(session.work, { recursive: true, force: true });
   });
   return session;
+}
+
+/** Collects what a page loaded from `file` must not do: console errors, page errors, and requests for anything else. */
+export function watchPage(page: Page, file: string): { errors: string[]; requests: string[] } {
+  const seen = { errors: [] as string[], requests: [] as string[] };
+  const self = pathToFileURL(file).href;
+  page.on("console", (m) => {
+    if (m.type() === "error") seen.errors.push(m.text());
+  });
+  page.on("pageerror", (e) => seen.errors.push(e.message));
+  page.on("request", (r) => {
+    if (r.url() !== self) seen.requests.push(r.url());
+  });
+  return seen;
 }

@@ -20,8 +20,8 @@ function errorsOf(result: ValidationResult<unknown>) {
 }
 
 describe("every schema", () => {
-  it("ships 31 schema files, one validator and one $id each", () => {
-    expect(files).toHaveLength(31);
+  it("ships 32 schema files, one validator and one $id each", () => {
+    expect(files).toHaveLength(32);
     expect(Object.keys(schema.schemaIds).sort()).toEqual(Object.keys(schema.schemaFiles).sort());
   });
 
@@ -54,6 +54,20 @@ const base = examples.debateFrontmatterExamples[0]!;
 
 describe("invalid documents are rejected with readable errors", () => {
   const cases: Array<[string, () => ValidationResult<unknown>, string, RegExp]> = [
+    [
+      "a bad gate-eval case without its fixing commit",
+      () =>
+        schema.validateGateEvalCase({
+          id: "bad-1",
+          repo: "repo",
+          base: "abcdef0",
+          head: "abcdef1",
+          label: "bad",
+          reasons: ["r"],
+        }),
+      "fix",
+      /is required/,
+    ],
     [
       "unknown phase",
       () => schema.validateDebateFrontmatter({ ...base, current_phase: "judging" }),

@@ -15,7 +15,18 @@ export const commands: readonly CommandModule[] = [
   { names: ["new"], load: () => import("./new.js").then((m) => m.registerNew) },
   { names: ["import"], load: () => import("./import.js").then((m) => m.registerImport) },
   { names: ["review"], load: () => import("./review.js").then((m) => m.registerReview) },
-  { names: ["gate"], load: () => import("./gate.js").then((m) => m.registerGate) },
+  {
+    names: ["gate"],
+    // `debate gate eval` is declared under the gate command, once the gate is.
+    load: () =>
+      Promise.all([import("./gate.js"), import("./gate-eval.js")]).then(
+        ([gate, evaluation]): RegisterCommand =>
+          (program, io) => {
+            gate.registerGate(program, io);
+            evaluation.registerGateEval(program, io);
+          },
+      ),
+  },
   { names: ["run"], load: () => import("./run.js").then((m) => m.registerRun) },
   { names: ["allow", "deny"], load: () => import("./allow.js").then((m) => m.registerAllow) },
   { names: ["status"], load: () => import("./status.js").then((m) => m.registerStatus) },

@@ -1417,6 +1417,49 @@ export interface EffortLevel {
   }
 }
 /**
+ * One line of a labelled set of changes (JSON Lines) that `debate gate eval run` reviews with the gate: a repository on disk, the change from `base` to `head`, and its label. `bad`: the change introduced a defect that the commit `fix` later fixed; `good`: no later fix touched it. Nothing is fetched at run time. `debate gate eval build` writes such sets from a repository's own history (SZZ).
+ */
+export interface GateEvalCase {
+  /**
+   * Unique within the set; names the case's result file, so letters, digits, `.`, `_` and `-` only.
+   */
+  id: string
+  /**
+   * The git repository on disk: an absolute path, or relative to the set file's folder.
+   */
+  repo: string
+  /**
+   * The revision the change starts from (a commit id).
+   */
+  base: string
+  /**
+   * The revision of the change (a commit id).
+   */
+  head: string
+  label: ("bad" | "good")
+  /**
+   * For `bad`: the commit that fixed the defect the change introduced.
+   */
+  fix?: string
+  /**
+   * Where the defect is, as `head` has it: the lines the fix removed or changed that blame on this change.
+   */
+  defects?: GateEvalDefect[]
+  /**
+   * Why the case has its label, one line each (the fixing commit's subject and the blamed lines, or why a good change counts as good).
+   * 
+   * @minItems 1
+   */
+  reasons: string[]
+}
+export interface GateEvalDefect {
+  /**
+   * Repository-relative, `/`-separated.
+   */
+  file: string
+  line: number
+}
+/**
  * The policy of `debate gate`, a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.
  */
 export interface GatePolicy {

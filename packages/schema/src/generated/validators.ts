@@ -11394,13 +11394,13 @@ return errors === 0;
 }
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGatePolicyRaw = validate81;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate`, a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (`--judges` overrides it): every judge is asked in parallel, the decision is the majority's (a split panel: the less final recommendation, see the core README). Give `judge` or `judges`, not both.","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them); fewer, and no fallback judge that answers: undecided (quorum_missed).","type":"integer","minimum":1,"maximum":5},"fallback_judge":{"description":"Asked when the judge fails for good, or when the panel misses its quorum; the result then says so (degraded: fallback_judge). Written to the review's `judges.fallback`.","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
-const schema82 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
-const func0 = require("ajv/dist/runtime/equal").default;
+export const validateGateEvalCaseRaw = validate81;
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-eval-case.schema.json","title":"GateEvalCase","description":"One line of a labelled set of changes (JSON Lines) that `debate gate eval run` reviews with the gate: a repository on disk, the change from `base` to `head`, and its label. `bad`: the change introduced a defect that the commit `fix` later fixed; `good`: no later fix touched it. Nothing is fetched at run time. `debate gate eval build` writes such sets from a repository's own history (SZZ).","type":"object","required":["id","repo","base","head","label","reasons"],"additionalProperties":false,"properties":{"id":{"description":"Unique within the set; names the case's result file, so letters, digits, `.`, `_` and `-` only.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"},"repo":{"description":"The git repository on disk: an absolute path, or relative to the set file's folder.","type":"string","minLength":1},"base":{"description":"The revision the change starts from (a commit id).","type":"string","pattern":"^[0-9a-f]{7,64}$"},"head":{"description":"The revision of the change (a commit id).","type":"string","pattern":"^[0-9a-f]{7,64}$"},"label":{"type":"string","enum":["bad","good"]},"fix":{"description":"For `bad`: the commit that fixed the defect the change introduced.","type":"string","pattern":"^[0-9a-f]{7,64}$"},"defects":{"description":"Where the defect is, as `head` has it: the lines the fix removed or changed that blame on this change.","type":"array","items":{"title":"GateEvalDefect","type":"object","required":["file","line"],"additionalProperties":false,"properties":{"file":{"description":"Repository-relative, `/`-separated.","type":"string","minLength":1},"line":{"type":"integer","minimum":1}}}},"reasons":{"description":"Why the case has its label, one line each (the fixing commit's subject and the blamed lines, or why a good change counts as good).","type":"array","minItems":1,"items":{"type":"string","minLength":1}}},"if":{"properties":{"label":{"const":"bad"}},"required":["label"]},"then":{"properties":{"fix":{"type":"string"}},"required":["fix"]},"examples":[{"id":"bad-3f2a9c1","repo":"repo","base":"9b1c0e7","head":"3f2a9c1","label":"bad","fix":"77d0a4e","defects":[{"file":"sum.ts","line":3}],"reasons":["fixed by 77d0a4e \"fix: sum drops the last element (Fixes #12)\"","sum.ts:3 blames on 3f2a9c1"]},{"id":"good-5e6f7a8","repo":"repo","base":"3f2a9c1","head":"5e6f7a8","label":"good","reasons":["no fixing commit removed or changed a line this change wrote"]}]};
+const pattern25 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$", "u");
+const pattern26 = new RegExp("^[0-9a-f]{7,64}$", "u");
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://debatekit.dev/schemas/gate-policy.schema.json" */;
+/*# sourceURL="https://debatekit.dev/schemas/gate-eval-case.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate81.evaluated;
@@ -11410,9 +11410,510 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.label === undefined) && (missing0 = "label")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.label !== undefined){
+if("bad" !== data.label){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.fix === undefined){
+const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "fix"},message:"must have required property '"+"fix"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.fix !== undefined){
+if(typeof data.fix !== "string"){
+const err3 = {instancePath:instancePath+"/fix",schemaPath:"#/then/properties/fix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = _valid0;
+if(valid0){
+var props0 = {};
+props0.fix = true;
+props0.label = true;
+}
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.repo === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "repo"},message:"must have required property '"+"repo"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.base === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.head === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "head"},message:"must have required property '"+"head"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.label === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.reasons === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reasons"},message:"must have required property '"+"reasons"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "repo")) || (key0 === "base")) || (key0 === "head")) || (key0 === "label")) || (key0 === "fix")) || (key0 === "defects")) || (key0 === "reasons"))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data2 = data.id;
+if(typeof data2 === "string"){
+if(!pattern25.test(data2)){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.repo !== undefined){
+let data3 = data.repo;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err14 = {instancePath:instancePath+"/repo",schemaPath:"#/properties/repo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/repo",schemaPath:"#/properties/repo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.base !== undefined){
+let data4 = data.base;
+if(typeof data4 === "string"){
+if(!pattern26.test(data4)){
+const err16 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{7,64}$"},message:"must match pattern \""+"^[0-9a-f]{7,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.head !== undefined){
+let data5 = data.head;
+if(typeof data5 === "string"){
+if(!pattern26.test(data5)){
+const err18 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{7,64}$"},message:"must match pattern \""+"^[0-9a-f]{7,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.label !== undefined){
+let data6 = data.label;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data6 === "bad") || (data6 === "good"))){
+const err21 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/enum",keyword:"enum",params:{allowedValues: schema99.properties.label.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.fix !== undefined){
+let data7 = data.fix;
+if(typeof data7 === "string"){
+if(!pattern26.test(data7)){
+const err22 = {instancePath:instancePath+"/fix",schemaPath:"#/properties/fix/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{7,64}$"},message:"must match pattern \""+"^[0-9a-f]{7,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/fix",schemaPath:"#/properties/fix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.defects !== undefined){
+let data8 = data.defects;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.file === undefined){
+const err24 = {instancePath:instancePath+"/defects/" + i0,schemaPath:"#/properties/defects/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data9.line === undefined){
+const err25 = {instancePath:instancePath+"/defects/" + i0,schemaPath:"#/properties/defects/items/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+for(const key1 in data9){
+if(!((key1 === "file") || (key1 === "line"))){
+const err26 = {instancePath:instancePath+"/defects/" + i0,schemaPath:"#/properties/defects/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data9.file !== undefined){
+let data10 = data9.file;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err27 = {instancePath:instancePath+"/defects/" + i0+"/file",schemaPath:"#/properties/defects/items/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/defects/" + i0+"/file",schemaPath:"#/properties/defects/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data9.line !== undefined){
+let data11 = data9.line;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/defects/" + i0+"/line",schemaPath:"#/properties/defects/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 1 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/defects/" + i0+"/line",schemaPath:"#/properties/defects/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/defects/" + i0,schemaPath:"#/properties/defects/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/defects",schemaPath:"#/properties/defects/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.reasons !== undefined){
+let data12 = data.reasons;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err33 = {instancePath:instancePath+"/reasons",schemaPath:"#/properties/reasons/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+let data13 = data12[i1];
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err34 = {instancePath:instancePath+"/reasons/" + i1,schemaPath:"#/properties/reasons/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/reasons/" + i1,schemaPath:"#/properties/reasons/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/reasons",schemaPath:"#/properties/reasons/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateGatePolicyRaw = validate82;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-policy.schema.json","title":"GatePolicy","description":"The policy of `debate gate`, a YAML or JSON file given with `--policy`. Every key is optional; the defaults block on a valid, verified P1 or a decision other than keep (A) or compromise (C), run one quick round (10 minutes) and ask no fallback judge. Flags on the command line override the file.","type":"object","additionalProperties":false,"properties":{"block_on":{"description":"Severities of a finding the judge holds valid that block the merge (default [P1]).","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"}},"count_unverified":{"description":"Whether a valid finding whose evidence the engine could not find (file:line or quote) counts as blocking (default false: such a finding leaves the gate undecided instead of passing it).","type":"boolean"},"pass_decisions":{"description":"Final decisions that let the change through (default [A, C]: keep, compromise); any other (B accept the critique, D continue, E stop) blocks.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"}},"intensity":{"description":"Preset of rounds and minutes (default quick: 1 round, 10 minutes).","type":"string","enum":["quick","standard","extensive"]},"max_rounds":{"description":"At most this many rounds (overrides the preset).","type":"integer","minimum":1,"maximum":10},"budget_minutes":{"description":"The time budget of the seats' calls (overrides the preset); a review that spends it before a decision is undecided.","type":"number","exclusiveMinimum":0,"maximum":1440},"critic":{"$ref":"seat.schema.json"},"author":{"$ref":"seat.schema.json"},"judge":{"$ref":"seat.schema.json"},"judges":{"description":"A judge panel instead of one judge (`--judges` overrides it): every judge is asked in parallel, the decision is the majority's (a split panel: the less final recommendation, see the core README). Give `judge` or `judges`, not both.","type":"array","minItems":1,"maxItems":5,"items":{"$ref":"seat.schema.json"}},"quorum":{"description":"How many of the panel's judges must answer for a decision (default: all of them); fewer, and no fallback judge that answers: undecided (quorum_missed).","type":"integer","minimum":1,"maximum":5},"fallback_judge":{"description":"Asked when the judge fails for good, or when the panel misses its quorum; the result then says so (degraded: fallback_judge). Written to the review's `judges.fallback`.","$ref":"seat.schema.json"}},"examples":[{"block_on":["P1","P2"],"count_unverified":false,"pass_decisions":["A","C"],"intensity":"quick","budget_minutes":15,"critic":{"adapter":"codex"},"judge":{"adapter":"claude"},"fallback_judge":{"adapter":"gemini"}}]};
+const schema82 = {"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]};
+const func0 = require("ajv/dist/runtime/equal").default;
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://debatekit.dev/schemas/gate-policy.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema99.properties, key0))){
+if(!(func1.call(schema100.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11586,7 +12087,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!(((data5 === "quick") || (data5 === "standard")) || (data5 === "extensive"))){
-const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema99.properties.intensity.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/intensity",schemaPath:"#/properties/intensity/enum",keyword:"enum",params:{allowedValues: schema100.properties.intensity.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11778,19 +12279,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGateResultRaw = validate87;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints: pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"side":{"description":"`old` when `line` is on the file before the change (a finding about removed code); absent for the file as changed.","type":"string","enum":["old"]},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
+export const validateGateResultRaw = validate88;
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints: pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"side":{"description":"`old` when `line` is on the file before the change (a finding about removed code); absent for the file as changed.","type":"string","enum":["old"]},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate87.evaluated;
+const evaluated0 = validate88.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11859,7 +12360,7 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema102.properties, key0))){
+if(!(func1.call(schema103.properties, key0))){
 const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
@@ -11883,7 +12384,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "pass") || (data0 === "blocked")) || (data0 === "undecided"))){
-const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema102.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema103.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11906,7 +12407,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data1 === 0) || (data1 === 1)) || (data1 === 2))){
-const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema102.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/enum",keyword:"enum",params:{allowedValues: schema103.properties.exit_code.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12013,7 +12514,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(((((data7 === "decision") || (data7 === "converged")) || (data7 === "agreed")) || (data7 === "max_rounds")) || (data7 === "budget"))){
-const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema102.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/stop_reason",schemaPath:"#/properties/stop_reason/enum",keyword:"enum",params:{allowedValues: schema103.properties.stop_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12126,7 +12627,7 @@ vErrors.push(err28);
 errors++;
 }
 for(const key1 in data10){
-if(!(func1.call(schema102.properties.findings.items.properties, key1))){
+if(!(func1.call(schema103.properties.findings.items.properties, key1))){
 const err29 = {instancePath:instancePath+"/findings/" + i0,schemaPath:"#/properties/findings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
@@ -12246,7 +12747,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(data17 === "old")){
-const err39 = {instancePath:instancePath+"/findings/" + i0+"/side",schemaPath:"#/properties/findings/items/properties/side/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.side.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/findings/" + i0+"/side",schemaPath:"#/properties/findings/items/properties/side/enum",keyword:"enum",params:{allowedValues: schema103.properties.findings.items.properties.side.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12281,7 +12782,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!((((data19 === "valid") || (data19 === "invalid")) || (data19 === "needs_evidence")) || (data19 === "unjudged"))){
-const err42 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/findings/" + i0+"/verdict",schemaPath:"#/properties/findings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema103.properties.findings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12304,7 +12805,7 @@ vErrors.push(err43);
 errors++;
 }
 if(!(((data20 === "verified") || (data20 === "unverified")) || (data20 === "needs_evidence"))){
-const err44 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema102.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
+const err44 = {instancePath:instancePath+"/findings/" + i0+"/evidence_status",schemaPath:"#/properties/findings/items/properties/evidence_status/enum",keyword:"enum",params:{allowedValues: schema103.properties.findings.items.properties.evidence_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -12822,23 +13323,23 @@ vErrors.push(err85);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJournalEntryRaw = validate88;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_base":{"description":"Set when `prompt` holds only the end of the prompt: the prompt kept is the first `chars` characters of the `prompt` of the entry `file` (a journal file of the same folder, with no `prompt_base` of its own), then `prompt`. Consecutive prompts of a seat repeat each other almost whole, so a run keeps most of them this way; `debate log` puts them back together.","type":"object","additionalProperties":false,"required":["file","chars"],"properties":{"file":{"type":"string","pattern":"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},"chars":{"type":"integer","minimum":1}}},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
-const schema110 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
-const pattern25 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
-const pattern27 = new RegExp("^[0-9a-f]{64}$", "u");
-const pattern28 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
+export const validateJournalEntryRaw = validate89;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_base":{"description":"Set when `prompt` holds only the end of the prompt: the prompt kept is the first `chars` characters of the `prompt` of the entry `file` (a journal file of the same folder, with no `prompt_base` of its own), then `prompt`. Consecutive prompts of a seat repeat each other almost whole, so a run keeps most of them this way; `debate log` puts them back together.","type":"object","additionalProperties":false,"required":["file","chars"],"properties":{"file":{"type":"string","pattern":"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},"chars":{"type":"integer","minimum":1}}},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
+const schema111 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
+const pattern29 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern31 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern32 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12947,7 +13448,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema106.properties, key0))){
+if(!(func1.call(schema107.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -13010,7 +13511,7 @@ errors++;
 if(data.phase !== undefined){
 let data3 = data.phase;
 if(typeof data3 === "string"){
-if(!pattern25.test(data3)){
+if(!pattern29.test(data3)){
 const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -13109,7 +13610,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern27.test(data8)){
+if(!pattern31.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -13181,7 +13682,7 @@ errors++;
 if(data10.file !== undefined){
 let data11 = data10.file;
 if(typeof data11 === "string"){
-if(!pattern28.test(data11)){
+if(!pattern32.test(data11)){
 const err29 = {instancePath:instancePath+"/prompt_base/file",schemaPath:"#/properties/prompt_base/properties/file/pattern",keyword:"pattern",params:{pattern: "^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},message:"must match pattern \""+"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -13870,7 +14371,7 @@ vErrors.push(err85);
 errors++;
 }
 if(!((data37 === "reported") || (data37 === "estimated"))){
-const err86 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema110.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err86 = {instancePath:instancePath+"/usage/tokens",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema111.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -13893,7 +14394,7 @@ vErrors.push(err87);
 errors++;
 }
 if(!((((data38 === "reported") || (data38 === "priced")) || (data38 === "free")) || (data38 === "unknown"))){
-const err88 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema110.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err88 = {instancePath:instancePath+"/usage/cost",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema111.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -13941,7 +14442,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!((data40 === "new") || (data40 === "resumed"))){
-const err92 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema110.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err92 = {instancePath:instancePath+"/usage/session",schemaPath:"usage-ledger.schema.json#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema111.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -14114,19 +14615,19 @@ vErrors.push(err105);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateJudgmentRaw = validate92;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
+export const validateJudgmentRaw = validate93;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/judgment.schema.json","title":"Judgment","description":"What the judge returns for one exchange: a score for exactly the current exchange's arguments (in [-1, 1], summing to 0 within 0.01), and optional rescores of earlier arguments (old_score must equal the recorded score, |new - old| <= 0.5). The cross-field rules are checked by the engine.","type":"object","required":["scores"],"properties":{"scores":{"type":"array","minItems":1,"items":{"title":"ArgumentScore","type":"object","required":["argument_id","score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}},"rescores":{"type":"array","items":{"title":"Rescore","type":"object","required":["argument_id","old_score","new_score","reasoning"],"properties":{"argument_id":{"type":"string","minLength":1,"maxLength":100},"old_score":{"type":"number","minimum":-1,"maximum":1},"new_score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string","minLength":1,"maxLength":8000}}}}},"examples":[{"scores":[{"argument_id":"prop_001","score":0.35,"reasoning":"Answers the paradox directly with named programmes."},{"argument_id":"opp_001","score":-0.35,"reasoning":"The paradox rests on an unargued premise."}],"rescores":[{"argument_id":"opp_000a","old_score":-0.1,"new_score":-0.3,"reasoning":"Its definitional point was answered by prop_001."}]}]};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14542,21 +15043,21 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePanelResultRaw = validate93;
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined: the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
-const schema117 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
-const pattern30 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
-const schema116 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
+export const validatePanelResultRaw = validate94;
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined: the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
+const schema118 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
+const pattern34 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const schema117 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate95.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14595,7 +15096,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema116.properties, key0))){
+if(!(func1.call(schema117.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -14717,7 +15218,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data4 === "A") || (data4 === "B"))){
-const err13 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema116.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema117.properties.labels.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14752,7 +15253,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((data5 === "proposition") || (data5 === "opposition")) || (data5 === "proposer")) || (data5 === "challenger"))){
-const err16 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema116.properties.first.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/first",schemaPath:"#/properties/first/enum",keyword:"enum",params:{allowedValues: schema117.properties.first.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14775,7 +15276,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data6 === "answered") || (data6 === "failed"))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema116.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema117.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14798,7 +15299,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((((((((((data7 === "proposition") || (data7 === "opposition")) || (data7 === "proposer")) || (data7 === "challenger")) || (data7 === "A")) || (data7 === "B")) || (data7 === "C")) || (data7 === "D")) || (data7 === "E")) || (data7 === "tie"))){
-const err20 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14966,17 +15467,17 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/panel-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15055,7 +15556,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema115.properties, key0))){
+if(!(func1.call(schema116.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -15069,7 +15570,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern30.test(data0)){
+if(!pattern34.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -15235,8 +15736,8 @@ errors++;
 }
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate94(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate95(data6[i0], {instancePath:instancePath+"/judges/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
@@ -15265,7 +15766,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!((((((((((data8 === "proposition") || (data8 === "opposition")) || (data8 === "proposer")) || (data8 === "challenger")) || (data8 === "A")) || (data8 === "B")) || (data8 === "C")) || (data8 === "D")) || (data8 === "E")) || (data8 === "tie"))){
-const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/winner",schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15317,7 +15818,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!((((((((((data10 === "proposition") || (data10 === "opposition")) || (data10 === "proposer")) || (data10 === "challenger")) || (data10 === "A")) || (data10 === "B")) || (data10 === "C")) || (data10 === "D")) || (data10 === "E")) || (data10 === "tie"))){
-const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/votes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/PanelSide/enum",keyword:"enum",params:{allowedValues: schema118.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15614,19 +16115,19 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReplayEntryRaw = validate96;
-const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
+export const validateReplayEntryRaw = validate97;
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/replay-entry.schema.json","title":"ReplayEntry","description":"One line of a replay file (JSONL): the recorded answer of one role for one step. `attempt` lets a recording include a first answer that fails validation and the corrected retry.","type":"object","required":["exchange","role","text"],"additionalProperties":false,"properties":{"exchange":{"type":"integer","minimum":0},"role":{"description":"The seat: any format's (formal: proposition, opposition, judge; crossfire: proposer, challenger, judge, summarizer; review: critic, judge, author; a judge panel's: judge_2 .. judge_5, <judge>_swapped, judge_fallback; any format's report: reporter).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"type":"integer","minimum":1,"default":1},"delay_ms":{"description":"Pretend the answer took this long (demos, benchmarks).","type":"integer","minimum":0},"model":{"type":"string"},"text":{"description":"The answer exactly as the model would have written it.","type":"string"}},"examples":[{"exchange":0,"role":"judge","text":"{\"scores\": [{\"argument_id\": \"prop_000a\", \"score\": 0.2, \"reasoning\": \"Clear.\"}]}"}]};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/replay-entry.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15811,19 +16312,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewArtifactRaw = validate97;
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
+export const validateReviewArtifactRaw = validate98;
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-artifact.schema.json","title":"ReviewArtifact","description":"Frontmatter of a `review` debate's artifact versions (`artifact/v1.md`: the original; later ones the accepted or compromise versions the author wrote) and of the author's rebuttals (`rounds/r01-rebuttal.md`).","type":"object","required":["kind"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["original","accepted","compromise","rebuttal"]},"version":{"description":"The artifact version (absent for a rebuttal).","type":"integer","minimum":1},"round":{"description":"The round whose decision produced it (absent for the original).","type":"integer","minimum":1,"maximum":10},"scope":{"description":"Where the original came from: a path, `text`, or a git scope (`commit:SHA`).","type":"string","maxLength":500},"revision":{"description":"For a git scope: the revision evidence is checked against (`WORKTREE` for uncommitted changes).","type":"string","maxLength":100}},"examples":[{"kind":"original","version":1,"scope":"commit:3f2a9c1","revision":"3f2a9c1d0e"}]};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-artifact.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15866,7 +16367,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((((data0 === "original") || (data0 === "accepted")) || (data0 === "compromise")) || (data0 === "rebuttal"))){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema122.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema123.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15997,10 +16498,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReviewCritiqueRaw = validate63;
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-critique.schema.json","title":"ReviewCritique","description":"The critic's answer in a `review` debate: findings by severity, missing alternatives, a recommended decision and an explicit agreement flag. The engine also reads the markdown heading form and `codex review`'s `[P1]` bullets into this shape.","type":"object","required":["findings","agree"],"additionalProperties":false,"properties":{"findings":{"description":"What is wrong, most severe first.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/ReviewFinding"}},"missing_alternatives":{"description":"Approaches the artifact did not consider.","type":"array","maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"recommendation":{"$ref":"#/$defs/ReviewChoice"},"agree":{"description":"True only when the critic accepts the artifact as it stands (counts only with no P1/P2 finding).","type":"boolean"},"round":{"description":"Set by the engine: the round (from 1).","type":"integer","minimum":1,"maximum":10},"form":{"description":"Set by the engine: the form the answer came in.","type":"string","enum":["json","markdown","bullets"]},"verified":{"description":"Set by the engine: how many findings' evidence was found.","type":"integer","minimum":0}},"$defs":{"ReviewChoice":{"title":"ReviewChoice","description":"A keep original, B accept the critique, C compromise, D continue with a rebuttal, E stop.","type":"string","enum":["A","B","C","D","E"]},"ReviewSeverity":{"title":"ReviewSeverity","description":"P1 must fix, P2 should fix, P3 nice to have.","type":"string","enum":["P1","P2","P3"]},"ReviewEvidence":{"title":"ReviewEvidence","description":"Where the finding is: a file and line of the artifact or the repository, and/or a verbatim quote near that line.","type":"object","additionalProperties":false,"properties":{"file":{"type":"string","minLength":1,"maxLength":500},"line":{"type":"integer","minimum":1},"quote":{"type":"string","minLength":1,"maxLength":2000},"side":{"description":"Which side of the change `line` and `quote` are on: `new` (the default: the file at the reviewed revision) or `old` (the file before the change, only for a finding about removed code).","type":"string","enum":["new","old"]}}},"ReviewFinding":{"title":"ReviewFinding","description":"One finding of the critic.","type":"object","required":["severity","title","detail"],"additionalProperties":false,"properties":{"id":{"description":"Set by the engine (`r01-f1`).","type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"severity":{"$ref":"#/$defs/ReviewSeverity"},"title":{"type":"string","minLength":1,"maxLength":300},"detail":{"type":"string","maxLength":4000},"evidence":{"$ref":"#/$defs/ReviewEvidence"},"suggestion":{"type":"string","maxLength":4000},"fingerprint":{"description":"Set by the engine: the same finding reworded gets the same one.","type":"string"},"evidence_status":{"description":"Set by the engine: `verified` (file:line and quote found), `unverified` (none given), `needs_evidence` (given but not found).","type":"string","enum":["verified","unverified","needs_evidence"]}}}},"examples":[{"findings":[{"severity":"P1","title":"Off-by-one drops the last item","detail":"The loop stops at length - 1.","evidence":{"file":"src/sum.ts","line":3,"quote":"i < xs.length - 1"},"suggestion":"Use i < xs.length."}],"missing_alternatives":[],"recommendation":"B","agree":false}]};
@@ -17239,13 +17740,13 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReviewJudgmentRaw = validate98;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate: every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
+export const validateReviewJudgmentRaw = validate99;
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/review-judgment.schema.json","title":"ReviewJudgment","description":"The judge's answer in a `review` debate: every finding of the round classified exactly once, findings the critic missed, and a recommendation A-E with reasons that the engine checks against the rubric's hard rules.","type":"object","required":["classifications","recommendation","reasons"],"additionalProperties":false,"properties":{"classifications":{"type":"array","maxItems":60,"items":{"title":"ReviewClassification","type":"object","required":["finding_id","verdict","reasoning"],"additionalProperties":false,"properties":{"finding_id":{"type":"string","pattern":"^r[0-9]{2}-[fj][0-9]+$"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence"]},"reasoning":{"type":"string","minLength":1,"maxLength":2000}}}},"added_findings":{"description":"Findings the critic missed (the engine gives them `r01-j1` ids; they count as valid).","type":"array","maxItems":10,"items":{"$ref":"review-critique.schema.json#/$defs/ReviewFinding"}},"recommendation":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"reasons":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string","minLength":1,"maxLength":2000}},"round":{"description":"Set by the engine: the round judged.","type":"integer","minimum":1,"maximum":10}},"examples":[{"classifications":[{"finding_id":"r01-f1","verdict":"valid","reasoning":"Line 3 stops one short."}],"recommendation":"B","reasons":["A valid P1 off-by-one must be fixed."]}]};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17619,17 +18120,17 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/review-judgment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate98.evaluated;
+const evaluated0 = validate99.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17776,7 +18277,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((data3 === "valid") || (data3 === "invalid")) || (data3 === "needs_evidence"))){
-const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema123.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/classifications/" + i0+"/verdict",schemaPath:"#/properties/classifications/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema124.properties.classifications.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17860,8 +18361,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate99(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate100(data5[i1], {instancePath:instancePath+"/added_findings/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 }
@@ -18017,19 +18518,19 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateScoresFileRaw = validate101;
-const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
+export const validateScoresFileRaw = validate102;
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/scores.schema.json","title":"ScoresFile","description":"scores.json: per argument id, the current score and the full history of scores and rescores.","type":"object","propertyNames":{"pattern":"^(prop|opp)_[0-9]{3}[a-c]?$"},"additionalProperties":{"title":"ArgumentScoreRecord","type":"object","required":["current_score","history"],"additionalProperties":false,"properties":{"current_score":{"type":"number","minimum":-1,"maximum":1},"history":{"type":"array","minItems":1,"items":{"title":"ScoreHistoryEntry","type":"object","required":["score","reasoning","scored_at"],"additionalProperties":false,"properties":{"score":{"type":"number","minimum":-1,"maximum":1},"reasoning":{"type":"string"},"scored_at":{"description":"ISO 8601 time of the judgment.","type":"string","format":"date-time"},"triggered_by":{"description":"For rescores: the exchange (e.g. `exchange_2`) whose judgment changed it.","type":"string"},"previous_score":{"type":"number","minimum":-1,"maximum":1},"diff":{"type":"number","minimum":-2,"maximum":2}}}}}},"examples":[{"prop_000a":{"current_score":0.1,"history":[{"score":0.3,"reasoning":"Strong stakes argument.","scored_at":"2025-11-21T06:18:22.249327+00:00"},{"score":0.1,"reasoning":"Its warrant was undercut by opp_001.","scored_at":"2025-11-21T06:30:00Z","triggered_by":"exchange_1","previous_score":0.3,"diff":-0.2}]}}]};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/scores.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18393,19 +18894,19 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSeatSessionRaw = validate102;
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
+export const validateSeatSessionRaw = validate103;
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/seat-session.schema.json","title":"SeatSession","description":"`.debate/sessions/<role>.json`: for a seat with `session: resume`, the CLI session its last call used and the whole prompt that call stood for, so the next call can resume the session and send only what is new. Written atomically after the call is journaled; when it is missing or stale the next call sends the whole prompt in a new session.","type":"object","required":["version","role","adapter","session_id","prompt_sha256","prompt"],"additionalProperties":false,"properties":{"version":{"const":1},"role":{"type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"adapter":{"type":"string"},"model":{"type":"string"},"session_id":{"description":"The CLI's session (thread) id.","type":"string","minLength":1},"prompt_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The whole prompt of the last call (redacted), the base the next call's new part is cut from.","type":"string"}},"examples":[{"version":1,"role":"proposition","adapter":"codex","model":"gpt-5","session_id":"01a20ba7-33a7-76e2-bebf-f623d2ce0eac","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","prompt":"You argue for the proposition..."}]};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/seat-session.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18500,7 +19001,7 @@ errors++;
 if(data.role !== undefined){
 let data1 = data.role;
 if(typeof data1 === "string"){
-if(!pattern25.test(data1)){
+if(!pattern29.test(data1)){
 const err8 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -18574,7 +19075,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data5 = data.prompt_sha256;
 if(typeof data5 === "string"){
-if(!pattern27.test(data5)){
+if(!pattern31.test(data5)){
 const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -18619,21 +19120,21 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateSeatConfigRaw = validate39;
 
-export const validateSideOutputRaw = validate103;
-const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
+export const validateSideOutputRaw = validate104;
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/side-output.schema.json","title":"SideOutput","description":"What a debater seat returns for one exchange: exactly 3 arguments for the opening (exchange 0), exactly 1 for a rebuttal. The counts are checked by the engine, which knows the exchange.","type":"object","required":["arguments"],"properties":{"arguments":{"type":"array","minItems":1,"maxItems":3,"items":{"$ref":"argument-draft.schema.json"}}},"examples":[{"arguments":[{"title":"Review gates catch what tests miss","claim":"Requiring a second model's review before merging AI-written code reduces escaped defects.","grounds":[{"source":"Incident log","content":"29 of 41 incidents were visible in review.","relevance":"Reading finds them."}],"warrant":"Defects a reader can see are caught only by reading."}]}]};
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/side-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate104.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18704,20 +19205,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSkillManifestRaw = validate105;
-const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern41 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+export const validateSkillManifestRaw = validate106;
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const pattern45 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18835,7 +19336,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern41.test(data1)){
+if(!pattern45.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -19137,22 +19638,22 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTournamentFrontmatterRaw = validate106;
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses: a registered format that pairs two sides (built in: formal, crossfire).","type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern43 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
-const pattern45 = new RegExp("^m[0-9]{2,4}$", "u");
-const schema134 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern44 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+export const validateTournamentFrontmatterRaw = validate107;
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses: a registered format that pairs two sides (built in: formal, crossfire).","type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
+const pattern47 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
+const pattern49 = new RegExp("^m[0-9]{2,4}$", "u");
+const schema135 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
+const pattern48 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate108.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19215,7 +19716,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern44.test(data0)){
+if(!pattern48.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19254,17 +19755,17 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/tournament.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate107.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19383,7 +19884,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema133.properties, key0))){
+if(!(func1.call(schema134.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -19422,7 +19923,7 @@ errors++;
 if(data.format !== undefined){
 let data1 = data.format;
 if(typeof data1 === "string"){
-if(!pattern43.test(data1)){
+if(!pattern47.test(data1)){
 const err14 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -19494,8 +19995,8 @@ errors++;
 }
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate107(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate108(data3[i0], {instancePath:instancePath+"/players/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -19526,8 +20027,8 @@ errors++;
 }
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate107(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate108(data5[i1], {instancePath:instancePath+"/judges/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -19595,7 +20096,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(data9 === "round-robin")){
-const err27 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema133.properties.pairing.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/pairing",schemaPath:"#/properties/pairing/enum",keyword:"enum",params:{allowedValues: schema134.properties.pairing.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19618,7 +20119,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!((data10 === "both") || (data10 === "one"))){
-const err29 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema133.properties.sides.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/sides",schemaPath:"#/properties/sides/enum",keyword:"enum",params:{allowedValues: schema134.properties.sides.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19680,7 +20181,7 @@ errors++;
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
-if(!pattern45.test(data13)){
+if(!pattern49.test(data13)){
 const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -19750,7 +20251,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((data15 === "for") || (data15 === "against"))){
-const err40 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema133.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/motions/" + i2+"/answer",schemaPath:"#/properties/motions/items/properties/answer/enum",keyword:"enum",params:{allowedValues: schema134.properties.motions.items.properties.answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -19881,7 +20382,7 @@ errors++;
 if(data17.motion !== undefined){
 let data19 = data17.motion;
 if(typeof data19 === "string"){
-if(!pattern45.test(data19)){
+if(!pattern49.test(data19)){
 const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
@@ -20360,7 +20861,7 @@ vErrors.push(err89);
 errors++;
 }
 if(!(((data34 === "created") || (data34 === "running")) || (data34 === "finished"))){
-const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err90 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema134.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -20431,20 +20932,20 @@ vErrors.push(err95);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUsageLedgerRaw = validate89;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
-const schema111 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
-const schema109 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
+export const validateUsageLedgerRaw = validate90;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
+const schema112 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
+const schema110 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20523,7 +21024,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema109.properties, key0))){
+if(!(func1.call(schema110.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -20859,7 +21360,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((data14 === "reported") || (data14 === "estimated"))){
-const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema110.properties.tokens.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/usage/tokens",schemaPath:"#/$defs/CallUsage/properties/tokens/enum",keyword:"enum",params:{allowedValues: schema111.properties.tokens.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20882,7 +21383,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((((data15 === "reported") || (data15 === "priced")) || (data15 === "free")) || (data15 === "unknown"))){
-const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema110.properties.cost.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/usage/cost",schemaPath:"#/$defs/CallUsage/properties/cost/enum",keyword:"enum",params:{allowedValues: schema111.properties.cost.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20930,7 +21431,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data17 === "new") || (data17 === "resumed"))){
-const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema110.properties.session.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/usage/session",schemaPath:"#/$defs/CallUsage/properties/session/enum",keyword:"enum",params:{allowedValues: schema111.properties.session.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -20963,17 +21464,17 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/usage-ledger.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21097,8 +21598,8 @@ let data3 = data.calls;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate90(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate91(data3[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 }
@@ -21120,7 +21621,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
 const _errs12 = errors;
 if(typeof key1 === "string"){
-if(!pattern25.test(key1)){
+if(!pattern29.test(key1)){
 const err11 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
@@ -21710,7 +22211,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -1,0 +1,174 @@
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import type { ReviewSeverity } from "@debatekit/schema";
+import type { Command } from "commander";
+import { ExitError } from "../exit-error.js";
+import { parsePositiveInt } from "../options.js";
+import { type CliIO, shownPath } from "../output.js";
+
+interface BuildFlags {
+  repo: string;
+  out: string;
+  rev: string;
+  since?: string;
+  max?: number;
+  pattern?: string[];
+  json?: boolean;
+}
+
+interface RunFlags {
+  policy: string;
+  out?: string;
+  limit?: number;
+  parallel: number;
+  blockOn: string[];
+  json?: boolean;
+}
+
+const SEVERITIES = new Set(["P1", "P2", "P3"]);
+
+/** "P1,P2" -> ["P1", "P2"]; anything else is a usage error naming the flag. */
+function parseThreshold(value: string): ReviewSeverity[] {
+  const list = value.split(",").map((s) => s.trim());
+  if (list.length === 0 || list.some((s) => !SEVERITIES.has(s)))
+    throw new ExitError(
+      `--block-on: expected severities P1, P2, P3 joined by commas (e.g. P1,P2), got ${JSON.stringify(value)}`,
+      2,
+    );
+  return list as ReviewSeverity[];
+}
+
+/** Ends the command with exit 2 and the error's message: bad input (a set, a repository, a results folder). */
+function inputError(error: unknown): never {
+  throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
+}
+
+/** `debate gate eval build`: a labelled set from the repository's own history (SZZ). */
+async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
+  const [{ buildEvalSet }, { serializeEvalSet }, { writeFileAtomic }] = await Promise.all([
+    import("../gate-eval/build.js"),
+    import("../gate-eval/set-file.js"),
+    import("@debatekit/files"),
+  ]);
+  const repo = resolve(io.cwd, flags.repo);
+  if (!(await stat(repo).catch(() => undefined))?.isDirectory())
+    throw new ExitError(`--repo ${flags.repo}: not a folder (expected a git repository on disk)`, 2);
+  const out = resolve(io.cwd, flags.out);
+  const repoRef = relative(dirname(out), repo) || ".";
+  const built = await buildEvalSet({
+    repo,
+    repoRef,
+    rev: flags.rev,
+    ...(flags.since ? { since: flags.since } : {}),
+    ...(flags.max ? { max: flags.max } : {}),
+    ...(flags.pattern?.length ? { patterns: flags.pattern } : {}),
+  }).catch(inputError);
+  await writeFileAtomic(out, serializeEvalSet(built.cases));
+  const bad = built.cases.filter((c) => c.label === "bad").length;
+  if (flags.json) {
+    io.stdout.write(
+      `${JSON.stringify({ file: out, bad, good: built.cases.length - bad, notes: built.notes }, null, 2)}\n`,
+    );
+    return;
+  }
+  for (const note of built.notes) io.stderr.write(`note: ${note}\n`);
+  io.stdout.write(`${shownPath(io.cwd, out)}: ${bad} bad, ${built.cases.length - bad} good case(s)\n`);
+}
+
+/** `debate gate eval run`: the gate on every case, then eval.md and eval.json. */
+async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void> {
+  const [
+    { readEvalSet },
+    { EvalStopped, runEvalCases, thresholdName },
+    { summarizeEval, scriptedSeats },
+    { renderEvalHtml, renderEvalMarkdown },
+    { loadGatePolicy },
+    { writeFileAtomic },
+  ] = await Promise.all([
+    import("../gate-eval/set-file.js"),
+    import("../gate-eval/run.js"),
+    import("../gate-eval/summary.js"),
+    import("../gate-eval/render.js"),
+    import("../gate/policy.js"),
+    import("@debatekit/files"),
+  ]);
+  const thresholds = flags.blockOn.map(parseThreshold);
+  const file = resolve(io.cwd, set);
+  const cases = await readEvalSet(file).catch(inputError);
+  const policyFile = resolve(io.cwd, flags.policy);
+  const policy = await loadGatePolicy(io.cwd, flags.policy);
+  const store = resolve(io.cwd, flags.out ?? `${file.replace(/\.jsonl$/, "")}.eval`);
+  await mkdir(store, { recursive: true });
+  const chosen = cases.slice(0, flags.limit ?? cases.length);
+  if (!flags.json)
+    io.stderr.write(`gate eval: ${chosen.length} case(s), results in ${shownPath(io.cwd, store)}\n`);
+  const results = await runEvalCases({
+    cases: chosen,
+    policyFile,
+    policy,
+    store,
+    thresholds,
+    parallel: flags.parallel,
+    env: io.env,
+    onCase: (r, resumed) => {
+      if (!flags.json)
+        io.stderr.write(`  ${r.id} (${r.label}): ${resumed ? "done earlier" : r.reason.split(":")[0]}\n`);
+    },
+  }).catch((error: unknown) => {
+    // Interrupted: exit 130, as a shell reports Ctrl-C.
+    if (error instanceof EvalStopped) throw new ExitError(error.message, 130, { cause: error });
+    inputError(error);
+  });
+  const summary = summarizeEval(results, thresholds.map(thresholdName), scriptedSeats(policy));
+  await writeFileAtomic(join(store, "eval.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFileAtomic(join(store, "eval.md"), renderEvalMarkdown(summary));
+  await writeFileAtomic(join(store, "eval.html"), renderEvalHtml(summary));
+  if (flags.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else io.stdout.write(`${shownPath(io.cwd, join(store, "eval.md"))}\n`);
+}
+
+/** Adds `eval build` and `eval run` to the `gate` command (registered before this). */
+export function registerGateEval(program: Command, io: CliIO): void {
+  const gate = program.commands.find((c) => c.name() === "gate");
+  if (!gate) throw new Error("registerGateEval: register the gate command first");
+  // The gate's own flags (--policy, --json) are read before `eval` only: after it, they are eval's.
+  // Commander hands a subcommand's flags to its parent unless every level reads options positionally;
+  // the program has no options of its own after a command (only --version and --help before one).
+  program.enablePositionalOptions();
+  gate.enablePositionalOptions();
+  const evaluation = gate
+    .command("eval")
+    .description("measure the gate on labelled changes: what it would have caught and wrongly blocked");
+  evaluation
+    .command("build")
+    .description(
+      "write a labelled set (JSON Lines) from a repository's history: bug-fixing commits blamed on the changes that introduced the lines they fixed (SZZ), and as many good changes",
+    )
+    .option("--repo <dir>", "the git repository", ".")
+    .option("--out <file>", "the set file to write", "gate-eval.jsonl")
+    .option("--rev <rev>", "the history's tip", "HEAD")
+    .option("--since <date>", "only commits since this date (git's syntax: 2024-01-01, '6 months ago')")
+    .option("--max <n>", "at most this many bad cases (and as many good)", parsePositiveInt)
+    .option(
+      "--pattern <regex...>",
+      "what a bug-fixing commit's message matches (case-insensitive; replaces the defaults: fix/fixes/fixed, bug, closes/resolves #N, reverts)",
+    )
+    .option("--json", "print the file, the counts and the notes (commits skipped and why) as JSON")
+    .action((flags: BuildFlags) => buildAction(io, flags));
+  evaluation
+    .command("run")
+    .description(
+      "run the gate on every case of a set (resumable: a finished case is never run again) and write eval.md, eval.html and eval.json: the confusion matrix, precision, recall, false-positive and undecided rates with 95% intervals, per severity threshold",
+    )
+    .argument("<set>", "the labelled set (JSON Lines)")
+    .requiredOption("--policy <file>", "the gate policy every case is reviewed with (its seats, budget)")
+    .option("--out <dir>", "where results go (default: the set's path without .jsonl, plus .eval)")
+    .option("--limit <n>", "only the first n cases", parsePositiveInt)
+    .option("--parallel <n>", "cases reviewed at once", parsePositiveInt, 2)
+    .option("--block-on <severities...>", "severity thresholds to report, each P1 or a list like P1,P2", [
+      "P1",
+      "P1,P2",
+    ])
+    .option("--json", "print the figures as JSON")
+    .action((set: string, flags: RunFlags) => runAction(io, set, flags));
+}

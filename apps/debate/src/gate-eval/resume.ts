@@ -1,0 +1,51 @@
+import type { GateRun } from "@debatekit/core";
+import type { GateEvalCase, GatePolicy, GateResult } from "@debatekit/schema";
+
+/** The gate's scope for a case: the change from its base to its head. */
+export const caseScope = (c: GateEvalCase) => `range:${c.base}..${c.head}`;
+
+/**
+ * Finishes the review a cut-off gate left in `dir` and judges it under `policy`, as the gate would
+ * have: the runner continues from the review's journal, so no seat call already answered is asked
+ * again. The seats are the ones the gate wrote from the evaluation's own policy, so they are vouched
+ * for as the gate does; settings come from the base revision (`tree` is the case's clone).
+ */
+export async function finishGateReview(
+  dir: string,
+  tree: string,
+  c: GateEvalCase,
+  policy: GatePolicy,
+  env: NodeJS.ProcessEnv,
+): Promise<GateResult> {
+  const [
+    { evaluateGate },
+    { readDebateFolder, readFolderPrograms },
+    { runDebate },
+    { openBaseTree },
+    { parseScope },
+  ] = await Promise.all([
+    import("@debatekit/core"),
+    import("@debatekit/files"),
+    import("@debatekit/runner"),
+    import("../gate/base.js"),
+    import("../review/scope.js"),
+  ]);
+  const scope = caseScope(c);
+  const base = await openBaseTree(tree, parseScope(scope));
+  try {
+    const vouched = (await readFolderPrograms(dir, { env })).programs.map((p) => p.hash);
+    const summary = await runDebate(dir, { env, cwd: base.cwd, command: `debate gate ${scope}`, vouched });
+    const run: GateRun = {
+      status: summary.status,
+      ...(summary.error ? { error: { code: summary.error.code, message: summary.error.message } } : {}),
+      ...(summary.error?.role ? { role: summary.error.role } : {}),
+      ...(summary.error?.adapter ? { adapter: summary.error.adapter } : {}),
+      ...(summary.reason ? { reason: summary.reason } : {}),
+    };
+    const read = await readDebateFolder(dir);
+    if (!read.ok) throw new Error(`${dir}: ${read.errors[0]?.message ?? "unreadable"}`);
+    return evaluateGate({ state: read.value.state, run, policy, dir, scope });
+  } finally {
+    await base.dispose();
+  }
+}

@@ -1,0 +1,276 @@
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { GateRun } from "@debatekit/core";
+import { readDebateFolder, splitFrontmatter, writeFileAtomic } from "@debatekit/files";
+import type { GateEvalCase, GatePolicy, GateResult, ReviewSeverity } from "@debatekit/schema";
+import { redactOutput } from "../exit-error.js";
+import type { CaseResult } from "./case-result.js";
+import { pointedAt } from "./case-result.js";
+import { git } from "./git.js";
+import { caseScope, finishGateReview } from "./resume.js";
+
+/** What `debate gate eval run` needs. */
+export interface RunOptions {
+  cases: readonly GateEvalCase[];
+  /** The policy file (absolute), and its parsed content. */
+  policyFile: string;
+  policy: GatePolicy;
+  /** Where results and review folders go: <store>/cases/<id>.json, <store>/work/<id>/. */
+  store: string;
+  /** Severity thresholds to report, e.g. [["P1"], ["P1", "P2"]]. */
+  thresholds: ReadonlyArray<readonly ReviewSeverity[]>;
+  /** Cases reviewed at once. */
+  parallel: number;
+  env: NodeJS.ProcessEnv;
+  /** Called when a case is done (or found done). */
+  onCase?: (result: CaseResult, resumed: boolean) => void;
+}
+
+/** The review folder's name under each case's work folder. */
+const REVIEW_SLUG = "gate";
+
+/** The name of a threshold: its severities joined by commas ("P1,P2"). */
+export const thresholdName = (severities: readonly string[]) => severities.join(",");
+
+/** The result file of a case. */
+export const caseFile = (store: string, id: string) => join(store, "cases", `${id}.json`);
+
+/**
+ * Runs the gate on every case, `parallel` at a time; a case whose result file exists is not run again
+ * (a killed run resumes), so every finished case's seat calls happen once. Returns the results in set order.
+ */
+export async function runEvalCases(options: RunOptions): Promise<CaseResult[]> {
+  await claimStore(options.store, options.policy);
+  const results: CaseResult[] = new Array(options.cases.length);
+  // Ctrl-C stops the gates (they cancel their reviews, the journals keep every answered call): the
+  // case being reviewed is not written as done, so the next run finishes it.
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  let next = 0;
+  const worker = async () => {
+    while (!stopped && next < options.cases.length) {
+      const index = next++;
+      const c = options.cases[index]!;
+      const done = await readCaseResult(c, options);
+      const result =
+        done ??
+        (await evaluateCase(c, options, () => stopped).catch((error: unknown) => {
+          throw new Error(`case ${c.id}: ${error instanceof Error ? error.message : String(error)}`, {
+            cause: error,
+          });
+        }));
+      if (!result) return;
+      results[index] = result;
+      options.onCase?.(result, done !== undefined);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  if (stopped) throw new EvalStopped();
+  return results;
+}
+
+/** The evaluation was stopped by a signal; what is finished is kept. */
+export class EvalStopped extends Error {
+  constructor() {
+    super("stopped by a signal: finished cases are kept; run the same command again to go on");
+    this.name = "EvalStopped";
+  }
+}
+
+/**
+ * Records the policy the results in `store` are made with; a store holding results of another
+ * policy is refused, so one report never mixes two policies.
+ */
+async function claimStore(store: string, policy: GatePolicy): Promise<void> {
+  const file = join(store, "policy.json");
+  const text = `${JSON.stringify(policy, null, 2)}\n`;
+  if (!existsSync(file)) return writeFileAtomic(file, text);
+  if ((await readFile(file, "utf8")) !== text)
+    throw new Error(
+      `${store}: holds results of another policy (${file}); give another --out, or remove the folder`,
+    );
+}
+
+/** A finished case's result, with any threshold it lacks worked out from its stored gate result (no seat asked). */
+async function readCaseResult(c: GateEvalCase, options: RunOptions): Promise<CaseResult | undefined> {
+  const file = caseFile(options.store, c.id);
+  if (!existsSync(file)) return undefined;
+  const stored = JSON.parse(await readFile(file, "utf8")) as CaseResult;
+  const missing = options.thresholds.filter((t) => stored.thresholds[thresholdName(t)] === undefined);
+  if (missing.length === 0) return stored;
+  const added = await thresholdsOf(c, stored.gate, options.policy, missing);
+  const record = { ...stored, thresholds: { ...stored.thresholds, ...added } };
+  await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}
+
+/** The case's outcome under each threshold, and where a block pointed. */
+async function thresholdsOf(
+  c: GateEvalCase,
+  gate: GateResult,
+  policy: GatePolicy,
+  thresholds: RunOptions["thresholds"],
+): Promise<CaseResult["thresholds"]> {
+  const out: CaseResult["thresholds"] = {};
+  for (const severities of thresholds) {
+    const judged = await rejudge(gate, { ...policy, block_on: [...severities] });
+    const pointed = pointedAt(judged, c.defects);
+    out[thresholdName(severities)] = { outcome: judged.outcome, ...(pointed ? { pointed } : {}) };
+  }
+  return out;
+}
+
+/**
+ * One case: a private clone checked out at `head`, then `debate gate --json` on range:base..head with
+ * the policy (run in this process, so a killed evaluation leaves no gate running), then the result
+ * under each threshold. A review a killed evaluation cut off is finished from its journal instead.
+ * Undefined when a signal stopped the evaluation meanwhile (the review may be cut off: not done).
+ */
+async function evaluateCase(
+  c: GateEvalCase,
+  options: RunOptions,
+  stopped: () => boolean,
+): Promise<CaseResult | undefined> {
+  const work = join(options.store, "work", c.id);
+  const tree = join(work, "tree");
+  const review = join(work, "debates", REVIEW_SLUG);
+  await rm(tree, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  // A clone, not a worktree: the case's repository on disk is never written to.
+  await git(work, "clone", "-q", "--shared", "--no-checkout", c.repo, tree);
+  await git(tree, "checkout", "-q", "--detach", c.head);
+  const started = Date.now();
+  const result = redactResult(
+    (await readDebateFolder(review)).ok
+      ? await finishGateReview(review, tree, c, options.policy, options.env)
+      : await runGate(tree, c, options, join(work, "debates")),
+    options.env,
+  );
+  const wall_ms = Date.now() - started;
+  await rm(tree, { recursive: true, force: true });
+  if (stopped()) return undefined;
+  const record: CaseResult = {
+    id: c.id,
+    label: c.label,
+    reason: result.reason,
+    thresholds: await thresholdsOf(c, result, options.policy, options.thresholds),
+    votes: await readVotes(result.dir),
+    ...(await readUsage(result.dir)),
+    wall_ms,
+    gate: result,
+  };
+  await writeFileAtomic(caseFile(options.store, c.id), `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}
+
+/**
+ * Runs `debate gate --json` in `tree` on the case's change, in this process (the gate command's own
+ * registration, no binary: a killed evaluation leaves no gate running). A result it could not print
+ * is an undecided gate.
+ */
+async function runGate(tree: string, c: GateEvalCase, options: RunOptions, dir: string): Promise<GateResult> {
+  await rm(dir, { recursive: true, force: true });
+  const [{ Command }, { registerGate }] = await Promise.all([
+    import("commander"),
+    import("../commands/gate.js"),
+  ]);
+  const stdout = collect();
+  const stderr = collect();
+  const env = { ...options.env, CI: "1", NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" };
+  const program = new Command("debate").exitOverride().configureOutput({
+    writeOut: (s) => stdout.stream.write(s),
+    writeErr: (s) => stderr.stream.write(s),
+  });
+  registerGate(program, { stdout: stdout.stream, stderr: stderr.stream, env, cwd: tree });
+  const args = ["gate", "--scope", caseScope(c), "--policy", options.policyFile, "--json"];
+  args.push("--dir", dir, "--slug", REVIEW_SLUG);
+  // A blocked or undecided gate ends with an error carrying its exit code: the result is on stdout.
+  await program.parseAsync(args, { from: "user" }).catch(() => undefined);
+  try {
+    return JSON.parse(stdout.text()) as GateResult;
+  } catch {
+    const why = (stderr.text().trim().split("\n").at(-1) ?? "").slice(0, 300);
+    return {
+      outcome: "undecided",
+      exit_code: 2,
+      reason: `undecided: the gate printed no result: ${why}`,
+      findings: [],
+      blocking: [],
+      degraded: [],
+    };
+  }
+}
+
+/** `result` with every string redacted: model text and provider errors reach the result files. */
+function redactResult(result: GateResult, env: NodeJS.ProcessEnv): GateResult {
+  return JSON.parse(
+    JSON.stringify(result, (_key, value: unknown) =>
+      typeof value === "string" ? redactOutput(value, env) : value,
+    ),
+  ) as GateResult;
+}
+
+/** A stream that keeps what is written to it. */
+function collect(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+/**
+ * The gate's verdict on the same review under another policy (another `block_on`): no seat is asked
+ * again. A review that did not finish (a seat failed, quorum missed) is undecided under every threshold.
+ */
+async function rejudge(result: GateResult, policy: GatePolicy): Promise<GateResult> {
+  const unfinished = result.degraded.some((d) => d.cause === "seat_failed" || d.cause === "quorum_missed");
+  if (!result.dir || unfinished) return result;
+  const [{ evaluateGate }, read] = await Promise.all([
+    import("@debatekit/core"),
+    readDebateFolder(result.dir),
+  ]);
+  if (!read.ok) return result;
+  const run: GateRun = { status: "done" };
+  return evaluateGate({ state: read.value.state, run, policy, dir: result.dir });
+}
+
+/** The review's seat calls and cost, from its ledger (none when the gate stopped before a review). */
+async function readUsage(
+  dir: string | undefined,
+): Promise<Pick<CaseResult, "calls" | "cost_usd" | "unknown_cost_calls">> {
+  const file = dir && join(dir, ".debate", "ledger.json");
+  if (!file || !existsSync(file)) return { calls: 0, cost_usd: 0, unknown_cost_calls: 0 };
+  const { total } = JSON.parse(await readFile(file, "utf8")) as {
+    total: { calls: number; cost_usd: number; unknown_cost_calls: number };
+  };
+  return { calls: total.calls, cost_usd: total.cost_usd, unknown_cost_calls: total.unknown_cost_calls };
+}
+
+/** Each judged round's panel votes (judges/rNN.md), for the judges' agreement. */
+async function readVotes(dir: string | undefined): Promise<Array<Record<string, string>>> {
+  const folder = dir && join(dir, "judges");
+  if (!folder || !existsSync(folder)) return [];
+  const files = (await readdir(folder)).filter((f) => /^r\d+\.md$/.test(f)).sort();
+  const votes: Array<Record<string, string>> = [];
+  for (const f of files) {
+    const split = splitFrontmatter(await readFile(join(folder, f), "utf8"), f);
+    const v = split.ok ? split.value.data.votes : undefined;
+    if (v && typeof v === "object") votes.push(v as Record<string, string>);
+  }
+  return votes;
+}

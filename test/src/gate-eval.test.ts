@@ -1,0 +1,305 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import {
+  keysOf,
+  type ModelReply,
+  type ModelRequest,
+  type ModelServer,
+  startModelServer,
+} from "@debatekit/model-server";
+import { validateGateEvalCase } from "@debatekit/schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, runDebateAsync } from "./workspace.js";
+
+// `debate gate eval` end to end: the offline example (a repository with real bug-introducing and
+// fixing commits, the set `gate eval build` makes of it, `gate eval run` with http seats on a
+// loopback model server), its figures checked against values worked out by hand, and a run killed
+// with SIGKILL in the middle of a case, then resumed.
+const example = join(repoRoot, "examples/gate-eval");
+const { makeCartRepo } = (await import(pathToFileURL(join(example, "make-repo.mjs")).href)) as {
+  makeCartRepo: (dir: string) => Record<string, string>;
+};
+const { reply } = (await import(pathToFileURL(join(example, "seats.mjs")).href)) as {
+  reply: (request: ModelRequest) => ModelReply;
+};
+
+interface Figure {
+  k: number;
+  n: number;
+  value?: number;
+  low?: number;
+  high?: number;
+}
+
+/**
+ * The example's figures by hand. The scripted critic catches the discount bug (P1) and the rounding
+ * bug (P2), misses the counting bug and wrongly flags free shipping (P1). block_on [P1]: bad 1
+ * blocked / 2 passed, good 1 blocked / 2 passed; [P1, P2]: bad 2 / 1, good 1 / 2. Wilson (z = 1.96):
+ * 1/2 -> [0.0945, 0.9055], 1/3 -> [0.0615, 0.7923], 2/3 -> [0.2077, 0.9385], 0/6 -> [0, 0.3903].
+ */
+function expectHandFigures(summary: {
+  cases: object;
+  thresholds: Array<{ threshold: string; confusion: object; rates: Record<string, Figure>; pointed: object }>;
+  offline: boolean;
+}) {
+  const close = (f: Figure, k: number, n: number, low: number, high: number) => {
+    expect([f.k, f.n]).toEqual([k, n]);
+    expect(f.value).toBeCloseTo(k / n, 10);
+    expect(f.low).toBeCloseTo(low, 4);
+    expect(f.high).toBeCloseTo(high, 4);
+  };
+  expect(summary.cases).toEqual({ n: 6, bad: 3, good: 3 });
+  expect(summary.offline).toBe(true);
+  const [p1, p12] = summary.thresholds;
+  expect(p1!.threshold).toBe("P1");
+  expect(p1!.confusion).toEqual({
+    bad: { blocked: 1, pass: 2, undecided: 0 },
+    good: { blocked: 1, pass: 2, undecided: 0 },
+  });
+  close(p1!.rates.precision!, 1, 2, 0.0945, 0.9055);
+  close(p1!.rates.recall!, 1, 3, 0.0615, 0.7923);
+  close(p1!.rates.false_positive_rate!, 1, 3, 0.0615, 0.7923);
+  close(p1!.rates.undecided_rate!, 0, 6, 0, 0.3903);
+  expect(p1!.pointed).toEqual({ n: 1, line: 1, file: 0, elsewhere: 0 });
+  expect(p12!.threshold).toBe("P1,P2");
+  expect(p12!.confusion).toEqual({
+    bad: { blocked: 2, pass: 1, undecided: 0 },
+    good: { blocked: 1, pass: 2, undecided: 0 },
+  });
+  close(p12!.rates.precision!, 2, 3, 0.2077, 0.9385);
+  close(p12!.rates.recall!, 2, 3, 0.2077, 0.9385);
+  close(p12!.rates.false_positive_rate!, 1, 3, 0.0615, 0.7923);
+  expect(p12!.pointed).toEqual({ n: 2, line: 2, file: 0, elsewhere: 0 });
+}
+
+const run = promisify(execFile);
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "gate-eval-"));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** The example's repository in `dir`/cart and its labelled set `dir`/cart.jsonl, built by `gate eval build`. */
+async function buildCartSet(dir: string): Promise<void> {
+  makeCartRepo(join(dir, "cart"));
+  const build = await runDebateAsync(
+    ["gate", "eval", "build", "--repo", "cart", "--out", "cart.jsonl"],
+    dir,
+    process.env,
+  );
+  expect(build.code, build.stderr).toBe(0);
+  expect(build.stdout).toBe("cart.jsonl: 3 bad, 3 good case(s)\n");
+}
+
+/** Writes `dir`/policy.json: `seats` (role -> model name, or a list of them for a panel) as http seats on `server`. */
+async function writePolicy(
+  dir: string,
+  server: ModelServer,
+  seats: Record<string, string | string[]>,
+): Promise<void> {
+  const seat = (model: string) => ({
+    adapter: "http",
+    base_url: `${server.url}/v1`,
+    model,
+    timeout_ms: 30_000,
+  });
+  const policy = Object.fromEntries(
+    Object.entries(seats).map(([role, model]) => [
+      role,
+      Array.isArray(model) ? model.map(seat) : seat(model),
+    ]),
+  );
+  await writeFile(join(dir, "policy.json"), JSON.stringify(policy));
+}
+
+describe("debate gate eval", () => {
+  it("the offline example builds its set by SZZ and runs end to end in under a minute, with the hand-computed figures", async () => {
+    const dir = join(work, "example");
+    const started = Date.now();
+    const ran = await run(process.execPath, [join(example, "run.mjs"), dir], { cwd: repoRoot });
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const lines = (await readFile(join(dir, "cart.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    for (const c of lines) expect(validateGateEvalCase(c).ok).toBe(true);
+    expect(lines.map((c) => [c.label, c.defects])).toEqual([
+      ["bad", [{ file: "cart.js", line: 7 }]],
+      ["bad", [{ file: "cart.js", line: 10 }]],
+      ["bad", [{ file: "cart.js", line: 14 }]],
+      ["good", undefined],
+      ["good", undefined],
+      ["good", undefined],
+    ]);
+    expectHandFigures(JSON.parse(await readFile(join(dir, "cart.eval", "eval.json"), "utf8")));
+    // eval.md is what the example prints: the figures with their case counts and the one-line caveat.
+    expect(ran.stdout).toContain("they measure the pipeline, not a model");
+    expect(ran.stdout).toContain("| recall (bad changes blocked) | 33.3% [6.1%, 79.2%] (1/3) |");
+    expect(ran.stdout).toContain(
+      "| precision (blocked changes that were bad) | 66.7% [20.8%, 93.9%] (2/3) |",
+    );
+    // A threshold asked for later is worked out from the stored reviews: no seat is asked (the
+    // example's model server is gone), and nothing in the set is P3, so it blocks as [P1, P2] does.
+    const again = await runDebateAsync(
+      ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--block-on", "P1,P2,P3", "--json"],
+      dir,
+      process.env,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    const [wider] = JSON.parse(again.stdout).thresholds;
+    expect(wider.threshold).toBe("P1,P2,P3");
+    expect(wider.confusion).toEqual({
+      bad: { blocked: 2, pass: 1, undecided: 0 },
+      good: { blocked: 1, pass: 2, undecided: 0 },
+    });
+    // Results of one policy are never mixed with another's.
+    await writeFile(join(dir, "other.json"), JSON.stringify({ block_on: ["P1"] }));
+    const other = await runDebateAsync(
+      ["gate", "eval", "run", "cart.jsonl", "--policy", "other.json"],
+      dir,
+      process.env,
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(
+      /cart\.eval: holds results of another policy .*give another --out, or remove the folder/,
+    );
+  }, 90_000);
+
+  it.each([
+    ["SIGKILL", null],
+    ["SIGINT", 130],
+  ] as const)(
+    "stopped with %s in the middle of a case, then resumed: the same figures, no answered seat call asked twice",
+    async (signal, code) => {
+      const dir = join(work, `stopped-${signal}`);
+      await buildCartSet(dir);
+      // First pass: the judge never answers on the free-shipping case (the fourth), so the evaluation
+      // is inside that case, its critic's answer already journaled, when it is killed.
+      let hang = true;
+      const server: ModelServer = await startModelServer((request) =>
+        hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
+          ? { hang: true }
+          : reply(request),
+      );
+      try {
+        await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+        const args = [
+          "gate",
+          "eval",
+          "run",
+          "cart.jsonl",
+          "--policy",
+          "policy.json",
+          "--parallel",
+          "1",
+          "--json",
+        ];
+        const bin = join(repoRoot, "apps/debate/dist/bin.js");
+        const child = spawn(process.execPath, [bin, ...args], {
+          cwd: dir,
+          env: process.env,
+          stdio: "ignore",
+        });
+        const exited = new Promise<number | null>((done) => child.on("close", done));
+        const stuck = () =>
+          server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
+        for (let waited = 0; !stuck(); waited += 100) {
+          expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        child.kill(signal);
+        expect(await exited).toBe(code);
+        // The three cases before it are done; the one cut off is not.
+        const done = await readdir(join(dir, "cart.eval", "cases"));
+        expect(done.filter((f) => f.startsWith("bad-"))).toHaveLength(3);
+        expect(done).toHaveLength(3);
+        const before = server.requests.length;
+        hang = false;
+        const resumed = await runDebateAsync(args, dir, process.env);
+        expect(resumed.code, resumed.stderr).toBe(0);
+        expectHandFigures(JSON.parse(resumed.stdout));
+        // The cases finished before the kill were not run again; the cut-off case asked only its judge.
+        const again = server.requests.slice(before);
+        expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
+          "judge",
+        ]);
+        const answered = keysOf(server.requests, "answered");
+        expect(answered).toEqual([...new Set(answered)]);
+        expect(answered).toHaveLength(12);
+      } finally {
+        await server.close();
+      }
+    },
+    120_000,
+  );
+  it("a judge panel: the judges' agreement is Cohen's kappa over the judged rounds (hand-computed 0.4)", async () => {
+    const dir = join(work, "panel");
+    await buildCartSet(dir);
+    // The second judge accepts the critique of the rounding bug (B) where the first keeps the change
+    // (A); they agree on the other two bad cases. Votes (B, B), (A, B), (A, A): observed 2/3; chance
+    // 2/3 * 1/3 + 1/3 * 2/3 = 4/9; kappa (2/3 - 4/9) / (5/9) = 0.4.
+    const server = await startModelServer((request) =>
+      request.model === "judge-b" && request.allText.includes("Rounding down loses cents")
+        ? JSON.stringify({
+            classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "Floor loses a cent." }],
+            recommendation: "B",
+            reasons: ["A valid P2 is worth a change."],
+          })
+        : reply({ ...request, model: request.model.startsWith("judge") ? "judge" : request.model }),
+    );
+    try {
+      await writePolicy(dir, server, { critic: "critic", author: "judge", judges: ["judge", "judge-b"] });
+      const ran = await runDebateAsync(
+        ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--limit", "3", "--json"],
+        dir,
+        process.env,
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const summary = JSON.parse(ran.stdout);
+      expect(summary.cases).toEqual({ n: 3, bad: 3, good: 0 });
+      expect(summary.agreement).toMatchObject({ method: "cohen", judges: 2, items: 3 });
+      expect(summary.agreement.kappa).toBeCloseTo(0.4, 10);
+      expect(await readFile(join(dir, "cart.eval", "eval.md"), "utf8")).toContain(
+        "- Judge agreement: Cohen's kappa 0.40 (2 judges, 3 judged rounds)",
+      );
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+  it("bad input is a clear error (exit 2) naming the flag, or the file, line and field", async () => {
+    const dir = join(work, "bad-input");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "set.jsonl"),
+      `${JSON.stringify({ id: "a", repo: ".", base: "abcdef0", head: "abcdef1", label: "good", reasons: ["r"] })}\n{"id":"b"}\n`,
+    );
+    await writeFile(join(dir, "policy.json"), "{}");
+    const noRepo = await runDebateAsync(["gate", "eval", "build", "--repo", "missing"], dir, process.env);
+    expect([noRepo.code, noRepo.stderr]).toEqual([
+      2,
+      "debate: --repo missing: not a folder (expected a git repository on disk)\n",
+    ]);
+    const badLine = await runDebateAsync(
+      ["gate", "eval", "run", "set.jsonl", "--policy", "policy.json"],
+      dir,
+      process.env,
+    );
+    expect(badLine.code).toBe(2);
+    expect(badLine.stderr).toMatch(/^debate: .*set\.jsonl:2: field `repo` is required; a valid case: \{/);
+    const badThreshold = await runDebateAsync(
+      ["gate", "eval", "run", "set.jsonl", "--policy", "policy.json", "--block-on", "P4"],
+      dir,
+      process.env,
+    );
+    expect([badThreshold.code, badThreshold.stderr]).toEqual([
+      2,
+      'debate: --block-on: expected severities P1, P2, P3 joined by commas (e.g. P1,P2), got "P4"\n',
+    ]);
+  });
+});
