@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmod, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { debate, debateBin, exists, newcomer } from "./newcomer.js";
@@ -23,13 +23,27 @@ describe("debate example", () => {
     await chmod(join(bin, "debate"), 0o755);
     const shellEnv = { ...env, PATH: `${bin}:${env.PATH}` };
 
-    const inRepo = (await readdir(join(repoRoot, "examples"), { withFileTypes: true }))
+    const folders = (await readdir(join(repoRoot, "examples"), { withFileTypes: true }))
       .filter((e) => e.isDirectory())
       .map((e) => e.name)
       .sort();
+    // Every example ships, unless its manifest says it needs this repository, and why.
+    const manifests = await Promise.all(
+      folders.map(async (name) =>
+        JSON.parse(await readFile(join(repoRoot, "examples", name, "example.json"), "utf8")),
+      ),
+    );
+    for (const [i, m] of manifests.entries())
+      if (m.ships === false) expect(m.why, folders[i]).toMatch(/\S{10}/);
+    const inRepo = folders.filter((_, i) => manifests[i].ships !== false);
     const listed = debate(["example"], { cwd, env });
     expect(listed.code).toBe(0);
-    expect(listed.stdout.split("\n").filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual(inRepo);
+    expect(
+      listed.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(inRepo);
     expect(inRepo).toContain("tournament-replay");
 
     for (const name of inRepo) {

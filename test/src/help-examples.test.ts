@@ -46,6 +46,8 @@ const expectedExit: Record<string, number | "any"> = {
   // Stopped by SIGTERM after its first line: exit 0.
   "debate watch": 0,
   "debate watch debates/tests-first --json": 0,
+  "debate serve": 0,
+  "debate serve debates/tests-first --port 8800": 0,
   "debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges codex --format crossfire --rounds 2": 0,
   "debate tournament plan t/": 0,
   // claude, codex and gemini are not installed: every match ends aborted, and the run's exit code
@@ -63,6 +65,7 @@ const expectedExit: Record<string, number | "any"> = {
 /** What some examples must print (stdout and stderr together), where that is cheap to say. */
 const expectedText: Record<string, RegExp> = {
   "debate watch": /watching debates/,
+  "debate serve": /^debate serve: open http:\/\/127\.0\.0\.1:\d+\/\?token=/,
   "debate status": /debates\/tests-first/,
   "debate example": /ai-review-gate/,
   "debate log debates/tests-first --step 2:judge": /judge/,
@@ -71,7 +74,7 @@ const expectedText: Record<string, RegExp> = {
 };
 
 /** Commands that run until stopped: started, stopped after their first line. */
-const longRunning = new Set(["watch"]);
+const longRunning = new Set(["watch", "serve"]);
 
 /** Commands whose examples are alternatives that would collide (one folder per motion): each runs in a folder of its own. */
 const eachInItsOwnFolder = new Set(["new"]);

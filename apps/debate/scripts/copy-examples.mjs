@@ -1,6 +1,6 @@
 // Copies the repository's offline examples (every examples/<name>/, each with its example.json) into
 // dist/examples/, so the published package carries them: `debate example` works from any folder.
-import { cp, readdir, rm, stat } from "node:fs/promises";
+import { cp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,6 +20,9 @@ for (const entry of await readdir(source, { withFileTypes: true })) {
     throw new Error(
       `examples/${entry.name} has no example.json (what \`debate example\` lists and prints next)`,
     );
+  // An example that needs this repository (its build, its scripted model server) stays in it.
+  const manifest = JSON.parse(await readFile(join(from, "example.json"), "utf8"));
+  if (manifest.ships === false) continue;
   // Leftovers of a run in place (lock, journal) and helper scripts are not part of the example.
   await cp(from, join(target, entry.name), {
     recursive: true,

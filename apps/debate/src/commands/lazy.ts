@@ -15,15 +15,21 @@ export function declareLater(command: Command, finish: () => Promise<void>): voi
   });
 }
 
-/** Declares in full the commands of `program` named (all when no names are given) that were declared later. */
+/**
+ * Declares in full the commands of `program` named (all when no names are given) that were declared
+ * later, and every subcommand of theirs declared later (`skills match`).
+ */
 export async function declareInFull(
   program: Command,
   names?: ReadonlyArray<string | undefined>,
 ): Promise<void> {
   for (const command of program.commands) {
+    if (names && !names.includes(command.name())) continue;
     const finish = pending.get(command);
-    if (!finish || (names && !names.includes(command.name()))) continue;
-    pending.delete(command);
-    await finish();
+    if (finish) {
+      pending.delete(command);
+      await finish();
+    }
+    if (command.commands.length > 0) await declareInFull(command);
   }
 }

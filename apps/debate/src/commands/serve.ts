@@ -40,14 +40,16 @@ Examples:
           return realpath(abs);
         }),
       );
-      const { startServe } = await import("../serve/server.js");
-      const handle = await startServe({ roots, port: opts.port, env: io.env, cwd: io.cwd });
-      io.stdout.write(`debate serve: open ${handle.url}\n`);
+      // Signals are taken before the URL is printed: a stop right after it still closes cleanly.
       const { signal, dispose } = abortOnSignals(
         io,
         "stopping the server; runs started from the page stop and resume later",
       );
-      await new Promise<void>((done) => signal.addEventListener("abort", () => done(), { once: true }));
+      const { startServe } = await import("../serve/server.js");
+      const handle = await startServe({ roots, port: opts.port, env: io.env, cwd: io.cwd });
+      io.stdout.write(`debate serve: open ${handle.url}\n`);
+      if (!signal.aborted)
+        await new Promise<void>((done) => signal.addEventListener("abort", () => done(), { once: true }));
       await handle.close();
       dispose();
     });

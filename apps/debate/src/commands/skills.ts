@@ -1,4 +1,3 @@
-import { formatList } from "@debatekit/core";
 import type { LoadResult, RankField, Selection, SkillMatch, SkillProblem } from "@debatekit/skills";
 // The budget alone: the rest of the skills package (tokenizer, matcher) loads when a command runs.
 import { DEFAULT_SKILL_BUDGET_TOKENS } from "@debatekit/skills/budget";
@@ -6,10 +5,16 @@ import { type Command, Option } from "commander";
 import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
 import { formatSkillProblem, plainProblems } from "../skill-problems.js";
+import { declareLater } from "./lazy.js";
+
+/** The seats of the registered formats (core loads when `skills match` is declared in full, not at start). */
+async function registeredSeats() {
+  const { formatList } = await import("@debatekit/core");
+  return formatList().flatMap((f) => f.roles);
+}
 
 /** Every role and every seat kind of the registered formats: what `--role` accepts. */
-function seatNames(): string[] {
-  const seats = formatList().flatMap((f) => f.roles);
+function seatNames(seats: Awaited<ReturnType<typeof registeredSeats>>): string[] {
   return [...new Set([...seats.map((s) => s.role), ...seats.map((s) => s.kind)])];
 }
 
@@ -17,8 +22,7 @@ function seatNames(): string[] {
  * The other names a skill may give a seat by: the kinds the formats give this role (`pro` is a
  * `debater`) and, for a kind, every role of that kind, so `--role debater` sees what any debater gets.
  */
-function kindsOf(role: string): string[] {
-  const seats = formatList().flatMap((f) => f.roles);
+function kindsOf(role: string, seats: Awaited<ReturnType<typeof registeredSeats>>): string[] {
   const names = seats.flatMap((s) => (s.role === role ? [s.kind] : s.kind === role ? [s.role] : []));
   return [...new Set(names)].filter((name) => name !== role);
 }
@@ -242,70 +246,76 @@ export function registerSkills(program: Command, io: CliIO): void {
       if (errors > 0) throw new ExitError(`${errors} skill problem(s); the skills concerned were skipped`);
     });
 
-  skills
+  const match = skills
     .command("match")
     .description(
       "Show which skills a seat would get for a text: score, tokens, what was cut or dropped and why.",
     )
-    .argument("<text>", "the motion (and definitions, scope, task) to match against")
-    .addOption(
-      new Option("--role <role>", "the seat's role, or a kind of seat (debater: every arguing seat)")
-        .choices(seatNames())
-        .makeOptionMandatory(),
-    )
-    .option(
-      "--budget <tokens>",
-      `token budget for all skills together (default ${DEFAULT_SKILL_BUDGET_TOKENS})`,
-      parseBudget,
-    )
-    .option("--exclude <names>", "comma-separated skill names never to use")
-    .option("--print", "also print the text that would go into the prompt")
-    .option(
-      "--explain",
-      "say why each skill was selected or not: trigger hits, and the ranked match's terms per field with their weights",
-    )
-    .addOption(rootOption)
-    .option("--json", "print JSON (includes the text)")
-    .action(
-      async (
-        text: string,
-        options: RootOptions & {
-          role: string;
-          budget?: number;
-          exclude?: string;
-          print?: boolean;
-          explain?: boolean;
+    .argument("<text>", "the motion (and definitions, scope, task) to match against");
+  // `--role` offers the seats of the registered formats: declared once the command is named, so
+  // `debate --help` loads no engine.
+  declareLater(match, async () => {
+    const seats = await registeredSeats();
+    match
+      .addOption(
+        new Option("--role <role>", "the seat's role, or a kind of seat (debater: every arguing seat)")
+          .choices(seatNames(seats))
+          .makeOptionMandatory(),
+      )
+      .option(
+        "--budget <tokens>",
+        `token budget for all skills together (default ${DEFAULT_SKILL_BUDGET_TOKENS})`,
+        parseBudget,
+      )
+      .option("--exclude <names>", "comma-separated skill names never to use")
+      .option("--print", "also print the text that would go into the prompt")
+      .option(
+        "--explain",
+        "say why each skill was selected or not: trigger hits, and the ranked match's terms per field with their weights",
+      )
+      .addOption(rootOption)
+      .option("--json", "print JSON (includes the text)")
+      .action(
+        async (
+          text: string,
+          options: RootOptions & {
+            role: string;
+            budget?: number;
+            exclude?: string;
+            print?: boolean;
+            explain?: boolean;
+          },
+        ) => {
+          const { roots, result } = await load(io, options);
+          const skills = await import("@debatekit/skills");
+          const { selectSkills, scoreSkills } = skills;
+          const exclude = (options.exclude ?? "")
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
+          const seat = { text, role: options.role, kinds: kindsOf(options.role, seats) };
+          const selection = selectSkills(result.skills, {
+            ...seat,
+            budgetTokens: options.budget ?? DEFAULT_SKILL_BUDGET_TOKENS,
+            exclude,
+          });
+          const scored = scoreSkills(result.skills, seat);
+          if (options.json) {
+            const out = {
+              roots,
+              role: options.role,
+              ...selection,
+              ...(options.explain ? { explain: explainJson(scored, skills.RANK_THRESHOLD) } : {}),
+              problems: plainProblems(result.problems),
+            };
+            io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+            return;
+          }
+          io.stdout.write(renderSelection(selection, options.role, scored));
+          if (options.explain) io.stdout.write(renderExplain(scored, selection, skills));
+          if (options.print && selection.text !== "") io.stdout.write(`\n${selection.text}\n`);
+          printProblems(io, result.problems);
         },
-      ) => {
-        const { roots, result } = await load(io, options);
-        const skills = await import("@debatekit/skills");
-        const { selectSkills, scoreSkills } = skills;
-        const exclude = (options.exclude ?? "")
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean);
-        const seat = { text, role: options.role, kinds: kindsOf(options.role) };
-        const selection = selectSkills(result.skills, {
-          ...seat,
-          budgetTokens: options.budget ?? DEFAULT_SKILL_BUDGET_TOKENS,
-          exclude,
-        });
-        const scored = scoreSkills(result.skills, seat);
-        if (options.json) {
-          const out = {
-            roots,
-            role: options.role,
-            ...selection,
-            ...(options.explain ? { explain: explainJson(scored, skills.RANK_THRESHOLD) } : {}),
-            problems: plainProblems(result.problems),
-          };
-          io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-          return;
-        }
-        io.stdout.write(renderSelection(selection, options.role, scored));
-        if (options.explain) io.stdout.write(renderExplain(scored, selection, skills));
-        if (options.print && selection.text !== "") io.stdout.write(`\n${selection.text}\n`);
-        printProblems(io, result.problems);
-      },
-    );
+      );
+  });
 }
