@@ -7,7 +7,7 @@ function forbid(name, comment, from, to) {
   return { name, comment, severity: "error", from, to };
 }
 
-const SHARED_CORE = "^packages/core/src/(?!formats/(formal|crossfire|review)/|index\\.ts$)";
+const SHARED_CORE = "^packages/core/src/(?!formats/[^/]+/|index\\.ts$)";
 const CLI = "^apps/debate/src/";
 
 module.exports = {
@@ -119,7 +119,7 @@ module.exports = {
         path: SHARED_CORE,
         pathNot: "^packages/core/src/formats/registry\\.ts$|\\.test\\.ts$|/test-helpers/",
       },
-      { path: "^packages/core/src/formats/(formal|crossfire|review)/" },
+      { path: "^packages/core/src/formats/[^/]+/" },
     ),
     // The CLI: actions return data; commands and the MCP server are faces over them.
     forbid(

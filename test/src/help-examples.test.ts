@@ -48,7 +48,7 @@ const expectedExit: Record<string, number | "any"> = {
   "debate watch debates/tests-first --json": 0,
   "debate serve": 0,
   "debate serve debates/tests-first --port 8800": 0,
-  "debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges codex --format crossfire --rounds 2": 0,
+  "debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges opencode --exchanges 3": 0,
   "debate tournament plan t/": 0,
   // claude, codex and gemini are not installed: every match ends aborted, and the run's exit code
   // does not say so yet; only the absence of a usage error is checked.

@@ -232,7 +232,7 @@ export function registerTournament(program: Command, io: CliIO): void {
       "after",
       `
 Examples:
-  debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges codex --format crossfire --rounds 2
+  debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges opencode --exchanges 3
   debate tournament plan t/
   debate tournament run t/ --concurrency 4
   debate tournament status t/
