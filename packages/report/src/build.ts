@@ -1,4 +1,4 @@
-import { type DebateState, formatOfState } from "@debatekit/core";
+import { type AnyFormat, type DebateState, formatOfState } from "@debatekit/core";
 import type { JournalEntry } from "@debatekit/schema";
 import type { JudgeReliability, Narrative, Report, SeatSummary } from "./model.js";
 
@@ -17,7 +17,8 @@ function add(a: number | undefined, b: number | undefined): number | undefined {
   return b === undefined ? a : (a ?? 0) + b;
 }
 
-function seatsOf(input: ReportInput, roles: readonly string[]): SeatSummary[] {
+function seatsOf(input: ReportInput, format: AnyFormat): SeatSummary[] {
+  const roles = format.seats;
   const configured = (input.state.frontmatter.seats ?? {}) as unknown as Record<
     string,
     { adapter?: string; model?: string } | undefined
@@ -27,7 +28,8 @@ function seatsOf(input: ReportInput, roles: readonly string[]): SeatSummary[] {
   ];
   return all.map((role) => {
     const seat: SeatSummary = { role, calls: 0, failedCalls: 0 };
-    const conf = configured[role];
+    // The seat the format calls for the role (a formal judge lives in its `judges:` panel).
+    const conf = format.seat(input.state, role) ?? configured[role];
     if (conf?.adapter) seat.adapter = conf.adapter;
     if (conf?.model) seat.model = conf.model;
     for (const entry of input.journal ?? []) {
@@ -100,8 +102,15 @@ export function buildReport(input: ReportInput): Report {
   const { state } = input;
   const format = formatOfState(state);
   const standing = format.standing(state);
-  const body = format.report?.(state);
-  const seats = seatsOf(input, format.seats);
+  // Nothing committed yet: no verdict, chart or score to show, only that it has not started.
+  const started =
+    standing.started ??
+    (standing.complete ||
+      standing.progress.done > 0 ||
+      state.arguments.length > 0 ||
+      (state.records?.length ?? 0) > 0);
+  const body = started ? format.report?.(state) : undefined;
+  const seats = seatsOf(input, format);
   const totals: Report["totals"] = {};
   for (const s of seats) {
     const i = add(totals.inputTokens, s.inputTokens);
@@ -124,13 +133,16 @@ export function buildReport(input: ReportInput): Report {
   for (const s of seats)
     if (s.failedCalls > 0) alerts.push(`the ${s.role} seat failed ${s.failedCalls} of ${s.calls} call(s)`);
   alerts.push(...(body?.alerts ?? []));
+  if (!started) alerts.unshift("not started: nothing is committed yet; `debate run` on its folder starts it");
   const { done, total, unit } = standing.progress;
   return {
     title: `Debate report: ${state.frontmatter.debate_id}`,
     debateId: state.frontmatter.debate_id,
     format: format.name,
     motion: state.motion.text,
-    status: standing.outcome ?? (standing.complete ? "complete" : standing.phase),
+    status: !started
+      ? "not started"
+      : (standing.outcome ?? (standing.complete ? "complete" : standing.phase)),
     complete: standing.complete,
     progress: `${done}${total === undefined ? "" : ` of ${total}`} ${unit}${(total ?? done) === 1 ? "" : "s"}`,
     seats,

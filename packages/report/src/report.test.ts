@@ -86,6 +86,35 @@ describe("the format's own report", () => {
   });
 });
 
+describe("a debate that has not started", () => {
+  it("says so, and shows no verdict, score or chart; the panel's judge is named", () => {
+    const state = {
+      frontmatter: {
+        debate_id: "fresh",
+        format: "formal",
+        exchanges: 3,
+        current_exchange: 0,
+        current_phase: "awaiting_arguments",
+        seats: { proposition: { adapter: "claude" }, opposition: { adapter: "gemini" } },
+        judges: { panel: [{ adapter: "codex" }] },
+      },
+      body: "# Motion\n\nA fresh debate.\n",
+      motion: { text: "A fresh debate." },
+      arguments: [],
+      scores: {},
+    } as unknown as Parameters<typeof buildReport>[0]["state"];
+    const { report, markdown, html } = createReport({ state });
+    expect(report.status).toBe("not started");
+    expect(report.body).toBeUndefined();
+    expect(report.alerts[0]).toMatch(/^not started: nothing is committed yet/);
+    expect(report.seats.find((s) => s.role === "judge")?.adapter).toBe("codex");
+    for (const text of [markdown, html]) {
+      expect(text).not.toMatch(/\btied\b|\bwins\b|Cumulative score/);
+      expect(text).not.toContain("(not recorded)");
+    }
+  });
+});
+
 describe("the header", () => {
   it("sums tokens and cost per seat from the journal and puts failed calls at the top", async () => {
     const state = await fixtureState();

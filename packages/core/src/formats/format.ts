@@ -75,6 +75,8 @@ export interface Standing {
   winner?: string;
   /** True when nothing is left to run. */
   complete: boolean;
+  /** False while no step is committed (a report then says the debate has not started); absent: not said. */
+  started?: boolean;
   /** Set when the result rests on less than was configured (failed seats, missing rounds): say so prominently. */
   outcome?: string;
   /** Every reason the result rests on less than was configured, with the real (sanitized) error (docs/architecture.md#honest-degradation). */

@@ -221,6 +221,8 @@ export const crossfireFormat = defineFormat<CrossfireFrontmatter>({
       ...panelDegradations(crossfirePanels(state), () => ({ text: "the verdict" })),
     ];
     return {
+      // Its turns, summaries and verdict are its records: none yet, nothing committed.
+      started: (state.records ?? []).length > 0,
       phase: fm.current_phase,
       progress: { done, total: fm.rounds, unit: "round" },
       ...(winner

@@ -23,6 +23,8 @@ export function formalStanding(state: DebateState<DebateFrontmatter>): Standing 
     (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges);
   const degraded = panelDegradations(state);
   return {
+    started:
+      state.arguments.length > 0 || fm.current_exchange > 0 || fm.current_phase !== "awaiting_arguments",
     phase: fm.exchanges !== undefined && complete ? "complete" : fm.current_phase,
     progress: {
       done: fm.current_exchange,

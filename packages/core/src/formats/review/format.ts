@@ -218,8 +218,10 @@ export const reviewFormat = defineFormat<ReviewFrontmatter>({
   standing(state): Standing {
     const fm = state.frontmatter;
     const complete = fm.current_phase === "complete";
-    const judged = roundsOf(state).filter((r) => r.judgment).length;
+    const rounds = roundsOf(state);
+    const judged = rounds.filter((r) => r.judgment).length;
     return {
+      started: rounds.length > 0,
       phase: fm.current_phase,
       progress: { done: judged, total: fm.max_rounds, unit: "round" },
       ...(complete && fm.final_decision
