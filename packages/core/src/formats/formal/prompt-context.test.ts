@@ -171,13 +171,32 @@ describe("bounded, cache-friendly formal prompts", () => {
       }
     });
 
+    it(`window ${window}: a debater is never sent its own arguments in full`, () => {
+      for (const p of prompts.filter((x) => x.role !== "judge")) {
+        const own = p.role === "proposition" ? "prop" : "opp";
+        for (const a of p.state.arguments.filter((x) => x.frontmatter.side === own))
+          expect(p.text, `${p.role} at ${p.exchange}`).not.toContain(fullMark(a));
+      }
+    });
+
+    it(`window ${window}: the judge's history holds in full what the arguments it scores reach (two exchanges back), so nothing is sent again after it`, () => {
+      for (const p of prompts.filter((x) => x.role === "judge" && x.exchange > 0)) {
+        const referenced = section(p.text, "# Earlier arguments the arguments to score attack or defend");
+        expect(referenced, `judge at ${p.exchange}`).toContain(
+          "(none: everything they attack or defend is in full",
+        );
+        expect(section(p.text, "# The debate so far")).toContain(fullMark(p.state.arguments.at(-1)!));
+      }
+    });
+
     it(`window ${window}: older exchanges are compact, ${window} to ${2 * window - 1} in full, and the history is append-only between compactions`, () => {
       const seat = prompts.filter((x) => x.role === "proposition" && x.exchange > 0);
       for (const p of seat) {
         const last = p.exchange - 1;
         const history = section(p.text, "# The debate so far");
         for (const a of p.state.arguments) {
-          const inFull = a.frontmatter.exchange >= historyFrom(last, window);
+          // The seat's own arguments stay compact: it wrote them.
+          const inFull = a.frontmatter.exchange >= historyFrom(last, window) && a.frontmatter.side !== "prop";
           expect(history.includes(fullMark(a))).toBe(inFull);
           expect(history).toContain(a.frontmatter.id);
         }

@@ -31,6 +31,15 @@ function pickTemplate(templates: AgentTemplate[], role: SeatRole, task: Task): A
 export const DEFAULT_FORMAL_WINDOW = 1;
 
 /**
+ * The judge's window: two exchanges more than the debaters'. A rebuttal attacks or defends
+ * arguments up to three exchanges back; with them in the judge's (append-only) history they are
+ * not sent again after it, where they would be new to every judge prompt (`pnpm bench prompts`).
+ */
+function judgeWindow(window: number): number {
+  return window + 2;
+}
+
+/**
  * An argument's prompt texts, remembered per argument object with the fields they were made from
  * (committed arguments never change; an object changed in place is made again).
  */
@@ -271,25 +280,6 @@ function updatedLog(
 }
 
 /**
- * The debate's history up to exchange `last`, in order: exchanges before the full part as compact
- * entries, the full part's exchanges in full, each exchange followed by its line of the judgment
- * log. Append-only between compactions; a compaction keeps the compact entries before it as they
- * were (the heading names no range), so even then the prompts share a prefix.
- */
-export function formalHistory(state: DebateState, last: number, window: number): string {
-  // Both debaters' prompts of a step show the same history of the same state: it is built once.
-  const key = `${last}/${window}/${state.arguments.length}`;
-  let built = histories.get(state);
-  if (built?.key !== key) {
-    built = { key, text: buildFormalHistory(state, last, window) };
-    histories.set(state, built);
-  }
-  return built.text;
-}
-
-const histories = new WeakMap<DebateState, { key: string; text: string }>();
-
-/**
  * One exchange's block of the history (compact or in full), remembered per its first argument
  * object: reused while the exchange has the same entry texts (the same strings, see remembered) and
  * the same judgment line, so a step builds the blocks of what it changed, not of the whole debate.
@@ -306,8 +296,11 @@ function exchangeBlock(
   e: number,
   list: readonly ArgumentRecord[],
   judged: string | undefined,
+  own?: string,
 ): string {
-  const entries = list.map(kind === "compact" ? compactEntry : fullEntry);
+  const entries = list.map((a) =>
+    kind === "compact" || a.frontmatter.side === own ? compactEntry(a) : fullEntry(a),
+  );
   const known = blocks[kind].get(list[0]!);
   if (
     known &&
@@ -334,7 +327,15 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-function buildFormalHistory(state: DebateState, last: number, window: number): string {
+/**
+ * The debate's history up to exchange `last`, in order: exchanges before the full part as compact
+ * entries, the full part's exchanges in full, each exchange followed by its line of the judgment
+ * log. Append-only between compactions; a compaction keeps the compact entries before it as they
+ * were (the heading names no range), so even then the prompts share a prefix. `own` (a side code):
+ * that side's arguments stay compact in the full part too (a debater wrote them; each one in full
+ * would be new to every prompt of the seat).
+ */
+export function formalHistory(state: DebateState, last: number, window: number, own?: string): string {
   const from = historyFrom(last, window);
   const log = judgmentLog(state);
   const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
@@ -355,7 +356,7 @@ function buildFormalHistory(state: DebateState, last: number, window: number): s
     }
   }
   for (const e of exchanges.filter((x) => x >= from))
-    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e)));
+    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e), own));
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
 }
 
@@ -427,7 +428,7 @@ function debaterValues(state: DebateState, role: DebaterRole): Record<string, st
     opponent,
     side_code: sideCode(role),
     opponent_code: sideCode(opponent),
-    history: formalHistory(state, exchange - 1, contextWindow(state, DEFAULT_FORMAL_WINDOW)),
+    history: formalHistory(state, exchange - 1, contextWindow(state, DEFAULT_FORMAL_WINDOW), sideCode(role)),
     // The arguments the latest exchange attacked or defended: the scores most likely just moved.
     current_scores: scoresOf(state, touched(state, exchange - 1)),
     latest_ids: idList(theirs.filter((a) => a.frontmatter.exchange === latest)),
@@ -443,7 +444,8 @@ function judgeValues(state: DebateState): Record<string, string> {
   const exchange = state.frontmatter.current_exchange;
   const current = state.arguments.filter((a) => a.frontmatter.exchange === exchange);
   // What the arguments to score attack or defend, in full when the history shows it compacted.
-  const from = historyFrom(exchange, contextWindow(state, DEFAULT_FORMAL_WINDOW));
+  const window = judgeWindow(contextWindow(state, DEFAULT_FORMAL_WINDOW));
+  const from = historyFrom(exchange, window);
   const targets = new Set(
     current.flatMap((a) => [
       ...(a.frontmatter.attacks ?? []).map((t) => t.target_id),
@@ -454,7 +456,7 @@ function judgeValues(state: DebateState): Record<string, string> {
     (a) => targets.has(a.frontmatter.id) && a.frontmatter.exchange < from,
   );
   return {
-    history: formalHistory(state, exchange, contextWindow(state, DEFAULT_FORMAL_WINDOW)),
+    history: formalHistory(state, exchange, window),
     current_scores: scoresOf(
       state,
       state.arguments.filter((a) => targets.has(a.frontmatter.id)),
