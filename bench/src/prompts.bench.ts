@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { DebateState } from "@debatekit/core";
 import { countTokens, TOKEN_ENCODING } from "@debatekit/skills";
-import { report } from "./measure.js";
+import { percentile, report } from "./measure.js";
 import { crossfirePrompts, formalPrompts, type SentPrompt } from "./prompt-debates.js";
 
 /** What a debate's prompts cost: total and largest prompt, and per seat the common prefix of consecutive prompts. */
@@ -10,7 +10,7 @@ export interface PromptFigures {
   totalTokens: number;
   largestTokens: number;
   /** Per seat: tokens of consecutive prompts' common prefix over the later prompts' tokens (0-1), and the worst pair. */
-  prefix: Record<string, { share: number; worst: number; pairs: number }>;
+  prefix: Record<string, { share: number; worst: number; pairs: number; median?: number }>;
   /** Tokens of each prompt that a provider's prefix cache can serve: its common prefix with the seat's previous prompt (summed). */
   cachedTokens: number;
   /** Per seat: the share of the earlier prompt's tokens that the later one reuses as its prefix (a second measure, not the target's). */
@@ -41,16 +41,18 @@ export function promptFigures(sent: readonly SentPrompt[]): PromptFigures {
     let total = 0;
     let earlier = 0;
     let worst = 1;
+    const shares: number[] = [];
     for (let i = 1; i < mine.length; i++) {
       const common = countTokens(commonPrefix(mine[i - 1]!.text, mine[i]!.text));
       shared += common;
       total += mine[i]!.tokens;
       earlier += mine[i - 1]!.tokens;
       worst = Math.min(worst, common / mine[i]!.tokens);
+      shares.push(common / mine[i]!.tokens);
     }
     cachedTokens += shared;
     if (mine.length > 1) {
-      prefix[role] = { share: shared / total, worst, pairs: mine.length - 1 };
+      prefix[role] = { share: shared / total, worst, pairs: mine.length - 1, median: percentile(shares, 50) };
       reuse[role] = shared / earlier;
     }
   }
@@ -72,7 +74,10 @@ function print(label: string, f: PromptFigures, before: PromptFigures): void {
   row("prompts sent", before.prompts, f.prompts, "");
   row("total prompt tokens", before.totalTokens, f.totalTokens, "tokens");
   row("largest prompt", before.largestTokens, f.largestTokens, "tokens");
+  for (const { rate } of CACHE_RATES)
+    report(`${label}: cache-weighted tokens at ${rate}`, effectiveInput(f, rate), "tokens");
   for (const [role, p] of Object.entries(f.prefix)) {
+    report(`${label}: ${role}: median common prefix`, (p.median ?? Number.NaN) * 100, "%");
     row(
       `${role}: common prefix of consecutive prompts`,
       (before.prefix[role]?.share ?? Number.NaN) * 100,
@@ -83,13 +88,41 @@ function print(label: string, f: PromptFigures, before: PromptFigures): void {
   }
 }
 
+/** The section and exchange headings (`# ` and `### ` lines) of a prompt from the one in effect at `at` on. */
+function headingsFrom(text: string, at: number): string[] {
+  const start = text.lastIndexOf("\n#", at);
+  return [...text.slice(Math.max(start, 0)).matchAll(/^(?:#|###) (.+)$/gm)].map((m) => m[1]!);
+}
+
+/**
+ * Why a seat's median prefix is below `target`: at its median pair, where the later prompt parts
+ * from the earlier one (the headings from there on) and how many of its tokens are new.
+ */
+function whyBelow(sent: readonly SentPrompt[], role: string, target: number): string | undefined {
+  const mine = sent.filter((p) => p.role === role);
+  const pairs = mine.slice(1).map((p, i) => {
+    const common = commonPrefix(mine[i]!.text, p.text).length;
+    const tokens = countTokens(p.text);
+    return { p, common, tokens, share: countTokens(p.text.slice(0, common)) / tokens };
+  });
+  if (pairs.length === 0) return undefined;
+  const median = [...pairs].sort((a, b) => a.share - b.share)[Math.ceil(pairs.length / 2) - 1]!;
+  if (median.share >= target) return undefined;
+  const fresh = median.tokens - countTokens(median.p.text.slice(0, median.common));
+  return `${role} below ${target * 100}% (median pair, exchange ${median.p.exchange}): ${fresh} of ${median.tokens} tokens are new, from "${headingsFrom(median.p.text, median.common).join('" through "')}"`;
+}
+
 type Reference = { measured_at: string; formal: PromptFigures; crossfire: PromptFigures };
 
 /** The cache-read prices the "effective input" figures use (fraction of the uncached input price). */
 const CACHE_RATES = [
   { rate: 0.1, who: "Anthropic's cache read" },
+  { rate: 0.25, who: "a quarter-price cached input" },
   { rate: 0.5, who: "OpenAI's cached input" },
 ];
+
+/** The formal debate's targets: every seat's median common prefix, cache-weighted tokens at 0.1, total. */
+const TARGETS = { medianPrefix: 0.92, weighted: 250_000, total: 1_560_000 };
 
 /** The id, title and claim of an argument, as a compact entry carries them. */
 const compact = (a: DebateState["arguments"][number]) =>
@@ -174,9 +207,21 @@ export async function run(): Promise<void> {
   };
   console.log(`(before: ${before.measured_at})`);
   console.log(`(main: ${main.measured_at})`);
-  const formal = promptFigures(await formalPrompts(60));
+  const formalSent = await formalPrompts(60);
+  const formal = promptFigures(formalSent);
   print("formal, 60 exchanges", formal, before.formal);
   print("crossfire, 5 rounds", promptFigures(await crossfirePrompts(5)), before.crossfire);
+  console.log(
+    `(formal targets: every seat's median prefix >= ${TARGETS.medianPrefix * 100}%, cache-weighted at 0.1 <= ${TARGETS.weighted}, total <= ${TARGETS.total})`,
+  );
+  const weighted = effectiveInput(formal, 0.1);
+  console.log(
+    `formal: cache-weighted at 0.1 ${Math.round(weighted)} ${weighted <= TARGETS.weighted ? "meets" : "misses"} the target; total ${formal.totalTokens} ${formal.totalTokens <= TARGETS.total ? "meets" : "misses"} it`,
+  );
+  for (const role of Object.keys(formal.prefix)) {
+    const why = whyBelow(formalSent, role, TARGETS.medianPrefix);
+    console.log(why ? `formal: ${why}` : `formal: ${role} meets the median prefix target`);
+  }
   for (const [role, share] of Object.entries(formal.reuse ?? {}))
     report(`formal: ${role}: share of the earlier prompt reused (2nd measure)`, share * 100, "%");
 
@@ -188,7 +233,7 @@ export async function run(): Promise<void> {
   report("formal: least total keeping id+title+claim of all (no instr.)", floorTokens, "tokens");
 
   // The frontier debate.md's `context.window` sets: full text kept vs prefix shared vs what users pay.
-  for (const window of [1, 2, 4, 8]) {
+  for (const window of [1, 2, 3, 4, 8]) {
     const f = promptFigures(await formalPrompts(60, window));
     const was = main.formal[String(window)];
     const row = (name: string, old: number | undefined, now: number, unit: string) => {
@@ -197,8 +242,10 @@ export async function run(): Promise<void> {
     };
     row("total prompt tokens", was?.totalTokens, f.totalTokens, "tokens");
     row("largest prompt", was?.largestTokens, f.largestTokens, "tokens");
-    for (const [role, p] of Object.entries(f.prefix))
+    for (const [role, p] of Object.entries(f.prefix)) {
       row(`${role}: prefix share`, (was?.prefix[role]?.share ?? Number.NaN) * 100, p.share * 100, "%");
+      report(`formal, window ${window}: ${role}: median prefix`, (p.median ?? Number.NaN) * 100, "%");
+    }
     for (const { rate, who } of CACHE_RATES)
       row(
         `effective input at ${rate} (${who})`,

@@ -171,13 +171,32 @@ describe("bounded, cache-friendly formal prompts", () => {
       }
     });
 
+    it(`window ${window}: a debater is never sent its own arguments in full`, () => {
+      for (const p of prompts.filter((x) => x.role !== "judge")) {
+        const own = p.role === "proposition" ? "prop" : "opp";
+        for (const a of p.state.arguments.filter((x) => x.frontmatter.side === own))
+          expect(p.text, `${p.role} at ${p.exchange}`).not.toContain(fullMark(a));
+      }
+    });
+
+    it(`window ${window}: the judge's history holds in full what the arguments it scores reach (two exchanges back), so nothing is sent again after it`, () => {
+      for (const p of prompts.filter((x) => x.role === "judge" && x.exchange > 0)) {
+        const referenced = section(p.text, "# Earlier arguments the arguments to score attack or defend");
+        expect(referenced, `judge at ${p.exchange}`).toContain(
+          "(none: everything they attack or defend is in full",
+        );
+        expect(section(p.text, "# The debate so far")).toContain(fullMark(p.state.arguments.at(-1)!));
+      }
+    });
+
     it(`window ${window}: older exchanges are compact, ${window} to ${2 * window - 1} in full, and the history is append-only between compactions`, () => {
       const seat = prompts.filter((x) => x.role === "proposition" && x.exchange > 0);
       for (const p of seat) {
         const last = p.exchange - 1;
         const history = section(p.text, "# The debate so far");
         for (const a of p.state.arguments) {
-          const inFull = a.frontmatter.exchange >= historyFrom(last, window);
+          // The seat's own arguments stay compact: it wrote them.
+          const inFull = a.frontmatter.exchange >= historyFrom(last, window) && a.frontmatter.side !== "prop";
           expect(history.includes(fullMark(a))).toBe(inFull);
           expect(history).toContain(a.frontmatter.id);
         }
@@ -208,13 +227,13 @@ describe("bounded, cache-friendly formal prompts", () => {
   }
 });
 
-describe("the history's remembered parts (per argument, exchange block, judgment line)", () => {
-  // A clone has none of the objects the caches are keyed by: its prompt is built from scratch.
+describe("a prompt is a function of the state's content (per argument, exchange block, judgment line)", () => {
+  // A clone shares no object with the state: the same content must give the same prompt.
   const fresh = (s: DebateState, role: "proposition" | "opposition" | "judge") =>
     buildPrompt(structuredClone(s), role);
 
   for (const window of [1, 3]) {
-    it(`never change a prompt: each prompt of a 12-exchange debate, window ${window}, equals a fresh build`, () => {
+    it(`each prompt of a 12-exchange debate, window ${window}, equals the prompt of a clone`, () => {
       const prompts = debate(12, window);
       for (const p of prompts)
         expect(p.text, `${p.role} at ${p.exchange}`).toBe(
@@ -223,7 +242,7 @@ describe("the history's remembered parts (per argument, exchange block, judgment
     });
   }
 
-  it("follow a changed record, a replaced argument and an argument changed in place", () => {
+  it("follows a changed record, a replaced argument and an argument changed in place", () => {
     const prompts = debate(10, 2);
     const last = prompts.at(-1)!;
     const s = last.state;
@@ -262,8 +281,7 @@ describe("the history's remembered parts (per argument, exchange block, judgment
     const afterReplace = buildPrompt(replaced, "judge");
     expect(afterReplace).toContain("opp_002: A retitled argument.");
     expect(afterReplace).toBe(fresh(replaced, "judge"));
-    // An argument object changed in place, in a new state (a state itself is never changed once
-    // built: its history is remembered per state object).
+    // An argument object changed in place, in a new state.
     const copy = structuredClone(s);
     buildPrompt(copy, "judge");
     copy.arguments.find((a) => a.frontmatter.id === "prop_003")!.frontmatter.claim = "An edited claim.";
@@ -288,11 +306,11 @@ describe("the history's remembered parts (per argument, exchange block, judgment
     expect(buildPrompt(s, "judge")).toBe(before);
   });
 
-  it("update the judgment log from what a judgment changed, a line with rescores alone included", () => {
+  it("logs a judgment that only rescores, and one made on top of it", () => {
     const prompts = debate(10, 2);
     const judge = prompts.find((p) => p.role === "judge" && p.exchange === 9)!.state;
     // A judgment that only rescores (its exchange's arguments get no score): that exchange's line
-    // has a rescored part alone. Its log is made from the log of the scores it was made from.
+    // has a rescored part alone.
     const old = judge.scores.prop_007!.current_score;
     const rescoreOnly = {
       ...judge,

@@ -3,7 +3,6 @@ import { defaultAgentTemplates } from "../../generated/agents.js";
 import type { BuildPromptOptions } from "../../prompt/options.js";
 import { contextWindow, feedbackBlock, fillTemplate, historyFrom } from "../../prompt/template.js";
 import type { AgentTemplate, ArgumentRecord, DebaterRole, DebateState, SeatRole } from "../../types.js";
-import { judgmentChanges } from "./scoring.js";
 import { otherRole, roleOfSide, sideCode } from "./sides.js";
 
 type Task = "opening" | "rebuttal" | "judgment";
@@ -31,49 +30,12 @@ function pickTemplate(templates: AgentTemplate[], role: SeatRole, task: Task): A
 export const DEFAULT_FORMAL_WINDOW = 1;
 
 /**
- * An argument's prompt texts, remembered per argument object with the fields they were made from
- * (committed arguments never change; an object changed in place is made again).
+ * The judge's window: two exchanges more than the debaters'. A rebuttal attacks or defends
+ * arguments up to three exchanges back; with them in the judge's (append-only) history they are
+ * not sent again after it, where they would be new to every judge prompt (`pnpm bench prompts`).
  */
-interface EntryTexts {
-  id: unknown;
-  side: unknown;
-  title: unknown;
-  claim: unknown;
-  exchange: unknown;
-  body: string;
-  compact?: string;
-  full?: string;
-}
-const entryTexts = new WeakMap<ArgumentRecord, EntryTexts>();
-
-function remembered(a: ArgumentRecord, kind: "compact" | "full", make: () => string): string {
-  const fm = a.frontmatter;
-  let texts = entryTexts.get(a);
-  if (
-    !texts ||
-    texts.id !== fm.id ||
-    texts.side !== fm.side ||
-    texts.title !== fm.title ||
-    texts.claim !== fm.claim ||
-    texts.exchange !== fm.exchange ||
-    texts.body !== a.body
-  ) {
-    texts = {
-      id: fm.id,
-      side: fm.side,
-      title: fm.title,
-      claim: fm.claim,
-      exchange: fm.exchange,
-      body: a.body,
-    };
-    entryTexts.set(a, texts);
-  }
-  let text = texts[kind];
-  if (text === undefined) {
-    text = make();
-    texts[kind] = text;
-  }
-  return text;
+function judgeWindow(window: number): number {
+  return window + 2;
 }
 
 /**
@@ -81,19 +43,15 @@ function remembered(a: ArgumentRecord, kind: "compact" | "full", make: () => str
  * log). Never changes once written, so it never breaks a cached prefix.
  */
 function compactEntry(a: ArgumentRecord): string {
-  return remembered(a, "compact", () => {
-    const fm = a.frontmatter;
-    return `- ${fm.id}: ${fm.title}. ${fm.claim}`;
-  });
+  const fm = a.frontmatter;
+  return `- ${fm.id}: ${fm.title}. ${fm.claim}`;
 }
 
 /** One argument in full, its section headings pushed two levels down so they nest under the prompt's own. */
 function fullEntry(a: ArgumentRecord): string {
-  return remembered(a, "full", () => {
-    const fm = a.frontmatter;
-    const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
-    return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
-  });
+  const fm = a.frontmatter;
+  const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
+  return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
 }
 
 /** Full arguments, one after another. */
@@ -110,231 +68,57 @@ const exchangeOf = (triggeredBy: string | undefined): number | undefined => {
  * The judgment log: per judged exchange, one line with the scores it gave and the rescores it made
  * (`id old -> new`), in history order. It only grows (a rescore is a new line of the exchange whose
  * judgment made it), so it sits in the history without breaking the cached prefix; an argument's
- * current score is the last value the log gives it.
+ * current score is the last value the log gives it. A first score goes to its argument's exchange.
  */
 function judgmentLog(state: DebateState): Map<number, string> {
-  // One log per scores object: the arguments step leaves the scores as they were, so the debaters'
-  // and then the judge's prompts of an exchange share it. A log is placed by its arguments' exchanges
-  // (a first score goes to its argument's exchange), so it is reused for a state whose arguments
-  // are the same objects plus new ones that have no score yet.
-  const known = logs.get(state.scores);
-  if (known && sameArgumentsPlusUnscored(known.arguments, state.arguments, state.scores)) return known.log;
-  // Scores a judgment made from scores whose log is known: only the records it set are looked at.
-  const made = judgmentChanges.get(state.scores);
-  const before = made && logs.get(made.from);
-  const parts =
-    made && before && sameArgumentsPlusUnscored(before.arguments, state.arguments, made.from)
-      ? updatedLog(before, made, state)
-      : builtLog(state);
-  logs.set(state.scores, parts);
-  return parts.log;
-}
-
-type ScoreRecord = DebateState["scores"][string];
-
-/** A judgment log and what it was made from, so the next one can be made from it. */
-interface LogParts {
-  /** The arguments it places first scores by, and their exchanges by id. */
-  arguments: readonly ArgumentRecord[];
-  exchangeOfId: Map<string, number>;
-  /** Per exchange, the texts of the first scores it placed and of the rescores it made. */
-  scored: Map<number, string[]>;
-  rescored: Map<number, string[]>;
-  /** Per exchange, its line. */
-  log: Map<number, string>;
-}
-
-const logs = new WeakMap<DebateState["scores"], LogParts>();
-
-/** Whether `now` is `before`, in order, then only arguments without a record in `scores`. */
-function sameArgumentsPlusUnscored(
-  before: readonly ArgumentRecord[],
-  now: readonly ArgumentRecord[],
-  scores: DebateState["scores"],
-): boolean {
-  if (now === before) return true;
-  if (now.length < before.length) return false;
-  for (let i = 0; i < before.length; i++) if (now[i] !== before[i]) return false;
-  for (let i = before.length; i < now.length; i++)
-    if (Object.hasOwn(scores, now[i]!.frontmatter.id)) return false;
-  return true;
-}
-
-/**
- * A score record's part of the judgment log: per history entry, the exchange whose judgment made it
- * (undefined: a first score, placed by its argument's exchange) and its text. Remembered per record
- * object: records are never changed in place (a judgment makes new ones, see recordJudgment).
- */
-const recordLogs = new WeakMap<ScoreRecord, { by: number | undefined; text: string }[]>();
-
-function recordLog(id: string, record: ScoreRecord): { by: number | undefined; text: string }[] {
-  let items = recordLogs.get(record);
-  if (items === undefined) {
-    items = record.history.map((h) => {
-      const by = exchangeOf(h.triggered_by);
-      return by === undefined || h.previous_score === undefined
-        ? { by: undefined, text: `${id} ${h.score}` }
-        : { by, text: `${id} ${h.previous_score} -> ${h.score}` };
-    });
-    recordLogs.set(record, items);
-  }
-  return items;
-}
-
-/** An exchange's line of the log from the texts placed there (sorted, so their order does not matter). */
-function logLine(scored: readonly string[] | undefined, rescored: readonly string[] | undefined): string {
-  const parts = [];
-  if (scored) parts.push(`Judged: ${[...scored].sort().join(", ")}`);
-  if (rescored) parts.push(`rescored: ${[...rescored].sort().join(", ")}`);
-  return parts.join("; ");
-}
-
-/** The log from every record of the state. */
-function builtLog(state: DebateState): LogParts {
+  const exchangeOfId = new Map(state.arguments.map((a) => [a.frontmatter.id, a.frontmatter.exchange]));
   const scored = new Map<number, string[]>();
   const rescored = new Map<number, string[]>();
-  const exchangeOfId = new Map<string, number>();
-  for (const a of state.arguments) exchangeOfId.set(a.frontmatter.id, a.frontmatter.exchange);
-  const add = (to: Map<number, string[]>, e: number, text: string) => {
-    const list = to.get(e);
-    if (list) list.push(text);
-    else to.set(e, [text]);
-  };
-  for (const id in state.scores) {
-    if (!Object.hasOwn(state.scores, id)) continue;
-    const first = exchangeOfId.get(id);
-    for (const item of recordLog(id, state.scores[id]!)) {
-      if (item.by !== undefined) add(rescored, item.by, item.text);
-      else if (first !== undefined) add(scored, first, item.text);
+  const add = (to: Map<number, string[]>, e: number, text: string) => to.set(e, [...(to.get(e) ?? []), text]);
+  for (const [id, record] of Object.entries(state.scores)) {
+    for (const h of record.history) {
+      const by = exchangeOf(h.triggered_by);
+      if (by !== undefined && h.previous_score !== undefined)
+        add(rescored, by, `${id} ${h.previous_score} -> ${h.score}`);
+      else if (exchangeOfId.has(id)) add(scored, exchangeOfId.get(id)!, `${id} ${h.score}`);
     }
   }
   const log = new Map<number, string>();
-  for (const e of new Set([...scored.keys(), ...rescored.keys()]))
-    log.set(e, logLine(scored.get(e), rescored.get(e)));
-  return { arguments: state.arguments, exchangeOfId, scored, rescored, log };
+  for (const e of new Set([...scored.keys(), ...rescored.keys()])) {
+    // Sorted, so the order of the records does not matter.
+    const parts = [];
+    if (scored.has(e)) parts.push(`Judged: ${scored.get(e)!.sort().join(", ")}`);
+    if (rescored.has(e)) parts.push(`rescored: ${rescored.get(e)!.sort().join(", ")}`);
+    log.set(e, parts.join("; "));
+  }
+  return log;
 }
 
-/**
- * The log of scores a judgment made, from the log of the scores it was made from: the records it
- * set leave their old texts and place their new ones, and only the exchanges that changed get a new
- * line. `before`'s arguments are the state's first ones; the others had no record before.
- */
-function updatedLog(
-  before: LogParts,
-  made: { from: DebateState["scores"]; ids: readonly string[] },
-  state: DebateState,
-): LogParts {
-  const exchangeOfId = new Map(before.exchangeOfId);
-  for (let i = before.arguments.length; i < state.arguments.length; i++) {
-    const fm = state.arguments[i]!.frontmatter;
-    exchangeOfId.set(fm.id, fm.exchange);
-  }
-  const scored = new Map(before.scored);
-  const rescored = new Map(before.rescored);
-  const touched = new Set<number>();
-  const remove = (to: Map<number, string[]>, e: number, text: string) => {
-    const list = to.get(e);
-    const at = list ? list.indexOf(text) : -1;
-    if (at < 0) return;
-    const rest = list!.filter((_, i) => i !== at);
-    if (rest.length > 0) to.set(e, rest);
-    else to.delete(e);
-    touched.add(e);
-  };
-  const add = (to: Map<number, string[]>, e: number, text: string) => {
-    to.set(e, [...(to.get(e) ?? []), text]);
-    touched.add(e);
-  };
-  for (const id of made.ids) {
-    const old = Object.hasOwn(made.from, id) ? made.from[id] : undefined;
-    const now = Object.hasOwn(state.scores, id) ? state.scores[id] : undefined;
-    if (old === now) continue;
-    const wasFirst = before.exchangeOfId.get(id);
-    const first = exchangeOfId.get(id);
-    for (const item of old ? recordLog(id, old) : []) {
-      if (item.by !== undefined) remove(rescored, item.by, item.text);
-      else if (wasFirst !== undefined) remove(scored, wasFirst, item.text);
-    }
-    for (const item of now ? recordLog(id, now) : []) {
-      if (item.by !== undefined) add(rescored, item.by, item.text);
-      else if (first !== undefined) add(scored, first, item.text);
-    }
-  }
-  const log = new Map(before.log);
-  for (const e of touched) {
-    const list = scored.get(e);
-    const again = rescored.get(e);
-    if (list || again) log.set(e, logLine(list, again));
-    else log.delete(e);
-  }
-  return { arguments: state.arguments, exchangeOfId, scored, rescored, log };
+/** One exchange's block of the history: compact entries, or in full (`own`'s arguments still compact). */
+function exchangeBlock(
+  kind: "compact" | "full",
+  e: number,
+  list: readonly ArgumentRecord[],
+  judged: string | undefined,
+  own?: string,
+): string {
+  const entries = list.map((a) =>
+    kind === "compact" || a.frontmatter.side === own ? compactEntry(a) : fullEntry(a),
+  );
+  return kind === "compact"
+    ? `Exchange ${e}:\n${entries.join("\n")}${judged ? `\n${judged}` : ""}`
+    : `### Exchange ${e}, in full\n\n${entries.join("\n\n")}${judged ? `\n\n${judged}` : ""}`;
 }
 
 /**
  * The debate's history up to exchange `last`, in order: exchanges before the full part as compact
  * entries, the full part's exchanges in full, each exchange followed by its line of the judgment
  * log. Append-only between compactions; a compaction keeps the compact entries before it as they
- * were (the heading names no range), so even then the prompts share a prefix.
+ * were (the heading names no range), so even then the prompts share a prefix. `own` (a side code):
+ * that side's arguments stay compact in the full part too (a debater wrote them; each one in full
+ * would be new to every prompt of the seat).
  */
-export function formalHistory(state: DebateState, last: number, window: number): string {
-  // Both debaters' prompts of a step show the same history of the same state: it is built once.
-  const key = `${last}/${window}/${state.arguments.length}`;
-  let built = histories.get(state);
-  if (built?.key !== key) {
-    built = { key, text: buildFormalHistory(state, last, window) };
-    histories.set(state, built);
-  }
-  return built.text;
-}
-
-const histories = new WeakMap<DebateState, { key: string; text: string }>();
-
-/**
- * One exchange's block of the history (compact or in full), remembered per its first argument
- * object: reused while the exchange has the same entry texts (the same strings, see remembered) and
- * the same judgment line, so a step builds the blocks of what it changed, not of the whole debate.
- */
-interface Block {
-  entries: string[];
-  judged: string | undefined;
-  text: string;
-}
-const blocks = { compact: new WeakMap<ArgumentRecord, Block>(), full: new WeakMap<ArgumentRecord, Block>() };
-
-function exchangeBlock(
-  kind: "compact" | "full",
-  e: number,
-  list: readonly ArgumentRecord[],
-  judged: string | undefined,
-): string {
-  const entries = list.map(kind === "compact" ? compactEntry : fullEntry);
-  const known = blocks[kind].get(list[0]!);
-  if (
-    known &&
-    known.judged === judged &&
-    known.entries.length === entries.length &&
-    known.entries.every((t, i) => t === entries[i])
-  )
-    return known.text;
-  const text =
-    kind === "compact"
-      ? `Exchange ${e}:\n${entries.join("\n")}${judged ? `\n${judged}` : ""}`
-      : `### Exchange ${e}, in full\n\n${entries.join("\n\n")}${judged ? `\n\n${judged}` : ""}`;
-  // Flattened once here (reading a character does it), not at every join of the history.
-  text.charCodeAt(0);
-  blocks[kind].set(list[0]!, { entries, judged, text });
-  return text;
-}
-
-const compactParts = new WeakMap<ArgumentRecord, { blocks: string[]; text: string }>();
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function buildFormalHistory(state: DebateState, last: number, window: number): string {
+export function formalHistory(state: DebateState, last: number, window: number, own?: string): string {
   const from = historyFrom(last, window);
   const log = judgmentLog(state);
   const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
@@ -342,20 +126,13 @@ function buildFormalHistory(state: DebateState, last: number, window: number): s
   const parts: string[] = [];
   const compact = exchanges.filter((e) => e < from);
   if (compact.length > 0) {
-    // The compact part, remembered per debate (its first argument object): the judge's prompt of an
-    // exchange and the debaters' of the next have the same one, so it is joined once.
     const texts = compact.map((e) => exchangeBlock("compact", e, groups.get(e)!, log.get(e)));
-    const first = groups.get(compact[0]!)![0]!;
-    const known = compactParts.get(first);
-    if (known && sameStrings(known.blocks, texts)) parts.push(known.text);
-    else {
-      const text = `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${texts.join("\n\n")}`;
-      compactParts.set(first, { blocks: texts, text });
-      parts.push(text);
-    }
+    parts.push(
+      `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${texts.join("\n\n")}`,
+    );
   }
   for (const e of exchanges.filter((x) => x >= from))
-    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e)));
+    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e), own));
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
 }
 
@@ -427,7 +204,7 @@ function debaterValues(state: DebateState, role: DebaterRole): Record<string, st
     opponent,
     side_code: sideCode(role),
     opponent_code: sideCode(opponent),
-    history: formalHistory(state, exchange - 1, contextWindow(state, DEFAULT_FORMAL_WINDOW)),
+    history: formalHistory(state, exchange - 1, contextWindow(state, DEFAULT_FORMAL_WINDOW), sideCode(role)),
     // The arguments the latest exchange attacked or defended: the scores most likely just moved.
     current_scores: scoresOf(state, touched(state, exchange - 1)),
     latest_ids: idList(theirs.filter((a) => a.frontmatter.exchange === latest)),
@@ -443,7 +220,8 @@ function judgeValues(state: DebateState): Record<string, string> {
   const exchange = state.frontmatter.current_exchange;
   const current = state.arguments.filter((a) => a.frontmatter.exchange === exchange);
   // What the arguments to score attack or defend, in full when the history shows it compacted.
-  const from = historyFrom(exchange, contextWindow(state, DEFAULT_FORMAL_WINDOW));
+  const window = judgeWindow(contextWindow(state, DEFAULT_FORMAL_WINDOW));
+  const from = historyFrom(exchange, window);
   const targets = new Set(
     current.flatMap((a) => [
       ...(a.frontmatter.attacks ?? []).map((t) => t.target_id),
@@ -454,7 +232,7 @@ function judgeValues(state: DebateState): Record<string, string> {
     (a) => targets.has(a.frontmatter.id) && a.frontmatter.exchange < from,
   );
   return {
-    history: formalHistory(state, exchange, contextWindow(state, DEFAULT_FORMAL_WINDOW)),
+    history: formalHistory(state, exchange, window),
     current_scores: scoresOf(
       state,
       state.arguments.filter((a) => targets.has(a.frontmatter.id)),
