@@ -27,10 +27,15 @@ export type {
   ReportTable,
   SeatSummary,
   StandingChart,
+  TranscriptEntry,
+  TranscriptJudgement,
+  TranscriptPiece,
+  TranscriptSection,
   TurningPoint,
 } from "./model.js";
 export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
 export type { GraphLayout } from "./svg.js";
+export { anchorOf } from "./transcript.js";
 export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";
 
 import { buildReport, type ReportInput } from "./build.js";
