@@ -35,8 +35,8 @@ export type {
 } from "./model.js";
 export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
 export type { GraphLayout } from "./svg.js";
-export { anchorOf } from "./transcript.js";
 export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";
+export { anchorOf } from "./transcript.js";
 
 import { buildReport, type ReportInput } from "./build.js";
 import { renderReportHtml } from "./html.js";

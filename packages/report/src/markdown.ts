@@ -28,16 +28,16 @@ export function renderReportMarkdown(report: Report): string {
   if (report.alerts.length > 0) {
     out.push("> [!WARNING]", ...report.alerts.map((a) => `> - ${md(a)}`), "");
   }
+  // What a reader came for first: who won and on what.
+  for (const line of summaryLines(report)) out.push(md(line), "");
   out.push("| | |", "|---|---|", ...headerRows(report).map(([k, v]) => `| ${k} | ${md(v)} |`), "");
   out.push("## Seats", "", ...table(seatRows(report)), "");
   const b = report.body;
   if (b) {
-    out.push(...summaryLines(report).map((l) => `${md(l)}\n`), "");
     out.push("## Verdict", "", `**${md(b.verdict.headline)}**`, "");
     for (const d of b.verdict.details) out.push(`- **${md(d.label)}**: ${md(d.text)}`);
     out.push("");
-    if (b.transcript)
-      out.push("## The debate, in order", "", ...renderTranscriptMarkdown(b.transcript));
+    if (b.transcript) out.push("## The debate, in order", "", ...renderTranscriptMarkdown(b.transcript));
     for (const t of b.tables ?? []) {
       out.push(`## ${md(t.title)}`, "");
       if (t.caption) out.push(md(t.caption), "");

@@ -45,6 +45,22 @@ describe("the report of the dialectic fixture", () => {
   });
 });
 
+describe("the debate as a document", () => {
+  it("report.md carries every argument under its own anchor, each link lands on one, the summary on top", async () => {
+    const { markdown, html } = createReport({ state: await fixtureState() });
+    const anchors = [...markdown.matchAll(/^<a id="([^"]+)"><\/a>$/gm)].map((m) => m[1]);
+    expect(anchors).toHaveLength(14);
+    const targets = [...markdown.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((t) => !anchors.includes(t))).toEqual([]);
+    expect(markdown.indexOf("Result: the proposition wins")).toBeLessThan(markdown.indexOf("| Motion |"));
+    expect(markdown).toContain("## The debate, in order");
+    // The same anchors in the page, and a table of contents.
+    for (const a of anchors) expect(html).toContain(`id="${a}"`);
+    expect(html).toContain('<h2 id="toc">Contents</h2>');
+  });
+});
+
 describe("the format's own report", () => {
   it("is the body: the report asks the debate's format for it", async () => {
     const state = await fixtureState();

@@ -1,4 +1,4 @@
-import { escapeHtml as h, escapeMarkdownBlock, escapeMarkdown as md } from "./escape.js";
+import { escapeMarkdownBlock, escapeHtml as h, escapeMarkdown as md } from "./escape.js";
 import type { Report, TranscriptEntry, TranscriptSection } from "./model.js";
 
 /** The page anchor of an entry: its id with anything but letters, digits, `.`, `-` and `_` made `_` (ids are model text). */
@@ -87,7 +87,8 @@ export function renderTranscriptMarkdown(sections: TranscriptSection[]): string[
   const out: string[] = [];
   for (const s of sections) {
     out.push(`### ${md(s.title)}`, "");
-    for (const n of s.notes) out.push(`**${md(n.heading)}** (${md(n.judge)})`, "", escapeMarkdownBlock(n.text), "");
+    for (const n of s.notes)
+      out.push(`**${md(n.heading)}** (${md(n.judge)})`, "", escapeMarkdownBlock(n.text), "");
     for (const e of s.entries) {
       out.push(`<a id="${anchorOf(e.id)}"></a>`, "", `#### ${md(e.id)}: ${md(e.title)}`, "");
       if (e.meta) out.push(`*${md(e.meta)}*`, "");

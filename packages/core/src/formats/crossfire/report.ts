@@ -61,7 +61,11 @@ function crossfireTranscript(state: CrossfireState, turns: Turn[]): TranscriptSe
             pieces: [
               // A short claim is the entry's title already; a long one is shown whole here.
               ...(p.claim.length > 90 ? [{ label: "Claim", text: p.claim }] : []),
-              ...(p.evidence ?? []).map((e) => ({ label: `${e.kind}: ${e.ref}`, text: e.detail, quote: true })),
+              ...(p.evidence ?? []).map((e) => ({
+                label: `${e.kind}: ${e.ref}`,
+                text: e.detail,
+                quote: true,
+              })),
             ],
             links: (p.targets ?? []).map((target) => ({
               kind: p.stance === "flaw" ? ("attack" as const) : ("defense" as const),
@@ -175,7 +179,6 @@ export function crossfireReport(state: CrossfireState): FormatReport {
   }
   turningPoints.sort((a, b) => b.magnitude - a.magnitude || a.label.localeCompare(b.label));
 
-
   const winner = verdict && verdict.winner !== "tie" ? SIDE[verdict.winner] : undefined;
   const alerts = (fm.failures ?? []).map(
     (f) => `the ${f.role} failed in round ${f.round}: ${f.code}: ${f.message}`,
@@ -189,6 +192,7 @@ export function crossfireReport(state: CrossfireState): FormatReport {
         .join("; ")}.`,
       xLabel: "round",
       yLabel: "standing points",
+      yInteger: true,
       series,
     },
     graph: { nodes, edges: shownEdges },

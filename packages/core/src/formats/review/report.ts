@@ -66,7 +66,10 @@ function reviewTranscript(rounds: ReviewRound[], edges: GraphEdge[], judge: stri
       ...(r.author
         ? [
             {
-              heading: r.author.kind === "rebuttal" ? "the author's rebuttal" : `the author's ${r.author.kind} version`,
+              heading:
+                r.author.kind === "rebuttal"
+                  ? "the author's rebuttal"
+                  : `the author's ${r.author.kind} version`,
               judge: "author",
               text: r.author.text,
             },
@@ -82,7 +85,15 @@ function reviewTranscript(rounds: ReviewRound[], edges: GraphEdge[], judge: stri
         meta: `${f.severity}, ${where(f) === "-" ? "cites no file" : where(f)}, evidence ${evidence(f)}${f.id.includes("-j") ? ", added by the judge" : ""}`,
         pieces: [
           { label: "Description", text: f.detail },
-          ...(f.evidence?.quote ? [{ label: where(f) === "-" ? "Evidence quote" : `Evidence at ${where(f)}`, text: f.evidence.quote, quote: true }] : []),
+          ...(f.evidence?.quote
+            ? [
+                {
+                  label: where(f) === "-" ? "Evidence quote" : `Evidence at ${where(f)}`,
+                  text: f.evidence.quote,
+                  quote: true,
+                },
+              ]
+            : []),
           ...(f.suggestion ? [{ label: "Suggestion", text: f.suggestion }] : []),
         ],
         links: edges
