@@ -129,7 +129,10 @@ async function checkPage(
     await page.screenshot({ path: join(OUT, `${name}-${label}-top.png`) });
     await page.locator("main article.entry").first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUT, `${name}-${label}-transcript.png`) });
-    if (label === "desktop") await page.pdf({ path: join(OUT, `${name}-print.pdf`) });
+    if (label === "desktop") {
+      await page.locator("#standing-chart").screenshot({ path: join(OUT, `${name}-chart.png`) });
+      await page.pdf({ path: join(OUT, `${name}-print.pdf`) });
+    }
     const violations = await axeViolations(page);
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);

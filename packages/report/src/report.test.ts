@@ -27,6 +27,11 @@ describe("the report of the dialectic fixture", () => {
     expect(html.match(/<circle class="point"/g)).toHaveLength(10);
     expect(html.match(/<g class="node"/g)).toHaveLength(14);
     expect(html.match(/<path class="edge"/g)).toHaveLength(38);
+    // The chart names its x axis and labels each exchange under it.
+    expect(html).toMatch(/<text [^>]*>exchange<\/text>/);
+    expect(
+      html.match(/<text x="[^"]+" y="292" text-anchor="middle" font-size="11" fill="#333">\d<\/text>/g),
+    ).toHaveLength(5);
   });
 
   it("is self-contained: no script, no request, nothing loaded from elsewhere", async () => {

@@ -25,7 +25,8 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   const hi = Math.max(0, ...all.map((p) => p.y));
   // d3's nice() widens the domain to round ends; counts get whole-number ticks only.
   const yScale = scaleLinear()
-    .domain([lo, hi === lo ? lo + 1 : hi])
+    // A count's top point keeps a whole step of headroom.
+    .domain([lo, chart.yInteger ? Math.max(hi + 1, lo + 2) : hi === lo ? lo + 1 : hi])
     .range([H - m.bottom, m.top])
     .nice(5);
   const ticks = yScale.ticks(5).filter((t) => !chart.yInteger || Number.isInteger(t));
@@ -48,6 +49,14 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
       `<text class="tick-y" x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${format(v)}</text>`,
     );
   }
+  parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(0))}" y2="${f(y(0))}" stroke="#555"/>`);
+  for (const v of xs)
+    parts.push(
+      `<text x="${f(x(v))}" y="${H - m.bottom + 16}" text-anchor="middle" font-size="11" fill="#333">${v}</text>`,
+    );
+  parts.push(
+    `<text x="${(m.left + W - m.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12" fill="#333">${escapeHtml(chart.xLabel)}</text>`,
+  );
   chart.series.forEach((s, i) => {
     const { color, dash } = seriesLook(s);
     // Each later series draws smaller dots ringed in white: a point under another stays visible around it.
