@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { DebateState } from "@debatekit/core";
 import { readDebateFolder, readJournal } from "@debatekit/files";
 import { createReport } from "@debatekit/report";
 import { describe, expect, it } from "vitest";
@@ -17,10 +18,31 @@ const FIXTURE = join(repoRoot, "../shared/fixtures/dialectic/halt-ai-development
 
 const session = useChromium("report-browser.test.ts", OUT);
 
+/** Every piece of text a debate's folder holds that its report must show in full, read from the state (not the report). */
+function debateTexts(state: DebateState): string[] {
+  const texts: string[] = [];
+  // An argument's Toulmin body, line by line (headings, quote marks and `**Label:**` are the report's own layout).
+  for (const a of state.arguments)
+    for (const line of a.body.split("\n"))
+      if (!/^\s*#/.test(line)) texts.push(line.replace(/^\s*>\s?/, "").replace(/^\*\*([^*]+?):\*\*/, "$1:"));
+  for (const r of state.records ?? []) {
+    const f = r.frontmatter as {
+      position?: string;
+      points?: Array<{ claim: string; evidence?: Array<{ detail: string }> }>;
+      findings?: Array<{ title: string; detail: string; suggestion?: string; evidence?: { quote?: string } }>;
+    };
+    if (f.position) texts.push(f.position);
+    for (const p of f.points ?? []) texts.push(p.claim, ...(p.evidence ?? []).map((e) => e.detail));
+    for (const x of f.findings ?? [])
+      texts.push(x.title, x.detail, x.suggestion ?? "", x.evidence?.quote ?? "");
+  }
+  return texts.map((t) => t.replace(/\s+/g, " ").trim()).filter((t) => t.length > 0);
+}
+
 async function writeReport(
   name: string,
   source: string,
-): Promise<{ file: string; nodes: number; points: number }> {
+): Promise<{ file: string; nodes: number; points: number; texts: string[]; attacks: number }> {
   const dir = join(session.work, name);
   await cp(source, dir, { recursive: true });
   const read = await readDebateFolder(dir);
@@ -36,6 +58,8 @@ async function writeReport(
     file,
     nodes: b.graph.nodes.length,
     points: b.chart.series.reduce((n, s) => n + s.points.length, 0),
+    texts: debateTexts(read.value.state),
+    attacks: b.graph.edges.filter((e) => e.kind === "attack").length,
   };
 }
 
@@ -52,7 +76,16 @@ const VIEWPORTS = [
 async function checkPage(
   name: string,
   file: string,
-  expected: { points: number; nodes: number; edges: number; sections?: string[] },
+  expected: {
+    points: number;
+    nodes: number;
+    edges: number;
+    sections?: string[];
+    /** Text of the debate that must be in the page in full. */
+    texts: string[];
+    /** How many attack links the transcript holds (each must land on an element). */
+    attacks: number;
+  },
 ): Promise<void> {
   for (const [label, viewport] of VIEWPORTS) {
     const page = await session.browser.newPage({ viewport });
@@ -70,11 +103,36 @@ async function checkPage(
     expect(await page.locator("#argument-graph g.node").count()).toBe(expected.nodes);
     expect(await page.locator("#argument-graph path.edge").count()).toBe(expected.edges);
     for (const id of expected.sections ?? []) expect(await page.locator(`h2#${id}`).count()).toBe(1);
+    const text = String(await page.evaluate("document.body.innerText")).replace(/\s+/g, " ");
+    expect(expected.texts.filter((t) => !text.includes(t))).toEqual([]);
+    expect(await page.locator("main a.link-attack").count()).toBe(expected.attacks);
+    // Every in-page link lands on an element.
+    const dangling = await page.evaluate(
+      `[...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute("href")).filter((h) => !document.getElementById(decodeURIComponent(h.slice(1))))`,
+    );
+    expect(dangling).toEqual([]);
+    // Chart ticks are round numbers: one significant step (1, 2 or 5 times a power of ten).
+    const ticks = (await page.evaluate(
+      `[...document.querySelectorAll("#standing-chart text.tick-y")].map((t) => Number(t.textContent))`,
+    )) as number[];
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    const step = Math.abs(ticks[1]! - ticks[0]!);
+    expect(step / 10 ** Math.floor(Math.log10(step) + 1e-9)).toSatisfy((m: number) =>
+      [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6),
+    );
     // Nothing wider than the phone's screen except inside the scrolling regions.
     // (a string: the test package's types have no DOM)
     const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(OUT, `${name}-${label}.png`), fullPage: true });
+    // The first screen a reader sees, and the first argument of the transcript.
+    await page.screenshot({ path: join(OUT, `${name}-${label}-top.png`) });
+    await page.locator("main article.entry").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT, `${name}-${label}-transcript.png`) });
+    if (label === "desktop") {
+      await page.locator("#standing-chart").screenshot({ path: join(OUT, `${name}-chart.png`) });
+      await page.pdf({ path: join(OUT, `${name}-print.pdf`) });
+    }
     const violations = await axeViolations(page);
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);
@@ -92,18 +150,18 @@ function runCli(args: string[]): void {
 
 describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
   it("the dialectic fixture's page: no error, no request, 10 chart points, 14 nodes, 38 edges, no axe violation", async () => {
-    const { file, nodes, points } = await writeReport("halt-ai-development", FIXTURE);
+    const { file, nodes, points, texts, attacks } = await writeReport("halt-ai-development", FIXTURE);
     expect([nodes, points]).toEqual([14, 10]);
-    await checkPage("halt-ai-development", file, { points, nodes, edges: 38 });
+    await checkPage("halt-ai-development", file, { points, nodes, edges: 38, texts, attacks });
   });
 
   it("the crossfire example's page, after a run: 6 chart points, 13 nodes, 9 edges", async () => {
     const dir = join(session.work, "crossfire-grpc");
     await cp(join(repoRoot, "examples/crossfire-grpc"), dir, { recursive: true });
     runCli(["run", dir]);
-    const { file, nodes, points } = await writeReport("crossfire-copy", dir);
+    const { file, nodes, points, texts, attacks } = await writeReport("crossfire-copy", dir);
     expect([nodes, points]).toEqual([13, 6]);
-    await checkPage("crossfire-grpc", file, { points, nodes, edges: 9 });
+    await checkPage("crossfire-grpc", file, { points, nodes, edges: 9, texts, attacks });
   });
 
   it("the review example's page, with a reporter seat's narrative: 9 chart points (3 severities x 3 rounds), 3 findings, 2 repeats", async () => {
@@ -115,6 +173,7 @@ describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
     const text = Array.from({ length: 12 }, () => paragraph + paragraph).join("\n\n");
     await addReplayReporter(dir, [text.split(/ +/).slice(0, 500).join(" ")]);
     runCli(["report", dir]);
+    const { texts, attacks } = await writeReport("redis-copy", dir);
     expect(await readFile(join(dir, "report.md"), "utf8")).toContain(
       "*Written by the reporter seat (replay)",
     );
@@ -122,7 +181,9 @@ describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
       points: 9,
       nodes: 3,
       edges: 2,
-      sections: ["findings", "decisions", "judges", "reliability", "usage", "narrative"],
+      sections: ["transcript", "findings", "decisions", "reliability", "usage", "narrative"],
+      texts,
+      attacks,
     });
   });
 });

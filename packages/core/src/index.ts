@@ -140,6 +140,10 @@ export type {
   ReportSide,
   ReportTable,
   StandingChart,
+  TranscriptEntry,
+  TranscriptJudgement,
+  TranscriptPiece,
+  TranscriptSection,
   TurningPoint,
 } from "./report-model.js";
 export { seatConfigs } from "./seats.js";

@@ -67,6 +67,46 @@ export interface JudgeNote {
   text: string;
 }
 
+/** A labelled piece of an entry's text (a claim, its grounds, a finding's evidence): model text, escaped where it lands. */
+export interface TranscriptPiece {
+  label: string;
+  text: string;
+  /** Quoted material (a ground's source, a finding's evidence quote): drawn as a quote. */
+  quote?: boolean;
+}
+
+/** A judge's word on one entry: a score or a classification, with its reasoning. */
+export interface TranscriptJudgement {
+  heading: string;
+  judge: string;
+  text: string;
+  score?: number;
+}
+
+/** One argument, turn point or finding in the debate's order, with its full text. */
+export interface TranscriptEntry {
+  /** The id other entries link to (an argument's id, a point's, a finding's). */
+  id: string;
+  side: ReportSide;
+  title: string;
+  /** A short line under the title (`P1, src/a.ts:12`, `flaw, security`). */
+  meta?: string;
+  pieces: TranscriptPiece[];
+  /** What the entry acts on: each `target` is another entry's id (a link when it is in the transcript). */
+  links: Array<{ kind: GraphEdge["kind"]; target: string; label: string }>;
+  /** The judge's scores, rescores or classification of this entry, once, next to it. */
+  judgements: TranscriptJudgement[];
+}
+
+/** One unit of the debate (an exchange, a round): its entries in order, and what the judge said of the whole unit. */
+export interface TranscriptSection {
+  id: string;
+  title: string;
+  entries: TranscriptEntry[];
+  /** Prose of the unit itself (a turn's position, a round's summary, the judge's recommendation). */
+  notes: JudgeNote[];
+}
+
 /** What one format contributes to a report (docs/architecture.md#reports): computed from the state, never guessed. */
 export interface FormatReport {
   sideNames: Record<ReportSide, string>;
@@ -75,7 +115,10 @@ export interface FormatReport {
   strongest: RankedArgument[];
   weakest: RankedArgument[];
   turningPoints: TurningPoint[];
+  /** Judge notes not already in the transcript (with a transcript: none, everything is inline). */
   judges: JudgeNote[];
+  /** The debate as a document: every unit in order with the full text of its entries. */
+  transcript?: TranscriptSection[];
   verdict: {
     headline: string;
     winner?: ReportSide;

@@ -2,6 +2,7 @@ import { escapeHtml as h } from "./escape.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { RankedArgument, Report } from "./model.js";
 import { edgeText, layoutGraph, renderChartSvg, renderGraphSvg, SIDE_COLOR } from "./svg.js";
+import { renderTranscriptHtml, summaryLines } from "./transcript.js";
 
 /** The page style every debatekit report shares (the debate report, the tournament's leaderboard). */
 export const BASE_STYLE = `
@@ -28,9 +29,42 @@ th { white-space: nowrap; }
 th[scope="row"] { white-space: normal; min-width: 4rem; }
 .verdict { font-size: 1.15rem; font-weight: 600; }
 .prop { color: ${SIDE_COLOR.proposition}; } .opp { color: ${SIDE_COLOR.opposition}; }
-svg.chart { width: 100%; height: auto; min-width: 30rem; max-width: 640px; display: block; }
+svg.chart { width: 100%; height: auto; min-width: 30rem; display: block; }
 svg.graph { display: block; max-width: none; }
 blockquote { margin: .25rem 0 1rem; padding-left: .75rem; border-left: 3px solid #999; white-space: pre-wrap; }
+.summary { font-size: 1.05rem; }
+nav.toc ol { columns: 2 14rem; }
+article.entry { border-left: 4px solid ${SIDE_COLOR.proposition}; padding: .25rem 0 .25rem .75rem; margin: 1rem 0; overflow-wrap: anywhere; }
+article.entry-opp { border-left-color: ${SIDE_COLOR.opposition}; }
+article.entry:target { outline: 3px solid #0d47a1; }
+article.entry h4 { margin: .25rem 0; }
+.meta { margin: 0; color: #444; font-size: .9rem; }
+.piece p, .note p, .judgement p { margin: .25rem 0; white-space: pre-wrap; }
+figure { margin: .5rem 0; }
+figcaption { font-size: .9rem; color: #444; }
+.judgement { background: #eef3fb; border-radius: 6px; padding: .4rem .75rem; margin: .5rem 0; }
+.note { background: #f5f5f5; border-radius: 6px; padding: .4rem .75rem; margin: .5rem 0; }
+ul.links { margin: .25rem 0; padding-left: 1.25rem; }
+@media (prefers-color-scheme: dark) {
+  :root { color-scheme: dark; }
+  body { color: #e8e8e8; background: #121212; }
+  th { background: #262626; } th, td { border-color: #444; } h2 { border-color: #555; }
+  a { color: #8ab4f8; }
+  .prop { color: #81c784; } .opp { color: #ef9a9a; }
+  .meta, figcaption { color: #bdbdbd; }
+  .judgement { background: #1a2533; } .note { background: #1f1f1f; }
+  .alert { background: #3b1414; color: #ffdad6; } .degraded { background: #3a2a10; color: #ffe0b2; }
+  /* The charts draw dark ink: they keep a light card of their own. */
+  svg.chart, svg.graph { background: #fff; border-radius: 6px; }
+}
+@media print {
+  body { font-size: 11pt; }
+  main { max-width: none; padding: 0; }
+  .scroll { overflow: visible; }
+  h2, h3, h4 { break-after: avoid; }
+  tr, figure, .judgement, .note, svg { break-inside: avoid; }
+  article.entry:target { outline: none; }
+}
 @media (max-width: 40rem) { main { padding: .5rem; } th, td { padding: .3rem; font-size: .9rem; } }
 `;
 
@@ -53,6 +87,16 @@ function table(t: { id: string; columns: string[]; rows: string[][] }, label = t
         `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${h(c)}</th>` : `<td>${h(c)}</td>`)).join("")}</tr>`,
     )
     .join("")}</tbody></table></div>`;
+}
+
+const TOC = "<!-- contents -->";
+
+/** The table of contents: every section heading of the page, in order (its text is already escaped). */
+function tableOfContents(parts: string[]): string {
+  const items = [...parts.join("\n").matchAll(/<h2 id="([^"]+)">(.*?)<\/h2>/g)]
+    .filter((m) => m[1] !== "alerts" && m[1] !== "degraded-title")
+    .map((m) => `<li><a href="#${m[1]}">${m[2]}</a></li>`);
+  return `<nav class="toc" aria-labelledby="toc"><h2 id="toc">Contents</h2><ol>${items.join("")}</ol></nav>`;
 }
 
 /** report.html: one self-contained page (styles and SVG inline, no script, no request). */
@@ -79,6 +123,14 @@ export function renderReportHtml(report: Report): string {
     parts.push(
       `<section class="alert" role="alert" aria-labelledby="alerts"><h2 id="alerts">Read this first</h2><ul>${report.alerts.map((a) => `<li>${h(a)}</li>`).join("")}</ul></section>`,
     );
+  // What a reader came for first: who won and on what, then where everything else is.
+  if (b)
+    parts.push(
+      `<section class="summary" aria-label="Summary">${summaryLines(report)
+        .map((l) => `<p>${h(l)}</p>`)
+        .join("")}</section>`,
+      TOC,
+    );
   parts.push(
     '<div class="scroll"><table id="header-table"><tbody>',
     ...headerRows(report).map(([k, v]) => `<tr><th scope="row">${h(k)}</th><td>${h(v)}</td></tr>`),
@@ -93,6 +145,12 @@ export function renderReportHtml(report: Report): string {
       `<p class="verdict">${h(b.verdict.headline)}</p>`,
       `<dl>${b.verdict.details.map((d) => `<dt>${h(d.label)}</dt><dd>${h(d.text)}</dd>`).join("")}</dl>`,
     );
+    if (b.transcript)
+      parts.push(
+        '<h2 id="transcript">The debate, in order</h2>',
+        `<p>Every ${h(items === "arguments" ? "argument" : items.replace(/s$/, ""))} in full, with what it answers and the judge's word on it.</p>`,
+        renderTranscriptHtml(b.transcript),
+      );
     for (const t of b.tables ?? [])
       parts.push(
         `<h2 id="${t.id}">${h(t.title)}</h2>`,
@@ -122,7 +180,7 @@ export function renderReportHtml(report: Report): string {
             layoutGraph(b.graph),
             `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map(edgeText).join("; ")}.`,
           )}</div>`,
-      '<h2 id="judges">Judges\' reasoning</h2>',
+      b.judges.length > 0 ? '<h2 id="judges">Judges\' reasoning</h2>' : "",
       ...b.judges.map(
         (j) =>
           `<h3>${h(j.heading)}</h3><p><em>${h(j.judge)}</em></p><blockquote>${h(j.text.trim())}</blockquote>`,
@@ -153,5 +211,7 @@ export function renderReportHtml(report: Report): string {
         : `<p class="alert">The reporter seat (${h(n.seat)}) gave no usable analysis: ${h(n.error)}. The report above is complete without it.</p>`,
     );
   parts.push("</main>", "</body>", "</html>");
+  const at = parts.indexOf(TOC);
+  if (at >= 0) parts[at] = tableOfContents(parts);
   return `${parts.filter(Boolean).join("\n")}\n`;
 }

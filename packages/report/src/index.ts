@@ -27,11 +27,16 @@ export type {
   ReportTable,
   SeatSummary,
   StandingChart,
+  TranscriptEntry,
+  TranscriptJudgement,
+  TranscriptPiece,
+  TranscriptSection,
   TurningPoint,
 } from "./model.js";
 export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
 export type { GraphLayout } from "./svg.js";
 export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";
+export { anchorOf } from "./transcript.js";
 
 import { buildReport, type ReportInput } from "./build.js";
 import { renderReportHtml } from "./html.js";

@@ -2,6 +2,7 @@ import { escapeMarkdownBlock, escapeMarkdown as md } from "./escape.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { Report } from "./model.js";
 import { edgeText } from "./svg.js";
+import { renderTranscriptMarkdown, summaryLines } from "./transcript.js";
 
 const score = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(2));
 
@@ -27,6 +28,8 @@ export function renderReportMarkdown(report: Report): string {
   if (report.alerts.length > 0) {
     out.push("> [!WARNING]", ...report.alerts.map((a) => `> - ${md(a)}`), "");
   }
+  // What a reader came for first: who won and on what.
+  for (const line of summaryLines(report)) out.push(md(line), "");
   out.push("| | |", "|---|---|", ...headerRows(report).map(([k, v]) => `| ${k} | ${md(v)} |`), "");
   out.push("## Seats", "", ...table(seatRows(report)), "");
   const b = report.body;
@@ -34,6 +37,7 @@ export function renderReportMarkdown(report: Report): string {
     out.push("## Verdict", "", `**${md(b.verdict.headline)}**`, "");
     for (const d of b.verdict.details) out.push(`- **${md(d.label)}**: ${md(d.text)}`);
     out.push("");
+    if (b.transcript) out.push("## The debate, in order", "", ...renderTranscriptMarkdown(b.transcript));
     for (const t of b.tables ?? []) {
       out.push(`## ${md(t.title)}`, "");
       if (t.caption) out.push(md(t.caption), "");
@@ -79,7 +83,7 @@ export function renderReportMarkdown(report: Report): string {
         }),
         "",
       );
-    out.push("## Judges' reasoning", "");
+    if (b.judges.length > 0) out.push("## Judges' reasoning", "");
     for (const j of b.judges)
       out.push(`### ${md(j.heading)}`, "", `*${md(j.judge)}*`, "", escapeMarkdownBlock(j.text), "");
   }

@@ -8,6 +8,10 @@ import type {
   ReportSide,
   ReportTable,
   StandingChart,
+  TranscriptEntry,
+  TranscriptJudgement,
+  TranscriptPiece,
+  TranscriptSection,
   TurningPoint,
 } from "@debatekit/core";
 
@@ -21,6 +25,10 @@ export type {
   ReportSide,
   ReportTable,
   StandingChart,
+  TranscriptEntry,
+  TranscriptJudgement,
+  TranscriptPiece,
+  TranscriptSection,
   TurningPoint,
 };
 

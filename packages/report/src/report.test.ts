@@ -27,12 +27,18 @@ describe("the report of the dialectic fixture", () => {
     expect(html.match(/<circle class="point"/g)).toHaveLength(10);
     expect(html.match(/<g class="node"/g)).toHaveLength(14);
     expect(html.match(/<path class="edge"/g)).toHaveLength(38);
+    // The chart names its x axis and labels each exchange under it.
+    expect(html).toMatch(/<text [^>]*>exchange<\/text>/);
+    expect(
+      html.match(/<text x="[^"]+" y="292" text-anchor="middle" font-size="11" fill="#333">\d<\/text>/g),
+    ).toHaveLength(5);
   });
 
   it("is self-contained: no script, no request, nothing loaded from elsewhere", async () => {
     const { html } = createReport({ state: await fixtureState() });
-    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|\ssrc=|\shref=/i);
-    expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, "")).not.toMatch(/https?:/);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|\ssrc=|\shref="(?!#)/i);
+    // The arguments cite web pages as text; no attribute points anywhere.
+    expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, "")).not.toMatch(/="[^"]*https?:/);
   });
 
   it("escapes what the debate says (a title is never markup)", async () => {
@@ -41,6 +47,22 @@ describe("the report of the dialectic fixture", () => {
     const { html } = createReport({ state });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&#60;script&#62;");
+  });
+});
+
+describe("the debate as a document", () => {
+  it("report.md carries every argument under its own anchor, each link lands on one, the summary on top", async () => {
+    const { markdown, html } = createReport({ state: await fixtureState() });
+    const anchors = [...markdown.matchAll(/^<a id="([^"]+)"><\/a>$/gm)].map((m) => m[1]);
+    expect(anchors).toHaveLength(14);
+    const targets = [...markdown.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((t) => !anchors.includes(t))).toEqual([]);
+    expect(markdown.indexOf("Result: the proposition wins")).toBeLessThan(markdown.indexOf("| Motion |"));
+    expect(markdown).toContain("## The debate, in order");
+    // The same anchors in the page, and a table of contents.
+    for (const a of anchors) expect(html).toContain(`id="${a}"`);
+    expect(html).toContain('<h2 id="toc">Contents</h2>');
   });
 });
 

@@ -1,4 +1,5 @@
 import dagre from "@dagrejs/dagre";
+import { scaleLinear } from "d3-scale";
 import { escapeHtml } from "./escape.js";
 import type { GraphEdge, GraphNode, ReportSide, StandingChart } from "./model.js";
 
@@ -14,39 +15,38 @@ const f = (n: number) => (Math.round(n * 10) / 10).toString();
 
 /** The standing chart as an inline SVG: one line per side, a marked point per exchange or round. */
 export function renderChartSvg(chart: StandingChart, id = "standing-chart"): string {
-  const W = 640;
-  const H = 300;
-  const m = { left: 52, right: 16, top: 16, bottom: 44 };
+  const W = 960;
+  const H = 320;
+  // The legend has its own band above the plot, so it never covers a point.
+  const m = { left: 52, right: 16, top: 34, bottom: 44 };
   const all = chart.series.flatMap((s) => s.points);
   const xs = [...new Set(all.map((p) => p.x))].sort((a, b) => a - b);
-  let lo = Math.min(0, ...all.map((p) => p.y));
-  let hi = Math.max(0, ...all.map((p) => p.y));
-  if (hi === lo) hi = lo + 1;
-  // Counts start at their floor and leave a whole step of headroom (for the legend); scores get 8% each way.
-  const step = chart.yInteger ? Math.max(1, Math.ceil((hi - lo + 1) / 5)) : 0;
-  const pad = (hi - lo) * 0.08;
-  if (chart.yInteger) hi = Math.ceil((hi + 1) / step) * step;
-  else {
-    lo -= pad;
-    hi += pad;
-  }
+  const lo = Math.min(0, ...all.map((p) => p.y));
+  const hi = Math.max(0, ...all.map((p) => p.y));
+  // d3's nice() widens the domain to round ends; counts get whole-number ticks only.
+  const yScale = scaleLinear()
+    // A count's top point keeps a whole step of headroom.
+    .domain([lo, chart.yInteger ? Math.max(hi + 1, lo + 2) : hi === lo ? lo + 1 : hi])
+    .range([H - m.bottom, m.top])
+    .nice(5);
+  const ticks = yScale.ticks(5).filter((t) => !chart.yInteger || Number.isInteger(t));
+  // d3's tickFormat writes a typographic minus; a plain one keeps the label a number for every reader.
+  const format = (v: number) => String(Number(v.toFixed(6)));
   const x = (v: number) =>
     m.left +
     (xs.length <= 1
       ? (W - m.left - m.right) / 2
       : (xs.indexOf(v) / (xs.length - 1)) * (W - m.left - m.right));
-  const y = (v: number) => m.top + ((hi - v) / (hi - lo)) * (H - m.top - m.bottom);
-  const ticks = chart.yInteger ? (hi - lo) / step : 5;
+  const y = (v: number) => yScale(v);
   const parts: string[] = [
     `<svg id="${id}" class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="${id}-title">${escapeHtml(chart.title)}</title>`,
     `<desc id="${id}-desc">${escapeHtml(chart.description)}</desc>`,
   ];
-  for (let i = 0; i <= ticks; i++) {
-    const v = lo + ((hi - lo) * i) / ticks;
+  for (const v of ticks) {
     parts.push(
       `<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#d0d0d0"/>`,
-      `<text x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${v.toFixed(chart.yInteger ? 0 : 2)}</text>`,
+      `<text class="tick-y" x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${format(v)}</text>`,
     );
   }
   parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(0))}" y2="${f(y(0))}" stroke="#555"/>`);
@@ -57,8 +57,10 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   parts.push(
     `<text x="${(m.left + W - m.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12" fill="#333">${escapeHtml(chart.xLabel)}</text>`,
   );
-  for (const s of chart.series) {
+  chart.series.forEach((s, i) => {
     const { color, dash } = seriesLook(s);
+    // Each later series draws smaller dots ringed in white: a point under another stays visible around it.
+    const r = Math.max(2.5, 6 - i * 1.5);
     const d = s.points.map((p, i) => `${i === 0 ? "M" : "L"}${f(x(p.x))},${f(y(p.y))}`).join(" ");
     parts.push(
       `<g class="series" data-name="${escapeHtml(s.name)}"${s.side ? ` data-side="${s.side}"` : ""}>`,
@@ -66,13 +68,13 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
     if (d) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2.5"${dash}/>`);
     for (const p of s.points)
       parts.push(
-        `<circle class="point" cx="${f(x(p.x))}" cy="${f(y(p.y))}" r="4.5" fill="${color}"><title>${escapeHtml(`${s.name}, ${p.label}: ${p.y}`)}</title></circle>`,
+        `<circle class="point" cx="${f(x(p.x))}" cy="${f(y(p.y))}" r="${r}" fill="${color}"${i > 0 ? ' stroke="#fff" stroke-width="1.5"' : ""}><title>${escapeHtml(`${s.name}, ${p.label}: ${p.y}`)}</title></circle>`,
       );
     parts.push("</g>");
-  }
-  const legendY = m.top + 4;
+  });
+  const legendY = 4;
   chart.series.forEach((s, i) => {
-    const lx = m.left + 12 + i * 130;
+    const lx = m.left + i * 130;
     const { color, dash } = seriesLook(s);
     parts.push(
       `<line x1="${lx}" x2="${lx + 22}" y1="${legendY + 8}" y2="${legendY + 8}" stroke="${color}" stroke-width="2.5"${dash}/>`,

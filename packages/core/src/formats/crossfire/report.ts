@@ -2,19 +2,19 @@ import type {
   FormatReport,
   GraphEdge,
   GraphNode,
-  JudgeNote,
   RankedArgument,
   ReportSide,
+  TranscriptEntry,
+  TranscriptSection,
   TurningPoint,
 } from "../../report-model.js";
 import { seatConfigs } from "../../seats.js";
-import { type CrossfireState, summaryOf, turnsOf, verdictOf } from "./state.js";
+import { type CrossfireState, summaryOf, type Turn, turnsOf, verdictOf } from "./state.js";
 
 const SIDE = { proposer: "proposition", challenger: "opposition" } as const satisfies Record<
   string,
   ReportSide
 >;
-const SUMMARY_FILE = /^turns\/r(\d+)-summary\.md$/;
 
 const seatName = (state: CrossfireState, role: string) => {
   const seat = seatConfigs(state.frontmatter)[role];
@@ -25,6 +25,69 @@ const seatName = (state: CrossfireState, role: string) => {
     return `panel: ${panel.map((s) => [s.adapter, s.model].filter(Boolean).join(" / ")).join(", ")}`;
   return role;
 };
+
+const pointId = (t: Turn, i: number, id: string | undefined) => id ?? `r${t.round}-${t.role}-${i + 1}`;
+
+/** The crossfire debate as a document: each round's turns (position, points with evidence, concessions), the summaries, the verdict. */
+function crossfireTranscript(state: CrossfireState, turns: Turn[]): TranscriptSection[] {
+  const judge = seatName(state, "judge");
+  const rounds = [...new Set(turns.map((t) => t.round))].sort((a, b) => a - b);
+  const sections: TranscriptSection[] = rounds.map((round) => {
+    const mine = turns.filter((t) => t.round === round);
+    const summary = summaryOf(state, round);
+    return {
+      id: `round-${round}`,
+      title: `Round ${round}`,
+      notes: [
+        ...(summary ? [{ heading: `summary read in round ${round}`, judge, text: summary.summary }] : []),
+        ...mine.map((t) => ({
+          heading: `the ${t.role}'s position${t.data.kind ? ` (${t.data.kind})` : ""}`,
+          judge: seatName(state, t.role),
+          text: [
+            t.data.position,
+            ...(t.data.concessions ?? []).map((c) => `Concedes${c.target ? ` ${c.target}` : ""}: ${c.text}`),
+          ].join("\n\n"),
+        })),
+      ],
+      entries: mine.flatMap((t) =>
+        t.data.points.map(
+          (p, i): TranscriptEntry => ({
+            id: pointId(t, i, p.id),
+            side: SIDE[t.role],
+            title: p.claim.length > 90 ? `${p.claim.slice(0, 89)}…` : p.claim,
+            meta: [t.role, p.stance ?? "claim", p.category, p.unsupported ? "unsupported" : undefined]
+              .filter(Boolean)
+              .join(", "),
+            pieces: [
+              // A short claim is the entry's title already; a long one is shown whole here.
+              ...(p.claim.length > 90 ? [{ label: "Claim", text: p.claim }] : []),
+              ...(p.evidence ?? []).map((e) => ({
+                label: `${e.kind}: ${e.ref}`,
+                text: e.detail,
+                quote: true,
+              })),
+            ],
+            links: (p.targets ?? []).map((target) => ({
+              kind: p.stance === "flaw" ? ("attack" as const) : ("defense" as const),
+              target,
+              label: p.stance ?? "claim",
+            })),
+            judgements: [],
+          }),
+        ),
+      ),
+    };
+  });
+  const verdict = verdictOf(state);
+  if (verdict)
+    sections.push({
+      id: "verdict-reasoning",
+      title: "The verdict",
+      entries: [],
+      notes: [{ heading: "verdict", judge, text: verdict.reasoning }],
+    });
+  return sections;
+}
 
 /** The report's body for a crossfire debate: points and the flaws aimed at them per round; the verdict's citations rank the points. */
 export function crossfireReport(state: CrossfireState): FormatReport {
@@ -116,20 +179,6 @@ export function crossfireReport(state: CrossfireState): FormatReport {
   }
   turningPoints.sort((a, b) => b.magnitude - a.magnitude || a.label.localeCompare(b.label));
 
-  const judges: JudgeNote[] = [];
-  for (const r of state.records ?? []) {
-    const m = SUMMARY_FILE.exec(r.file);
-    if (m) {
-      const s = summaryOf(state, Number(m[1]))!;
-      judges.push({
-        heading: `summary read in round ${m[1]}`,
-        judge: seatName(state, "judge"),
-        text: s.summary,
-      });
-    }
-  }
-  if (verdict) judges.push({ heading: "verdict", judge: seatName(state, "judge"), text: verdict.reasoning });
-
   const winner = verdict && verdict.winner !== "tie" ? SIDE[verdict.winner] : undefined;
   const alerts = (fm.failures ?? []).map(
     (f) => `the ${f.role} failed in round ${f.round}: ${f.code}: ${f.message}`,
@@ -143,13 +192,16 @@ export function crossfireReport(state: CrossfireState): FormatReport {
         .join("; ")}.`,
       xLabel: "round",
       yLabel: "standing points",
+      yInteger: true,
       series,
     },
     graph: { nodes, edges: shownEdges },
     strongest,
     weakest,
     turningPoints,
-    judges,
+    // The summaries and the verdict's reasoning sit in the transcript, in their rounds.
+    judges: [],
+    transcript: crossfireTranscript(state, turns),
     verdict: {
       headline: verdict
         ? verdict.winner === "tie"

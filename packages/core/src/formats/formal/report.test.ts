@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureState } from "../../test-helpers/states.js";
-import { formalReport } from "./report.js";
+import { formalReport, toulminPieces } from "./report.js";
 
 describe("formal's report body", () => {
   it("of the dialectic fixture states its facts: winner, totals, strongest, weakest, graph, chart", () => {
@@ -21,7 +21,24 @@ describe("formal's report body", () => {
       kind: "swing",
       label: "exchange 0: +1.50 toward the proposition",
     });
-    expect(b.judges).toHaveLength(14);
+    // Every score sits next to its argument, once: none left for a separate list.
+    expect(b.judges).toEqual([]);
+    const entries = b.transcript!.flatMap((s) => s.entries);
+    expect(entries).toHaveLength(14);
+    expect(entries.flatMap((e) => e.judgements)).toHaveLength(14);
+    expect(b.transcript!.map((s) => s.title)[0]).toBe("Opening statements (exchange 0)");
+  });
+
+  it("splits an argument's Toulmin body into labelled pieces, quotes apart", () => {
+    const pieces = toulminPieces(
+      "## Claim\n\nA.\n\n## Grounds\n\n### 1. Source\n\n> quoted\n> more\n\n**Relevance:** why\n\n## Warrant\n\nW.",
+    );
+    expect(pieces).toEqual([
+      { label: "Claim", text: "A." },
+      { label: "1. Source", text: "quoted\nmore", quote: true },
+      { label: "Relevance", text: "why" },
+      { label: "Warrant", text: "W." },
+    ]);
   });
 
   it("says `leads` while the debate runs and `wins` once it is complete", () => {

@@ -2,9 +2,11 @@ import type {
   ChartPoint,
   FormatReport,
   GraphEdge,
-  JudgeNote,
   RankedArgument,
   ReportSide,
+  TranscriptEntry,
+  TranscriptPiece,
+  TranscriptSection,
   TurningPoint,
 } from "../../report-model.js";
 import type { ArgumentRecord, DebateState } from "../../types.js";
@@ -43,6 +45,83 @@ function ranked(state: DebateState, arg: ArgumentRecord, why: string): RankedArg
   const { id, side, title } = arg.frontmatter;
   const score = state.scores[id]?.current_score;
   return { id, side: SIDE[side], title, ...(score === undefined ? {} : { score }), why };
+}
+
+/**
+ * An argument's Toulmin body as labelled pieces: each `## Claim`/`## Warrant`... section, each
+ * `### 1. source` ground with its quote, and each `**Relevance:**` line under its own label.
+ */
+export function toulminPieces(body: string): TranscriptPiece[] {
+  const pieces: TranscriptPiece[] = [];
+  let label = "Text";
+  let lines: string[] = [];
+  let quote = false;
+  const flush = () => {
+    const text = lines.join("\n").trim();
+    if (text) pieces.push({ label, text, ...(quote ? { quote } : {}) });
+    lines = [];
+  };
+  for (const line of body.split(/\r?\n/)) {
+    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    const bold = /^\*\*([^*]+?):\*\*\s*(.*)$/.exec(line);
+    const isQuote = /^\s*>/.test(line);
+    if (heading || bold) {
+      flush();
+      quote = false;
+      if (heading) label = heading[1]!.trim();
+      else pieces.push({ label: bold![1]!.trim(), text: bold![2]!.trim() });
+      continue;
+    }
+    if (line.trim() !== "" && isQuote !== quote) {
+      flush();
+      quote = isQuote;
+    }
+    lines.push(isQuote ? line.replace(/^\s*>\s?/, "") : line);
+  }
+  flush();
+  return pieces;
+}
+
+/** The formal debate as a document: its arguments by exchange, full text, links and every score the judge gave each. */
+function formalTranscript(state: DebateState, judge: string): TranscriptSection[] {
+  const exchanges = [...new Set(state.arguments.map((a) => a.frontmatter.exchange))].sort((a, b) => a - b);
+  return exchanges.map((e) => ({
+    id: `exchange-${e}`,
+    title: e === 0 ? "Opening statements (exchange 0)" : `Exchange ${e}`,
+    notes: [],
+    entries: state.arguments
+      .filter((a) => a.frontmatter.exchange === e)
+      .map((a): TranscriptEntry => {
+        const fm = a.frontmatter;
+        return {
+          id: fm.id,
+          side: SIDE[fm.side],
+          title: fm.title,
+          pieces: toulminPieces(a.body),
+          links: [
+            ...(fm.attacks ?? []).map((x) => ({
+              kind: "attack" as const,
+              target: x.target_id,
+              label: String(x.type).replace(/_/g, " "),
+            })),
+            ...(fm.defends ?? []).map((x) => ({
+              kind: "defense" as const,
+              target: x.target_id,
+              label: String(x.type).replace(/_/g, " "),
+            })),
+          ],
+          judgements: (state.scores[fm.id]?.history ?? []).map((h) => ({
+            heading:
+              h.previous_score === undefined
+                ? `scored ${h.score.toFixed(2)}`
+                : `rescored ${h.previous_score.toFixed(2)} → ${h.score.toFixed(2)} after exchange ${entryExchange(a, h.triggered_by)}`,
+            judge,
+            text: h.reasoning,
+            score: h.score,
+          })),
+        };
+      }),
+  }));
 }
 
 /** The report's body for a formal debate (and a dialectic folder): scores per argument, the judge's reasoning per exchange. */
@@ -111,7 +190,6 @@ export function formalReport(state: DebateState): FormatReport {
       magnitude: Math.abs(swing),
     });
   }
-  const judges: JudgeNote[] = [];
   const judge = state.frontmatter.seats?.judge;
   const judgeName = judge ? [judge.adapter, judge.model].filter(Boolean).join(" / ") : "judge";
   for (const arg of state.arguments) {
@@ -125,14 +203,8 @@ export function formalReport(state: DebateState): FormatReport {
           magnitude: Math.abs(h.score - h.previous_score),
         });
       }
-      judges.push({
-        heading: `exchange ${e}: ${arg.frontmatter.id} ${h.previous_score === undefined ? "scored" : "rescored"} ${h.score.toFixed(2)}`,
-        judge: judgeName,
-        text: h.reasoning,
-      });
     }
   }
-  judges.sort((a, b) => Number(/\d+/.exec(a.heading)![0]) - Number(/\d+/.exec(b.heading)![0]));
   turningPoints.sort((a, b) => b.magnitude - a.magnitude || a.label.localeCompare(b.label));
 
   const prop = series[0]!.points.at(-1)?.y ?? 0;
@@ -169,7 +241,9 @@ export function formalReport(state: DebateState): FormatReport {
     strongest,
     weakest,
     turningPoints,
-    judges,
+    // Every score and its reasoning sits next to its argument in the transcript.
+    judges: [],
+    transcript: formalTranscript(state, judgeName),
     verdict: {
       headline: winner
         ? `the ${winner} ${verb}: ${signed(prop)} to ${signed(opp)}`

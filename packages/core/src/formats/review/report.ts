@@ -3,9 +3,9 @@ import type {
   FormatReport,
   GraphEdge,
   GraphNode,
-  JudgeNote,
   RankedArgument,
   ReportTable,
+  TranscriptSection,
   TurningPoint,
 } from "../../report-model.js";
 import type { ClassifiedFinding } from "./judgment.js";
@@ -44,6 +44,66 @@ const evidence = (f: Finding) =>
     : f.evidence_status === "needs_evidence"
       ? "not found (needs evidence)"
       : "none given";
+
+/**
+ * The review as a document: each round's findings with description, evidence (and whether the
+ * engine found it), suggestion and the judge's classification; the judge's reasons and the author's answer.
+ */
+function reviewTranscript(rounds: ReviewRound[], edges: GraphEdge[], judge: string): TranscriptSection[] {
+  return rounds.map((r) => ({
+    id: `round-${r.round}`,
+    title: `Round ${r.round}`,
+    notes: [
+      ...(r.judgment
+        ? [
+            {
+              heading: `the judge recommends ${r.judgment.recommendation} (${CHOICE[r.judgment.recommendation]})`,
+              judge,
+              text: r.judgment.reasons.join("\n\n"),
+            },
+          ]
+        : []),
+      ...(r.author
+        ? [
+            {
+              heading:
+                r.author.kind === "rebuttal"
+                  ? "the author's rebuttal"
+                  : `the author's ${r.author.kind} version`,
+              judge: "author",
+              text: r.author.text,
+            },
+          ]
+        : []),
+    ],
+    entries: findingsOf(r).map((f) => {
+      const c = r.judgment?.classifications.find((x) => x.finding_id === f.id);
+      return {
+        id: f.id,
+        side: "opposition" as const,
+        title: `${f.severity} ${f.title}`,
+        meta: `${f.severity}, ${where(f) === "-" ? "cites no file" : where(f)}, evidence ${evidence(f)}${f.id.includes("-j") ? ", added by the judge" : ""}`,
+        pieces: [
+          { label: "Description", text: f.detail },
+          ...(f.evidence?.quote
+            ? [
+                {
+                  label: where(f) === "-" ? "Evidence quote" : `Evidence at ${where(f)}`,
+                  text: f.evidence.quote,
+                  quote: true,
+                },
+              ]
+            : []),
+          ...(f.suggestion ? [{ label: "Suggestion", text: f.suggestion }] : []),
+        ],
+        links: edges
+          .filter((e) => e.from === f.id)
+          .map((e) => ({ kind: e.kind, target: e.to, label: e.label })),
+        judgements: c ? [{ heading: `judged ${c.verdict.replace("_", " ")}`, judge, text: c.reasoning }] : [],
+      };
+    }),
+  }));
+}
 
 /** The report's body for a review: findings by severity per round, the findings across rounds, every judgment, the decision history. */
 export function reviewReport(state: ReviewState): FormatReport {
@@ -193,19 +253,6 @@ export function reviewReport(state: ReviewState): FormatReport {
     : fm.seats?.judge
       ? seatName(fm.seats.judge)
       : "judge";
-  const judges: JudgeNote[] = rounds
-    .filter((r) => r.judgment)
-    .map((r) => ({
-      heading: `round ${r.round}: recommends ${r.judgment!.recommendation} (${CHOICE[r.judgment!.recommendation]})`,
-      judge,
-      text: [
-        ...r.judgment!.reasons,
-        "",
-        ...r.judgment!.classifications.map(
-          (c) => `${c.finding_id}: ${c.verdict.replace("_", " ")}. ${c.reasoning}`,
-        ),
-      ].join("\n"),
-    }));
 
   const done = fm.current_phase === "complete" && fm.final_decision;
   const unresolved = latest.filter(
@@ -239,7 +286,9 @@ export function reviewReport(state: ReviewState): FormatReport {
     strongest,
     weakest,
     turningPoints,
-    judges,
+    // Each classification sits beside its finding, each recommendation in its round.
+    judges: [],
+    transcript: reviewTranscript(rounds, edges, judge),
     verdict: {
       headline: done
         ? `decision ${fm.final_decision}: ${CHOICE[fm.final_decision!]}, after ${rounds.length} round${rounds.length === 1 ? "" : "s"}; stopped ${STOP[fm.stop_reason!]}`
