@@ -170,8 +170,9 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
 
   /** The forms of a debate's page, with the prompts it waits on. */
   const panelOf = async (debate: ServedDebate, extra: Partial<DebatePanel> = {}): Promise<DebatePanel> => {
-    const [, { readTextInside, MAX_MARKDOWN_BYTES }] = await engine();
+    const [{ formatOfState }, { readTextInside, MAX_MARKDOWN_BYTES }] = await engine();
     const state = await readState(debate.dir);
+    const format = state ? formatOfState(state) : undefined;
     const asks: DebatePanel["asks"] = [];
     if (state)
       for (const ask of await unansweredAsks(debate.dir, state.frontmatter.current_exchange)) {
@@ -184,8 +185,25 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
           prompt: prompt.ok ? (prompt.value ?? "") : "",
         });
       }
+    // The format says what a person decides and which key holds its length; the page never guesses.
+    const decision = state ? format?.awaitingDecision?.(state) : undefined;
+    const length = format?.newOptions.length;
+    const lengthValue =
+      state && length?.key ? ({ ...state.frontmatter } as Record<string, unknown>)[length.key] : undefined;
     return {
       asks,
+      ...(decision
+        ? {
+            decision: {
+              choices: [...decision.choices],
+              reasons: [...decision.reasons],
+              ...(decision.recommended ? { recommended: decision.recommended } : {}),
+            },
+          }
+        : {}),
+      ...(length?.key && typeof lengthValue === "number" && format
+        ? { length: { key: length.key, unit: format.unit.many, value: lengthValue, max: length.max } }
+        : {}),
       paused: state?.frontmatter.paused === true,
       running: runs.has(debate.dir),
       ...(extra.notice ? { notice: extra.notice } : {}),
@@ -359,6 +377,21 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return undefined;
   };
 
+  /** The debate's page again with a notice: the request was refused and nothing was written. */
+  const refused = async (c: Context, debate: ServedDebate, notice: string) =>
+    c.html(
+      debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, { notice }), secrets.csrf),
+      422,
+    );
+
+  /** Applies a frontmatter edit from a form (refused with a notice when the format rejects it). */
+  const edited = async (c: Context, debate: ServedDebate, change: Record<string, unknown>) => {
+    const problem = await editFrontmatter(debate, change);
+    if (problem) return refused(c, debate, problem);
+    broadcast("changed", JSON.stringify([debate.id]));
+    return undefined;
+  };
+
   for (const [action, paused] of [
     ["pause", true],
     ["resume", false],
@@ -366,20 +399,48 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     app.post(`/d/:id/${action}`, async (c) => {
       const debate = await debateOf(c);
       if (!debate) return notFound(c);
-      const problem = await editFrontmatter(debate, { paused });
-      if (problem)
-        return c.html(
-          debatePage(
-            debate.id,
-            await debateStatus(debate.dir),
-            await panelOf(debate, { notice: problem }),
-            secrets.csrf,
-          ),
-          422,
-        );
-      broadcast("changed", JSON.stringify([debate.id]));
-      return back(c, debate);
+      return (await edited(c, debate, { paused })) ?? back(c, debate);
     });
+
+  // A person's decision, written to the key the format names (as they would in debate.md); the run applies it.
+  app.post("/d/:id/decision", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const form = c.get("form" as never) as Record<string, unknown>;
+    const state = await readState(debate.dir);
+    const [{ formatOfState }] = await engine();
+    const awaited = state ? formatOfState(state).awaitingDecision?.(state) : undefined;
+    if (!awaited)
+      return refused(c, debate, `not written: ${debate.id} is not waiting for a decision (anymore)`);
+    const choice = awaited.choices.find((ch) => ch.key === form.decision);
+    if (!choice)
+      return refused(
+        c,
+        debate,
+        `not written: expected one of ${awaited.choices.map((ch) => ch.key).join(", ")}`,
+      );
+    const problem = await edited(c, debate, { [awaited.key]: choice.key });
+    if (problem) return problem;
+    await startRun(debate);
+    return back(c, debate);
+  });
+
+  // More exchanges/rounds: the format's length key, raised only (a finished debate goes on).
+  app.post("/d/:id/length", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const form = c.get("form" as never) as Record<string, unknown>;
+    const length = (await panelOf(debate)).length;
+    if (!length) return refused(c, debate, `not written: ${debate.id} has no length to raise`);
+    const value = Number(form.value);
+    if (!Number.isInteger(value) || value < length.value || value > length.max)
+      return refused(
+        c,
+        debate,
+        `not written: ${length.key} can only be raised, from ${length.value} to at most ${length.max} (got ${JSON.stringify(String(form.value ?? ""))})`,
+      );
+    return (await edited(c, debate, { [length.key]: value })) ?? back(c, debate);
+  });
 
   app.post("/d/:id/answer", async (c) => {
     const debate = await debateOf(c);
