@@ -222,4 +222,32 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(await readFile(file, "utf8")).toMatch(new RegExp(`^exchanges: ${before + 2}$`, "m"));
     await page.close();
   }, 60_000);
+
+  it("shows a tournament's progress and its leaderboard as it forms", async () => {
+    const example = join(repoRoot, "examples/tournament-replay");
+    const made = debate(
+      [
+        ...["tournament", "new", "debates/cup", "--motions", join(example, "motions.jsonl")],
+        ...["--seats", "replay:alice,replay:bob,replay:carol", "--judges", "replay", "--format", "crossfire"],
+        ...["--rounds", "1", "--replay", join(example, "recordings")],
+      ],
+      { cwd, env },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const page = await session.browser.newPage();
+    await page.goto(url);
+    await page.locator('tr[data-tournament="cup"]').waitFor({ timeout: 5000 });
+    await page.goto(new URL("/t/cup", url).href);
+    expect(await page.locator("#facts").innerText()).toContain("0/12 debates done");
+    await page.waitForTimeout(300); // the event stream is open
+    const ran = debate(["tournament", "run", "debates/cup"], { cwd, env });
+    expect(ran.code, ran.stderr).toBe(0);
+    await page.locator("#facts", { hasText: "12/12 debates done" }).waitFor({ timeout: 10_000 });
+    const board = page.frameLocator("#report");
+    await board.locator("h1", { hasText: "Leaderboard: " }).waitFor({ timeout: 10_000 });
+    await board.locator("text=replay:alice").first().waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(OUT, "tournament.png"), fullPage: true });
+    expect(await accessibilityProblems("/t/cup")).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { debateStatus } from "../actions/status.js";
 import { unansweredAsks } from "../manual-asks.js";
 import { createProgress } from "../progress.js";
 import { SERVE_CSS, SERVE_JS } from "./assets.js";
-import { findServedDebates, type ServedDebate } from "./debates.js";
+import { findServedDebates, findServedTournaments, type ServedDebate } from "./debates.js";
 import {
   type DebatePanel,
   debatePage,
@@ -17,6 +17,10 @@ import {
   panelHtml,
   progressItems,
   refusedPage,
+  type TournamentFacts,
+  tournamentLine,
+  tournamentPage,
+  tournamentRows,
 } from "./pages.js";
 import {
   isLoopbackHost,
@@ -53,6 +57,7 @@ export interface ServeApp {
   changed(ids: readonly string[]): void;
   /** Every run started from a page, stopped (as Ctrl-C would: it resumes later). */
   stopRuns(): Promise<void>;
+  /** The debates and the tournaments served (a watcher maps a changed path to their ids). */
   debates(): Promise<ServedDebate[]>;
 }
 
@@ -70,6 +75,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     for (const listener of listeners) listener(event, data);
   };
   const debates = () => findServedDebates(options.roots);
+  const tournaments = () => findServedTournaments(options.roots);
   const app = new Hono();
 
   // Every response: no sniffing, no referrer, nothing cached, our CSP unless a route set its own.
@@ -127,8 +133,55 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   const rowsOf = async () =>
     Promise.all((await debates()).map(async (d) => ({ id: d.id, row: await debateStatus(d.dir) })));
 
-  app.get("/", async (c) => c.html(listPage(await rowsOf(), secrets.csrf)));
+  const tournamentFacts = async (t: ServedDebate): Promise<TournamentFacts> => {
+    const { tournamentStatus } = await import("../actions/tournament.js");
+    // A broken tournament.md is shown as such; it does not take the list down.
+    return tournamentStatus({ cwd: options.cwd }, { dir: t.dir }).catch((error: unknown) => ({
+      status: `unreadable: ${error instanceof Error ? error.message : String(error)}`,
+      ...{ total: 0, done: 0, failed: 0, running: 0, pending: 0 },
+    }));
+  };
+  const tournamentRowsOf = async () =>
+    Promise.all((await tournaments()).map(async (t) => ({ id: t.id, facts: await tournamentFacts(t) })));
+
+  app.get("/", async (c) => c.html(listPage(await rowsOf(), secrets.csrf, await tournamentRowsOf())));
   app.get("/rows", async (c) => c.html(listRows(await rowsOf())));
+  app.get("/tournament-rows", async (c) => c.html(tournamentRows(await tournamentRowsOf())));
+
+  /** The tournament an URL's id names; never a path from the request. */
+  const tournamentOf = async (c: Context): Promise<ServedDebate | undefined> =>
+    (await tournaments()).find((t) => t.id === c.req.param("id"));
+  app.get("/t/:id", async (c) => {
+    const t = await tournamentOf(c);
+    if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
+    return c.html(tournamentPage(t.id, await tournamentFacts(t), secrets.csrf));
+  });
+  app.get("/t/:id/facts", async (c) => {
+    const t = await tournamentOf(c);
+    if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
+    return c.text(tournamentLine(await tournamentFacts(t)));
+  });
+  /** The last leaderboard of each tournament, by the results it was computed from (its bootstrap is costly). */
+  const boards = new Map<string, { results: string; html: string }>();
+  // The leaderboard of the results so far, computed when they changed and written nowhere.
+  app.get("/t/:id/leaderboard", async (c) => {
+    const t = await tournamentOf(c);
+    if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
+    const { readTournament, readResults, computeLeaderboard, renderLeaderboardHtml } = await import(
+      "@debatekit/tournament"
+    );
+    const tournament = await readTournament(t.dir);
+    const results = await readResults(tournament);
+    const key = JSON.stringify([tournament.frontmatter, results]);
+    let html = boards.get(t.dir)?.results === key ? boards.get(t.dir)?.html : undefined;
+    if (html === undefined) {
+      html = renderLeaderboardHtml(computeLeaderboard(tournament.frontmatter, results));
+      boards.set(t.dir, { results: key, html });
+    }
+    c.header("Content-Security-Policy", REPORT_CSP);
+    c.header("X-Frame-Options", "SAMEORIGIN");
+    return c.html(html);
+  });
 
   app.get("/events", (c) =>
     streamSSE(c, async (stream) => {
@@ -499,6 +552,6 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       for (const run of runs.values()) run.controller.abort();
       await Promise.all([...runs.values()].map((r) => r.done));
     },
-    debates,
+    debates: async () => [...(await debates()), ...(await tournaments())],
   };
 }
