@@ -24,7 +24,7 @@ export function registerServe(program: Command, io: CliIO): void {
 The page lists the debates with the facts \`debate status\` prints and follows their files as they
 change; a debate's page shows its report growing, the progress of a run started from it, and a form
 for each manual seat waiting for an answer (checked by the format before anything is written), a
-review's decision when it waits for a person (the choices, the judge's recommendation and reasons),
+person's decision when a debate waits for one (the choices, the judge's recommendation and reasons),
 and the controls: run, stop, pause, resume, more exchanges/rounds. Every change is an edit of the
 debate's files, as a person's editor would make it. Only the printed URL (it carries a random token)
 opens it; --open hands that URL to $BROWSER, else the system's opener.

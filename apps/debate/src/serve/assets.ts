@@ -20,7 +20,7 @@ textarea { width: 100%; font: 14px/1.4 ui-monospace, SFMono-Regular, Menlo, mono
 pre.prompt { white-space: pre-wrap; background: #f6f6f6; padding: .75rem; max-height: 24rem; overflow: auto; font-size: .85rem; }
 .ask { border: 2px solid #0b4f9c; border-radius: 6px; padding: .25rem 1rem 1rem; margin-top: 1rem; }
 .errors, .notice { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
-.progress { font: 14px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; padding-left: 1.5rem; max-height: 16rem; overflow: auto; }
+.progress { font: 14px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; padding-left: 3.5rem; max-height: 16rem; overflow: auto; }
 iframe#report { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1rem; }
 `;
 
