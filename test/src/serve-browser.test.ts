@@ -185,6 +185,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(await page.locator("#panel input[name=decision]").count()).toBe(5);
     expect(await page.locator("#panel label", { hasText: "A: keep the original" }).count()).toBe(1);
     expect(await page.isChecked("#panel input[name=decision][value=D]")).toBe(true);
+    await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(OUT, "review-decision.png"), fullPage: true });
 
     await page.check("#panel input[name=decision][value=A]");
