@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,5 +167,88 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const [a, b] = [await committed(dir), await committed(byFiles)];
     expect(a["debate.md"]!.replace(/played/g, "by-files")).toBe(b["debate.md"]);
     expect({ ...a, "debate.md": "" }).toEqual({ ...b, "debate.md": "" });
+  }, 120_000);
+
+  it("decides a manual review from the page: the choices, the judge's recommendation and reasons", async () => {
+    // The example's review, in manual mode: after the judge it waits for a person's decision.
+    const dir = join(cwd, "debates/decided");
+    await cp(join(repoRoot, "examples/review-sum/redis"), dir, { recursive: true });
+    const file = join(dir, "debate.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace(/^mode: auto$/m, "mode: manual"));
+    const page = await session.browser.newPage();
+    await page.goto(url);
+    await page.goto(new URL("/d/decided", url).href);
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Run')")]);
+    await page.waitForSelector("#decision-title", { timeout: 30_000 });
+    expect(await page.locator("#panel").innerText()).toContain("The judge recommends D");
+    expect(await page.locator("#panel li").count()).toBeGreaterThan(0);
+    expect(await page.locator("#panel input[name=decision]").count()).toBe(5);
+    expect(await page.locator("#panel label", { hasText: "A: keep the original" }).count()).toBe(1);
+    expect(await page.isChecked("#panel input[name=decision][value=D]")).toBe(true);
+    await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(OUT, "review-decision.png"), fullPage: true });
+
+    await page.check("#panel input[name=decision][value=A]");
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "load" }),
+      page.click("button:has-text('Decide')"),
+    ]);
+    await until(
+      "the review completes with the person's decision",
+      async () => JSON.parse(debate(["status", dir, "--json"], { cwd, env }).stdout)[0].phase === "complete",
+      20_000,
+    );
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
+    expect(decision).toMatchObject({ decision: "A" });
+    expect(await readFile(file, "utf8")).toMatch(/^decided_by: manual$/m);
+    expect(await accessibilityProblems("/d/decided")).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("raises a debate's length from the page, through the format's own key", async () => {
+    const file = join(cwd, "debates/replayed/debate.md");
+    const before = Number(/^exchanges: (\d+)$/m.exec(await readFile(file, "utf8"))![1]);
+    const page = await session.browser.newPage();
+    await page.goto(url);
+    await page.goto(new URL("/d/replayed", url).href);
+    const field = page.getByLabel("exchanges");
+    expect(await field.inputValue()).toBe(String(before));
+    await field.fill(String(before + 2));
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Set')")]);
+    expect(await readFile(file, "utf8")).toMatch(new RegExp(`^exchanges: ${before + 2}$`, "m"));
+    // Lowering it is refused with a notice, and nothing is written.
+    await page.getByLabel("exchanges").fill("1");
+    await page.click("button:has-text('Set')");
+    await page.locator(".notice").waitFor({ timeout: 5000 });
+    expect(await readFile(file, "utf8")).toMatch(new RegExp(`^exchanges: ${before + 2}$`, "m"));
+    await page.close();
+  }, 60_000);
+
+  it("shows a tournament's progress and its leaderboard as it forms", async () => {
+    const example = join(repoRoot, "examples/tournament-replay");
+    const made = debate(
+      [
+        ...["tournament", "new", "debates/cup", "--motions", join(example, "motions.jsonl")],
+        ...["--seats", "replay:alice,replay:bob,replay:carol", "--judges", "replay", "--format", "crossfire"],
+        ...["--rounds", "1", "--replay", join(example, "recordings")],
+      ],
+      { cwd, env },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const page = await session.browser.newPage();
+    await page.goto(url);
+    await page.locator('tr[data-tournament="cup"]').waitFor({ timeout: 5000 });
+    await page.goto(new URL("/t/cup", url).href);
+    expect(await page.locator("#facts").innerText()).toContain("0/12 debates done");
+    await page.waitForTimeout(300); // the event stream is open
+    const ran = debate(["tournament", "run", "debates/cup"], { cwd, env });
+    expect(ran.code, ran.stderr).toBe(0);
+    await page.locator("#facts", { hasText: "12/12 debates done" }).waitFor({ timeout: 10_000 });
+    const board = page.frameLocator("#report");
+    await board.locator("h1", { hasText: "Leaderboard: " }).waitFor({ timeout: 10_000 });
+    await board.locator("text=replay:alice").first().waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(OUT, "tournament.png"), fullPage: true });
+    expect(await accessibilityProblems("/t/cup")).toEqual([]);
+    await page.close();
   }, 120_000);
 });

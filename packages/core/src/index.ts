@@ -33,6 +33,7 @@ export { cumulativeScores, recordJudgment } from "./formats/formal/scoring.js";
 export { otherRole, roleOfSide, sideCode } from "./formats/formal/sides.js";
 export type {
   AnyFormat,
+  AwaitedDecision,
   Format,
   FormatStep,
   ImportedDebate,

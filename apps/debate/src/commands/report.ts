@@ -1,39 +1,6 @@
-import { spawn } from "node:child_process";
 import type { Command } from "commander";
+import { openWithViewer } from "../opener.js";
 import { type CliIO, shownPath } from "../output.js";
-
-/**
- * The program that opens a file: `$BROWSER` when set (the first of a `:`-separated list; `%s` marks
- * where the path goes, else it is the last argument), else the platform's opener. Never a shell:
- * the command is split on spaces and run directly.
- */
-export function openerFor(
-  path: string,
-  env: NodeJS.ProcessEnv,
-  platform: NodeJS.Platform = process.platform,
-): { command: string; args: string[] } {
-  const browser = env.BROWSER?.split(":").find((b) => b.trim() !== "");
-  if (browser) {
-    const [command, ...rest] = browser.trim().split(/\s+/);
-    const args = rest.some((a) => a.includes("%s"))
-      ? rest.map((a) => a.replace(/%s/g, path))
-      : [...rest, path];
-    return { command: command!, args };
-  }
-  if (platform === "darwin") return { command: "open", args: [path] };
-  if (platform === "win32") return { command: "cmd", args: ["/c", "start", "", path] };
-  return { command: "xdg-open", args: [path] };
-}
-
-/** Opens a file with the user's viewer, without waiting for it (a missing opener is a warning, not a failure). */
-function openFile(path: string, io: CliIO): void {
-  const { command, args } = openerFor(path, io.env);
-  const child = spawn(command, args, { stdio: "ignore", detached: true });
-  child.on("error", (e) =>
-    io.stderr.write(`warning: could not open ${path} with ${command}: ${e.message}\n`),
-  );
-  child.unref();
-}
 
 /** `debate report <dir>`: writes report.md and report.html into the debate folder. */
 export function registerReport(program: Command, io: CliIO): void {
@@ -68,6 +35,6 @@ Examples:
           );
         io.stdout.write(`wrote ${files.map((f) => shownPath(io.cwd, f)).join(", ")}\n`);
       }
-      if (opts.open) openFile(files[1]!, io);
+      if (opts.open) openWithViewer(files[1]!, io);
     });
 }

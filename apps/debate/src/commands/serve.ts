@@ -2,6 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { ExitError } from "../exit-error.js";
+import { openWithViewer } from "../opener.js";
 import type { CliIO } from "../output.js";
 import { abortOnSignals } from "../stop-signals.js";
 
@@ -22,16 +23,21 @@ export function registerServe(program: Command, io: CliIO): void {
       `
 The page lists the debates with the facts \`debate status\` prints and follows their files as they
 change; a debate's page shows its report growing, the progress of a run started from it, and a form
-for each manual seat waiting for an answer (checked by the format before anything is written).
-Only the printed URL (it carries a random token) opens it.
+for each manual seat waiting for an answer (checked by the format before anything is written), a
+person's decision when a debate waits for one (the choices, the judge's recommendation and reasons),
+and the controls: run, stop, pause, resume, more exchanges/rounds. Every change is an edit of the
+debate's files, as a person's editor would make it. Only the printed URL (it carries a random token)
+opens it; --open hands that URL to $BROWSER, else the system's opener.
 
 Examples:
   $ debate serve                   # every debate under debates/
-  $ debate serve debates/tests-first --port 8800`,
+  $ debate serve debates/tests-first --port 8800
+  $ debate serve --open`,
     )
     .argument("[dirs...]", "debate folders, or folders holding debate folders", ["debates"])
     .option("--port <n>", "the port on 127.0.0.1 (default: a free one)", parsePort, 0)
-    .action(async (dirArgs: string[], opts: { port: number }) => {
+    .option("--open", "open the page in the browser ($BROWSER, else the system's opener)")
+    .action(async (dirArgs: string[], opts: { port: number; open?: boolean }) => {
       const roots = await Promise.all(
         dirArgs.map(async (d) => {
           const abs = resolve(io.cwd, d);
@@ -48,6 +54,7 @@ Examples:
       const { startServe } = await import("../serve/server.js");
       const handle = await startServe({ roots, port: opts.port, env: io.env, cwd: io.cwd });
       io.stdout.write(`debate serve: open ${handle.url}\n`);
+      if (opts.open) openWithViewer(handle.url, io);
       if (!signal.aborted)
         await new Promise<void>((done) => signal.addEventListener("abort", () => done(), { once: true }));
       await handle.close();

@@ -285,7 +285,7 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     { name: "debatekit", version: options.version },
     {
       instructions:
-        "Structured debates between AI coding CLIs, decided by a judge. Create one with debate_new, advance it with debate_run (until: step or end), see where it stands with debate_status, read its arguments, turns or findings with debate_read, answer a manual seat with debate_answer, and write report.md/report.html with debate_report. Each debate's files are resources debate://<debate>/<path>.",
+        "Structured debates between AI coding CLIs, decided by a judge. Create one with debate_new, advance it with debate_run (until: step or end), see where it stands with debate_status, read its arguments, turns or findings with debate_read, answer a manual seat with debate_answer, and write report.md/report.html with debate_report. Each debate's files are resources debate://<debate>/<path>. A person can watch and take part from a browser with the CLI's `debate serve`.",
     },
   );
 

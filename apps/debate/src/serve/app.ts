@@ -7,7 +7,7 @@ import { debateStatus } from "../actions/status.js";
 import { unansweredAsks } from "../manual-asks.js";
 import { createProgress } from "../progress.js";
 import { SERVE_CSS, SERVE_JS } from "./assets.js";
-import { findServedDebates, type ServedDebate } from "./debates.js";
+import { findServedDebates, findServedTournaments, type ServedDebate } from "./debates.js";
 import {
   type DebatePanel,
   debatePage,
@@ -17,6 +17,10 @@ import {
   panelHtml,
   progressItems,
   refusedPage,
+  type TournamentFacts,
+  tournamentLine,
+  tournamentPage,
+  tournamentRows,
 } from "./pages.js";
 import {
   isLoopbackHost,
@@ -53,6 +57,7 @@ export interface ServeApp {
   changed(ids: readonly string[]): void;
   /** Every run started from a page, stopped (as Ctrl-C would: it resumes later). */
   stopRuns(): Promise<void>;
+  /** The debates and the tournaments served (a watcher maps a changed path to their ids). */
   debates(): Promise<ServedDebate[]>;
 }
 
@@ -70,6 +75,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     for (const listener of listeners) listener(event, data);
   };
   const debates = () => findServedDebates(options.roots);
+  const tournaments = () => findServedTournaments(options.roots);
   const app = new Hono();
 
   // Every response: no sniffing, no referrer, nothing cached, our CSP unless a route set its own.
@@ -127,8 +133,55 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   const rowsOf = async () =>
     Promise.all((await debates()).map(async (d) => ({ id: d.id, row: await debateStatus(d.dir) })));
 
-  app.get("/", async (c) => c.html(listPage(await rowsOf(), secrets.csrf)));
+  const tournamentFacts = async (t: ServedDebate): Promise<TournamentFacts> => {
+    const { tournamentStatus } = await import("../actions/tournament.js");
+    // A broken tournament.md is shown as such; it does not take the list down.
+    return tournamentStatus({ cwd: options.cwd }, { dir: t.dir }).catch((error: unknown) => ({
+      status: `unreadable: ${error instanceof Error ? error.message : String(error)}`,
+      ...{ total: 0, done: 0, failed: 0, running: 0, pending: 0 },
+    }));
+  };
+  const tournamentRowsOf = async () =>
+    Promise.all((await tournaments()).map(async (t) => ({ id: t.id, facts: await tournamentFacts(t) })));
+
+  app.get("/", async (c) => c.html(listPage(await rowsOf(), secrets.csrf, await tournamentRowsOf())));
   app.get("/rows", async (c) => c.html(listRows(await rowsOf())));
+  app.get("/tournament-rows", async (c) => c.html(tournamentRows(await tournamentRowsOf())));
+
+  /** The tournament an URL's id names; never a path from the request. */
+  const tournamentOf = async (c: Context): Promise<ServedDebate | undefined> =>
+    (await tournaments()).find((t) => t.id === c.req.param("id"));
+  app.get("/t/:id", async (c) => {
+    const t = await tournamentOf(c);
+    if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
+    return c.html(tournamentPage(t.id, await tournamentFacts(t), secrets.csrf));
+  });
+  app.get("/t/:id/facts", async (c) => {
+    const t = await tournamentOf(c);
+    if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
+    return c.text(tournamentLine(await tournamentFacts(t)));
+  });
+  /** The last leaderboard of each tournament, by the results it was computed from (its bootstrap is costly). */
+  const boards = new Map<string, { results: string; html: string }>();
+  // The leaderboard of the results so far, computed when they changed and written nowhere.
+  app.get("/t/:id/leaderboard", async (c) => {
+    const t = await tournamentOf(c);
+    if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
+    const { readTournament, readResults, computeLeaderboard, renderLeaderboardHtml } = await import(
+      "@debatekit/tournament"
+    );
+    const tournament = await readTournament(t.dir);
+    const results = await readResults(tournament);
+    const key = JSON.stringify([tournament.frontmatter, results]);
+    let html = boards.get(t.dir)?.results === key ? boards.get(t.dir)?.html : undefined;
+    if (html === undefined) {
+      html = renderLeaderboardHtml(computeLeaderboard(tournament.frontmatter, results));
+      boards.set(t.dir, { results: key, html });
+    }
+    c.header("Content-Security-Policy", REPORT_CSP);
+    c.header("X-Frame-Options", "SAMEORIGIN");
+    return c.html(html);
+  });
 
   app.get("/events", (c) =>
     streamSSE(c, async (stream) => {
@@ -170,8 +223,9 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
 
   /** The forms of a debate's page, with the prompts it waits on. */
   const panelOf = async (debate: ServedDebate, extra: Partial<DebatePanel> = {}): Promise<DebatePanel> => {
-    const [, { readTextInside, MAX_MARKDOWN_BYTES }] = await engine();
+    const [{ formatOfState }, { readTextInside, MAX_MARKDOWN_BYTES }] = await engine();
     const state = await readState(debate.dir);
+    const format = state ? formatOfState(state) : undefined;
     const asks: DebatePanel["asks"] = [];
     if (state)
       for (const ask of await unansweredAsks(debate.dir, state.frontmatter.current_exchange)) {
@@ -184,8 +238,25 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
           prompt: prompt.ok ? (prompt.value ?? "") : "",
         });
       }
+    // The format says what a person decides and which key holds its length; the page never guesses.
+    const decision = state ? format?.awaitingDecision?.(state) : undefined;
+    const length = format?.newOptions.length;
+    const lengthValue =
+      state && length?.key ? ({ ...state.frontmatter } as Record<string, unknown>)[length.key] : undefined;
     return {
       asks,
+      ...(decision
+        ? {
+            decision: {
+              choices: [...decision.choices],
+              reasons: [...decision.reasons],
+              ...(decision.recommended ? { recommended: decision.recommended } : {}),
+            },
+          }
+        : {}),
+      ...(length?.key && typeof lengthValue === "number" && format
+        ? { length: { key: length.key, unit: format.unit.many, value: lengthValue, max: length.max } }
+        : {}),
       paused: state?.frontmatter.paused === true,
       running: runs.has(debate.dir),
       ...(extra.notice ? { notice: extra.notice } : {}),
@@ -359,6 +430,21 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return undefined;
   };
 
+  /** The debate's page again with a notice: the request was refused and nothing was written. */
+  const refused = async (c: Context, debate: ServedDebate, notice: string) =>
+    c.html(
+      debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, { notice }), secrets.csrf),
+      422,
+    );
+
+  /** Applies a frontmatter edit from a form (refused with a notice when the format rejects it). */
+  const edited = async (c: Context, debate: ServedDebate, change: Record<string, unknown>) => {
+    const problem = await editFrontmatter(debate, change);
+    if (problem) return refused(c, debate, problem);
+    broadcast("changed", JSON.stringify([debate.id]));
+    return undefined;
+  };
+
   for (const [action, paused] of [
     ["pause", true],
     ["resume", false],
@@ -366,20 +452,48 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     app.post(`/d/:id/${action}`, async (c) => {
       const debate = await debateOf(c);
       if (!debate) return notFound(c);
-      const problem = await editFrontmatter(debate, { paused });
-      if (problem)
-        return c.html(
-          debatePage(
-            debate.id,
-            await debateStatus(debate.dir),
-            await panelOf(debate, { notice: problem }),
-            secrets.csrf,
-          ),
-          422,
-        );
-      broadcast("changed", JSON.stringify([debate.id]));
-      return back(c, debate);
+      return (await edited(c, debate, { paused })) ?? back(c, debate);
     });
+
+  // A person's decision, written to the key the format names (as they would in debate.md); the run applies it.
+  app.post("/d/:id/decision", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const form = c.get("form" as never) as Record<string, unknown>;
+    const state = await readState(debate.dir);
+    const [{ formatOfState }] = await engine();
+    const awaited = state ? formatOfState(state).awaitingDecision?.(state) : undefined;
+    if (!awaited)
+      return refused(c, debate, `not written: ${debate.id} is not waiting for a decision (anymore)`);
+    const choice = awaited.choices.find((ch) => ch.key === form.decision);
+    if (!choice)
+      return refused(
+        c,
+        debate,
+        `not written: expected one of ${awaited.choices.map((ch) => ch.key).join(", ")}`,
+      );
+    const problem = await edited(c, debate, { [awaited.key]: choice.key });
+    if (problem) return problem;
+    await startRun(debate);
+    return back(c, debate);
+  });
+
+  // More exchanges/rounds: the format's length key, raised only (a finished debate goes on).
+  app.post("/d/:id/length", async (c) => {
+    const debate = await debateOf(c);
+    if (!debate) return notFound(c);
+    const form = c.get("form" as never) as Record<string, unknown>;
+    const length = (await panelOf(debate)).length;
+    if (!length) return refused(c, debate, `not written: ${debate.id} has no length to raise`);
+    const value = Number(form.value);
+    if (!Number.isInteger(value) || value < length.value || value > length.max)
+      return refused(
+        c,
+        debate,
+        `not written: ${length.key} can only be raised, from ${length.value} to at most ${length.max} (got ${JSON.stringify(String(form.value ?? ""))})`,
+      );
+    return (await edited(c, debate, { [length.key]: value })) ?? back(c, debate);
+  });
 
   app.post("/d/:id/answer", async (c) => {
     const debate = await debateOf(c);
@@ -438,6 +552,6 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       for (const run of runs.values()) run.controller.abort();
       await Promise.all([...runs.values()].map((r) => r.done));
     },
-    debates,
+    debates: async () => [...(await debates()), ...(await tournaments())],
   };
 }

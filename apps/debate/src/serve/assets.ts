@@ -20,7 +20,7 @@ textarea { width: 100%; font: 14px/1.4 ui-monospace, SFMono-Regular, Menlo, mono
 pre.prompt { white-space: pre-wrap; background: #f6f6f6; padding: .75rem; max-height: 24rem; overflow: auto; font-size: .85rem; }
 .ask { border: 2px solid #0b4f9c; border-radius: 6px; padding: .25rem 1rem 1rem; margin-top: 1rem; }
 .errors, .notice { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
-.progress { font: 14px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; padding-left: 1.5rem; max-height: 16rem; overflow: auto; }
+.progress { font: 14px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; padding-left: 3.5rem; max-height: 16rem; overflow: auto; }
 iframe#report { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1rem; }
 `;
 
@@ -30,6 +30,20 @@ export const SERVE_JS = `"use strict";
   const page = body.dataset.page;
   const id = body.dataset.id;
   const events = new EventSource("/events");
+  // A frame (the report, the leaderboard) is reloaded once its last load finished, never mid-load:
+  // a stream of changes would otherwise keep it blank.
+  const frame = document.getElementById("report");
+  let loading = false;
+  let nextSrc;
+  function reload(src) {
+    if (loading) { nextSrc = src; return; }
+    loading = true;
+    frame.src = src;
+  }
+  frame?.addEventListener("load", () => {
+    loading = false;
+    if (nextSrc) { const src = nextSrc; nextSrc = undefined; reload(src); }
+  });
   let busy = false;
   let again = false;
   async function refresh() {
@@ -39,17 +53,31 @@ export const SERVE_JS = `"use strict";
       if (page === "list") {
         const res = await fetch("/rows");
         if (res.ok) document.getElementById("rows").innerHTML = await res.text();
+        const tournaments = document.getElementById("tournaments");
+        const t = tournaments && (await fetch("/tournament-rows"));
+        if (t && t.ok) tournaments.innerHTML = await t.text();
+      } else if (page === "tournament") {
+        const base = "/t/" + encodeURIComponent(id);
+        const facts = await fetch(base + "/facts");
+        if (facts.ok) document.getElementById("facts").textContent = await facts.text();
+        reload(base + "/leaderboard?t=" + Date.now());
       } else if (page === "debate") {
         const base = "/d/" + encodeURIComponent(id);
         const facts = await fetch(base + "/facts");
         if (facts.ok) document.getElementById("facts").textContent = await facts.text();
         // A form being typed into, or a message the person has not acted on (the problems of an
         // answer, a refused edit), is never replaced under their hands.
+        // Asked again once the new panel has arrived: the person may have started meanwhile.
         const panel = document.getElementById("panel");
-        const typing = [...panel.querySelectorAll("textarea")].some((t) => t.value !== "");
-        if (!typing && !panel.querySelector(".errors, .notice")) {
+        const untouched = () =>
+          !panel.querySelector(".errors, .notice") &&
+          [...panel.querySelectorAll("textarea, input:not([type=hidden])")].every((f) =>
+            f.type === "radio" ? f.checked === f.defaultChecked : f.value === f.defaultValue,
+          );
+        if (untouched()) {
           const res = await fetch(base + "/panel");
-          if (res.ok) panel.innerHTML = await res.text();
+          const html = res.ok ? await res.text() : undefined;
+          if (html !== undefined && untouched()) panel.innerHTML = html;
         }
         const log = await fetch(base + "/progress");
         if (log.ok) {
@@ -57,8 +85,7 @@ export const SERVE_JS = `"use strict";
           list.innerHTML = await log.text();
           list.scrollTop = list.scrollHeight;
         }
-        const frame = document.getElementById("report");
-        frame.src = base + "/report?t=" + Date.now();
+        reload(base + "/report?t=" + Date.now());
       }
     } finally {
       busy = false;

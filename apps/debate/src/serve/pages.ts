@@ -60,8 +60,37 @@ export function listRows(rows: ReadonlyArray<{ id: string; row: StatusRow }>): s
     .join("\n");
 }
 
-/** The page listing every debate, updated live. */
-export function listPage(rows: ReadonlyArray<{ id: string; row: StatusRow }>, csrf: string): string {
+/** Where a tournament stands, as `debate tournament status` counts it. */
+export interface TournamentFacts {
+  status: string;
+  total: number;
+  done: number;
+  failed: number;
+  running: number;
+  pending: number;
+}
+
+/** One line of a tournament's progress. */
+export function tournamentLine(t: TournamentFacts): string {
+  return `${t.status} · ${t.done}/${t.total} debates done · ${t.running} running · ${t.failed} failed · ${t.pending} not started`;
+}
+
+/** The rows of the tournament list. */
+export function tournamentRows(rows: ReadonlyArray<{ id: string; facts: TournamentFacts }>): string {
+  return rows
+    .map(
+      ({ id, facts }) =>
+        `<tr data-tournament="${h(id)}"><th scope="row"><a href="/t/${encodeURIComponent(id)}">${h(id)}</a></th><td>${h(tournamentLine(facts))}</td></tr>`,
+    )
+    .join("\n");
+}
+
+/** The page listing every debate (and tournament), updated live. */
+export function listPage(
+  rows: ReadonlyArray<{ id: string; row: StatusRow }>,
+  csrf: string,
+  tournaments: ReadonlyArray<{ id: string; facts: TournamentFacts }> = [],
+): string {
   const body = `<main>
 <h1>Debates</h1>
 <p class="live" id="live" role="status">Live: the list follows the folders as they change.</p>
@@ -70,6 +99,16 @@ export function listPage(rows: ReadonlyArray<{ id: string; row: StatusRow }>, cs
 <tbody id="rows">
 ${listRows(rows)}
 </tbody></table></div>
+${
+  tournaments.length
+    ? `<h2>Tournaments</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="Tournaments"><table>
+<thead><tr><th scope="col">tournament</th><th scope="col">progress</th></tr></thead>
+<tbody id="tournaments">
+${tournamentRows(tournaments)}
+</tbody></table></div>`
+    : ""
+}
 </main>`;
   return layout("Debates", body, { page: "list", csrf });
 }
@@ -148,6 +187,17 @@ export function debatePage(
 <iframe id="report" title="The debate so far (its report)" src="/d/${encodeURIComponent(id)}/report"></iframe>
 </main>`;
   return layout(id, body, { page: "debate", id, csrf });
+}
+
+/** The page of one tournament: its progress, and its leaderboard as it forms (the tournament's own renderer). */
+export function tournamentPage(id: string, facts: TournamentFacts, csrf: string): string {
+  const body = `<main>
+<p><a href="/">All debates</a></p>
+<h1>Tournament ${h(id)}</h1>
+<p id="facts" role="status">${h(tournamentLine(facts))}</p>
+<iframe id="report" title="The leaderboard so far" src="/t/${encodeURIComponent(id)}/leaderboard"></iframe>
+</main>`;
+  return layout(`Tournament ${id}`, body, { page: "tournament", id, csrf });
 }
 
 /** The page shown for a refused request (no token, a foreign host, no such debate). */

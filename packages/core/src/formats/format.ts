@@ -139,7 +139,8 @@ export interface ImportedDebate<F extends FrontmatterBase = FrontmatterBase> {
 /** The command-line shape of a format's `new`: its seats and its length option. */
 export interface NewDebateOptions {
   seats: ReadonlyArray<{ role: string; description: string; default?: string; required?: boolean }>;
-  length: { flag: string; description: string; default: number; min: number; max: number };
+  /** `key`: the frontmatter key that holds the length (a page raises it there); absent: not editable. */
+  length: { flag: string; description: string; default: number; min: number; max: number; key?: string };
   /** True when the format judges with a `judges:` panel (`--judges`, `--swap`, `--allow-self-judging`). */
   panel?: boolean;
   /**
@@ -157,6 +158,17 @@ export interface SeatSpec {
   role: string;
   kind: SeatKind;
   description: string;
+}
+
+/** A person's decision a debate waits for: the frontmatter key that takes it, the choices, the recommendation. */
+export interface AwaitedDecision {
+  /** The frontmatter key a choice is written to (as a person would in debate.md). */
+  key: string;
+  choices: ReadonlyArray<{ key: string; label: string }>;
+  /** The choice the judge recommends, when one has judged. */
+  recommended?: string;
+  /** The judge's reasons for it. */
+  reasons: readonly string[];
 }
 
 /** What a format counts its progress in (`exchange`/`exchanges`, `round`/`rounds`). */
@@ -252,6 +264,8 @@ export interface Format<F extends FrontmatterBase = FrontmatterBase> {
    * errors' paths are `file:field`. files refuses a folder for which it finds any.
    */
   checkCommitted(state: DebateState<F>): RuleError[];
+  /** The person's decision the debate waits for (review in manual mode); absent or undefined: none. */
+  awaitingDecision?(state: DebateState<F>): AwaitedDecision | undefined;
   /** Where the debate stands. */
   standing(state: DebateState<F>): Standing;
   /**

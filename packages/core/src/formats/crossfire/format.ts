@@ -252,7 +252,7 @@ export const crossfireFormat = defineFormat<CrossfireFrontmatter>({
       },
       { role: "summarizer", description: "who summarizes rounds from round 3 (default: the judge)" },
     ],
-    length: { flag: "rounds", description: "how many rounds", default: 2, min: 1, max: 5 },
+    length: { flag: "rounds", key: "rounds", description: "how many rounds", default: 2, min: 1, max: 5 },
     panel: true,
   },
   importers: {

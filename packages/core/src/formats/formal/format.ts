@@ -203,6 +203,7 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
     ],
     length: {
       flag: "exchanges",
+      key: "exchanges",
       description: "how many exchanges, the opening included",
       default: 5,
       min: 1,

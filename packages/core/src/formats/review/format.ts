@@ -12,6 +12,7 @@ import { ballotOf, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/p
 import { seatConfigs } from "../../seats.js";
 import type { Result, RuleError } from "../../types.js";
 import { defineFormat, type NewDebateInit, type Standing } from "../format.js";
+import { awaitedReviewDecision } from "./choices.js";
 import { parseDecision } from "./decision.js";
 import { reviewDegraded } from "./degraded.js";
 import { INTENSITY_PRESETS } from "./guards.js";
@@ -197,6 +198,7 @@ export const reviewFormat = defineFormat<ReviewFrontmatter>({
     return seatConfigs(fm)[role];
   },
   next: nextReviewStep,
+  awaitingDecision: awaitedReviewDecision,
   advance: advanceReview,
   // Every judge of a panel gets the judge's prompt: a review has no two debaters to hide or reorder.
   prompt: (state, role, options = {}) =>
@@ -246,7 +248,14 @@ export const reviewFormat = defineFormat<ReviewFrontmatter>({
       },
       { role: "judge", description: "who classifies the findings and recommends (default: the author)" },
     ],
-    length: { flag: "max-rounds", description: "at most this many rounds", default: 3, min: 1, max: 10 },
+    length: {
+      flag: "max-rounds",
+      key: "max_rounds",
+      description: "at most this many rounds",
+      default: 3,
+      min: 1,
+      max: 10,
+    },
     panel: true,
     artifact: true,
   },
