@@ -164,6 +164,31 @@ describe("debate review", () => {
     expect(await readFile(join(dir, "rounds/r01-rebuttal.md"), "utf8")).toContain("a restart logs users out");
   });
 
+  it("one finding raised again in other words over rounds is counted once in summary.md, decision.json and the report", async () => {
+    const made = await debate([
+      "review",
+      join(example, "proposal.md"),
+      ...replaySeats,
+      "--slug",
+      "redis-once",
+      "--dir",
+      join(work, "debates"),
+    ]);
+    expect(made.code).toBe(0);
+    const dir = join(work, "debates", "redis-once");
+    await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
+    expect((await debate(["run", dir])).code).toBe(0);
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
+    const summary = await readFile(join(dir, "summary.md"), "utf8");
+    const listed = (sev: string) => {
+      const section = summary.split(`### ${sev}\n\n`)[1]!.split("\n\n")[0]!;
+      return section === "- none" ? 0 : section.split("\n").length;
+    };
+    for (const sev of ["P1", "P2", "P3"]) expect(listed(sev), sev).toBe(decision.findings[sev]);
+    // The repeat names every round's id of the one finding it follows.
+    expect(summary).toMatch(/- r01-f1, r02-f1, r03-f1 /);
+  });
+
   it("manual: the run ends waiting for `decision:`; once written in debate.md the next run applies it", async () => {
     const dir = await reviewCommit("sum-manual", ["--mode", "manual"]);
     const first = await debate(["run", dir]);
