@@ -72,7 +72,8 @@ async function reviewCommit(slug: string, extra: string[] = []): Promise<string>
     ],
     repo,
   );
-  expect(made.stderr).toContain("warning: the judge (replay) is the critic's adapter");
+  // Recorded answers have no findings of their own to favour: no warning that they might.
+  expect(made.stderr).not.toContain("is the critic's adapter");
   expect(made.code).toBe(0);
   const dir = join(work, "debates", slug);
   await copyFile(join(example, "code.jsonl"), join(dir, "replay.jsonl"));
@@ -187,6 +188,37 @@ describe("debate review", () => {
     for (const sev of ["P1", "P2", "P3"]) expect(listed(sev), sev).toBe(decision.findings[sev]);
     // The repeat names every round's id of the one finding it follows.
     expect(summary).toMatch(/- r01-f1, r02-f1, r03-f1 /);
+  });
+
+  it("a person in every seat is not warned of favouring their own findings; a CLI judging its own critique is", async () => {
+    const seats = (who: string) => ["--critic", who, "--author", who, "--judge", who, "--no-run"];
+    const manual = await debate(
+      [
+        "review",
+        join(example, "proposal.md"),
+        ...seats("manual"),
+        "--slug",
+        "people",
+        "--dir",
+        join(work, "debates"),
+      ],
+      repo,
+    );
+    expect(manual.code).toBe(0);
+    expect(manual.stderr).not.toContain("critic's adapter");
+    const cli = await debate(
+      [
+        "review",
+        join(example, "proposal.md"),
+        ...seats("codex"),
+        "--slug",
+        "cli",
+        "--dir",
+        join(work, "debates"),
+      ],
+      repo,
+    );
+    expect(cli.stderr).toContain("warning: the judge (codex) is the critic's adapter");
   });
 
   it("manual: the run ends waiting for `decision:`; once written in debate.md the next run applies it", async () => {
