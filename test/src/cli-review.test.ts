@@ -285,12 +285,32 @@ describe("debate review", () => {
     expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: mixed");
   });
 
+  it("--help says what the decision letters it names mean", async () => {
+    const help = await debate(["review", "--help"]);
+    expect(help.code).toBe(0);
+    const flat = help.stdout.replace(/\s+/g, " ");
+    expect(flat).toContain("--no-materialize");
+    expect(flat).toMatch(/--no-materialize [^-]*B \(accept the critique\)/);
+  });
+
   it("refuses two sources, a bad scope and a bad intensity, naming them", async () => {
     const two = await debate(["review", "x.md", "--text", "y"]);
     expect(two.code).toBe(2);
     expect(two.stderr).toContain("exactly one of <path>, --scope <scope> or --text");
     const scope = await debate(["review", "--scope", "commit:--output=/tmp/x", "--no-run"], repo);
     expect(scope.stderr).toContain("is not a git ref");
+    // A ref the repository does not have is named, for review and gate alike.
+    for (const [command, value] of [
+      ["review", "base:nope"],
+      ["review", "commit:nope"],
+      ["review", "range:HEAD..nope"],
+      ["gate", "base:nope"],
+    ] as const) {
+      const seats = command === "gate" ? replaySeats.filter((a) => a !== "--no-run") : replaySeats;
+      const missing = await debate([command, "--scope", value, ...seats], repo);
+      expect(missing.code, `${command} ${value}`).toBe(2);
+      expect(missing.stderr, `${command} ${value}`).toContain("no commit named `nope` in the repository");
+    }
     const budget = await debate(["review", "--text", "# Design\nx", "--budget-minutes", "0", "--no-run"]);
     expect(budget.code).not.toBe(0);
   });

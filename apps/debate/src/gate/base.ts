@@ -57,10 +57,15 @@ async function git(root: string, args: string[]): Promise<string> {
 
 /** The revision a scope's change starts from: its settings are that revision's, never the change's. */
 export async function baseRevision(root: string, scope: ReviewScope): Promise<string> {
-  const commit = (ref: string) => git(root, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
+  const commit = (ref: string) =>
+    git(root, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]).catch((error: Error) => {
+      throw new ExitError(`--scope: no commit named \`${ref}\` in the repository (${error.message})`, 2, {
+        cause: error,
+      });
+    });
   switch (scope.kind) {
     case "base":
-      return git(root, ["merge-base", scope.branch, "HEAD"]);
+      return git(root, ["merge-base", await commit(scope.branch), "HEAD"]);
     case "range":
       return commit(scope.from);
     case "commit": {
