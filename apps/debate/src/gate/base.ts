@@ -22,6 +22,8 @@ export interface BaseTree {
   revision: string;
   /** The repository's top folder on disk. */
   root: string;
+  /** The repository's git folder (`.git`, or a worktree's): where a gate keeps its review folder by default. */
+  gitDir: string;
   /** The temporary copy's top folder, standing for `root`. */
   dir: string;
   /** The working folder's place in the copy (where config, `.debatekit/agents/` and `skills/` are looked up). */
@@ -155,6 +157,7 @@ export async function openBaseTree(cwd: string, scope: ReviewScope): Promise<Bas
     return {
       revision,
       root,
+      gitDir: await git(root, ["rev-parse", "--absolute-git-dir"]),
       dir,
       cwd: join(dir, here),
       codeConfigs,
