@@ -39,5 +39,8 @@ describe("debate gate's review folder", () => {
       /gate: reviewing .* in \.git\/debatekit\/gate\/gate-uncommitted-/,
     );
     expect(run.stderr).toContain("kept in the git folder, outside the working tree");
+    // Progress counts in the review's unit, as `debate review` does.
+    expect(run.stderr).toContain("round 1/1 · critic (replay)");
+    expect(run.stderr).not.toMatch(/^exchange 1/m);
   });
 });

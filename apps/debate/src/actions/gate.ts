@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import type { GateRun } from "@debatekit/core";
+import type { GateRun, Standing } from "@debatekit/core";
 import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { ExitError, redactOutput } from "../exit-error.js";
 import type { BaseTree } from "../gate/base.js";
@@ -41,6 +41,8 @@ export type GateNotice =
       minutes: number;
       /** The folder is the default one, in the repository's git folder: outside the working tree. */
       inGitDir: boolean;
+      /** The new folder's standing (its progress unit and total), for a progress face to count in. */
+      standing?: Standing;
     };
 
 /** A gate's verdict (redacted, with the settings it read) and the files of the change it judged. */
@@ -175,11 +177,8 @@ async function reviewAndJudge(
   extraSkillRoots: string[],
   where: { inGitDir: boolean },
 ): Promise<{ result: GateResult; changed: Set<string> }> {
-  const [{ evaluateGate }, { readDebateFolder, readFolderPrograms }, { runDebate }] = await Promise.all([
-    import("@debatekit/core"),
-    import("@debatekit/files"),
-    import("@debatekit/runner"),
-  ]);
+  const [{ evaluateGate, formatOfState }, { readDebateFolder, readFolderPrograms }, { runDebate }] =
+    await Promise.all([import("@debatekit/core"), import("@debatekit/files"), import("@debatekit/runner")]);
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
   if (policy.judge && policy.judges)
@@ -242,7 +241,17 @@ async function reviewAndJudge(
   });
   const notify = notifier(io, opts);
   for (const message of warnings) notify({ type: "warning", message });
-  notify({ type: "reviewing", origin, dir, rounds: fm.max_rounds, minutes: fm.budget_minutes, ...where });
+  const start = await readDebateFolder(dir);
+  const standing = start.ok ? formatOfState(start.value.state).standing(start.value.state) : undefined;
+  notify({
+    type: "reviewing",
+    origin,
+    dir,
+    rounds: fm.max_rounds,
+    minutes: fm.budget_minutes,
+    ...where,
+    ...(standing ? { standing } : {}),
+  });
   // Every seat of the folder the gate just made comes from its own settings (the policy as the base
   // revision has it, the flags): a command or server named there is the workflow's choice, not the
   // change's, so the gate vouches for it for this run instead of asking for `debate allow`.

@@ -124,7 +124,8 @@ export function registerGate(program: Command, io: CliIO): void {
         import("../actions/gate.js"),
         import("../progress.js"),
       ]);
-      const progress = opts.json ? undefined : createProgress(io);
+      // Made when the review folder exists, so it counts in the folder's unit (`round 1/3`).
+      let progress: ReturnType<typeof createProgress> | undefined;
       const controller = new AbortController();
       const stop = () => controller.abort();
       process.once("SIGINT", stop);
@@ -136,9 +137,15 @@ export function registerGate(program: Command, io: CliIO): void {
             cwd: io.cwd,
             env: io.env,
             signal: controller.signal,
-            ...(progress ? { onEvent: progress.onEvent } : {}),
+            onEvent: (event) => progress?.onEvent(event),
           },
-          { ...opts, onNotice: (notice) => printNotice(io, notice, opts.json === true) },
+          {
+            ...opts,
+            onNotice: (notice) => {
+              printNotice(io, notice, opts.json === true);
+              if (notice.type === "reviewing" && !opts.json) progress = createProgress(io, notice.standing);
+            },
+          },
         );
       } finally {
         progress?.stop();
