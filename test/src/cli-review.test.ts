@@ -80,6 +80,23 @@ async function reviewCommit(slug: string, extra: string[] = []): Promise<string>
   return dir;
 }
 
+/** Creates a review of the example proposal (folder `slug`) with its recorded answers, not yet run. */
+async function reviewProposal(slug: string): Promise<string> {
+  const made = await debate([
+    "review",
+    join(example, "proposal.md"),
+    ...replaySeats,
+    "--slug",
+    slug,
+    "--dir",
+    join(work, "debates"),
+  ]);
+  expect(made.code).toBe(0);
+  const dir = join(work, "debates", slug);
+  await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
+  return dir;
+}
+
 describe("debate review", () => {
   it("a commit with a real bug: the [P1] answer is read, evidence checked against the repository, B materialized", async () => {
     const dir = await reviewCommit("sum");
@@ -135,18 +152,7 @@ describe("debate review", () => {
   });
 
   it("a proposal: markdown, JSON and [P1] rewordings of one concern converge after three rounds", async () => {
-    const made = await debate([
-      "review",
-      join(example, "proposal.md"),
-      ...replaySeats,
-      "--slug",
-      "redis",
-      "--dir",
-      join(work, "debates"),
-    ]);
-    expect(made.code).toBe(0);
-    const dir = join(work, "debates", "redis");
-    await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
+    const dir = await reviewProposal("redis");
     expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: proposal");
     const run = await debate(["run", dir]);
     expect(run.code).toBe(0);
@@ -166,18 +172,7 @@ describe("debate review", () => {
   });
 
   it("one finding raised again in other words over rounds is counted once in summary.md, decision.json and the report", async () => {
-    const made = await debate([
-      "review",
-      join(example, "proposal.md"),
-      ...replaySeats,
-      "--slug",
-      "redis-once",
-      "--dir",
-      join(work, "debates"),
-    ]);
-    expect(made.code).toBe(0);
-    const dir = join(work, "debates", "redis-once");
-    await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
+    const dir = await reviewProposal("redis-once");
     expect((await debate(["run", dir])).code).toBe(0);
     const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
     const summary = await readFile(join(dir, "summary.md"), "utf8");
