@@ -29,7 +29,7 @@ function reply(request: ModelRequest) {
     case "critic":
       return prompt.includes("xs.length - 1") ? bug : clean;
     case "judge":
-      return prompt.includes("r01-f1") ? judgeBug : judgeClean;
+      return prompt.includes("r01-f1 [P1]") ? judgeBug : judgeClean;
     case "down":
       return {
         error: 503 as const,

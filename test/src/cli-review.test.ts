@@ -72,10 +72,28 @@ async function reviewCommit(slug: string, extra: string[] = []): Promise<string>
     ],
     repo,
   );
-  expect(made.stderr).toContain("warning: the judge (replay) is the critic's adapter");
+  // Recorded answers have no findings of their own to favour: no warning that they might.
+  expect(made.stderr).not.toContain("is the critic's adapter");
   expect(made.code).toBe(0);
   const dir = join(work, "debates", slug);
   await copyFile(join(example, "code.jsonl"), join(dir, "replay.jsonl"));
+  return dir;
+}
+
+/** Creates a review of the example proposal (folder `slug`) with its recorded answers, not yet run. */
+async function reviewProposal(slug: string): Promise<string> {
+  const made = await debate([
+    "review",
+    join(example, "proposal.md"),
+    ...replaySeats,
+    "--slug",
+    slug,
+    "--dir",
+    join(work, "debates"),
+  ]);
+  expect(made.code).toBe(0);
+  const dir = join(work, "debates", slug);
+  await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
   return dir;
 }
 
@@ -134,18 +152,7 @@ describe("debate review", () => {
   });
 
   it("a proposal: markdown, JSON and [P1] rewordings of one concern converge after three rounds", async () => {
-    const made = await debate([
-      "review",
-      join(example, "proposal.md"),
-      ...replaySeats,
-      "--slug",
-      "redis",
-      "--dir",
-      join(work, "debates"),
-    ]);
-    expect(made.code).toBe(0);
-    const dir = join(work, "debates", "redis");
-    await copyFile(join(example, "redis/replay.jsonl"), join(dir, "replay.jsonl"));
+    const dir = await reviewProposal("redis");
     expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: proposal");
     const run = await debate(["run", dir]);
     expect(run.code).toBe(0);
@@ -162,6 +169,51 @@ describe("debate review", () => {
       "D",
     ]);
     expect(await readFile(join(dir, "rounds/r01-rebuttal.md"), "utf8")).toContain("a restart logs users out");
+  });
+
+  it("one finding raised again in other words over rounds is counted once in summary.md, decision.json and the report", async () => {
+    const dir = await reviewProposal("redis-once");
+    expect((await debate(["run", dir])).code).toBe(0);
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
+    const summary = await readFile(join(dir, "summary.md"), "utf8");
+    const listed = (sev: string) => {
+      const section = summary.split(`### ${sev}\n\n`)[1]!.split("\n\n")[0]!;
+      return section === "- none" ? 0 : section.split("\n").length;
+    };
+    for (const sev of ["P1", "P2", "P3"]) expect(listed(sev), sev).toBe(decision.findings[sev]);
+    // The repeat names every round's id of the one finding it follows.
+    expect(summary).toMatch(/- r01-f1, r02-f1, r03-f1 /);
+  });
+
+  it("a person in every seat is not warned of favouring their own findings; a CLI judging its own critique is", async () => {
+    const seats = (who: string) => ["--critic", who, "--author", who, "--judge", who, "--no-run"];
+    const manual = await debate(
+      [
+        "review",
+        join(example, "proposal.md"),
+        ...seats("manual"),
+        "--slug",
+        "people",
+        "--dir",
+        join(work, "debates"),
+      ],
+      repo,
+    );
+    expect(manual.code).toBe(0);
+    expect(manual.stderr).not.toContain("critic's adapter");
+    const cli = await debate(
+      [
+        "review",
+        join(example, "proposal.md"),
+        ...seats("codex"),
+        "--slug",
+        "cli",
+        "--dir",
+        join(work, "debates"),
+      ],
+      repo,
+    );
+    expect(cli.stderr).toContain("warning: the judge (codex) is the critic's adapter");
   });
 
   it("manual: the run ends waiting for `decision:`; once written in debate.md the next run applies it", async () => {
@@ -228,12 +280,32 @@ describe("debate review", () => {
     expect(await readFile(join(dir, "debate.md"), "utf8")).toContain("target: mixed");
   });
 
+  it("--help says what the decision letters it names mean", async () => {
+    const help = await debate(["review", "--help"]);
+    expect(help.code).toBe(0);
+    const flat = help.stdout.replace(/\s+/g, " ");
+    expect(flat).toContain("--no-materialize");
+    expect(flat).toMatch(/--no-materialize [^-]*B \(accept the critique\)/);
+  });
+
   it("refuses two sources, a bad scope and a bad intensity, naming them", async () => {
     const two = await debate(["review", "x.md", "--text", "y"]);
     expect(two.code).toBe(2);
     expect(two.stderr).toContain("exactly one of <path>, --scope <scope> or --text");
     const scope = await debate(["review", "--scope", "commit:--output=/tmp/x", "--no-run"], repo);
     expect(scope.stderr).toContain("is not a git ref");
+    // A ref the repository does not have is named, for review and gate alike.
+    for (const [command, value] of [
+      ["review", "base:nope"],
+      ["review", "commit:nope"],
+      ["review", "range:HEAD..nope"],
+      ["gate", "base:nope"],
+    ] as const) {
+      const seats = command === "gate" ? replaySeats.filter((a) => a !== "--no-run") : replaySeats;
+      const missing = await debate([command, "--scope", value, ...seats], repo);
+      expect(missing.code, `${command} ${value}`).toBe(2);
+      expect(missing.stderr, `${command} ${value}`).toContain("no commit named `nope` in the repository");
+    }
     const budget = await debate(["review", "--text", "# Design\nx", "--budget-minutes", "0", "--no-run"]);
     expect(budget.code).not.toBe(0);
   });

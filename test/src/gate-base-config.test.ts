@@ -77,7 +77,7 @@ beforeAll(async () => {
       ? r.allText.includes("xs.length - 1")
         ? bugCritique
         : clean
-      : r.allText.includes("r01-f1")
+      : r.allText.includes("r01-f1 [P1]")
         ? bugJudgment
         : judgeClean,
   );

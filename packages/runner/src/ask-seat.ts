@@ -290,8 +290,9 @@ export async function askSeat<T>(
   const resume = resumesSession(seat);
   let stored = resume ? await readSeatSession(dir, role, seat) : undefined;
   // `retries` bounds the step's attempts across runs too: the rejected answers this seat (same adapter
-  // and model) already gave count, so a manual seat answered run after run stops at retries + 1.
-  // Another seat in debate.md starts the count again.
+  // and model) already gave count. Another seat in debate.md starts the count again. A person (a
+  // manual seat) is not a model spending calls: they retry until they stop, each run asking them at
+  // most retries + 1 times.
   const used = journal.filter(
     (e) =>
       e.result.status === "ok" &&
@@ -299,7 +300,9 @@ export async function askSeat<T>(
       e.adapter === adapter.name &&
       (e.model ?? undefined) === (seat.model ?? undefined),
   );
-  if (used.length > retries) {
+  const person = adapter.name === "manual";
+  const lastCall = person ? used.length + retries : retries;
+  if (used.length > lastCall) {
     const latest = used.at(-1)!;
     return {
       ok: false,
@@ -311,7 +314,7 @@ export async function askSeat<T>(
       },
     };
   }
-  for (let call = used.length; call <= retries; call++) {
+  for (let call = used.length; call <= lastCall; call++) {
     if (context.signal?.aborted) {
       return { ok: false, status: "cancelled", error: { code: "CANCELLED", message: "stopped by a signal" } };
     }
@@ -437,7 +440,7 @@ export async function askSeat<T>(
     lastErrors = { errors, path: parsed.errors[0]?.path ?? "", attempt: callNo };
     feedback = errors;
     seatAttempt++;
-    if (call < retries) emit({ type: "retry", ...ref, attempt: seatAttempt, errors });
+    if (call < lastCall) emit({ type: "retry", ...ref, attempt: seatAttempt, errors });
   }
   const first = lastErrors?.errors[0] ?? "invalid answer";
   return {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import type { GateRun } from "@debatekit/core";
+import type { GateRun, Standing } from "@debatekit/core";
 import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { ExitError, redactOutput } from "../exit-error.js";
 import type { BaseTree } from "../gate/base.js";
@@ -23,7 +23,7 @@ export interface GateInput {
   intensity?: string;
   maxRounds?: number;
   budgetMinutes?: number;
-  /** Where the review folder is created (default `debates`). */
+  /** Where the review folder is created (default: the repository's git folder, `.git/debatekit/gate`). */
   dir?: string;
   slug?: string;
   /** Told what the gate does before its verdict: a warning, the review it starts. */
@@ -33,7 +33,17 @@ export interface GateInput {
 /** What a gate says while it works, before its verdict. Already redacted. */
 export type GateNotice =
   | { type: "warning"; message: string }
-  | { type: "reviewing"; origin: string; dir: string; rounds: number; minutes: number };
+  | {
+      type: "reviewing";
+      origin: string;
+      dir: string;
+      rounds: number;
+      minutes: number;
+      /** The folder is the default one, in the repository's git folder: outside the working tree. */
+      inGitDir: boolean;
+      /** The new folder's standing (its progress unit and total), for a progress face to count in. */
+      standing?: Standing;
+    };
 
 /** A gate's verdict (redacted, with the settings it read) and the files of the change it judged. */
 export interface GateOutcome {
@@ -147,7 +157,12 @@ async function reviewScope(
     const { policy, from } = await readPolicy(io, opts.policy, tree);
     const config = await readConfig(io, tree, notifier(io, opts));
     settings.value.files = [...(from ? [from] : []), ...config.from, ...tree.rolePrompts];
-    return await reviewAndJudge(io, opts, policy, tree.cwd, config.skillFolders);
+    // Kept by default in the git folder: a review folder in the working tree would be an untracked
+    // change after every run (and could be committed by mistake).
+    const parent = opts.dir ?? join(tree.gitDir, "debatekit", "gate");
+    return await reviewAndJudge(io, { ...opts, dir: parent }, policy, tree.cwd, config.skillFolders, {
+      inGitDir: opts.dir === undefined,
+    });
   } finally {
     await tree.dispose();
   }
@@ -160,12 +175,10 @@ async function reviewAndJudge(
   policy: GatePolicy,
   cwd: string,
   extraSkillRoots: string[],
+  where: { inGitDir: boolean },
 ): Promise<{ result: GateResult; changed: Set<string> }> {
-  const [{ evaluateGate }, { readDebateFolder, readFolderPrograms }, { runDebate }] = await Promise.all([
-    import("@debatekit/core"),
-    import("@debatekit/files"),
-    import("@debatekit/runner"),
-  ]);
+  const [{ evaluateGate, formatOfState }, { readDebateFolder, readFolderPrograms }, { runDebate }] =
+    await Promise.all([import("@debatekit/core"), import("@debatekit/files"), import("@debatekit/runner")]);
   if (opts.judge !== undefined && opts.judges !== undefined)
     throw new ExitError("give --judge (one judge) or --judges (a panel), not both", 2);
   if (policy.judge && policy.judges)
@@ -208,8 +221,7 @@ async function reviewAndJudge(
     mode: "auto",
     // The gate judges the change as it is: nobody writes the accepted version.
     materialize: false,
-    slug:
-      opts.slug ?? freeSlug(resolve(io.cwd, String(opts.dir ?? "debates")), gateSlug(opts.scope, new Date())),
+    slug: opts.slug ?? freeSlug(resolve(io.cwd, opts.dir!), gateSlug(opts.scope, new Date())),
     dir: opts.dir,
     seats: {
       ...(critic ? { critic } : {}),
@@ -229,7 +241,17 @@ async function reviewAndJudge(
   });
   const notify = notifier(io, opts);
   for (const message of warnings) notify({ type: "warning", message });
-  notify({ type: "reviewing", origin, dir, rounds: fm.max_rounds, minutes: fm.budget_minutes });
+  const start = await readDebateFolder(dir);
+  const standing = start.ok ? formatOfState(start.value.state).standing(start.value.state) : undefined;
+  notify({
+    type: "reviewing",
+    origin,
+    dir,
+    rounds: fm.max_rounds,
+    minutes: fm.budget_minutes,
+    ...where,
+    ...(standing ? { standing } : {}),
+  });
   // Every seat of the folder the gate just made comes from its own settings (the policy as the base
   // revision has it, the flags): a command or server named there is the workflow's choice, not the
   // change's, so the gate vouches for it for this run instead of asking for `debate allow`.

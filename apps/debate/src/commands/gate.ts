@@ -22,7 +22,7 @@ function printNotice(io: CliIO, notice: GateNotice, json: boolean): void {
   if (notice.type === "warning") io.stderr.write(`warning: ${notice.message}\n`);
   else if (!json)
     io.stderr.write(
-      `gate: reviewing ${notice.origin} in ${relative(io.cwd, notice.dir) || "."} (${notice.rounds} round(s), ${notice.minutes} min)\n`,
+      `gate: reviewing ${notice.origin} in ${relative(io.cwd, notice.dir) || "."} (${notice.rounds} round(s), ${notice.minutes} min)${notice.inGitDir ? "; kept in the git folder, outside the working tree, for `debate report` (--dir keeps it elsewhere)" : ""}\n`,
     );
 }
 
@@ -99,7 +99,10 @@ export function registerGate(program: Command, io: CliIO): void {
       "the seats' time budget; spent before a decision = undecided",
       parsePositiveInt,
     )
-    .option("--dir <parent>", "where the review folder is created", "debates")
+    .option(
+      "--dir <parent>",
+      "where the review folder is created (default: .git/debatekit/gate, outside the working tree)",
+    )
     .option("--slug <slug>", "the review folder's name (default gate-<scope>-<time>)")
     .option("--json", "print the result as JSON (outcome, exit_code, reason, findings, degraded, settings)")
     .option(
@@ -121,7 +124,8 @@ export function registerGate(program: Command, io: CliIO): void {
         import("../actions/gate.js"),
         import("../progress.js"),
       ]);
-      const progress = opts.json ? undefined : createProgress(io);
+      // Made when the review folder exists, so it counts in the folder's unit (`round 1/3`).
+      let progress: ReturnType<typeof createProgress> | undefined;
       const controller = new AbortController();
       const stop = () => controller.abort();
       process.once("SIGINT", stop);
@@ -133,9 +137,15 @@ export function registerGate(program: Command, io: CliIO): void {
             cwd: io.cwd,
             env: io.env,
             signal: controller.signal,
-            ...(progress ? { onEvent: progress.onEvent } : {}),
+            onEvent: (event) => progress?.onEvent(event),
           },
-          { ...opts, onNotice: (notice) => printNotice(io, notice, opts.json === true) },
+          {
+            ...opts,
+            onNotice: (notice) => {
+              printNotice(io, notice, opts.json === true);
+              if (notice.type === "reviewing" && !opts.json) progress = createProgress(io, notice.standing);
+            },
+          },
         );
       } finally {
         progress?.stop();

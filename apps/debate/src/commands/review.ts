@@ -37,7 +37,10 @@ export function registerReview(program: Command, io: CliIO): void {
         .choices(["auto", "manual"])
         .default("auto"),
     )
-    .option("--no-materialize", "B ends without the author writing the accepted version")
+    .option(
+      "--no-materialize",
+      "a decision B (accept the critique) ends the review without the author writing the accepted version",
+    )
     .option("--slug <slug>", "folder name and debate_id")
     .option("--dir <parent>", "where the folder is created", "debates")
     .option("--no-run", "create the folder only")

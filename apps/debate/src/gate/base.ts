@@ -22,6 +22,8 @@ export interface BaseTree {
   revision: string;
   /** The repository's top folder on disk. */
   root: string;
+  /** The repository's git folder (`.git`, or a worktree's): where a gate keeps its review folder by default. */
+  gitDir: string;
   /** The temporary copy's top folder, standing for `root`. */
   dir: string;
   /** The working folder's place in the copy (where config, `.debatekit/agents/` and `skills/` are looked up). */
@@ -57,10 +59,15 @@ async function git(root: string, args: string[]): Promise<string> {
 
 /** The revision a scope's change starts from: its settings are that revision's, never the change's. */
 export async function baseRevision(root: string, scope: ReviewScope): Promise<string> {
-  const commit = (ref: string) => git(root, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
+  const commit = (ref: string) =>
+    git(root, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]).catch((error: Error) => {
+      throw new ExitError(`--scope: no commit named \`${ref}\` in the repository (${error.message})`, 2, {
+        cause: error,
+      });
+    });
   switch (scope.kind) {
     case "base":
-      return git(root, ["merge-base", scope.branch, "HEAD"]);
+      return git(root, ["merge-base", await commit(scope.branch), "HEAD"]);
     case "range":
       return commit(scope.from);
     case "commit": {
@@ -150,6 +157,7 @@ export async function openBaseTree(cwd: string, scope: ReviewScope): Promise<Bas
     return {
       revision,
       root,
+      gitDir: await git(root, ["rev-parse", "--absolute-git-dir"]),
       dir,
       cwd: join(dir, here),
       codeConfigs,

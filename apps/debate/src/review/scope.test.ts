@@ -94,7 +94,8 @@ describe("review scopes through real git", () => {
     const file = await snapshotScope(repo, parseScope("file:sum.ts"));
     expect(file.artifact).toContain("```ts\nexport function sum");
     await expect(snapshotScope(repo, parseScope("commit:doesnotexist"))).rejects.toMatchObject({
-      code: "REVIEW_GIT_FAILED",
+      code: "REVIEW_SCOPE_INVALID",
+      message: expect.stringContaining("no commit named `doesnotexist` in the repository"),
     });
     await expect(snapshotScope(repo, parseScope("file:missing.ts"))).rejects.toMatchObject({
       code: "REVIEW_SCOPE_INVALID",

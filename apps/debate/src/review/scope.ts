@@ -85,6 +85,15 @@ async function git(cwd: string, args: string[]): Promise<string> {
   }
 }
 
+/** The commit `ref` names; a ref the repository lacks is named in the error, not only git's words. */
+async function resolveCommit(root: string, ref: string): Promise<string> {
+  try {
+    return (await git(root, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`])).trim();
+  } catch (error) {
+    throw scopeError(`--scope: no commit named \`${ref}\` in the repository (${(error as Error).message})`);
+  }
+}
+
 const diffFiles = (diff: string) => [...diff.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((m) => m[1]!);
 
 /** Reads the scope through real git (no shell): the diff or file as artifact/v1.md's text, and the repository at its revision. */
@@ -137,9 +146,7 @@ export async function snapshotScope(cwd: string, scope: ReviewScope): Promise<Sc
     revision = "WORKTREE";
     title = "Uncommitted changes";
   } else if (scope.kind === "commit") {
-    revision = (
-      await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.sha}^{commit}`])
-    ).trim();
+    revision = await resolveCommit(root, scope.sha);
     diff = await git(root, [
       "show",
       "--no-color",
@@ -150,15 +157,13 @@ export async function snapshotScope(cwd: string, scope: ReviewScope): Promise<Sc
     ]);
     title = `Commit ${revision.slice(0, 12)}`;
   } else if (scope.kind === "base") {
-    await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.branch}^{commit}`]);
+    await resolveCommit(root, scope.branch);
     revision = (await git(root, ["rev-parse", "HEAD"])).trim();
     diff = await git(root, ["diff", "--no-color", "--no-ext-diff", `${scope.branch}...HEAD`, "--"]);
     title = `Changes since ${scope.branch}`;
   } else {
-    await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.from}^{commit}`]);
-    revision = (
-      await git(root, ["rev-parse", "--verify", "--end-of-options", `${scope.to}^{commit}`])
-    ).trim();
+    await resolveCommit(root, scope.from);
+    revision = await resolveCommit(root, scope.to);
     diff = await git(root, ["diff", "--no-color", "--no-ext-diff", `${scope.from}..${scope.to}`, "--"]);
     title = `Range ${scope.from}..${scope.to}`;
   }

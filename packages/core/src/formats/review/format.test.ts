@@ -80,6 +80,29 @@ const judgeB = JSON.stringify({
   reasons: ["A verified P1."],
 });
 
+/** The ```json example a prompt shows, which the seat is told to follow. */
+function exampleOf(prompt: string): string {
+  const found = /```json\n([\s\S]*?)\n```/.exec(prompt);
+  if (!found) throw new Error(`no \`\`\`json example in the prompt:\n${prompt}`);
+  return found[1]!;
+}
+
+describe("the review prompts' example answers", () => {
+  it("the critic's example is an answer the format's parser accepts", () => {
+    const s = reviewState();
+    const parsed = reviewFormat.parseAnswer(s, "critic", exampleOf(reviewFormat.prompt(s, "critic")));
+    expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
+  });
+
+  it("the judge's example is an answer the format's parser accepts; `reasons` is asked for as a list", () => {
+    const s = step(reviewState(), bug);
+    const prompt = reviewFormat.prompt(s, "judge");
+    expect(prompt).not.toMatch(/`reasons`: why, in one to ten sentences\./);
+    const parsed = reviewFormat.parseAnswer(s, "judge", exampleOf(prompt));
+    expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
+  });
+});
+
 describe("the review format", () => {
   it("is registered by name", () => {
     expect(formatOf({ format: "review" })).toEqual({ ok: true, value: reviewFormat });

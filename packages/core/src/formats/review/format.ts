@@ -77,7 +77,8 @@ function newReviewDebate(
   // A panel judge that is the critic's own CLI would classify its own findings: refused unless
   // allowed, as formal and crossfire refuse a judge that is a debater. (A person or recorded
   // answers have no findings of their own to favour.)
-  const own = init.judges?.find((j) => j === critic && j !== "manual" && j !== "replay");
+  const favoursOwn = (j: string) => j === critic && j !== "manual" && j !== "replay";
+  const own = init.judges?.find(favoursOwn);
   if (own && !init.allowSelfJudging)
     return fail(
       ruleError(
@@ -87,7 +88,7 @@ function newReviewDebate(
       ),
     );
   const warnings = judges
-    .filter((j) => j === critic && !init.judges)
+    .filter((j) => favoursOwn(j) && !init.judges)
     .map(
       (j) =>
         `the judge (${j}) is the critic's adapter: it may favour its own findings; pass --judge with another CLI`,

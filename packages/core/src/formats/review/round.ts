@@ -212,14 +212,30 @@ export function critiqueContext(rounds: readonly ReviewRound[], window = DEFAULT
     .join("\n\n");
 }
 
+type RoundFinding = ClassifiedFinding | ReviewFinding;
+
+/**
+ * Each distinct finding of the review once: its latest copy (the judge's classification when there
+ * is one), with the ids it had in every round it came up (a repeat keeps its fingerprint).
+ */
+function followedFindings(rounds: readonly ReviewRound[]): Array<{ finding: RoundFinding; ids: string[] }> {
+  const byRound = rounds.map((r): readonly RoundFinding[] => r.classified ?? r.critique.findings);
+  const idsOf = new Map<string, string[]>();
+  for (const f of byRound.flat())
+    if (f.fingerprint && f.id) idsOf.set(f.fingerprint, [...(idsOf.get(f.fingerprint) ?? []), f.id]);
+  return latestFindings(byRound).map((finding) => ({
+    finding,
+    ids: (finding.fingerprint && idsOf.get(finding.fingerprint)) || [finding.id ?? "?"],
+  }));
+}
+
+const dismissed = (f: RoundFinding) => (f as ClassifiedFinding).verdict === "invalid";
+
 function tally(rounds: readonly ReviewRound[]): ReviewDecision["findings"] {
   // The latest classification of each distinct finding (by fingerprint) counts once.
-  const latest = latestFindings<ClassifiedFinding | ReviewFinding>(
-    rounds.map((r) => r.classified ?? r.critique.findings),
-  );
   const counts = { P1: 0, P2: 0, P3: 0, verified: 0 };
-  for (const f of latest) {
-    if ((f as ClassifiedFinding).verdict === "invalid") continue;
+  for (const { finding: f } of followedFindings(rounds)) {
+    if (dismissed(f)) continue;
     counts[f.severity]++;
     if (f.evidence_status === "verified") counts.verified++;
   }
@@ -273,14 +289,17 @@ const CHOICE_NAMES: Record<ReviewChoice, string> = {
 
 /** summary.md: decision, final artifact, findings by severity, recommendation history, unresolved, next actions. */
 export function renderReviewSummary(decision: ReviewDecision, rounds: readonly ReviewRound[]): string {
-  const bySeverity = (s: ReviewFinding["severity"]) => {
-    const found = rounds.flatMap((r) => r.classified ?? []).filter((f) => f.severity === s);
-    return found.length > 0
-      ? found
-          .map((f) => `- ${f.id} ${f.title} (${f.verdict}; evidence ${f.evidence_status ?? "unchecked"})`)
-          .join("\n")
+  // The same findings decision.json counts, each once: a standing one under its severity, one the
+  // judge found invalid under "Dismissed"; every round's id of it is listed.
+  const followed = followedFindings(rounds);
+  const line = ({ finding: f, ids }: (typeof followed)[number], severity = "") =>
+    `- ${ids.join(", ")} ${severity}${f.title} (${(f as ClassifiedFinding).verdict ?? "not judged"}; evidence ${f.evidence_status ?? "unchecked"})`;
+  const listed = (found: typeof followed, severity?: boolean) =>
+    found.length > 0
+      ? found.map((x) => line(x, severity ? `[${x.finding.severity}] ` : "")).join("\n")
       : "- none";
-  };
+  const bySeverity = (s: ReviewFinding["severity"]) =>
+    listed(followed.filter((x) => !dismissed(x.finding) && x.finding.severity === s));
   const history = decision.history
     .map((h) => {
       const reasons = rounds.find((r) => r.round === h.round)?.judgment?.reasons.join(" ") ?? "";
@@ -322,6 +341,13 @@ ${bySeverity("P2")}
 ### P3
 
 ${bySeverity("P3")}
+
+### Dismissed by the judge
+
+${listed(
+  followed.filter((x) => dismissed(x.finding)),
+  true,
+)}
 
 ## Recommendation history
 
