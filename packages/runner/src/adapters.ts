@@ -53,6 +53,7 @@ export const builtinAdapters = [
   "gemini",
   "opencode",
   "copilot",
+  "qwen",
   "acp",
   "http",
   "manual",

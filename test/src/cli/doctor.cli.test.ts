@@ -71,7 +71,7 @@ describe("debate doctor with the pinned CLIs on PATH", () => {
     fresh.remove();
     expect(result.status).toBe(0);
     const table = result.stdout.split("\n\n")[0]!.split("\n").slice(1);
-    expect(table).toHaveLength(7);
+    expect(table).toHaveLength(8);
     for (const line of table) expect(line).toMatch(/^✗ \S+ +no +- /);
   });
 

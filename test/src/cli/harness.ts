@@ -35,6 +35,7 @@ export const suiteModels: Record<CliName, string> = {
   gemini: "gemini-2.5-pro",
   opencode: "anthropic/claude-sonnet-4-5",
   copilot: "gpt-5.5",
+  qwen: "qwen3-coder-plus",
 };
 
 /**
@@ -109,7 +110,23 @@ export function pointCliAtServer(cli: CliName, server: ModelServer, fresh: Fresh
         COPILOT_PROVIDER_API_KEY: "stub-copilot-key",
         COPILOT_MODEL: suiteModels.copilot,
       };
+    case "qwen":
+      // Where a user logs in to an OpenAI-compatible server: `security.auth` of ~/.qwen/settings.json.
+      writeQwenLogin(fresh.home, server.url, "stub-qwen-key");
+      return env;
   }
+}
+
+/** A Qwen Code login to an OpenAI-compatible server, as `~/.qwen/settings.json` holds it. */
+export function writeQwenLogin(home: string, serverUrl: string, apiKey: string, extra: object = {}): void {
+  mkdirSync(join(home, ".qwen"), { recursive: true });
+  writeFileSync(
+    join(home, ".qwen", "settings.json"),
+    JSON.stringify({
+      security: { auth: { selectedType: "openai", apiKey, baseUrl: `${serverUrl}/v1` } },
+      ...extra,
+    }),
+  );
 }
 
 /**

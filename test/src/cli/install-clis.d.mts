@@ -4,7 +4,7 @@ export interface PinnedCli {
   version: string;
   bin: string;
 }
-export type CliName = "claude" | "gemini" | "codex" | "opencode" | "copilot";
+export type CliName = "claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen";
 /** The repository root. */
 export const repoRoot: string;
 /** Where the pinned CLIs live (ignored by git through /.cache/). */

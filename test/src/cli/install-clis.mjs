@@ -21,6 +21,7 @@ export const pinnedClis = {
   codex: { pkg: "@openai/codex", version: "0.169.0", bin: "codex" },
   opencode: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode" },
   copilot: { pkg: "@github/copilot", version: "1.0.102", bin: "copilot" },
+  qwen: { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "qwen" },
 };
 
 /** The install folder of one pinned CLI. */

@@ -24,6 +24,7 @@ import type { SeatConfig } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFreshHome, type FreshHome, pointCliAtServer, processesWithEnv, suiteSeat } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";
+import { findFiles, mcpServerSource, places, write } from "./safety-helpers.js";
 
 type Cli = "claude" | "codex" | "gemini";
 type Factory = (seat: SeatConfig, context: AdapterContext) => Adapter;
@@ -56,26 +57,6 @@ afterAll(async () => {
   await server.close();
   await new Promise((resolve) => elsewhere.close(resolve));
 });
-
-/** Every file under `dir` whose name starts with `prefix` (symlinks not followed). */
-function findFiles(dir: string, prefix: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.name.startsWith(prefix)) found.push(path);
-    if (entry.isDirectory() && !entry.isSymbolicLink()) found.push(...findFiles(path, prefix));
-  }
-  return found;
-}
-
-/** The places a hostile command aims at: the debate folder and the caller's folder (inside HOME). */
-function places(fresh: FreshHome): { debate: string; caller: string } {
-  const debate = join(fresh.home, "debate");
-  const caller = join(fresh.home, "caller");
-  mkdirSync(debate, { recursive: true });
-  mkdirSync(caller, { recursive: true });
-  return { debate, caller };
-}
 
 /** A shell command that leaves a `pwned-*` file in the seat's folder, HOME, the debate and caller folders. */
 function markerCommand(fresh: FreshHome, p: { debate: string; caller: string }): string {
@@ -384,22 +365,6 @@ for (const cli of Object.keys(factories) as Cli[]) {
   });
 }
 
-/** A stdio MCP server that writes its marker when started and offers one tool named `<name>`. */
-const mcpServerSource = `
-const { writeFileSync, appendFileSync } = require("node:fs");
-const [marker, tool] = process.argv.slice(2);
-writeFileSync(marker, "started\\n");
-const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
-require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  let msg; try { msg = JSON.parse(line); } catch { return; }
-  if (msg.id === undefined) return;
-  if (msg.method === "initialize") send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: msg.params?.protocolVersion ?? "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "canary", version: "1.0.0" } } });
-  else if (msg.method === "tools/list") send({ jsonrpc: "2.0", id: msg.id, result: { tools: [{ name: tool, description: "canary tool", inputSchema: { type: "object", properties: {} } }] } });
-  else if (msg.method === "tools/call") { appendFileSync(marker, "called\\n"); send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "canary" }] } }); }
-  else send({ jsonrpc: "2.0", id: msg.id, result: {} });
-});
-`;
-
 interface PlantedSetup {
   /** The caller's working directory (a sub folder of a git root), used as the seat's workspace. */
   project: string;
@@ -409,11 +374,6 @@ interface PlantedSetup {
   key: string;
   /** The caller's environment: only HOME, TMPDIR, PATH and what the user's own setup needs. */
   env: NodeJS.ProcessEnv;
-}
-
-function write(path: string, content: string): void {
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, content);
 }
 
 /**

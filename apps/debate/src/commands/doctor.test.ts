@@ -56,6 +56,7 @@ describe("debate doctor with an empty PATH", () => {
       "gemini",
       "opencode",
       "copilot",
+      "qwen",
       "acp",
       "http",
     ]);

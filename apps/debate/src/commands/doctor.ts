@@ -10,7 +10,16 @@ import { ExitError } from "../exit-error.js";
 import type { CliIO } from "../output.js";
 
 /** The adapters `debate doctor` checks, in the order it lists them. */
-export const doctorAdapters = ["claude", "codex", "gemini", "opencode", "copilot", "acp", "http"] as const;
+export const doctorAdapters = [
+  "claude",
+  "codex",
+  "gemini",
+  "opencode",
+  "copilot",
+  "qwen",
+  "acp",
+  "http",
+] as const;
 
 /** Whether a CLI can answer without a person: which credentials were found (names only, never values). */
 export interface AuthCheck {
@@ -88,6 +97,11 @@ const authSources: Record<string, AuthSource> = {
     env: ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
     files: () => [],
     fix: "set COPILOT_GITHUB_TOKEN (a token with the Copilot Requests permission), or run `copilot` and /login",
+  },
+  qwen: {
+    env: ["OPENAI_API_KEY", "DASHSCOPE_API_KEY"],
+    files: (env, home) => [join(env.QWEN_HOME ?? join(home, ".qwen"), "settings.json")],
+    fix: "set OPENAI_API_KEY (with the seat's base_url), or put security.auth in ~/.qwen/settings.json",
   },
 };
 
