@@ -76,6 +76,15 @@ export interface ReviewCreated extends Created {
   changed: string[];
 }
 
+/**
+ * The command that starts a debate of an artifact, with the flags already given (`--critic codex`):
+ * `debate new` takes a motion, and the artifact is what this command snapshots.
+ */
+export function reviewCommandFor(flags: Readonly<Record<string, string | number>>): string {
+  const given = Object.entries(flags).map(([flag, value]) => ` --${flag} ${value}`);
+  return `debate review <file>${given.join("")}`;
+}
+
 /** Snapshots the artifact (a file, text, or a git scope) into a new review folder; returns where and how. */
 export async function createReview(ctx: ActionContext, input: ReviewInput): Promise<ReviewCreated> {
   // The engine loads when a review is made, not when the gate's module loads.
