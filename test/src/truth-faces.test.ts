@@ -92,7 +92,10 @@ describe("debate new --format review", () => {
 describe("debate new with default seats whose programs are not installed", () => {
   it("makes the folder, then warns for each seat and says how to go on", async () => {
     const bare = { ...env, PATH: [dirname(process.execPath), "/usr/bin", "/bin"].join(":") };
-    const made = debate(["new", "This house would write tests first", "--dir", "bare", "--slug", "tf"], { cwd, env: bare });
+    const made = debate(["new", "This house would write tests first", "--dir", "bare", "--slug", "tf"], {
+      cwd,
+      env: bare,
+    });
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toContain("created bare/tf/debate.md");
     const warnings = made.stderr.split("\n").filter((l) => l.startsWith("warning: "));

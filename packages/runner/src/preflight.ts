@@ -1,7 +1,7 @@
 import type { AnyFormat, DebateState, SeatKind } from "@debatekit/core";
 import { DebatekitError, judgeRole, judgingOf } from "@debatekit/core";
-import type { RunStop } from "./summary.js";
 import type { StepContext } from "./step.js";
+import type { RunStop } from "./summary.js";
 
 // Seats a format may do without: a fallback or a summarizer stands in only when configured, and the
 // reporter is asked by the report, never by a run.

@@ -8,8 +8,8 @@ import { checkFolderConsent } from "./consent.js";
 import { writeDerivedAfterRun } from "./derived-writer.js";
 import { refreshIndexAfterRun } from "./index-writer.js";
 import { createLedgerWriter } from "./ledger-writer.js";
-import { createStepContext, executeStep, type RunnableStep } from "./step.js";
 import { checkSeatsBeforeRun } from "./preflight.js";
+import { createStepContext, executeStep, type RunnableStep } from "./step.js";
 import { type RunStop, summarize } from "./summary.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 

@@ -6,10 +6,12 @@ import type { SeatConfig } from "@debatekit/schema";
 import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parseSeatSpec } from "../options.js";
-import type { ActionContext } from "./context.js";
-import { reviewCommandFor } from "./review.js";
+import type { ActionContext, Created } from "./context.js";
 import { listNames, panelFormats } from "./format-options.js";
+import { reviewCommandFor } from "./review.js";
 import { slugFromMotion } from "./slug.js";
+
+export type { Created } from "./context.js";
 
 type Effort = NonNullable<SeatConfig["effort"]>;
 
@@ -33,15 +35,6 @@ export interface CreateInput {
   /** `off`: every seat loads the user's own CLI setup (written per seat); `on` is the default. */
   isolation?: "on" | "off";
   now?: string;
-}
-
-/** A debate folder just made: where, its id and format, and every warning its making gave. */
-export interface Created {
-  dir: string;
-  debateId: string;
-  format: string;
-  warnings: string[];
-  target?: string;
 }
 
 /** The format a name picks; an unknown name is a usage error. */

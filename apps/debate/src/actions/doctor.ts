@@ -208,7 +208,6 @@ export function nextStep(row: DoctorRow): string | undefined {
   return row.auth.fix ?? row.hint;
 }
 
-
 /**
  * Every seat of the debate in `dir` checked as doctor checks it: a seat whose program the user has
  * not allowed is shown, never started. `shown` names the folder in hints (`debate allow <shown>`).

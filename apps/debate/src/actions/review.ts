@@ -5,8 +5,7 @@ import type { ReviewArtifact, ReviewFrontmatter, SeatConfig } from "@debatekit/s
 import { ExitError } from "../exit-error.js";
 import { parseSeatSpec } from "../options.js";
 import type { ScopeSnapshot } from "../review/scope.js";
-import type { ActionContext } from "./context.js";
-import type { Created } from "./create.js";
+import type { ActionContext, Created } from "./context.js";
 import { slugFromMotion } from "./slug.js";
 
 const MAX_ARTIFACT = 1_000_000;

@@ -49,7 +49,7 @@ async function seatWarnings(io: CliIO, format: AnyFormat, dir: string, shown: st
     .map((seat) => `--${seat.role} manual`);
   return [
     ...unready.map(
-      (row) => `${row.seat} (${row.adapter}) is not ready: ${nextStep(row) ?? "see \`debate doctor\`"}`,
+      (row) => `${row.seat} (${row.adapter}) is not ready: ${nextStep(row) ?? "see `debate doctor`"}`,
     ),
     `\`debate run\` needs every seat ready: do the above, or seat a person who answers in files (${flags.join(" ") || "--<role> manual"} with \`debate new\`); check again with \`debate doctor ${shown}\``,
   ];
@@ -151,7 +151,8 @@ Examples:
       for (const warning of made.warnings) io.stderr.write(`warning: ${warning}\n`);
       const shown = relative(io.cwd, made.dir) || ".";
       // The folder is made either way; a seat that cannot run yet is said now, not at `debate run`.
-      for (const line of await seatWarnings(io, format, made.dir, shown)) io.stderr.write(`warning: ${line}\n`);
+      for (const line of await seatWarnings(io, format, made.dir, shown))
+        io.stderr.write(`warning: ${line}\n`);
       if (opts.json) {
         io.stdout.write(`${JSON.stringify({ dir: made.dir, debate_id: made.debateId })}\n`);
         return;

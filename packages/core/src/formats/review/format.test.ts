@@ -123,7 +123,9 @@ describe("the review format", () => {
     });
     expect(files["summary.md"]).toContain("B — Accept the critique (auto)");
     expect(reviewFormat.next(s)).toMatchObject({ kind: "done" });
-    expect(reviewFormat.standing(s)).toMatchObject({ complete: true, headline: "decision B: accept the critique (decision)",
+    expect(reviewFormat.standing(s)).toMatchObject({
+      complete: true,
+      headline: "decision B: accept the critique (decision)",
       result: "B: accept the critique",
     });
   });
