@@ -2,8 +2,8 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { debate, exists, newcomer, newManualDebate } from "./newcomer.js";
-import { replayTournamentArgs, repoRoot } from "./workspace.js";
+import { debate, exists, newcomer, newManualDebate, recordedAnswer } from "./newcomer.js";
+import { replayTournamentArgs } from "./workspace.js";
 
 // A newcomer's walk through the built binary: every message it reads agrees with the files.
 let root: string;
@@ -30,15 +30,6 @@ function statusRow(dir: string): Record<string, unknown> {
   return (JSON.parse(status.stdout) as Record<string, unknown>[])[0]!;
 }
 
-/** The example's recorded answer of a seat (valid for the formal format). */
-async function recorded(exchange: number, role: string): Promise<string> {
-  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
-    .trim()
-    .split("\n");
-  const entry = lines.map((l) => JSON.parse(l)).find((e) => e.exchange === exchange && e.role === role);
-  return entry.text as string;
-}
-
 describe("a newcomer's manual formal debate with a bad first answer", () => {
   it("is told the truth at every step: new, run, status and log agree with the folder", async () => {
     const made = newManualDebate("This house would write tests first", "walk", { cwd, env });
@@ -58,7 +49,7 @@ describe("a newcomer's manual formal debate with a bad first answer", () => {
     // A bad answer is rejected: the run says so, status names the file to write next, and the
     // log shows the answer as the journal kept it.
     await writeFile(join(dir, "inbox/e000-proposition.md"), "I think the motion is right.\n");
-    await writeFile(join(dir, "inbox/e000-opposition.md"), await recorded(0, "opposition"));
+    await writeFile(join(dir, "inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
     const rejected = debate(["run", "walk"], { cwd, env });
     expect(rejected.stderr).toContain("answer rejected");
     expect(statusRow("walk").activity).toBe("waiting for inbox/e000-proposition-attempt2.md");
@@ -71,7 +62,7 @@ describe("a newcomer's manual formal debate with a bad first answer", () => {
     expect(await readdir(join(dir, "arguments")).catch(() => [])).toEqual([]);
 
     // The fixed answer is taken; status's phase and exchange are debate.md's.
-    await writeFile(join(dir, "inbox/e000-proposition-attempt2.md"), await recorded(0, "proposition"));
+    await writeFile(join(dir, "inbox/e000-proposition-attempt2.md"), await recordedAnswer(0, "proposition"));
     const fixed = debate(["run", "walk"], { cwd, env });
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).toContain("committed exchange 0/5 arguments");
