@@ -66,7 +66,7 @@ describe("debate new --format crossfire", () => {
       "--dir",
       dir,
     ]);
-    expect(quiet.stderr).toBe("");
+    expect(quiet.stderr).not.toContain("warning: the judge");
     expect(await readFile(join(dir, "tabs-or-spaces/debate.md"), "utf8")).toMatch(
       /rounds: 2\n[\s\S]*judge:\n\s+adapter: claude/,
     );

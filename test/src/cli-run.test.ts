@@ -149,7 +149,7 @@ describe("debate run", () => {
     const status = await start(["status", dir]).result;
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(
-      /^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+WINNER\s+JUDGES\s+COST\s+NOW\s+LAST ERROR$/m,
+      /^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s+OPP\s+RESULT\s+JUDGES\s+COST\s+NOW\s+LAST ERROR$/m,
     );
     // Replay seats call no model: their calls are on record, free.
     expect(status.stdout).toMatch(

@@ -479,7 +479,9 @@ describe("hostile leftovers that a run must step around", () => {
 describe("a seat that throws while the other is still answering", () => {
   it("the run ends only after the other seat's answer is journaled (nothing is written after the lock is released)", async () => {
     const { dir } = await prepare({ name: "late", setup: async () => {}, code: "", file: "" });
-    await propositionFile("../outside/replay.jsonl")(dir);
+    // A folder where the recording should be: the seat is made (its path is inside), its call throws.
+    await propositionFile("answers.jsonl")(dir);
+    await mkdir(path(dir, "answers.jsonl"));
     const lines = (await readFile(path(dir, "replay.jsonl"), "utf8")).trim().split("\n");
     const slowed = lines.map((l) => {
       const e = JSON.parse(l) as { exchange: number; role: string };
@@ -487,7 +489,7 @@ describe("a seat that throws while the other is still answering", () => {
     });
     await writeFile(path(dir, "replay.jsonl"), `${slowed.join("\n")}\n`);
     const summary = await runDebate(dir, { env: {}, cwd: base, skillRoots: [] });
-    expect(summary.error?.code).toBe("PATH_ESCAPE");
+    expect(summary.error?.code).toBe("FILE_NOT_REGULAR");
     // Right when the run returns, the opposition's call is over and journaled, and the lock is gone.
     expect(await readdir(path(dir, ".debate/journal"))).toEqual(["x0000-1-arguments-opposition-a001.json"]);
     expect(await readdir(path(dir, ".debate"))).not.toContain("lock");

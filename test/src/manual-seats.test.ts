@@ -2,8 +2,7 @@ import { spawn } from "node:child_process";
 import { readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, exists, newcomer, newManualDebate, until } from "./newcomer.js";
-import { repoRoot } from "./workspace.js";
+import { debate, debateBin, exists, newcomer, newManualDebate, recordedAnswer, until } from "./newcomer.js";
 
 // Manual seats as a person uses them: through the built binary, answers written into inbox/.
 let root: string;
@@ -16,15 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-/** The example's recorded answer of a seat (valid for the formal format). */
-async function recorded(exchange: number, role: string): Promise<string> {
-  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
-    .trim()
-    .split("\n");
-  const entry = lines.map((l) => JSON.parse(l)).find((e) => e.exchange === exchange && e.role === role);
-  return entry.text as string;
-}
 
 describe("manual seats", () => {
   it("say where to write, and take a rejected answer fixed in place", async () => {
@@ -41,7 +31,7 @@ describe("manual seats", () => {
     // A broken answer is rejected; the retry's prompt says both places an answer may go.
     const answer = join(cwd, "d/inbox/e000-proposition.md");
     await writeFile(answer, "I think the motion is right.\n");
-    await writeFile(join(cwd, "d/inbox/e000-opposition.md"), await recorded(0, "opposition"));
+    await writeFile(join(cwd, "d/inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
     const rejected = debate(["run", "d"], { cwd, env });
     expect(rejected.stderr).toContain("answer rejected");
     const retry = await readFile(join(cwd, "d/prompts/e000-proposition-attempt2.md"), "utf8");
@@ -51,7 +41,7 @@ describe("manual seats", () => {
     );
 
     // Fixing the first file in place (no -attempt2 file) is taken on the next run.
-    await writeFile(answer, await recorded(0, "proposition"));
+    await writeFile(answer, await recordedAnswer(0, "proposition"));
     const later = new Date(Date.now() + 2000);
     await utimes(answer, later, later);
     const fixed = debate(["run", "d"], { cwd, env });
@@ -66,7 +56,7 @@ describe("manual seats", () => {
     const file = join(cwd, "r/debate.md");
     await writeFile(file, (await readFile(file, "utf8")).replace(/^current_phase: .*$/m, "$&\nretries: 1"));
     expect(debate(["run", "r"], { cwd, env }).code).toBe(0);
-    await writeFile(join(cwd, "r/inbox/e000-opposition.md"), await recorded(0, "opposition"));
+    await writeFile(join(cwd, "r/inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
     await writeFile(join(cwd, "r/inbox/e000-proposition.md"), "not an answer\n");
     expect(debate(["run", "r"], { cwd, env }).code).toBe(0);
     await writeFile(join(cwd, "r/inbox/e000-proposition-attempt2.md"), "still not an answer\n");
@@ -90,7 +80,7 @@ describe("manual seats", () => {
     const exited = new Promise((done) => watch.on("close", done));
     try {
       await until("the prompts", () => exists(join(cwd, "w/prompts/e000-proposition.md")));
-      await writeFile(join(cwd, "w/inbox/e000-opposition.md"), await recorded(0, "opposition"));
+      await writeFile(join(cwd, "w/inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
       await writeFile(join(cwd, "w/inbox/e000-proposition.md"), "I agree.\n");
       await until("the rejection line", async () => out.includes("answer was rejected"));
       expect(out).toMatch(

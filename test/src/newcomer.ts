@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./workspace.js";
@@ -118,4 +118,15 @@ export function newManualDebate(
 ): Ran {
   const seats = ["--proposition", "manual", "--opposition", "manual", "--judge", "manual"];
   return debate(["new", motion, ...seats, "--slug", slug, "--dir", "."], options);
+}
+
+/** The offline example's recorded answer of a seat (valid for the formal format). */
+export async function recordedAnswer(exchange: number, role: string): Promise<string> {
+  const lines = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
+    .trim()
+    .split("\n");
+  const entry = lines
+    .map((l) => JSON.parse(l) as { exchange: number; role: string; text: string })
+    .find((e) => e.exchange === exchange && e.role === role);
+  return entry!.text;
 }

@@ -165,7 +165,8 @@ export function formatSummary(io: CliIO, summary: RunSummary, dir: string): stri
   const c = palette(io);
   const { proposition, opposition } = summary.cumulative;
   const lines: string[] = [];
-  const where = `${unitWord(summary.standing?.progress)} ${summary.exchange}, ${summary.phase}`;
+  // The format's phase: a finished debate reads `complete`, never the phase its machine rests in.
+  const where = `${unitWord(summary.standing?.progress)} ${summary.exchange}, ${summary.standing?.phase ?? summary.phase}`;
   switch (summary.status) {
     case "done":
       lines.push(`${c.green("done")}: ${escapeTerminal(summary.reason ?? "complete")} (${where})`);

@@ -8,6 +8,7 @@ import { checkFolderConsent } from "./consent.js";
 import { writeDerivedAfterRun } from "./derived-writer.js";
 import { refreshIndexAfterRun } from "./index-writer.js";
 import { createLedgerWriter } from "./ledger-writer.js";
+import { checkSeatsBeforeRun } from "./preflight.js";
 import { createStepContext, executeStep, type RunnableStep } from "./step.js";
 import { type RunStop, summarize } from "./summary.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
@@ -134,6 +135,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
   let lastState: DebateState | undefined;
   let lastFolder: DebateFolder | undefined;
   let cached: CommittedFolder | undefined;
+  let seatsChecked = false;
   try {
     for (;;) {
       const folder = await currentFolder(dir, cached);
@@ -156,6 +158,12 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       const format = formatOfState(state);
       const next = stepToTake(format.next(state), options, committed);
       if (!next.ok) return finish(next.stop);
+      // Every seat the run may call is checked once, before the first call (a run with nothing to ask checks none).
+      if (!seatsChecked && next.step.kind === "ask") {
+        seatsChecked = true;
+        const unfit = await checkSeatsBeforeRun(ctx, format, state);
+        if (unfit) return finish(unfit);
+      }
       const taken = await executeStep(ctx, format, state, next.step, maxCostUsd);
       if (!taken.ok) return finish(taken.stop);
       // The derived files (formal's argument-graph.mmd, the whole debate's graph) are written once

@@ -91,7 +91,7 @@ function createSeatAdapters(
     let adapter = adapters.get(key);
     if (!adapter) {
       await checkSeat(role, seat);
-      adapter = await createSeatAdapter(seat, { debateDir: dir, env }, options.adapters);
+      adapter = await createSeatAdapter(seat, { debateDir: dir, role, env }, options.adapters);
       if (options.wrapAdapter) adapter = options.wrapAdapter(adapter, seat);
       adapters.set(key, adapter);
     }

@@ -11,3 +11,12 @@ export interface ActionContext {
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
 }
+
+/** A debate folder just made: where, its id and format, and every warning its making gave. */
+export interface Created {
+  dir: string;
+  debateId: string;
+  format: string;
+  warnings: string[];
+  target?: string;
+}

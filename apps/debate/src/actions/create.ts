@@ -6,9 +6,12 @@ import type { SeatConfig } from "@debatekit/schema";
 import { loadConfig } from "../config.js";
 import { ExitError } from "../exit-error.js";
 import { parseSeatSpec } from "../options.js";
-import type { ActionContext } from "./context.js";
+import type { ActionContext, Created } from "./context.js";
 import { listNames, panelFormats } from "./format-options.js";
+import { reviewCommandFor } from "./review.js";
 import { slugFromMotion } from "./slug.js";
+
+export type { Created } from "./context.js";
 
 type Effort = NonNullable<SeatConfig["effort"]>;
 
@@ -34,15 +37,6 @@ export interface CreateInput {
   now?: string;
 }
 
-/** A debate folder just made: where, its id and format, and every warning its making gave. */
-export interface Created {
-  dir: string;
-  debateId: string;
-  format: string;
-  warnings: string[];
-  target?: string;
-}
-
 /** The format a name picks; an unknown name is a usage error. */
 function formatNamed(name: string): AnyFormat {
   const format = findFormat(name);
@@ -61,8 +55,22 @@ export function refuseForeignFlags(format: AnyFormat, flags: readonly string[]):
   );
 }
 
+/** Refuses a format whose debates start from an artifact: names the command that takes one, with the flags given. */
+function refuseArtifactFormat(format: AnyFormat, input: CreateInput): void {
+  if (!format.newOptions.artifact) return;
+  const command = reviewCommandFor({
+    ...input.seats,
+    ...(input.length !== undefined ? { [format.newOptions.length.flag]: input.length } : {}),
+  });
+  throw new ExitError(
+    `the ${format.name} format starts from an artifact (a file, a git change or a text), not a motion: run \`${command}\` (or --scope uncommitted, or --text - for stdin instead of <file>)`,
+    2,
+  );
+}
+
 /** The panel and length checks a format's options impose, before anything is read or written. */
 function checkOptions(format: AnyFormat, input: CreateInput): void {
+  refuseArtifactFormat(format, input);
   refuseForeignFlags(format, Object.keys(input.seats ?? {}));
   const panelGiven = input.judges !== undefined || input.swap || input.allowSelfJudging;
   if (panelGiven && !format.newOptions.panel) {

@@ -5,8 +5,7 @@ import type { ReviewArtifact, ReviewFrontmatter, SeatConfig } from "@debatekit/s
 import { ExitError } from "../exit-error.js";
 import { parseSeatSpec } from "../options.js";
 import type { ScopeSnapshot } from "../review/scope.js";
-import type { ActionContext } from "./context.js";
-import type { Created } from "./create.js";
+import type { ActionContext, Created } from "./context.js";
 import { slugFromMotion } from "./slug.js";
 
 const MAX_ARTIFACT = 1_000_000;
@@ -74,6 +73,15 @@ export interface ReviewCreated extends Created {
   revision?: string;
   /** The repository-relative paths a git scope changes (none for a file or a text). */
   changed: string[];
+}
+
+/**
+ * The command that starts a debate of an artifact, with the flags already given (`--critic codex`):
+ * `debate new` takes a motion, and the artifact is what this command snapshots.
+ */
+export function reviewCommandFor(flags: Readonly<Record<string, string | number>>): string {
+  const given = Object.entries(flags).map(([flag, value]) => ` --${flag} ${value}`);
+  return `debate review <file>${given.join("")}`;
 }
 
 /** Snapshots the artifact (a file, text, or a git scope) into a new review folder; returns where and how. */

@@ -28,6 +28,8 @@ export interface StatusRow {
   activity?: string;
   /** The side that won a finished debate, or `tie`, as the format's standing decides it (none for a review). */
   winner?: string;
+  /** A finished debate's result in a few words when the format picks no side (review: `B: accept the critique`). */
+  result?: string;
   last_error?: string;
   /** Set when the folder does not read (a hand edit broke a committed file): the rule's code and the `file:field`. */
   unreadable?: { code: string; path: string };
@@ -93,6 +95,7 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   if (standing.progress.total !== undefined) row.exchanges = standing.progress.total;
   if (fm.reliability) row.reliability = fm.reliability;
   if (standing.winner) row.winner = standing.winner;
+  if (standing.result) row.result = standing.result;
   const holder = await readLockHolder(dir).catch(() => undefined);
   const waiting = standing.complete
     ? []
@@ -136,15 +139,14 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
 
 /**
  * The status of every debate the paths name (a debate folder, or a folder of them), in order.
- * A path that is not a folder is a usage error (exit 2).
+ * A path that is missing, or a file, is a usage error (exit 2).
  */
 export async function debateStatuses(ctx: Pick<ActionContext, "cwd">, paths: string[]): Promise<StatusRow[]> {
   for (const d of paths) {
-    const exists = await stat(resolve(ctx.cwd, d)).then(
-      (st) => st.isDirectory(),
-      () => false,
-    );
-    if (!exists) throw new ExitError(`${d}: no such folder`, 2);
+    const found = await stat(resolve(ctx.cwd, d)).catch(() => undefined);
+    if (!found) throw new ExitError(`${d}: no such folder`, 2);
+    if (!found.isDirectory())
+      throw new ExitError(`${d}: a file, not a debate folder (a debate is a folder holding debate.md)`, 2);
   }
   const folders = (await Promise.all(paths.map((d) => findDebates(resolve(ctx.cwd, d))))).flat();
   return Promise.all(folders.map(debateStatus));

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkAuth, type DoctorRow, nextStep } from "../actions/doctor.js";
 import { main } from "../main.js";
 import type { CliIO } from "../output.js";
-import { checkAuth, type DoctorRow, formatDoctorReport, nextStep } from "./doctor.js";
+import { formatDoctorReport } from "./doctor.js";
 
 function sink(): Writable & { text: () => string } {
   const chunks: string[] = [];

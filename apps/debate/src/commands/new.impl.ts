@@ -36,6 +36,25 @@ function otherExample(): string {
   return `\n  $ debate new --format ${other.name} "gRPC or REST for the public API"${seats.join("")}`;
 }
 
+/**
+ * What doctor says of each seat of the new debate that is not ready (not installed, no login, not
+ * allowed), then how to go on: fix it, or seat a person with `--<role> manual`.
+ */
+async function seatWarnings(io: CliIO, format: AnyFormat, dir: string, shown: string): Promise<string[]> {
+  const { diagnoseDebateSeats, nextStep } = await import("../actions/doctor.js");
+  const unready = (await diagnoseDebateSeats(dir, { env: io.env, shown })).filter((row) => !row.ready);
+  if (unready.length === 0) return [];
+  const flags = format.newOptions.seats
+    .filter((seat) => unready.some((row) => row.seat === seat.role))
+    .map((seat) => `--${seat.role} manual`);
+  return [
+    ...unready.map(
+      (row) => `${row.seat} (${row.adapter}) is not ready: ${nextStep(row) ?? "see `debate doctor`"}`,
+    ),
+    `\`debate run\` needs every seat ready: do the above, or seat a person who answers in files (${flags.join(" ") || "--<role> manual"} with \`debate new\`); check again with \`debate doctor ${shown}\``,
+  ];
+}
+
 /** The rest of `debate new`: its options (from the formats), help and action. */
 export function declareNew(command: Command, io: CliIO): void {
   const { seats, lengths } = formatFlags(formatList());
@@ -130,11 +149,14 @@ Examples:
         ...(opts.isolation === "off" ? { isolation: "off" as const } : {}),
       });
       for (const warning of made.warnings) io.stderr.write(`warning: ${warning}\n`);
+      const shown = relative(io.cwd, made.dir) || ".";
+      // The folder is made either way; a seat that cannot run yet is said now, not at `debate run`.
+      for (const line of await seatWarnings(io, format, made.dir, shown))
+        io.stderr.write(`warning: ${line}\n`);
       if (opts.json) {
         io.stdout.write(`${JSON.stringify({ dir: made.dir, debate_id: made.debateId })}\n`);
         return;
       }
-      const shown = relative(io.cwd, made.dir) || ".";
       io.stdout.write(`created ${shown}/debate.md\nnext: debate run ${shown}\n`);
     });
 }

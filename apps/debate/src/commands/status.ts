@@ -21,7 +21,7 @@ function clipError(
 export function registerStatus(program: Command, io: CliIO): void {
   program
     .command("status")
-    .description("show phase, exchange, scores and last error of debates")
+    .description("show phase, exchange, scores, result and last error of debates")
     .addHelpText(
       "after",
       `
@@ -65,9 +65,10 @@ Examples:
         nameOf(r.dir),
         r.activity === "paused" ? `paused (${r.phase ?? "-"})` : (r.phase ?? "-"),
         r.exchange === undefined ? "-" : `${r.exchange}/${r.exchanges ?? "-"}`,
-        r.scores ? table.signed(r.scores.proposition) : (r.sides?.proposition ?? "-"),
-        r.scores ? table.signed(r.scores.opposition) : (r.sides?.opposition ?? "-"),
-        r.winner ?? "-",
+        // The sides' columns hold scores; a verdict or a decision is the RESULT, said once.
+        r.scores ? table.signed(r.scores.proposition) : "-",
+        r.scores ? table.signed(r.scores.opposition) : "-",
+        r.winner ?? r.result ?? "-",
         table.judgesCell(r.reliability),
         table.formatCost(r.usage?.total),
         r.activity && r.activity !== "paused" ? r.activity : "",
@@ -75,7 +76,7 @@ Examples:
       ]);
       // A folder's text (an error a model provoked, a folder name) shows its control characters escaped.
       const text = table.table([
-        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "WINNER", "JUDGES", "COST", "NOW", "LAST ERROR"],
+        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "RESULT", "JUDGES", "COST", "NOW", "LAST ERROR"],
         ...body.map((row) => row.map(escapeTerminal)),
       ]);
       const [head, ...rest] = text.split("\n");

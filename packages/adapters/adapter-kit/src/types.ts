@@ -72,6 +72,8 @@ export interface Adapter {
 /** What an adapter factory may use besides its seat configuration. */
 export interface AdapterContext {
   debateDir: string;
+  /** The role of debate.md's seat the adapter is made for (errors name the seat's field with it). */
+  role?: string;
   env?: NodeJS.ProcessEnv;
   effortMap?: EffortMap;
 }

@@ -4,6 +4,7 @@ import { performance } from "node:perf_hooks";
 import type { Adapter, AdapterContext, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import { sanitizeError } from "@debatekit/adapter-kit";
 import { DebatekitError } from "@debatekit/core";
+import { resolveInside } from "@debatekit/files";
 import type { SeatConfig } from "@debatekit/schema";
 import { createRecordingReader, replayKey } from "./recording.js";
 
@@ -34,19 +35,27 @@ export function createAdapter(seat: SeatConfig, context: AdapterContext): Adapte
   // Named as the seat names it (relative to the debate folder), so messages are the same from any cwd.
   const shownAs = name;
   const readRecording = createRecordingReader(context.debateDir, name);
-  /** The recording; a `file:` that leaves the folder is named as the seat's field in debate.md. */
+  /** A `file:` that leaves the folder, named as the seat's field in debate.md; other errors as they are. */
+  const named = (error: unknown, role?: string): unknown =>
+    error instanceof DebatekitError && error.code === "PATH_ESCAPE"
+      ? new DebatekitError(
+          "PATH_ESCAPE",
+          `debate.md: \`file: ${name}\` of the ${role ?? "replay"} seat must name a file inside the debate folder (relative, no \`..\`, no symlink out): ${error.message}`,
+          { file: "debate.md", field: role ? `seats.${role}.file` : "seats", cause: error },
+        )
+      : error;
+  // A path out of the folder is a configuration error: refused when the seat is made, before any call.
+  try {
+    resolveInside(context.debateDir, name);
+  } catch (error) {
+    throw named(error, context.role);
+  }
+  /** The recording; a `file:` that leaves the folder (a symlink made since) is named as the seat's field. */
   const read = async (role?: string) => {
     try {
       return await readRecording();
     } catch (error) {
-      if (error instanceof DebatekitError && error.code === "PATH_ESCAPE") {
-        throw new DebatekitError(
-          "PATH_ESCAPE",
-          `debate.md: \`file: ${name}\` of the ${role ?? "replay"} seat must name a file inside the debate folder (relative, no \`..\`, no symlink out): ${error.message}`,
-          { file: "debate.md", field: role ? `seats.${role}.file` : "seats", cause: error },
-        );
-      }
-      throw error;
+      throw named(error, role);
     }
   };
   const logFile = (context.env ?? process.env)[replayLogEnv];

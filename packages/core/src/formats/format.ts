@@ -73,6 +73,8 @@ export interface Standing {
    * absent while undecided, and for formats that do not pick a side. Faces read this, never the headline.
    */
   winner?: string;
+  /** The decided result in a few words, for a format that picks no side (review: `B: accept the critique`). */
+  result?: string;
   /** True when nothing is left to run. */
   complete: boolean;
   /** False while no step is committed (a report then says the debate has not started); absent: not said. */

@@ -4,6 +4,20 @@ import type { Result } from "../../types.js";
 
 const CHOICES = ["A", "B", "C", "D", "E"] as const;
 
+/** What each choice means, in words for people: every face shows a choice with these, never the letter alone. */
+export const DECISION_LABELS: Readonly<Record<ReviewChoice, string>> = {
+  A: "keep the original",
+  B: "accept the critique",
+  C: "compromise",
+  D: "continue with a rebuttal",
+  E: "stop",
+};
+
+/** A choice with its meaning: `B: accept the critique`. */
+export function labelDecision(choice: ReviewChoice): string {
+  return `${choice}: ${DECISION_LABELS[choice]}`;
+}
+
 /** A person's decision as written in debate.md's `decision:` key or an inbox file (`B`, `b`, `decision: C`). */
 export function parseDecision(value: unknown, where: string): Result<ReviewChoice> {
   const text =

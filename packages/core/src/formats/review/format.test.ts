@@ -146,7 +146,11 @@ describe("the review format", () => {
     });
     expect(files["summary.md"]).toContain("B — Accept the critique (auto)");
     expect(reviewFormat.next(s)).toMatchObject({ kind: "done" });
-    expect(reviewFormat.standing(s)).toMatchObject({ complete: true, headline: "decision B (decision)" });
+    expect(reviewFormat.standing(s)).toMatchObject({
+      complete: true,
+      headline: "decision B: accept the critique (decision)",
+      result: "B: accept the critique",
+    });
   });
 
   it("manual: waits for `decision:` (blocked, waiting), then advances without asking anyone", () => {

@@ -13,7 +13,7 @@ import { seatConfigs } from "../../seats.js";
 import type { Result, RuleError } from "../../types.js";
 import { defineFormat, type NewDebateInit, type Standing } from "../format.js";
 import { awaitedReviewDecision } from "./choices.js";
-import { parseDecision } from "./decision.js";
+import { labelDecision, parseDecision } from "./decision.js";
 import { reviewDegraded } from "./degraded.js";
 import { INTENSITY_PRESETS } from "./guards.js";
 import { PANEL_NAME, panelRound } from "./judges.js";
@@ -228,7 +228,10 @@ export const reviewFormat = defineFormat<ReviewFrontmatter>({
       phase: fm.current_phase,
       progress: { done: judged, total: fm.max_rounds, unit: "round" },
       ...(complete && fm.final_decision
-        ? { headline: `decision ${fm.final_decision} (${fm.stop_reason})` }
+        ? {
+            headline: `decision ${labelDecision(fm.final_decision)} (${fm.stop_reason})`,
+            result: labelDecision(fm.final_decision),
+          }
         : fm.current_phase === "awaiting_decision"
           ? { headline: "waiting for a decision" }
           : {}),

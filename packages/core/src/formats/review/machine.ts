@@ -14,6 +14,7 @@ import {
   withRecords,
   wrongSeat,
 } from "../steps.js";
+import { labelDecision } from "./decision.js";
 import { budgetForCall } from "./guards.js";
 import { combineJudgments, type JudgeAnswer, reviewPanels, reviewReliability } from "./judges.js";
 import { reviewTask } from "./prompt.js";
@@ -119,7 +120,7 @@ export function nextReviewStep(state: ReviewState): FormatStep {
     return {
       kind: "done",
       reason: "complete",
-      message: `decision ${fm.final_decision ?? "?"} (${fm.stop_reason ?? "?"}) after ${round} round(s)`,
+      message: `decision ${fm.final_decision ? labelDecision(fm.final_decision) : "?"} (${fm.stop_reason ?? "?"}) after ${round} round(s)`,
     };
   }
   const blocked = blockedBeforeSeats(fm, SEATS_EXAMPLE, "review");

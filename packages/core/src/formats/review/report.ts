@@ -8,6 +8,7 @@ import type {
   TranscriptSection,
   TurningPoint,
 } from "../../report-model.js";
+import { DECISION_LABELS } from "./decision.js";
 import type { ClassifiedFinding } from "./judgment.js";
 import type { ReviewRound } from "./round.js";
 import { type ReviewState, roundsOf } from "./state.js";
@@ -16,13 +17,7 @@ type Severity = ReviewFinding["severity"];
 const SEVERITIES: readonly Severity[] = ["P1", "P2", "P3"];
 /** Severity colours: each carries white text at WCAG AA; the lines differ by dash as well. */
 const SEVERITY_COLOR: Record<Severity, string> = { P1: "#b71c1c", P2: "#8a4b00", P3: "#37474f" };
-const CHOICE: Record<ReviewChoice, string> = {
-  A: "keep the original",
-  B: "accept the critique",
-  C: "compromise",
-  D: "continue with a rebuttal",
-  E: "stop",
-};
+const CHOICE = DECISION_LABELS;
 const STOP: Record<NonNullable<ReviewFrontmatter["stop_reason"]>, string> = {
   decision: "by the decision",
   converged: "converged (two rounds without a new P1/P2)",

@@ -1,0 +1,108 @@
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { debate, exists, newcomer, newManualDebate, recordedAnswer } from "./newcomer.js";
+import { replayTournamentArgs } from "./workspace.js";
+
+// A newcomer's walk through the built binary: every message it reads agrees with the files.
+let root: string;
+let cwd: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ({ root, cwd, env } = await newcomer("newcomer-truth-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** debate.md's frontmatter, as the files say it. */
+async function frontmatter(dir: string): Promise<Record<string, unknown>> {
+  const text = await readFile(join(dir, "debate.md"), "utf8");
+  return parse(text.split(/^---$/m)[1]!) as Record<string, unknown>;
+}
+
+/** `debate status <dir> --json`'s one row. */
+function statusRow(dir: string): Record<string, unknown> {
+  const status = debate(["status", dir, "--json"], { cwd, env });
+  expect(status.code, status.stderr).toBe(0);
+  return (JSON.parse(status.stdout) as Record<string, unknown>[])[0]!;
+}
+
+describe("a newcomer's manual formal debate with a bad first answer", () => {
+  it("is told the truth at every step: new, run, status and log agree with the folder", async () => {
+    const made = newManualDebate("This house would write tests first", "walk", { cwd, env });
+    expect(made.code, made.stderr).toBe(0);
+    // Manual seats are ready offline: nothing to warn about.
+    expect(made.stderr).not.toContain("warning:");
+    const dir = join(cwd, "walk");
+
+    // The first run writes the prompts and waits for both answers, where status says.
+    const first = debate(["run", "walk"], { cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^waiting: /m);
+    const waiting = statusRow("walk");
+    expect(waiting.activity).toBe("waiting for inbox/e000-opposition.md, inbox/e000-proposition.md");
+    expect(await exists(join(dir, "prompts/e000-proposition.md"))).toBe(true);
+
+    // A bad answer is rejected: the run says so, status names the file to write next, and the
+    // log shows the answer as the journal kept it.
+    await writeFile(join(dir, "inbox/e000-proposition.md"), "I think the motion is right.\n");
+    await writeFile(join(dir, "inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
+    const rejected = debate(["run", "walk"], { cwd, env });
+    expect(rejected.stderr).toContain("answer rejected");
+    expect(statusRow("walk").activity).toBe("waiting for inbox/e000-proposition-attempt2.md");
+    expect(await exists(join(dir, "prompts/e000-proposition-attempt2.md"))).toBe(true);
+    const log = debate(["log", "walk"], { cwd, env });
+    expect(log.code, log.stderr).toBe(0);
+    expect(log.stdout).toContain("I think the motion is right.");
+    let fm = await frontmatter(dir);
+    expect(fm.current_exchange).toBe(0);
+    expect(await readdir(join(dir, "arguments")).catch(() => [])).toEqual([]);
+
+    // The fixed answer is taken; status's phase and exchange are debate.md's.
+    await writeFile(join(dir, "inbox/e000-proposition-attempt2.md"), await recordedAnswer(0, "proposition"));
+    const fixed = debate(["run", "walk"], { cwd, env });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).toContain("committed exchange 0/5 arguments");
+    fm = await frontmatter(dir);
+    const row = statusRow("walk");
+    expect(row.phase).toBe(fm.current_phase);
+    expect(row.exchange).toBe(0);
+    expect(row.last_error).toBeUndefined();
+    expect((await readdir(join(dir, "arguments"))).filter((f) => f.startsWith("prop_"))).not.toEqual([]);
+  });
+});
+
+describe("a newcomer's tournament", () => {
+  it("finishes as each of its debates' files say: status, the tournament's status and debate.md agree", async () => {
+    const created = debate(replayTournamentArgs("cup"), { cwd, env });
+    expect(created.code, created.stderr).toBe(0);
+    const ran = debate(["tournament", "run", "cup"], { cwd, env });
+    expect(ran.code, ran.stderr).toBe(0);
+    const summary = debate(["tournament", "status", "cup"], { cwd, env });
+    expect(summary.stdout).toMatch(/^cup: finished; 4 done, 0 failed/m);
+
+    const folders = (await readdir(join(cwd, "cup/debates"))).sort();
+    expect(folders).toHaveLength(4);
+    const table = debate(["status", "cup/debates"], { cwd, env }).stdout;
+    for (const name of folders) {
+      const dir = join(cwd, "cup/debates", name);
+      const fm = await frontmatter(dir);
+      const row = statusRow(dir);
+      expect(row.phase).toBe("complete");
+      expect(fm.current_phase).toBe("complete");
+      expect(row.winner).toBe(fm.winner);
+      // The table gives the verdict once, as the RESULT; the sides' columns hold scores only.
+      expect(table).toMatch(
+        new RegExp(`^cup/debates/${name}\\s+complete\\s+1/1\\s+-\\s+-\\s+${fm.winner}\\s`, "m"),
+      );
+      // The tournament names the winner by its seat: the winning role's adapter and model in debate.md.
+      const seat = (fm.seats as Record<string, { adapter: string; model?: string }>)[String(fm.winner)]!;
+      expect(summary.stdout).toMatch(
+        new RegExp(`^\\s+${name}\\s+done\\s+${seat.adapter}:${seat.model}$`, "m"),
+      );
+    }
+  });
+});
