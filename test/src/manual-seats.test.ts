@@ -65,7 +65,10 @@ describe("manual seats", () => {
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).not.toMatch(/retries/);
     expect(await exists(join(cwd, "r/prompts/e000-proposition-attempt3.md"))).toBe(true);
-    await writeFile(join(cwd, "r/inbox/e000-proposition-attempt3.md"), await recordedAnswer(0, "proposition"));
+    await writeFile(
+      join(cwd, "r/inbox/e000-proposition-attempt3.md"),
+      await recordedAnswer(0, "proposition"),
+    );
     const fixed = debate(["run", "r"], { cwd, env });
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(await exists(join(cwd, "r/arguments/prop_000a.md"))).toBe(true);

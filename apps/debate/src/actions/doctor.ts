@@ -8,7 +8,16 @@ import type { SeatConfig } from "@debatekit/schema";
 import { ExitError } from "../exit-error.js";
 
 /** The adapters `debate doctor` checks, in the order it lists them. */
-export const doctorAdapters = ["claude", "codex", "gemini", "opencode", "copilot", "qwen", "acp", "http"] as const;
+export const doctorAdapters = [
+  "claude",
+  "codex",
+  "gemini",
+  "opencode",
+  "copilot",
+  "qwen",
+  "acp",
+  "http",
+] as const;
 
 /** Whether a CLI can answer without a person: which credentials were found (names only, never values). */
 export interface AuthCheck {
