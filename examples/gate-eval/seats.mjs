@@ -39,7 +39,8 @@ function critic(prompt) {
 }
 
 function judge(prompt) {
-  if (!prompt.includes("r01-f1"))
+  // A finding to classify is listed as `r01-f1 [P1] ...` (the template's own example names r01-f1 too).
+  if (!/r01-f1 \[P\d\]/.test(prompt))
     return { classifications: [], recommendation: "A", reasons: ["Nothing to fix."] };
   // Every finding is held valid; only a P2 lets the change be kept.
   const minor = prompt.includes("Rounding down loses cents");

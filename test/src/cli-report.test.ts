@@ -92,7 +92,8 @@ describe("debate report", () => {
       chartPoints: [3, 3],
     });
     expect(markdown).toContain("- **Cited points**: C1.1, C2.1, C3.1, P1.1, P1.2, P2.1");
-    expect(markdown).toContain("### verdict");
+    // The verdict's reasoning closes the debate as a document.
+    expect(markdown).toContain("### The verdict");
   });
 
   it("reports the dialectic fixture as it is, and writes nothing but the two files", async () => {
@@ -141,8 +142,11 @@ describe("debate report", () => {
     expect(markdown).toContain(
       "| 1 | 1/0/0 | D | D: continue with a rebuttal | D: continue with a rebuttal | a rebuttal |",
     );
-    expect(markdown.match(/^### round \d: recommends D/gm)).toHaveLength(3);
-    expect(markdown).toContain("r02-f1: invalid. A repeat of r01-f1; the rebuttal stands.");
+    expect(markdown.match(/^\*\*the judge recommends D \(continue with a rebuttal\)\*\*/gm)).toHaveLength(3);
+    // The judge's classification stands under the finding it judges, in the debate as a document.
+    expect(markdown).toMatch(
+      /^#### r02-f1: [^\n]*\n[\s\S]*?\*\*judged invalid\*\* \(replay\)\n\nA repeat of r01-f1; the rebuttal stands\./m,
+    );
     expect(html.match(/<circle class="point"/g)).toHaveLength(9);
     expect(html.match(/<path class="edge" data-kind="repeat"/g)).toHaveLength(2);
     expect(html).toContain('<table id="findings-table">');

@@ -47,6 +47,7 @@ const expectedExit: Record<string, number | "any"> = {
   "debate watch": 0,
   "debate watch debates/tests-first --json": 0,
   "debate serve": 0,
+  "debate serve --open": 0,
   "debate serve debates/tests-first --port 8800": 0,
   "debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges opencode --exchanges 3": 0,
   "debate tournament plan t/": 0,

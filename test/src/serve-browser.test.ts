@@ -245,7 +245,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(ran.code, ran.stderr).toBe(0);
     await page.locator("#facts", { hasText: "12/12 debates done" }).waitFor({ timeout: 10_000 });
     const board = page.frameLocator("#report");
-    await board.locator("h1", { hasText: "Leaderboard: " }).waitFor({ timeout: 10_000 });
+    await board.locator("h1", { hasText: "Leaderboard: " }).waitFor({ timeout: 30_000 });
     await board.locator("text=replay:alice").first().waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(OUT, "tournament.png"), fullPage: true });
     expect(await accessibilityProblems("/t/cup")).toEqual([]);
