@@ -85,12 +85,27 @@ async function accessibilityProblems(path: string): Promise<string[]> {
   return problems;
 }
 
+/**
+ * Fills a seat's form and sends it, waiting for the server's answer to the post. A panel refreshed by
+ * the live stream just before the fill can leave the click on a form that no longer holds the text
+ * (its `required` field then stops the post): the fill and click are made again, once.
+ */
 async function send(page: Page, stem: string, text: string): Promise<void> {
-  await page.fill(`#text-${stem}`, text);
-  await Promise.all([
-    page.waitForNavigation({ waitUntil: "load" }),
-    page.click(`form:has(#text-${stem}) button[type=submit]`),
-  ]);
+  for (let attempt = 1; ; attempt++) {
+    await page.fill(`#text-${stem}`, text);
+    const posted = page
+      .waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/answer"), {
+        timeout: 15_000,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    await page.click(`form:has(#text-${stem}) button[type=submit]`);
+    if (await posted) break;
+    if (attempt === 2) throw new Error(`the answer form for ${stem} was not posted`);
+  }
+  await page.waitForLoadState("load");
 }
 
 describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
