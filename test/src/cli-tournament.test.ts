@@ -237,6 +237,49 @@ describe("debate tournament (the offline example, through the built CLI)", () =>
     }
   });
 
+  it("a seat that never answers fails its debates (not `done`), exit 1; --retry-failed runs them again", async () => {
+    let refusing = true;
+    const server = await startModelServer((request) =>
+      // alice's key is refused when she opens (as the proposer): crossfire then ends those debates aborted.
+      refusing && request.model === "alice" && /You are the \*\*proposer\*\*/.test(request.lastUserText)
+        ? { error: 401, message: "invalid api key" }
+        : crossfireAnswer(request),
+    );
+    try {
+      const base = `${server.url}/v1`;
+      const log = join(work, "refused.log");
+      const dir = await createTournament(
+        "refused",
+        log,
+        `http:alice@${base},http:bob@${base},http:carol@${base}`,
+        `http:judge@${base}`,
+      );
+      const failed = await debate(["tournament", "run", dir], log).then(
+        () => expect.unreachable("a tournament with failed debates exits 1"),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/^finished: 8 done, 4 failed/m);
+      expect(failed.stderr).toMatch(/4 debate\(s\) failed: `debate tournament status refused` shows why/);
+      const status = await debate(["tournament", "status", dir], log);
+      expect(status.stdout).toMatch(/8 done, 4 failed/);
+      const rows = status.stdout.split("\n").filter((l) => /^\s+m0/.test(l));
+      expect(rows).toHaveLength(12);
+      for (const row of rows)
+        expect(row).toMatch(
+          /^\s+m0\d-http-alice-vs/.test(row) ? /\sfailed\s+SEAT_UNAVAILABLE: .*HTTP 401/ : /\sdone\s/,
+        );
+
+      refusing = false;
+      const again = await debate(["tournament", "run", dir, "--retry-failed"], log);
+      expect(again.stdout).toMatch(/^finished: 12 done, 0 failed/m);
+      const undone = await readdir(join(dir, "debates"));
+      expect(undone).toHaveLength(12);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a seat answering 429 in a local run pauses and asks again: no debate aborted, nothing journaled twice", async () => {
     let limited = 0;
     const server = await startModelServer((request) => {

@@ -1,7 +1,13 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { type AnyFormat, formatOfState, type Standing } from "@debatekit/core";
-import { readDebateFolder, readJournal, resolveInside, writeFileAtomic } from "@debatekit/files";
+import {
+  readDebateFolder,
+  readJournal,
+  resetDebateFolder,
+  resolveInside,
+  writeFileAtomic,
+} from "@debatekit/files";
 import type { PanelResult } from "@debatekit/schema";
 import { type Match, matchFolder, type Tournament } from "./folder.js";
 
@@ -60,6 +66,21 @@ async function readFailure(dir: string, id: string): Promise<FailureRecord | und
   }
 }
 
+/**
+ * Takes a match's debate back to its start when its format ended it without a result (crossfire's
+ * `aborted`: a seat that never answered), so `--retry-failed` runs it again; what is undone is kept
+ * under `.debate/reset/`. A debate still running, decided, or not started is left as it is.
+ */
+export async function restartUndecided(debateDir: string): Promise<boolean> {
+  const read = await readDebateFolder(debateDir);
+  if (!read.ok) return false;
+  const format = formatOfState(read.value.state);
+  const standing = format.standing(read.value.state);
+  if (!standing.complete || winnerOf(format, standing) || !standing.degraded?.length) return false;
+  await resetDebateFolder(debateDir, { keep: true, command: "debate tournament run --retry-failed" });
+  return true;
+}
+
 /** The winner by side: the standing's `winner` (a role, or `tie`) through the format's tournament sides. */
 function winnerOf(format: AnyFormat, standing: Standing): MatchResult["winner"] {
   const { winner } = standing;
@@ -99,6 +120,13 @@ export async function readMatchResult(tournament: Tournament, match: Match): Pro
   const standing = format.standing(state);
   if (standing.complete) {
     const winner = winnerOf(format, standing);
+    // A debate the format ended without a result (a seat that never answered, so crossfire ends
+    // aborted) decided nothing: the match failed, with the cause status shows, never "done".
+    const cause = standing.degraded?.[0];
+    if (!winner && cause) {
+      const code = cause.code ?? cause.cause.toUpperCase();
+      return { match, status: "failed", error: { code, message: cause.error ?? cause.message }, ...usage };
+    }
     const panels = (state.records ?? [])
       .filter((r) => r.file.startsWith("judges/"))
       .map((r) => r.frontmatter as unknown as PanelResult);

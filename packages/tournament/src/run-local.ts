@@ -8,6 +8,7 @@ import {
   readMatchResult,
   readResults,
   recordFailure,
+  restartUndecided,
   spendOf,
 } from "./results.js";
 
@@ -161,7 +162,13 @@ export async function runTournament(
     let status: "done" | "failed" | "stopped";
     let reason: string | undefined;
     try {
-      if (options.retryFailed) await clearFailure(dir, match.id);
+      if (options.retryFailed) {
+        await clearFailure(dir, match.id);
+        await restartUndecided(debateDir);
+        // Run again, so not ended: the progress line counts it when it ends this time.
+        const { error: _error, ...before } = results.get(match.id)!;
+        results.set(match.id, { ...before, status: "running" });
+      }
       const summary = await runDebate(debateDir, {
         command: "debate tournament run",
         // The tournament's allowance covers its matches (each made from tournament.md's seats).
@@ -209,7 +216,12 @@ export async function runTournament(
         });
       }
     }
-    results.set(match.id, await readMatchResult(tournament, match));
+    const result = await readMatchResult(tournament, match);
+    results.set(match.id, result);
+    if (status === "done" && result.status === "failed" && result.error) {
+      status = "failed";
+      reason = `${result.error.code}: ${result.error.message}`;
+    }
     const cost = results.get(match.id)!.costUsd;
     if (charged.has(match.id) && cost > 0) charged.set(match.id, cost);
     running--;

@@ -316,6 +316,12 @@ Examples:
               io.stdout.write(`next: debate tournament report ${shown(io.cwd, dir)}\n`);
           }
           if (stop.signal.aborted) throw new ExitError("stopped; run again to resume", cancelledExitCode);
+          // A failed debate is a failed seat (exit code 1), as for `debate run`: the table says why.
+          if (summary.failed > 0)
+            throw new ExitError(
+              `${summary.failed} debate(s) failed: \`debate tournament status ${shown(io.cwd, dir)}\` shows why; fix the seat, then \`debate tournament run ${shown(io.cwd, dir)} --retry-failed\``,
+              1,
+            );
         } finally {
           stop.dispose();
         }
