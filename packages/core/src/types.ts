@@ -85,7 +85,7 @@ export type NextAction =
   | { kind: "arguments"; exchange: number; task: "opening" | "rebuttal" }
   | { kind: "judgment"; exchange: number }
   | { kind: "done"; reason: "complete" | "no_exchanges" }
-  | { kind: "blocked"; reason: "paused" | "no_seats" | "unsupported_format"; message: string };
+  | { kind: "blocked"; reason: "paused" | "no_seats"; message: string };
 
 /** A role prompt template: agents/<name>.md frontmatter plus its body. */
 export interface AgentTemplate {

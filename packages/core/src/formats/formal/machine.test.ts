@@ -226,11 +226,6 @@ describe("nextAction", () => {
     expect(blocked.kind === "blocked" && blocked.message).toContain(
       "seats:\n  proposition: { adapter: claude }",
     );
-    expect(nextAction(freshState({ format: "crossfire" }))).toEqual({
-      kind: "blocked",
-      reason: "unsupported_format",
-      message: "debate.md: `format: crossfire` is not supported yet; only `formal` runs today",
-    });
   });
 
   it("refuses to parse answers for a blocked debate", () => {

@@ -13,13 +13,6 @@ const SEATS_EXAMPLE =
 /** What must happen next, from the state alone (docs/architecture.md#the-format-seam): arguments, a judgment, done, or blocked. */
 export function nextAction(state: DebateState): NextAction {
   const fm = state.frontmatter;
-  if (fm.format !== undefined && fm.format !== "formal") {
-    return {
-      kind: "blocked",
-      reason: "unsupported_format",
-      message: `debate.md: \`format: ${fm.format}\` is not supported yet; only \`formal\` runs today`,
-    };
-  }
   if (fm.exchanges === undefined) return { kind: "done", reason: "no_exchanges" };
   // A judgment already due is still given when `exchanges` was lowered below the current exchange.
   if (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges) {

@@ -56,13 +56,6 @@ function sumScores(scores: ScoresFile): CumulativeScores {
 }
 
 /**
- * For a scores file {@link recordJudgment} made: the one it was made from and the ids whose records
- * it set. What is derived from every record (the prompt's judgment log) updates those instead of
- * reading them all again. Internal to core (not exported by the package).
- */
-export const judgmentChanges = new WeakMap<ScoresFile, { from: ScoresFile; ids: readonly string[] }>();
-
-/**
  * Records a checked judgment of `exchange` into a new scores file: a first history entry per score,
  * and per rescore an entry with triggered_by `exchange_N`, previous_score and diff. The input is not changed.
  */
@@ -75,9 +68,7 @@ export function recordJudgment(
   // Copy on write: records the judgment does not touch stay the same objects, so what is derived from
   // them (scores.json's text, the graph's nodes) can be reused; a changed record is a new object.
   const next: ScoresFile = { ...scores };
-  const changed = new Set<string>();
   for (const entry of judgment.scores) {
-    changed.add(entry.argument_id);
     next[entry.argument_id] = {
       current_score: entry.score,
       history: [{ score: entry.score, reasoning: entry.reasoning, scored_at: now }],
@@ -86,7 +77,6 @@ export function recordJudgment(
   for (const entry of judgment.rescores ?? []) {
     const record = next[entry.argument_id];
     if (!record) continue; // checkJudgment refuses rescores of unscored arguments before we get here
-    changed.add(entry.argument_id);
     const previous = record.current_score;
     next[entry.argument_id] = {
       current_score: entry.new_score,
@@ -103,6 +93,5 @@ export function recordJudgment(
       ],
     };
   }
-  judgmentChanges.set(next, { from: scores, ids: [...changed] });
   return next;
 }
