@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,8 @@ import {
   startModelServer,
 } from "@debatekit/model-server";
 import { validateGateEvalCase } from "@debatekit/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { exited, freePort, REDIS, spawnDebate } from "./queue-helpers.js";
 import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // `debate gate eval` end to end: the offline example (a repository with real bug-introducing and
@@ -302,4 +303,143 @@ describe("debate gate eval", () => {
       'debate: --block-on: expected severities P1, P2, P3 joined by commas (e.g. P1,P2), got "P4"\n',
     ]);
   });
+});
+
+describe("debate gate eval run --queue", () => {
+  // The cases run on `debate worker` processes through a real redis-server on loopback (Debian's,
+  // started here on a free port, never a system service), as a tournament's debates do.
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited(child);
+      }
+    }
+  });
+
+  /** redis-server on a free loopback port, without persistence (it outlives every worker of a test). */
+  async function startRedis(): Promise<string> {
+    const port = await freePort();
+    const child = spawn(
+      REDIS!,
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    children.push(child);
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += String(d);
+    });
+    for (let waited = 0; !/Ready to accept connections/.test(out); waited += 50) {
+      expect(waited, "redis-server did not start").toBeLessThan(15_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return `redis://127.0.0.1:${port}`;
+  }
+
+  /** A `debate worker` in a folder of its own; a dead worker's job is taken over within about 3 s. */
+  function startWorker(dir: string, url: string, name: string): ChildProcess {
+    const { child } = spawnDebate(
+      [
+        "worker",
+        url,
+        "--dir",
+        join(dir, "workers", name),
+        "--lock-duration",
+        "2000",
+        "--stalled-interval",
+        "1000",
+      ],
+      { cwd: dir, env: process.env },
+    );
+    children.push(child);
+    return child;
+  }
+
+  it("two workers give the figures of a local run, each seat call answered once", async () => {
+    const dir = join(work, "queue-two");
+    await buildCartSet(dir);
+    const url = await startRedis();
+    const server = await startModelServer(reply);
+    try {
+      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+      startWorker(dir, url, "w1");
+      startWorker(dir, url, "w2");
+      const ran = await runDebateAsync(
+        ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--queue", url, "--json"],
+        dir,
+        process.env,
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const queued = JSON.parse(ran.stdout);
+      expectHandFigures(queued);
+      const answered = keysOf(server.requests, "answered");
+      expect(answered).toEqual([...new Set(answered)]);
+      expect(answered).toHaveLength(12);
+      // The same set run in this process: every figure alike (seat calls per change included) but time.
+      const local = await runDebateAsync(
+        ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--out", "local.eval", "--json"],
+        dir,
+        process.env,
+      );
+      expect(local.code, local.stderr).toBe(0);
+      const untimed = (summary: { per_change: object }) => ({
+        ...summary,
+        per_change: { ...summary.per_change, wall_ms: 0 },
+      });
+      expect(untimed(queued)).toEqual(untimed(JSON.parse(local.stdout)));
+      expect(queued.per_change.calls).toBe(2);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it("a worker killed with SIGKILL mid-case, the evaluation too, then resumed: the same figures, no answered seat call asked twice", async () => {
+    const dir = join(work, "queue-killed");
+    await buildCartSet(dir);
+    const url = await startRedis();
+    // The judge never answers on the free-shipping case while `hang`: its worker is inside that
+    // case, the critic's answer checkpointed, when it is killed.
+    let hang = true;
+    const server = await startModelServer((request) =>
+      hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
+        ? { hang: true }
+        : reply(request),
+    );
+    try {
+      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+      const args = ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--queue", url, "--json"];
+      const first = startWorker(dir, url, "w1");
+      const evaluation = spawnDebate(args, { cwd: dir, env: process.env });
+      children.push(evaluation.child);
+      const stuck = () =>
+        server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
+      for (let waited = 0; !stuck(); waited += 100) {
+        expect(waited, "the worker never reached the free-shipping case").toBeLessThan(60_000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      first.kill("SIGKILL");
+      evaluation.child.kill("SIGKILL");
+      await Promise.all([exited(first), exited(evaluation.child)]);
+      const before = server.requests.length;
+      hang = false;
+      startWorker(dir, url, "w2");
+      const resumed = await runDebateAsync(args, dir, process.env);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expectHandFigures(JSON.parse(resumed.stdout));
+      // The cut-off case asked only its judge again: its critic's answer came back from Redis.
+      const again = server.requests.slice(before);
+      expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
+        "judge",
+      ]);
+      const answered = keysOf(server.requests, "answered");
+      expect(answered).toEqual([...new Set(answered)]);
+      expect(answered).toHaveLength(12);
+    } finally {
+      await server.close();
+    }
+  }, 150_000);
 });
