@@ -273,6 +273,57 @@ describe("debate gate eval", () => {
       await server.close();
     }
   }, 120_000);
+  it("SZZ on a public repository's history (a slice of mitt, a bundle): the suspects checked by hand with git blame", async () => {
+    // test/fixtures/szz-mitt/README.md: where the slice comes from and the hand check.
+    const dir = join(work, "szz-mitt");
+    await mkdir(dir, { recursive: true });
+    await run(
+      "git",
+      ["clone", "-q", "-b", "slice", join(repoRoot, "test/fixtures/szz-mitt/mitt.bundle"), "mitt"],
+      {
+        cwd: dir,
+      },
+    );
+    const built = await runDebateAsync(
+      ["gate", "eval", "build", "--repo", "mitt", "--out", "mitt.jsonl", "--json"],
+      dir,
+      process.env,
+    );
+    expect(built.code, built.stderr).toBe(0);
+    const { notes } = JSON.parse(built.stdout) as { notes: string[] };
+    const cases = (await readFile(join(dir, "mitt.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const short = (sha?: string) => sha?.slice(0, 7);
+    const bad = cases
+      .filter((c) => c.label === "bad")
+      .map((c) => [
+        short(c.head),
+        short(c.fix),
+        c.defects.map((d: { file: string; line: number }) => `${d.file}:${d.line}`),
+      ]);
+    expect(bad).toEqual(
+      expect.arrayContaining([
+        ["22ee5e8", "7b23618", ["src/index.js:51"]],
+        ["7b23618", "5793881", ["src/index.js:4", "src/index.js:52"]],
+        ["c09055b", "4bdde7d", ["README.md:76", "README.md:77", "mitt.d.ts:11"]],
+        ["b7d8bec", "fb03239", ["rollup.config.js:4"]],
+        ["8a7e10d", "8c0dcfe", ["package.json:11", "package.json:73"]],
+        // Blamed by 712dd1e and 7b23618: one case, labelled with the earlier fix.
+        ["ab7c4b8", "712dd1e", ["package.json:10"]],
+      ]),
+    );
+    expect(bad).toHaveLength(6);
+    // As many good changes, none of them blamed.
+    const good = cases.filter((c) => c.label === "good").map((c) => short(c.head));
+    expect(good).toHaveLength(6);
+    for (const [head] of bad) expect(good).not.toContain(head);
+    // The real bug fix of the slice blames lines older than the slice; a fix that only adds lines has no suspect.
+    expect(notes).toContain("c0a3d0c: blamed c31b222, the root commit (no base to compare with): skipped");
+    expect(notes).toContain("36706e0: only adds lines (or changes whitespace and comments): no suspect");
+    expect(notes).toContain("8c0dcfe: blamed 924db1e, huge (6 files, 4561 lines): skipped");
+  });
   it("bad input is a clear error (exit 2) naming the flag, or the file, line and field", async () => {
     const dir = join(work, "bad-input");
     await mkdir(dir, { recursive: true });
