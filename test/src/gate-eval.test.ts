@@ -264,6 +264,9 @@ describe("debate gate eval", () => {
       expect(ran.code, ran.stderr).toBe(0);
       const summary = JSON.parse(ran.stdout);
       expect(summary.cases).toEqual({ n: 3, bad: 3, good: 0 });
+      // Every call counts, each panel judge's too: the critic and both judges, once per case.
+      expect(keysOf(server.requests, "answered")).toHaveLength(9);
+      expect(summary.per_change).toMatchObject({ n: 3, calls: 3 });
       expect(summary.agreement).toMatchObject({ method: "cohen", judges: 2, items: 3 });
       expect(summary.agreement.kappa).toBeCloseTo(0.4, 10);
       expect(await readFile(join(dir, "cart.eval", "eval.md"), "utf8")).toContain(

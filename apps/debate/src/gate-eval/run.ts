@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Writable } from "node:stream";
 import type { GateRun } from "@debatekit/core";
 import { readDebateFolder, splitFrontmatter, writeFileAtomic } from "@debatekit/files";
@@ -318,15 +318,18 @@ async function rejudge(result: GateResult, policy: GatePolicy): Promise<GateResu
   return evaluateGate({ state: read.value.state, run, policy, dir: result.dir });
 }
 
-/** The review's seat calls and cost, from its ledger (none when the gate stopped before a review). */
+/**
+ * The review's seat calls and cost, from its journal (none when the gate stopped before a review).
+ * Not from `.debate/ledger.json`: that file is derived and may lag behind the journal (a write it
+ * skipped leaves it stale), and the evaluation must count every call, each panel judge's too.
+ */
 async function readUsage(
   dir: string | undefined,
 ): Promise<Pick<CaseResult, "calls" | "cost_usd" | "unknown_cost_calls">> {
-  const file = dir && join(dir, ".debate", "ledger.json");
-  if (!file || !existsSync(file)) return { calls: 0, cost_usd: 0, unknown_cost_calls: 0 };
-  const { total } = JSON.parse(await readFile(file, "utf8")) as {
-    total: { calls: number; cost_usd: number; unknown_cost_calls: number };
-  };
+  if (!dir || !existsSync(join(dir, ".debate", "journal")))
+    return { calls: 0, cost_usd: 0, unknown_cost_calls: 0 };
+  const { readUsageLedger } = await import("@debatekit/runner");
+  const { total } = await readUsageLedger(dir, basename(dir));
   return { calls: total.calls, cost_usd: total.cost_usd, unknown_cost_calls: total.unknown_cost_calls };
 }
 
