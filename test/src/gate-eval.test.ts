@@ -451,6 +451,49 @@ describe("debate gate eval run --queue", () => {
     }
   }, 120_000);
 
+  it("a queued review asks with the role prompts of the case's base revision, as the gate in CI would", async () => {
+    const dir = join(work, "queue-prompts");
+    const repo = join(dir, "repo");
+    await mkdir(join(repo, ".debatekit", "agents"), { recursive: true });
+    const git = (...args: string[]) => run("git", args, { cwd: repo });
+    await git("init", "-q", "-b", "main");
+    await git("config", "user.email", "t@example.com");
+    await git("config", "user.name", "t");
+    const critique = await readFile(join(repoRoot, "agents/review-critique.md"), "utf8");
+    await writeFile(
+      join(repo, ".debatekit/agents/review-critique.md"),
+      critique.replace(/\n---\n\n/, "\n---\n\nTEAM CRITIC RULES FROM THE BASE\n\n"),
+    );
+    await writeFile(join(repo, "a.js"), "export const a = 1;\n");
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "a, and the team's critic prompt");
+    const base = (await git("rev-parse", "HEAD")).stdout.trim();
+    await writeFile(join(repo, "a.js"), "export const a = 2;\n");
+    await git("commit", "-q", "-am", "a is 2");
+    const head = (await git("rev-parse", "HEAD")).stdout.trim();
+    await writeFile(
+      join(dir, "set.jsonl"),
+      `${JSON.stringify({ id: "good-a", repo: "repo", base, head, label: "good", reasons: ["a hand-written case"] })}\n`,
+    );
+    const url = await startRedis();
+    const server = await startModelServer(reply);
+    try {
+      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+      startWorker(dir, url, "w1");
+      const ran = await runDebateAsync(
+        ["gate", "eval", "run", "set.jsonl", "--policy", "policy.json", "--queue", url, "--json"],
+        dir,
+        process.env,
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const critic = server.requests.filter((r) => r.model === "critic");
+      expect(critic).toHaveLength(1);
+      expect(critic[0]!.allText).toContain("TEAM CRITIC RULES FROM THE BASE");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("a worker killed with SIGKILL mid-case, the evaluation too, then resumed: the same figures, no answered seat call asked twice", async () => {
     const dir = join(work, "queue-killed");
     await buildCartSet(dir);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { GateRun } from "@debatekit/core";
 import { writeFileAtomic } from "@debatekit/files";
 import type { GateEvalCase, GatePolicy, GateResult } from "@debatekit/schema";
@@ -55,10 +55,28 @@ export async function prepareQueuedCase(
       },
     },
   );
+  const review = join(parent, REVIEW_SLUG);
+  if (reviewing) await carryRolePrompts(tree, result, review);
   await rm(tree, { recursive: true, force: true });
-  const prepared: PreparedCase = reviewing ? { review: join(parent, REVIEW_SLUG), result } : { result };
+  const prepared: PreparedCase = reviewing ? { review, result } : { result };
   await writeFileAtomic(file, `${JSON.stringify(prepared, null, 2)}\n`);
   return prepared;
+}
+
+/**
+ * Copies the role prompts the gate read from the base revision (`.debatekit/agents/<role>.md`, named
+ * in its settings) into the review's own `agents/`: a worker has no repository, and the review's
+ * own prompts win over any the worker has, so it asks what the gate in CI would have asked.
+ */
+async function carryRolePrompts(tree: string, result: GateResult, review: string): Promise<void> {
+  const base = result.settings?.base;
+  const prompts = (result.settings?.files ?? []).filter((f) =>
+    /(^|\/)\.debatekit\/agents\/[^/]+\.md$/.test(f),
+  );
+  if (!base || prompts.length === 0) return;
+  await mkdir(join(review, "agents"), { recursive: true });
+  for (const file of prompts)
+    await writeFile(join(review, "agents", basename(file)), await git(tree, "show", `${base}:${file}`));
 }
 
 /** The gate's verdict on a review a worker ran, as the gate judges its own (with the settings read when it was made). */
