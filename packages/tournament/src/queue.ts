@@ -313,18 +313,23 @@ async function jobStates(
 
 /** How a debate queued outside a tournament ended, and how long its last attempt ran on its worker. */
 export interface QueuedDebateEnd {
+  /** The debate's id: its key in `folders`. */
   id: string;
+  /** `done`: its job completed; `failed`: its last attempt failed for good. */
   status: "done" | "failed";
   /** Why it failed (the job's last error). */
   reason?: string;
+  /** How long its last attempt ran on its worker. */
   ms?: number;
 }
 
 /** Options of runQueuedDebates. */
 export interface QueuedDebatesOptions {
+  /** Stops the wait: the jobs stay with the workers, and calling again collects them. */
   signal?: AbortSignal;
-  /** Attempts per debate (default 3), with exponential backoff from `backoffMs` (default 1000). */
+  /** Attempts per debate (default 3). */
   attempts?: number;
+  /** The first retry's delay (default 1000 ms), doubled for each later one. */
   backoffMs?: number;
   /** How often the jobs are looked at (default 200 ms). */
   pollMs?: number;
