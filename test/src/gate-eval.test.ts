@@ -327,6 +327,23 @@ describe("debate gate eval", () => {
     expect(notes).toContain("36706e0: only adds lines (or changes whitespace and comments): no suspect");
     expect(notes).toContain("8c0dcfe: blamed 924db1e, huge (6 files, 4561 lines): skipped");
   });
+  it("docs: 'Before you make the gate required' fits one screen, says what scripted figures measure, and its flags exist", async () => {
+    const doc = await readFile(join(repoRoot, "docs/gate-eval.md"), "utf8");
+    const section = doc.split(/^## /m).find((s) => s.startsWith("Before you make the gate required"))!;
+    const lines = section.trimEnd().split("\n");
+    // One terminal screen: 24 lines of at most 100 characters, the heading included.
+    expect(lines.length).toBeLessThanOrEqual(24);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    expect(section.replace(/\s+/g, " ")).toContain("measure the pipeline, not a model");
+    for (const sub of ["build", "run"]) {
+      const help = await runDebateAsync(["gate", "eval", sub, "--help"], work, process.env);
+      const used = lines
+        .filter((l) => l.startsWith(`debate gate eval ${sub} `) || (sub === "run" && l.startsWith("# ->")))
+        .flatMap((l) => l.match(/--[a-z-]+/g) ?? []);
+      expect(used.length).toBeGreaterThan(0);
+      for (const flag of used) expect(help.stdout).toContain(flag);
+    }
+  });
   it("bad input is a clear error (exit 2) naming the flag, or the file, line and field", async () => {
     const dir = join(work, "bad-input");
     await mkdir(dir, { recursive: true });
