@@ -119,6 +119,54 @@ async function writePolicy(
   await writeFile(join(dir, "policy.json"), JSON.stringify(policy));
 }
 
+/**
+ * A loopback model server scripted by the example's seats whose judge never answers on the
+ * free-shipping case (the fourth) until `release()`: a run is inside that case, its critic's answer
+ * journaled, while the judge is stuck.
+ */
+async function serverStuckOnFreeShipping(): Promise<{
+  server: ModelServer;
+  release: () => void;
+  stuck: () => Promise<void>;
+}> {
+  let hang = true;
+  const server = await startModelServer((request) =>
+    hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
+      ? { hang: true }
+      : reply(request),
+  );
+  const stuck = async () => {
+    const asked = () =>
+      server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
+    for (let waited = 0; !asked(); waited += 100) {
+      expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return {
+    server,
+    release: () => {
+      hang = false;
+    },
+    stuck,
+  };
+}
+
+/**
+ * After a stopped evaluation was resumed: the hand-computed figures, only the cut-off case's judge
+ * asked again (its critic's answer was kept), and every seat call answered once.
+ */
+function expectResumedOnce(server: ModelServer, before: number, stdout: string): void {
+  expectHandFigures(JSON.parse(stdout));
+  const again = server.requests.slice(before);
+  expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
+    "judge",
+  ]);
+  const answered = keysOf(server.requests, "answered");
+  expect(answered).toEqual([...new Set(answered)]);
+  expect(answered).toHaveLength(12);
+}
+
 describe("debate gate eval", () => {
   it("the offline example builds its set by SZZ and runs end to end in under a minute, with the hand-computed figures", async () => {
     const dir = join(work, "example");
@@ -180,14 +228,7 @@ describe("debate gate eval", () => {
     async (signal, code) => {
       const dir = join(work, `stopped-${signal}`);
       await buildCartSet(dir);
-      // First pass: the judge never answers on the free-shipping case (the fourth), so the evaluation
-      // is inside that case, its critic's answer already journaled, when it is killed.
-      let hang = true;
-      const server: ModelServer = await startModelServer((request) =>
-        hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
-          ? { hang: true }
-          : reply(request),
-      );
+      const { server, release, stuck } = await serverStuckOnFreeShipping();
       try {
         await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
         const args = [
@@ -208,12 +249,7 @@ describe("debate gate eval", () => {
           stdio: "ignore",
         });
         const exited = new Promise<number | null>((done) => child.on("close", done));
-        const stuck = () =>
-          server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
-        for (let waited = 0; !stuck(); waited += 100) {
-          expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await stuck();
         child.kill(signal);
         expect(await exited).toBe(code);
         // The three cases before it are done; the one cut off is not.
@@ -221,18 +257,11 @@ describe("debate gate eval", () => {
         expect(done.filter((f) => f.startsWith("bad-"))).toHaveLength(3);
         expect(done).toHaveLength(3);
         const before = server.requests.length;
-        hang = false;
+        release();
         const resumed = await runDebateAsync(args, dir, process.env);
         expect(resumed.code, resumed.stderr).toBe(0);
-        expectHandFigures(JSON.parse(resumed.stdout));
-        // The cases finished before the kill were not run again; the cut-off case asked only its judge.
-        const again = server.requests.slice(before);
-        expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
-          "judge",
-        ]);
-        const answered = keysOf(server.requests, "answered");
-        expect(answered).toEqual([...new Set(answered)]);
-        expect(answered).toHaveLength(12);
+        // The cases finished before the kill were not run again.
+        expectResumedOnce(server, before, resumed.stdout);
       } finally {
         await server.close();
       }
@@ -430,22 +459,30 @@ describe("debate gate eval run --queue", () => {
     return child;
   }
 
+  /**
+   * `gate eval run <set> --queue` on `workers` new workers, the example's seats on a loopback model
+   * server (the caller closes it); the run must succeed.
+   */
+  async function runQueued(dir: string, set: string, workers: number) {
+    const url = await startRedis();
+    const server = await startModelServer(reply);
+    await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+    for (let i = 1; i <= workers; i++) startWorker(dir, url, `w${i}`);
+    const ran = await runDebateAsync(
+      ["gate", "eval", "run", set, "--policy", "policy.json", "--queue", url, "--json"],
+      dir,
+      process.env,
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    return { server, stdout: ran.stdout };
+  }
+
   it("two workers give the figures of a local run, each seat call answered once", async () => {
     const dir = join(work, "queue-two");
     await buildCartSet(dir);
-    const url = await startRedis();
-    const server = await startModelServer(reply);
+    const { server, stdout } = await runQueued(dir, "cart.jsonl", 2);
     try {
-      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
-      startWorker(dir, url, "w1");
-      startWorker(dir, url, "w2");
-      const ran = await runDebateAsync(
-        ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--queue", url, "--json"],
-        dir,
-        process.env,
-      );
-      expect(ran.code, ran.stderr).toBe(0);
-      const queued = JSON.parse(ran.stdout);
+      const queued = JSON.parse(stdout);
       expectHandFigures(queued);
       const answered = keysOf(server.requests, "answered");
       expect(answered).toEqual([...new Set(answered)]);
@@ -492,17 +529,8 @@ describe("debate gate eval run --queue", () => {
       join(dir, "set.jsonl"),
       `${JSON.stringify({ id: "good-a", repo: "repo", base, head, label: "good", reasons: ["a hand-written case"] })}\n`,
     );
-    const url = await startRedis();
-    const server = await startModelServer(reply);
+    const { server } = await runQueued(dir, "set.jsonl", 1);
     try {
-      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
-      startWorker(dir, url, "w1");
-      const ran = await runDebateAsync(
-        ["gate", "eval", "run", "set.jsonl", "--policy", "policy.json", "--queue", url, "--json"],
-        dir,
-        process.env,
-      );
-      expect(ran.code, ran.stderr).toBe(0);
       const critic = server.requests.filter((r) => r.model === "critic");
       expect(critic).toHaveLength(1);
       expect(critic[0]!.allText).toContain("TEAM CRITIC RULES FROM THE BASE");
@@ -515,43 +543,25 @@ describe("debate gate eval run --queue", () => {
     const dir = join(work, "queue-killed");
     await buildCartSet(dir);
     const url = await startRedis();
-    // The judge never answers on the free-shipping case while `hang`: its worker is inside that
-    // case, the critic's answer checkpointed, when it is killed.
-    let hang = true;
-    const server = await startModelServer((request) =>
-      hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
-        ? { hang: true }
-        : reply(request),
-    );
+    // The worker is inside the free-shipping case, its critic's answer checkpointed, when it is killed.
+    const { server, release, stuck } = await serverStuckOnFreeShipping();
     try {
       await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
       const args = ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--queue", url, "--json"];
       const first = startWorker(dir, url, "w1");
       const evaluation = spawnDebate(args, { cwd: dir, env: process.env });
       children.push(evaluation.child);
-      const stuck = () =>
-        server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
-      for (let waited = 0; !stuck(); waited += 100) {
-        expect(waited, "the worker never reached the free-shipping case").toBeLessThan(60_000);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await stuck();
       first.kill("SIGKILL");
       evaluation.child.kill("SIGKILL");
       await Promise.all([exited(first), exited(evaluation.child)]);
       const before = server.requests.length;
-      hang = false;
+      release();
       startWorker(dir, url, "w2");
       const resumed = await runDebateAsync(args, dir, process.env);
       expect(resumed.code, resumed.stderr).toBe(0);
-      expectHandFigures(JSON.parse(resumed.stdout));
-      // The cut-off case asked only its judge again: its critic's answer came back from Redis.
-      const again = server.requests.slice(before);
-      expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
-        "judge",
-      ]);
-      const answered = keysOf(server.requests, "answered");
-      expect(answered).toEqual([...new Set(answered)]);
-      expect(answered).toHaveLength(12);
+      // The cut-off case's critic answer came back from Redis.
+      expectResumedOnce(server, before, resumed.stdout);
     } finally {
       await server.close();
     }

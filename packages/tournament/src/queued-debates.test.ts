@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,11 +10,11 @@ import { createTournament } from "./folder.js";
 import { parseMotions } from "./motions.js";
 import { runQueuedDebates, startWorker } from "./queue.js";
 import { parseEntrants } from "./spec.js";
+import { startRedisServer } from "./test-helpers/redis-server.js";
 
 // Debate folders run on the queue outside any tournament (what `gate eval run --queue` uses): a
 // real redis-server on loopback (Debian's, installed by scripts/install-redis.mjs) and a worker in
 // this process; the replay seats log every call they answer.
-const REDIS = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
 const example = fileURLToPath(new URL("../../../examples/tournament-replay/", import.meta.url));
 
 let server: ChildProcess;
@@ -23,28 +22,8 @@ let url: string;
 let root: string;
 
 beforeAll(async () => {
-  if (!REDIS) throw new Error("redis-server is missing: run `node scripts/install-redis.mjs`");
   root = await mkdtemp(path.join(tmpdir(), "queued-debates-"));
-  const port = await new Promise<number>((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-  server = spawn(REDIS, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((done, fail) => {
-    let out = "";
-    server.stdout!.on("data", (d) => {
-      out += String(d);
-      if (/Ready to accept connections/.test(out)) done();
-    });
-    server.once("exit", () => fail(new Error(`redis-server exited: ${out}`)));
-  });
-  url = `redis://127.0.0.1:${port}`;
+  ({ server, url } = await startRedisServer());
 });
 
 afterAll(async () => {
