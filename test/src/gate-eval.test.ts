@@ -463,13 +463,19 @@ describe("debate gate eval run --queue", () => {
    * `gate eval run <set> --queue` on `workers` new workers, the example's seats on a loopback model
    * server (the caller closes it); the run must succeed.
    */
-  async function runQueued(dir: string, set: string, workers: number) {
+  async function runQueued(
+    dir: string,
+    set: string,
+    workers: number,
+    answer: (request: ModelRequest) => ModelReply = reply,
+    extra: string[] = [],
+  ) {
     const url = await startRedis();
-    const server = await startModelServer(reply);
+    const server = await startModelServer(answer);
     await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
     for (let i = 1; i <= workers; i++) startWorker(dir, url, `w${i}`);
     const ran = await runDebateAsync(
-      ["gate", "eval", "run", set, "--policy", "policy.json", "--queue", url, "--json"],
+      ["gate", "eval", "run", set, "--policy", "policy.json", "--queue", url, "--json", ...extra],
       dir,
       process.env,
     );
@@ -538,6 +544,31 @@ describe("debate gate eval run --queue", () => {
       await server.close();
     }
   }, 60_000);
+
+  it("a review that fails for good on its workers is an undecided case under every threshold, with its reason", async () => {
+    const dir = join(work, "queue-failed");
+    await buildCartSet(dir);
+    // The critic's provider refuses every call: each attempt of the job fails, then the job does.
+    const { server, stdout } = await runQueued(
+      dir,
+      "cart.jsonl",
+      1,
+      (request) => (request.model === "critic" ? { error: 400, message: "model not found" } : reply(request)),
+      ["--limit", "1"],
+    );
+    try {
+      const summary = JSON.parse(stdout);
+      expect(summary.cases).toEqual({ n: 1, bad: 1, good: 0 });
+      for (const t of summary.thresholds)
+        expect(t.confusion.bad).toEqual({ blocked: 0, pass: 0, undecided: 1 });
+      const [file] = await readdir(join(dir, "cart.eval", "cases"));
+      const record = JSON.parse(await readFile(join(dir, "cart.eval", "cases", file!), "utf8"));
+      expect(record.gate.outcome).toBe("undecided");
+      expect(record.reason).toMatch(/^undecided: .*model not found/);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 
   it("a worker killed with SIGKILL mid-case, the evaluation too, then resumed: the same figures, no answered seat call asked twice", async () => {
     const dir = join(work, "queue-killed");
