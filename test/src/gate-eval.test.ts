@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,8 @@ import {
   startModelServer,
 } from "@debatekit/model-server";
 import { validateGateEvalCase } from "@debatekit/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { exited, freePort, REDIS, spawnDebate } from "./queue-helpers.js";
 import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // `debate gate eval` end to end: the offline example (a repository with real bug-introducing and
@@ -118,6 +119,54 @@ async function writePolicy(
   await writeFile(join(dir, "policy.json"), JSON.stringify(policy));
 }
 
+/**
+ * A loopback model server scripted by the example's seats whose judge never answers on the
+ * free-shipping case (the fourth) until `release()`: a run is inside that case, its critic's answer
+ * journaled, while the judge is stuck.
+ */
+async function serverStuckOnFreeShipping(): Promise<{
+  server: ModelServer;
+  release: () => void;
+  stuck: () => Promise<void>;
+}> {
+  let hang = true;
+  const server = await startModelServer((request) =>
+    hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
+      ? { hang: true }
+      : reply(request),
+  );
+  const stuck = async () => {
+    const asked = () =>
+      server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
+    for (let waited = 0; !asked(); waited += 100) {
+      expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return {
+    server,
+    release: () => {
+      hang = false;
+    },
+    stuck,
+  };
+}
+
+/**
+ * After a stopped evaluation was resumed: the hand-computed figures, only the cut-off case's judge
+ * asked again (its critic's answer was kept), and every seat call answered once.
+ */
+function expectResumedOnce(server: ModelServer, before: number, stdout: string): void {
+  expectHandFigures(JSON.parse(stdout));
+  const again = server.requests.slice(before);
+  expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
+    "judge",
+  ]);
+  const answered = keysOf(server.requests, "answered");
+  expect(answered).toEqual([...new Set(answered)]);
+  expect(answered).toHaveLength(12);
+}
+
 describe("debate gate eval", () => {
   it("the offline example builds its set by SZZ and runs end to end in under a minute, with the hand-computed figures", async () => {
     const dir = join(work, "example");
@@ -179,14 +228,7 @@ describe("debate gate eval", () => {
     async (signal, code) => {
       const dir = join(work, `stopped-${signal}`);
       await buildCartSet(dir);
-      // First pass: the judge never answers on the free-shipping case (the fourth), so the evaluation
-      // is inside that case, its critic's answer already journaled, when it is killed.
-      let hang = true;
-      const server: ModelServer = await startModelServer((request) =>
-        hang && request.model === "judge" && request.allText.includes("Free shipping starts above 50")
-          ? { hang: true }
-          : reply(request),
-      );
+      const { server, release, stuck } = await serverStuckOnFreeShipping();
       try {
         await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
         const args = [
@@ -207,12 +249,7 @@ describe("debate gate eval", () => {
           stdio: "ignore",
         });
         const exited = new Promise<number | null>((done) => child.on("close", done));
-        const stuck = () =>
-          server.requests.some((r) => r.model === "judge" && r.allText.includes("Free shipping"));
-        for (let waited = 0; !stuck(); waited += 100) {
-          expect(waited, "the evaluation never reached the free-shipping case").toBeLessThan(60_000);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await stuck();
         child.kill(signal);
         expect(await exited).toBe(code);
         // The three cases before it are done; the one cut off is not.
@@ -220,18 +257,11 @@ describe("debate gate eval", () => {
         expect(done.filter((f) => f.startsWith("bad-"))).toHaveLength(3);
         expect(done).toHaveLength(3);
         const before = server.requests.length;
-        hang = false;
+        release();
         const resumed = await runDebateAsync(args, dir, process.env);
         expect(resumed.code, resumed.stderr).toBe(0);
-        expectHandFigures(JSON.parse(resumed.stdout));
-        // The cases finished before the kill were not run again; the cut-off case asked only its judge.
-        const again = server.requests.slice(before);
-        expect(again.filter((r) => r.allText.includes("return amount > 50")).map((r) => r.model)).toEqual([
-          "judge",
-        ]);
-        const answered = keysOf(server.requests, "answered");
-        expect(answered).toEqual([...new Set(answered)]);
-        expect(answered).toHaveLength(12);
+        // The cases finished before the kill were not run again.
+        expectResumedOnce(server, before, resumed.stdout);
       } finally {
         await server.close();
       }
@@ -263,6 +293,9 @@ describe("debate gate eval", () => {
       expect(ran.code, ran.stderr).toBe(0);
       const summary = JSON.parse(ran.stdout);
       expect(summary.cases).toEqual({ n: 3, bad: 3, good: 0 });
+      // Every call counts, each panel judge's too: the critic and both judges, once per case.
+      expect(keysOf(server.requests, "answered")).toHaveLength(9);
+      expect(summary.per_change).toMatchObject({ n: 3, calls: 3 });
       expect(summary.agreement).toMatchObject({ method: "cohen", judges: 2, items: 3 });
       expect(summary.agreement.kappa).toBeCloseTo(0.4, 10);
       expect(await readFile(join(dir, "cart.eval", "eval.md"), "utf8")).toContain(
@@ -272,6 +305,74 @@ describe("debate gate eval", () => {
       await server.close();
     }
   }, 120_000);
+  it("SZZ on a public repository's history (a slice of mitt, a bundle): the suspects checked by hand with git blame", async () => {
+    // test/fixtures/szz-mitt/README.md: where the slice comes from and the hand check.
+    const dir = join(work, "szz-mitt");
+    await mkdir(dir, { recursive: true });
+    await run(
+      "git",
+      ["clone", "-q", "-b", "slice", join(repoRoot, "test/fixtures/szz-mitt/mitt.bundle"), "mitt"],
+      {
+        cwd: dir,
+      },
+    );
+    const built = await runDebateAsync(
+      ["gate", "eval", "build", "--repo", "mitt", "--out", "mitt.jsonl", "--json"],
+      dir,
+      process.env,
+    );
+    expect(built.code, built.stderr).toBe(0);
+    const { notes } = JSON.parse(built.stdout) as { notes: string[] };
+    const cases = (await readFile(join(dir, "mitt.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const short = (sha?: string) => sha?.slice(0, 7);
+    const bad = cases
+      .filter((c) => c.label === "bad")
+      .map((c) => [
+        short(c.head),
+        short(c.fix),
+        c.defects.map((d: { file: string; line: number }) => `${d.file}:${d.line}`),
+      ]);
+    expect(bad).toEqual(
+      expect.arrayContaining([
+        ["22ee5e8", "7b23618", ["src/index.js:51"]],
+        ["7b23618", "5793881", ["src/index.js:4", "src/index.js:52"]],
+        ["c09055b", "4bdde7d", ["README.md:76", "README.md:77", "mitt.d.ts:11"]],
+        ["b7d8bec", "fb03239", ["rollup.config.js:4"]],
+        ["8a7e10d", "8c0dcfe", ["package.json:11", "package.json:73"]],
+        // Blamed by 712dd1e and 7b23618: one case, labelled with the earlier fix.
+        ["ab7c4b8", "712dd1e", ["package.json:10"]],
+      ]),
+    );
+    expect(bad).toHaveLength(6);
+    // As many good changes, none of them blamed.
+    const good = cases.filter((c) => c.label === "good").map((c) => short(c.head));
+    expect(good).toHaveLength(6);
+    for (const [head] of bad) expect(good).not.toContain(head);
+    // The real bug fix of the slice blames lines older than the slice; a fix that only adds lines has no suspect.
+    expect(notes).toContain("c0a3d0c: blamed c31b222, the root commit (no base to compare with): skipped");
+    expect(notes).toContain("36706e0: only adds lines (or changes whitespace and comments): no suspect");
+    expect(notes).toContain("8c0dcfe: blamed 924db1e, huge (6 files, 4561 lines): skipped");
+  });
+  it("docs: 'Before you make the gate required' fits one screen, says what scripted figures measure, and its flags exist", async () => {
+    const doc = await readFile(join(repoRoot, "docs/gate-eval.md"), "utf8");
+    const section = doc.split(/^## /m).find((s) => s.startsWith("Before you make the gate required"))!;
+    const lines = section.trimEnd().split("\n");
+    // One terminal screen: 24 lines of at most 100 characters, the heading included.
+    expect(lines.length).toBeLessThanOrEqual(24);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    expect(section.replace(/\s+/g, " ")).toContain("measure the pipeline, not a model");
+    for (const sub of ["build", "run"]) {
+      const help = await runDebateAsync(["gate", "eval", sub, "--help"], work, process.env);
+      const used = lines
+        .filter((l) => l.startsWith(`debate gate eval ${sub} `) || (sub === "run" && l.startsWith("# ->")))
+        .flatMap((l) => l.match(/--[a-z-]+/g) ?? []);
+      expect(used.length).toBeGreaterThan(0);
+      for (const flag of used) expect(help.stdout).toContain(flag);
+    }
+  });
   it("bad input is a clear error (exit 2) naming the flag, or the file, line and field", async () => {
     const dir = join(work, "bad-input");
     await mkdir(dir, { recursive: true });
@@ -302,4 +403,198 @@ describe("debate gate eval", () => {
       'debate: --block-on: expected severities P1, P2, P3 joined by commas (e.g. P1,P2), got "P4"\n',
     ]);
   });
+});
+
+describe("debate gate eval run --queue", () => {
+  // The cases run on `debate worker` processes through a real redis-server on loopback (Debian's,
+  // started here on a free port, never a system service), as a tournament's debates do.
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited(child);
+      }
+    }
+  });
+
+  /** redis-server on a free loopback port, without persistence (it outlives every worker of a test). */
+  async function startRedis(): Promise<string> {
+    const port = await freePort();
+    const child = spawn(
+      REDIS!,
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    children.push(child);
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += String(d);
+    });
+    for (let waited = 0; !/Ready to accept connections/.test(out); waited += 50) {
+      expect(waited, "redis-server did not start").toBeLessThan(15_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return `redis://127.0.0.1:${port}`;
+  }
+
+  /** A `debate worker` in a folder of its own; a dead worker's job is taken over within about 3 s. */
+  function startWorker(dir: string, url: string, name: string): ChildProcess {
+    const { child } = spawnDebate(
+      [
+        "worker",
+        url,
+        "--dir",
+        join(dir, "workers", name),
+        "--lock-duration",
+        "2000",
+        "--stalled-interval",
+        "1000",
+      ],
+      { cwd: dir, env: process.env },
+    );
+    children.push(child);
+    return child;
+  }
+
+  /**
+   * `gate eval run <set> --queue` on `workers` new workers, the example's seats on a loopback model
+   * server (the caller closes it); the run must succeed.
+   */
+  async function runQueued(
+    dir: string,
+    set: string,
+    workers: number,
+    answer: (request: ModelRequest) => ModelReply = reply,
+    extra: string[] = [],
+  ) {
+    const url = await startRedis();
+    const server = await startModelServer(answer);
+    await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+    for (let i = 1; i <= workers; i++) startWorker(dir, url, `w${i}`);
+    const ran = await runDebateAsync(
+      ["gate", "eval", "run", set, "--policy", "policy.json", "--queue", url, "--json", ...extra],
+      dir,
+      process.env,
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    return { server, stdout: ran.stdout };
+  }
+
+  it("two workers give the figures of a local run, each seat call answered once", async () => {
+    const dir = join(work, "queue-two");
+    await buildCartSet(dir);
+    const { server, stdout } = await runQueued(dir, "cart.jsonl", 2);
+    try {
+      const queued = JSON.parse(stdout);
+      expectHandFigures(queued);
+      const answered = keysOf(server.requests, "answered");
+      expect(answered).toEqual([...new Set(answered)]);
+      expect(answered).toHaveLength(12);
+      // The same set run in this process: every figure alike (seat calls per change included) but time.
+      const local = await runDebateAsync(
+        ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--out", "local.eval", "--json"],
+        dir,
+        process.env,
+      );
+      expect(local.code, local.stderr).toBe(0);
+      const untimed = (summary: { per_change: object }) => ({
+        ...summary,
+        per_change: { ...summary.per_change, wall_ms: 0 },
+      });
+      expect(untimed(queued)).toEqual(untimed(JSON.parse(local.stdout)));
+      expect(queued.per_change.calls).toBe(2);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it("a queued review asks with the role prompts of the case's base revision, as the gate in CI would", async () => {
+    const dir = join(work, "queue-prompts");
+    const repo = join(dir, "repo");
+    await mkdir(join(repo, ".debatekit", "agents"), { recursive: true });
+    const git = (...args: string[]) => run("git", args, { cwd: repo });
+    await git("init", "-q", "-b", "main");
+    await git("config", "user.email", "t@example.com");
+    await git("config", "user.name", "t");
+    const critique = await readFile(join(repoRoot, "agents/review-critique.md"), "utf8");
+    await writeFile(
+      join(repo, ".debatekit/agents/review-critique.md"),
+      critique.replace(/\n---\n\n/, "\n---\n\nTEAM CRITIC RULES FROM THE BASE\n\n"),
+    );
+    await writeFile(join(repo, "a.js"), "export const a = 1;\n");
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "a, and the team's critic prompt");
+    const base = (await git("rev-parse", "HEAD")).stdout.trim();
+    await writeFile(join(repo, "a.js"), "export const a = 2;\n");
+    await git("commit", "-q", "-am", "a is 2");
+    const head = (await git("rev-parse", "HEAD")).stdout.trim();
+    await writeFile(
+      join(dir, "set.jsonl"),
+      `${JSON.stringify({ id: "good-a", repo: "repo", base, head, label: "good", reasons: ["a hand-written case"] })}\n`,
+    );
+    const { server } = await runQueued(dir, "set.jsonl", 1);
+    try {
+      const critic = server.requests.filter((r) => r.model === "critic");
+      expect(critic).toHaveLength(1);
+      expect(critic[0]!.allText).toContain("TEAM CRITIC RULES FROM THE BASE");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("a review that fails for good on its workers is an undecided case under every threshold, with its reason", async () => {
+    const dir = join(work, "queue-failed");
+    await buildCartSet(dir);
+    // The critic's provider refuses every call: each attempt of the job fails, then the job does.
+    const { server, stdout } = await runQueued(
+      dir,
+      "cart.jsonl",
+      1,
+      (request) => (request.model === "critic" ? { error: 400, message: "model not found" } : reply(request)),
+      ["--limit", "1"],
+    );
+    try {
+      const summary = JSON.parse(stdout);
+      expect(summary.cases).toEqual({ n: 1, bad: 1, good: 0 });
+      for (const t of summary.thresholds)
+        expect(t.confusion.bad).toEqual({ blocked: 0, pass: 0, undecided: 1 });
+      const [file] = await readdir(join(dir, "cart.eval", "cases"));
+      const record = JSON.parse(await readFile(join(dir, "cart.eval", "cases", file!), "utf8"));
+      expect(record.gate.outcome).toBe("undecided");
+      expect(record.reason).toMatch(/^undecided: .*model not found/);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+
+  it("a worker killed with SIGKILL mid-case, the evaluation too, then resumed: the same figures, no answered seat call asked twice", async () => {
+    const dir = join(work, "queue-killed");
+    await buildCartSet(dir);
+    const url = await startRedis();
+    // The worker is inside the free-shipping case, its critic's answer checkpointed, when it is killed.
+    const { server, release, stuck } = await serverStuckOnFreeShipping();
+    try {
+      await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
+      const args = ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--queue", url, "--json"];
+      const first = startWorker(dir, url, "w1");
+      const evaluation = spawnDebate(args, { cwd: dir, env: process.env });
+      children.push(evaluation.child);
+      await stuck();
+      first.kill("SIGKILL");
+      evaluation.child.kill("SIGKILL");
+      await Promise.all([exited(first), exited(evaluation.child)]);
+      const before = server.requests.length;
+      release();
+      startWorker(dir, url, "w2");
+      const resumed = await runDebateAsync(args, dir, process.env);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // The cut-off case's critic answer came back from Redis.
+      expectResumedOnce(server, before, resumed.stdout);
+    } finally {
+      await server.close();
+    }
+  }, 150_000);
 });

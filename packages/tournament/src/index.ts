@@ -27,11 +27,18 @@ export type { TournamentMotion } from "./motions.js";
 export { parseMotions } from "./motions.js";
 export type { PlanLine, PlanOptions, TournamentPlan } from "./plan.js";
 export { planTournament } from "./plan.js";
-export type { QueueRunOptions, WorkerEvent, WorkerOptions } from "./queue.js";
+export type {
+  QueuedDebateEnd,
+  QueuedDebatesOptions,
+  QueueRunOptions,
+  WorkerEvent,
+  WorkerOptions,
+} from "./queue.js";
 export {
   DEBATE_QUEUE,
   debateJobId,
   enqueueTournament,
+  runQueuedDebates,
   startWorker,
   TOURNAMENT_QUEUE,
 } from "./queue.js";

@@ -1,41 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import type { SeatConfig } from "@debatekit/schema";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisGates } from "./limiter.js";
+import { startRedisServer } from "./test-helpers/redis-server.js";
 
 // The provider limits of queue mode, on a real redis-server (Debian's, installed by
 // scripts/install-redis.mjs): two connections stand for two worker machines.
-const REDIS = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
-
 let server: ChildProcess;
 let url: string;
 const clients: Redis[] = [];
 
 beforeAll(async () => {
-  if (!REDIS) throw new Error("redis-server is missing: run `node scripts/install-redis.mjs`");
-  const port = await new Promise<number>((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-  server = spawn(REDIS, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((done, fail) => {
-    let out = "";
-    server.stdout!.on("data", (d) => {
-      out += String(d);
-      if (/Ready to accept connections/.test(out)) done();
-    });
-    server.once("exit", () => fail(new Error(`redis-server exited: ${out}`)));
-  });
-  url = `redis://127.0.0.1:${port}`;
+  ({ server, url } = await startRedisServer());
 });
 
 afterAll(async () => {

@@ -153,18 +153,7 @@ export async function enqueueTournament(
       await writeTournament(tournament);
     }
     await redis.hset(tournamentKey(tid), TOURNAMENT_FILE, await readTournamentText(dir));
-    for (const match of todo) {
-      // Missing only if a collect was killed between its two renames: Redis holds the debate then,
-      // and collecting it writes the folder again.
-      const files = await readFolderSnapshot(matchFolder(dir, match.id)).catch(
-        (error: NodeJS.ErrnoException) => {
-          if (error.code === "ENOENT") return {};
-          throw error;
-        },
-      );
-      if (Object.keys(files).length > 0)
-        await redis.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, match.id), ...flatten(files));
-    }
+    for (const match of todo) await uploadFolder(redis, tid, match.id, matchFolder(dir, match.id));
     let parent = await Job.fromId(tournaments, tid);
     if (parent && todo.length > 0 && (await parent.getState()) === "completed") {
       // A finished flow gets no new children: debates enqueued again (--retry-failed, a budget
@@ -180,18 +169,11 @@ export async function enqueueTournament(
         queueName: TOURNAMENT_QUEUE,
         data: { tid, matches: tournament.frontmatter.matches.map((m) => m.id) },
         opts: { jobId: tid },
-        children: todo.map((m) => ({
-          name: "debate",
-          queueName: DEBATE_QUEUE,
-          data: { tid, id: m.id, limits: tournament.frontmatter.limits ?? {} },
-          opts: {
-            jobId: debateJobId(tid, m.id),
-            attempts: options.attempts ?? 3,
-            backoff: { type: "exponential", delay: options.backoffMs ?? 1000 },
-            // A debate that fails for good is recorded; the tournament still rates the others.
-            ignoreDependencyOnFailure: true,
-          },
-        })),
+        children: todo.map((m) => {
+          const job = debateJob(tid, m.id, tournament.frontmatter.limits ?? {}, options);
+          // A debate that fails for good is recorded; the tournament still rates the others.
+          return { ...job, queueName: DEBATE_QUEUE, opts: { ...job.opts, ignoreDependencyOnFailure: true } };
+        }),
       });
     }
     const pending = new Set(todo.map((m) => m.id));
@@ -201,18 +183,12 @@ export async function enqueueTournament(
       // Two commands a look, however many debates are pending: their scores in BullMQ's
       // completed and failed sets (a job is in one of them once it has ended).
       const ids = [...pending];
-      const jobIds = ids.map((id) => debateJobId(tid, id));
-      const [completed, failed] = await Promise.all([
-        redis.zmscore(`${PREFIX}:${DEBATE_QUEUE}:completed`, ...jobIds),
-        redis.zmscore(`${PREFIX}:${DEBATE_QUEUE}:failed`, ...jobIds),
-      ]);
+      const states = await jobStates(redis, tid, ids);
       for (const [i, id] of ids.entries()) {
-        const state = completed[i] !== null ? "completed" : failed[i] !== null ? "failed" : "pending";
+        const state = states[i]!;
         if (state === "pending") continue;
         const job = state === "failed" ? await Job.fromId(debates, debateJobId(tid, id)) : undefined;
-        const debateDir = matchFolder(dir, id);
-        const files = await redis.hgetall(filesKey(tid, id));
-        if (Object.keys(files).length > 0) await writeFolderSnapshot(debateDir, files);
+        await collectFolder(redis, tid, id, matchFolder(dir, id));
         if (state === "failed") {
           await recordFailure(dir, id, {
             code: "DEBATE_FAILED",
@@ -274,6 +250,144 @@ export async function enqueueTournament(
     throw queue.lostError() ?? error;
   } finally {
     await settlesWithin(CLOSE_MS, Promise.all([flows.close(), debates.close(), tournaments.close()]));
+    await queue.close();
+  }
+}
+
+/**
+ * Uploads a debate folder to Redis unless Redis holds it already (re-enqueuing never rolls a debate
+ * back). A missing folder uploads nothing: a collect killed between its two renames leaves Redis
+ * holding the debate, and collecting it writes the folder again.
+ */
+async function uploadFolder(redis: Redis, tid: string, id: string, dir: string): Promise<void> {
+  const files = await readFolderSnapshot(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return {};
+    throw error;
+  });
+  if (Object.keys(files).length > 0)
+    await redis.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, id), ...flatten(files));
+}
+
+/** Writes a debate's folder back from Redis (nothing when Redis holds none). */
+async function collectFolder(redis: Redis, tid: string, id: string, dir: string): Promise<void> {
+  const files = await redis.hgetall(filesKey(tid, id));
+  if (Object.keys(files).length > 0) await writeFolderSnapshot(dir, files);
+}
+
+/** The job of one debate, by id (adding it twice is a no-op), with its attempts and backoff. */
+function debateJob(
+  tid: string,
+  id: string,
+  limits: Record<string, unknown>,
+  options: { attempts?: number; backoffMs?: number },
+) {
+  return {
+    name: "debate",
+    data: { tid, id, limits },
+    opts: {
+      jobId: debateJobId(tid, id),
+      attempts: options.attempts ?? 3,
+      backoff: { type: "exponential", delay: options.backoffMs ?? 1000 },
+    },
+  };
+}
+
+/**
+ * How each debate job of `ids` stands: two commands a look however many are pending, their scores
+ * in BullMQ's completed and failed sets (a job is in one of them once it has ended).
+ */
+async function jobStates(
+  redis: Redis,
+  tid: string,
+  ids: readonly string[],
+): Promise<Array<"completed" | "failed" | "pending">> {
+  const jobIds = ids.map((id) => debateJobId(tid, id));
+  const [completed, failed] = await Promise.all([
+    redis.zmscore(`${PREFIX}:${DEBATE_QUEUE}:completed`, ...jobIds),
+    redis.zmscore(`${PREFIX}:${DEBATE_QUEUE}:failed`, ...jobIds),
+  ]);
+  return ids.map((_id, i) =>
+    completed[i] !== null ? "completed" : failed[i] !== null ? "failed" : "pending",
+  );
+}
+
+/** How a debate queued outside a tournament ended, and how long its last attempt ran on its worker. */
+export interface QueuedDebateEnd {
+  /** The debate's id: its key in `folders`. */
+  id: string;
+  /** `done`: its job completed; `failed`: its last attempt failed for good. */
+  status: "done" | "failed";
+  /** Why it failed (the job's last error). */
+  reason?: string;
+  /** How long its last attempt ran on its worker. */
+  ms?: number;
+}
+
+/** Options of runQueuedDebates. */
+export interface QueuedDebatesOptions {
+  /** Stops the wait: the jobs stay with the workers, and calling again collects them. */
+  signal?: AbortSignal;
+  /** Attempts per debate (default 3). */
+  attempts?: number;
+  /** The first retry's delay (default 1000 ms), doubled for each later one. */
+  backoffMs?: number;
+  /** How often the jobs are looked at (default 200 ms). */
+  pollMs?: number;
+  /** Called for each debate once its folder is written back, before the next is looked at. */
+  onEnded?: (end: QueuedDebateEnd) => void | Promise<void>;
+}
+
+/**
+ * Runs debate folders on the queue's workers outside any tournament (no flow, nothing rated): each
+ * folder (`folders`: id -> folder) is uploaded unless Redis holds it already, enqueued as a debate
+ * job by id, and written back from Redis once its job has ended. Workers run these jobs as they run a
+ * tournament's, so every answered seat call is checkpointed and never asked again. `group` keeps
+ * callers' keys apart (no `:`); the same group and ids resume where they are. Stopping the wait
+ * (signal) leaves the jobs to the workers and returns the debates ended so far.
+ */
+export async function runQueuedDebates(
+  url: string,
+  group: string,
+  folders: Readonly<Record<string, string>>,
+  options: QueuedDebatesOptions = {},
+): Promise<QueuedDebateEnd[]> {
+  const queue = await openQueueConnection(url, options.signal);
+  const { redis } = queue;
+  const debates = heard(new Queue(DEBATE_QUEUE, { connection: redis }));
+  try {
+    const ids = Object.keys(folders);
+    for (const id of ids) await uploadFolder(redis, group, id, folders[id]!);
+    for (const id of ids) {
+      const job = debateJob(group, id, {}, options);
+      await debates.add(job.name, job.data, job.opts);
+    }
+    const pending = new Set(ids);
+    const ended: QueuedDebateEnd[] = [];
+    while (pending.size > 0 && !options.signal?.aborted) {
+      const looked = [...pending];
+      const states = await jobStates(redis, group, looked);
+      for (const [i, id] of looked.entries()) {
+        const state = states[i]!;
+        if (state === "pending") continue;
+        const job = await Job.fromId(debates, debateJobId(group, id));
+        await collectFolder(redis, group, id, folders[id]!);
+        const end: QueuedDebateEnd = {
+          id,
+          status: state === "completed" ? "done" : "failed",
+          ...(state === "failed" ? { reason: job?.failedReason ?? "the debate failed" } : {}),
+          ...(job?.finishedOn && job.processedOn ? { ms: job.finishedOn - job.processedOn } : {}),
+        };
+        pending.delete(id);
+        ended.push(end);
+        await options.onEnded?.(end);
+      }
+      if (pending.size > 0) await sleepUnlessAborted(options.pollMs ?? 200, options.signal);
+    }
+    return ended;
+  } catch (error) {
+    throw queue.lostError() ?? error;
+  } finally {
+    await settlesWithin(CLOSE_MS, debates.close());
     await queue.close();
   }
 }

@@ -22,6 +22,7 @@ interface RunFlags {
   limit?: number;
   parallel: number;
   blockOn: string[];
+  queue?: string;
   json?: boolean;
 }
 
@@ -109,6 +110,7 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
     store,
     thresholds,
     parallel: flags.parallel,
+    ...(flags.queue ? { queue: flags.queue } : {}),
     env: io.env,
     onCase: (r, resumed) => {
       if (!flags.json)
@@ -164,7 +166,11 @@ export function registerGateEval(program: Command, io: CliIO): void {
     .requiredOption("--policy <file>", "the gate policy every case is reviewed with (its seats, budget)")
     .option("--out <dir>", "where results go (default: the set's path without .jsonl, plus .eval)")
     .option("--limit <n>", "only the first n cases", parsePositiveInt)
-    .option("--parallel <n>", "cases reviewed at once", parsePositiveInt, 2)
+    .option("--parallel <n>", "cases reviewed at once in this process (without --queue)", parsePositiveInt, 2)
+    .option(
+      "--queue <redis-url>",
+      "run the reviews on the queue's workers (`debate worker --queue`) instead of in this process: resumable, each answered seat call asked once",
+    )
     .option("--block-on <severities...>", "severity thresholds to report, each P1 or a list like P1,P2", [
       "P1",
       "P1,P2",

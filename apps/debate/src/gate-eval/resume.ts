@@ -1,6 +1,9 @@
 import type { GateRun } from "@debatekit/core";
 import type { GateEvalCase, GatePolicy, GateResult } from "@debatekit/schema";
 
+/** The review folder's name under each case's work folder (`<work>/debates/gate`). */
+export const REVIEW_SLUG = "gate";
+
 /** The gate's scope for a case: the change from its base to its head. */
 export const caseScope = (c: GateEvalCase) => `range:${c.base}..${c.head}`;
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Writable } from "node:stream";
 import type { GateRun } from "@debatekit/core";
 import { readDebateFolder, splitFrontmatter, writeFileAtomic } from "@debatekit/files";
@@ -9,7 +9,7 @@ import { redactOutput } from "../exit-error.js";
 import type { CaseResult } from "./case-result.js";
 import { pointedAt } from "./case-result.js";
 import { git } from "./git.js";
-import { caseScope, finishGateReview } from "./resume.js";
+import { caseScope, finishGateReview, REVIEW_SLUG } from "./resume.js";
 
 /** What `debate gate eval run` needs. */
 export interface RunOptions {
@@ -24,12 +24,11 @@ export interface RunOptions {
   /** Cases reviewed at once. */
   parallel: number;
   env: NodeJS.ProcessEnv;
+  /** A Redis URL: the cases run on the queue's workers instead of in this process (`parallel` is then theirs). */
+  queue?: string;
   /** Called when a case is done (or found done). */
   onCase?: (result: CaseResult, resumed: boolean) => void;
 }
-
-/** The review folder's name under each case's work folder. */
-const REVIEW_SLUG = "gate";
 
 /** The name of a threshold: its severities joined by commas ("P1,P2"). */
 export const thresholdName = (severities: readonly string[]) => severities.join(",");
@@ -45,40 +44,100 @@ export async function runEvalCases(options: RunOptions): Promise<CaseResult[]> {
   await claimStore(options.store, options.policy);
   const results: CaseResult[] = new Array(options.cases.length);
   // Ctrl-C stops the gates (they cancel their reviews, the journals keep every answered call): the
-  // case being reviewed is not written as done, so the next run finishes it.
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-  };
+  // case being reviewed is not written as done, so the next run finishes it. With a queue, the
+  // workers go on with their jobs: the next run collects them.
+  const stopping = new AbortController();
+  const stop = () => stopping.abort();
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  try {
+    if (options.queue) await runQueuedCases(options, options.queue, results, stopping.signal);
+    else await runLocalCases(options, results, stopping.signal);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  if (stopping.signal.aborted) throw new EvalStopped();
+  return results;
+}
+
+/** Reviews the cases in this process, `parallel` at a time. */
+async function runLocalCases(options: RunOptions, results: CaseResult[], signal: AbortSignal): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (!stopped && next < options.cases.length) {
+    while (!signal.aborted && next < options.cases.length) {
       const index = next++;
       const c = options.cases[index]!;
       const done = await readCaseResult(c, options);
-      const result =
-        done ??
-        (await evaluateCase(c, options, () => stopped).catch((error: unknown) => {
-          throw new Error(`case ${c.id}: ${error instanceof Error ? error.message : String(error)}`, {
-            cause: error,
-          });
-        }));
+      const result = done ?? (await evaluateCase(c, options, () => signal.aborted).catch(caseError(c)));
       if (!result) return;
       results[index] = result;
       options.onCase?.(result, done !== undefined);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
-  if (stopped) throw new EvalStopped();
-  return results;
+  await Promise.all(Array.from({ length: Math.max(1, options.parallel) }, worker));
 }
+
+/**
+ * Reviews the cases on the queue's workers (`debate worker --queue`): each case's review is prepared
+ * here as the gate would make it, run by a worker as a tournament's debates are (checkpointed in
+ * Redis: a killed worker's job resumes elsewhere, no answered call asked again), and judged here
+ * once its folder is back.
+ */
+async function runQueuedCases(
+  options: RunOptions,
+  url: string,
+  results: CaseResult[],
+  signal: AbortSignal,
+): Promise<void> {
+  const [{ runQueuedDebates }, { judgeQueuedCase, prepareQueuedCase, queueGroup }] = await Promise.all([
+    import("@debatekit/tournament"),
+    import("./queued.js"),
+  ]);
+  const waiting = new Map<
+    string,
+    { index: number; prepared: Awaited<ReturnType<typeof prepareQueuedCase>> }
+  >();
+  for (const [index, c] of options.cases.entries()) {
+    if (signal.aborted) return;
+    const done = await readCaseResult(c, options);
+    if (done) {
+      results[index] = done;
+      options.onCase?.(done, true);
+      continue;
+    }
+    const prepared = await prepareQueuedCase(c, options, join(options.store, "work", c.id)).catch(
+      caseError(c),
+    );
+    if (prepared.review) waiting.set(c.id, { index, prepared });
+    else {
+      // The gate stopped before a review (a bad scope, an unreadable policy): its verdict is final.
+      results[index] = await recordCase(c, redactResult(prepared.result, options.env), 0, options);
+      options.onCase?.(results[index], false);
+    }
+  }
+  if (waiting.size === 0) return;
+  const folders = Object.fromEntries([...waiting].map(([id, w]) => [id, w.prepared.review!]));
+  await runQueuedDebates(url, await queueGroup(options.store), folders, {
+    signal,
+    onEnded: async (end) => {
+      const { index, prepared } = waiting.get(end.id)!;
+      const c = options.cases[index]!;
+      const result = await judgeQueuedCase(prepared, end, options.policy).catch(caseError(c));
+      results[index] = await recordCase(c, redactResult(result, options.env), end.ms ?? 0, options);
+      options.onCase?.(results[index], false);
+    },
+  });
+}
+
+/** Names the case in an error that stopped it. */
+const caseError =
+  (c: GateEvalCase) =>
+  (error: unknown): never => {
+    throw new Error(`case ${c.id}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  };
 
 /** The evaluation was stopped by a signal; what is finished is kept. */
 export class EvalStopped extends Error {
@@ -160,6 +219,16 @@ async function evaluateCase(
   const wall_ms = Date.now() - started;
   await rm(tree, { recursive: true, force: true });
   if (stopped()) return undefined;
+  return recordCase(c, result, wall_ms, options);
+}
+
+/** Writes a finished case's result (once, atomically): its outcome under each threshold, votes, usage and time. */
+export async function recordCase(
+  c: GateEvalCase,
+  result: GateResult,
+  wall_ms: number,
+  options: Pick<RunOptions, "policy" | "store" | "thresholds">,
+): Promise<CaseResult> {
   const record: CaseResult = {
     id: c.id,
     label: c.label,
@@ -249,15 +318,18 @@ async function rejudge(result: GateResult, policy: GatePolicy): Promise<GateResu
   return evaluateGate({ state: read.value.state, run, policy, dir: result.dir });
 }
 
-/** The review's seat calls and cost, from its ledger (none when the gate stopped before a review). */
+/**
+ * The review's seat calls and cost, from its journal (none when the gate stopped before a review).
+ * Not from `.debate/ledger.json`: that file is derived and may lag behind the journal (a write it
+ * skipped leaves it stale), and the evaluation must count every call, each panel judge's too.
+ */
 async function readUsage(
   dir: string | undefined,
 ): Promise<Pick<CaseResult, "calls" | "cost_usd" | "unknown_cost_calls">> {
-  const file = dir && join(dir, ".debate", "ledger.json");
-  if (!file || !existsSync(file)) return { calls: 0, cost_usd: 0, unknown_cost_calls: 0 };
-  const { total } = JSON.parse(await readFile(file, "utf8")) as {
-    total: { calls: number; cost_usd: number; unknown_cost_calls: number };
-  };
+  if (!dir || !existsSync(join(dir, ".debate", "journal")))
+    return { calls: 0, cost_usd: 0, unknown_cost_calls: 0 };
+  const { readUsageLedger } = await import("@debatekit/runner");
+  const { total } = await readUsageLedger(dir, basename(dir));
   return { calls: total.calls, cost_usd: total.cost_usd, unknown_cost_calls: total.unknown_cost_calls };
 }
 
