@@ -132,12 +132,16 @@ export type { BuildPromptOptions } from "./prompt/options.js";
 export { fillTemplate } from "./prompt/template.js";
 export { escapeBlock, singleLine } from "./render/markdown.js";
 export type {
+  ArtifactFile,
+  ArtifactLine,
+  ArtifactNote,
   ChartPoint,
   FormatReport,
   GraphEdge,
   GraphNode,
   JudgeNote,
   RankedArgument,
+  ReportArtifact,
   ReportSide,
   ReportTable,
   StandingChart,

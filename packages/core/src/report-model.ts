@@ -107,6 +107,51 @@ export interface TranscriptSection {
   notes: JudgeNote[];
 }
 
+/** One line of an artifact as a report shows it: its number in the file, its number before the change, its text. */
+export interface ArtifactLine {
+  /** Its number in the file as reviewed (a text's own line; a diff's new side). Absent for a line the change removed. */
+  line?: number;
+  /** Its number before the change (a diff's removed and unchanged lines). */
+  oldLine?: number;
+  /** `+` the change added it, `-` the change removed it; absent for an unchanged line. */
+  mark?: "+" | "-";
+  text: string;
+}
+
+/** A file of the artifact under review (a changed file, a text), its lines in order. */
+export interface ArtifactFile {
+  path: string;
+  lines: ArtifactLine[];
+}
+
+/** A note pinned to one line of the artifact (review: a finding followed across rounds, once), with its full text. */
+export interface ArtifactNote {
+  id: string;
+  title: string;
+  /** A short line under the title (severity, where it points, rounds). */
+  meta?: string;
+  /** The colour of its mark (review: the severity's); carries white text at WCAG AA. */
+  color?: string;
+  /** The line it points at: a path of `files` and a number (`side: "old"`: the number before the change). Absent: it cites no line. */
+  at?: { path: string; line: number; side?: "new" | "old" };
+  /** Where it points in words (`sum.ts:40`), said when that line is not in `files`. */
+  cites?: string;
+  pieces: TranscriptPiece[];
+  /** The transcript entries it gathers (a finding raised in several rounds): linked when in the transcript. */
+  entries: string[];
+}
+
+/** The artifact under review with notes on its lines, like a code-review page (review's findings on the change). */
+export interface ReportArtifact {
+  title: string;
+  /** One sentence under the title. */
+  description: string;
+  files: ArtifactFile[];
+  notes: ArtifactNote[];
+  /** The heading over the notes that point at no line shown (they cite nothing, or a line the artifact does not have). */
+  apartTitle: string;
+}
+
 /** What one format contributes to a report (docs/architecture.md#reports): computed from the state, never guessed. */
 export interface FormatReport {
   sideNames: Record<ReportSide, string>;
@@ -129,6 +174,8 @@ export interface FormatReport {
   alerts: string[];
   /** Format-specific tables (review: the findings, the decision history), drawn in this order after the verdict. */
   tables?: ReportTable[];
+  /** The artifact under review with the notes anchored on its lines (review). */
+  artifact?: ReportArtifact;
   /** What the ranked items are called in headings (`arguments` by default; review: `findings`). */
   itemName?: string;
   /** What the legend under the graph says each colour and line means. */

@@ -6,6 +6,7 @@ import {
   escapeSarifText,
   escapeTerminal,
   markdownCode,
+  markdownFence,
   sarifArtifactUri,
 } from "./escape.js";
 
@@ -22,6 +23,10 @@ const CORPUS = [
   "bare https://host/a?b=c and ftp://host and www.host.example",
   "WWW.HOST.EXAMPLE",
   "<script>alert(1)</script>",
+  "</pre><script>alert(1)</script>",
+  "</code></pre></td></tr></table><script>alert(1)</script>",
+  "```\n</pre>\n```\n# forged heading after a closed fence",
+  "````diff\n+ forged\n````",
   '<img src=x onerror="alert(1)">',
   "<iframe src=//host></iframe>",
   "<!-- hidden -->",
@@ -143,6 +148,29 @@ describe("markdownCode", () => {
   it("escapes a value with a pipe as plain text (a table splits a code span at a pipe)", () => {
     expect(markdownCode("a|b`.ts")).toBe("a\\|b\\`.ts");
     expect(markdownCode("sum.ts:3")).toBe("`sum.ts:3`");
+  });
+});
+
+describe("markdownFence (an excerpt of a file under review)", () => {
+  /** The fence's lines as CommonMark reads them: a bare CR ends a line too. */
+  const linesOf = (out: string) => out.split(/\r\n?|\n/);
+
+  it.each(CORPUS)("no line inside can close the fence, and each line reads as given: %j", (text) => {
+    const lines = text.split("\n");
+    const out = markdownFence(lines, "diff");
+    const all = linesOf(out);
+    const fence = /^`{3,}/.exec(all[0]!)![0];
+    expect(all.at(-1)).toBe(fence);
+    const inner = all.slice(1, -1);
+    // A closing fence is a run of at least the fence's length, indented by up to three spaces.
+    for (const line of inner) expect(line, line).not.toMatch(new RegExp(`^ {0,3}\`{${fence.length},}\\s*$`));
+    expect(inner).toEqual(lines.map((l) => l.replace(/\r\n?/g, "␍")));
+  });
+
+  it("fences past the longest backtick run and keeps a safe info string", () => {
+    expect(markdownFence(["a ``` b", "`````"], "diff")).toBe("``````diff\na ``` b\n`````\n``````");
+    expect(markdownFence(["x"], "ts onload=<x>")).toBe("```tsonloadx\nx\n```");
+    expect(markdownFence(["a\rb"])).toBe("```\na␍b\n```");
   });
 });
 

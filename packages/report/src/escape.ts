@@ -68,6 +68,18 @@ export function markdownCode(text: string): string {
   return `${fence}${pad}${line}${pad}${fence}`;
 }
 
+/**
+ * Lines as a fenced code block (an excerpt of a file under review): fenced by more backticks than
+ * any run inside, so no line can close it, and each line break inside a line (a bare CR, which
+ * CommonMark reads as one) shown as `␍`. The text renders as given, never as markup.
+ */
+export function markdownFence(lines: readonly string[], info = ""): string {
+  const body = lines.map((l) => l.replace(/\r\n?|\n/g, "␍"));
+  const longest = Math.max(0, ...body.flatMap((l) => l.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${info.replace(/[^A-Za-z0-9_+-]/g, "")}`, ...body, fence].join("\n");
+}
+
 /** @deprecated The same as {@link escapeMarkdown} (its old name). */
 export const escapeCell = escapeMarkdown;
 

@@ -1,3 +1,4 @@
+import { ARTIFACT_STYLE, renderArtifactHtml } from "./artifact.js";
 import { escapeHtml as h } from "./escape.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { RankedArgument, Report } from "./model.js";
@@ -22,7 +23,7 @@ th { background: #f2f2f2; }
 .alert { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
 `;
 
-const STYLE = `${BASE_STYLE}
+const STYLE = `${BASE_STYLE}${ARTIFACT_STYLE}
 h3 { font-size: 1rem; margin-bottom: .25rem; }
 td { overflow-wrap: break-word; min-width: 6rem; }
 th { white-space: nowrap; }
@@ -145,6 +146,11 @@ export function renderReportHtml(report: Report): string {
       `<p class="verdict">${h(b.verdict.headline)}</p>`,
       `<dl>${b.verdict.details.map((d) => `<dt>${h(d.label)}</dt><dd>${h(d.text)}</dd>`).join("")}</dl>`,
     );
+    if (b.artifact)
+      parts.push(
+        `<h2 id="artifact">${h(b.artifact.title)}</h2>`,
+        renderArtifactHtml(b.artifact, b.transcript),
+      );
     if (b.transcript)
       parts.push(
         '<h2 id="transcript">The debate, in order</h2>',

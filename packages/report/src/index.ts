@@ -9,11 +9,15 @@ export {
   escapeSarifText,
   escapeTerminal,
   markdownCode,
+  markdownFence,
   sarifArtifactUri,
 } from "./escape.js";
 export { BASE_STYLE, renderReportHtml } from "./html.js";
 export { renderReportMarkdown } from "./markdown.js";
 export type {
+  ArtifactFile,
+  ArtifactLine,
+  ArtifactNote,
   ChartPoint,
   FormatReport,
   GraphEdge,
@@ -23,6 +27,7 @@ export type {
   Narrative,
   RankedArgument,
   Report,
+  ReportArtifact,
   ReportSide,
   ReportTable,
   SeatSummary,

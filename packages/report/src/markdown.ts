@@ -1,3 +1,4 @@
+import { renderArtifactMarkdown } from "./artifact.js";
 import { escapeMarkdownBlock, escapeMarkdown as md } from "./escape.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { Report } from "./model.js";
@@ -37,6 +38,8 @@ export function renderReportMarkdown(report: Report): string {
     out.push("## Verdict", "", `**${md(b.verdict.headline)}**`, "");
     for (const d of b.verdict.details) out.push(`- **${md(d.label)}**: ${md(d.text)}`);
     out.push("");
+    if (b.artifact)
+      out.push(`## ${md(b.artifact.title)}`, "", ...renderArtifactMarkdown(b.artifact, b.transcript));
     if (b.transcript) out.push("## The debate, in order", "", ...renderTranscriptMarkdown(b.transcript));
     for (const t of b.tables ?? []) {
       out.push(`## ${md(t.title)}`, "");

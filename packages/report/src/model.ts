@@ -1,10 +1,14 @@
 import type {
+  ArtifactFile,
+  ArtifactLine,
+  ArtifactNote,
   ChartPoint,
   FormatReport,
   GraphEdge,
   GraphNode,
   JudgeNote,
   RankedArgument,
+  ReportArtifact,
   ReportSide,
   ReportTable,
   StandingChart,
@@ -16,12 +20,16 @@ import type {
 } from "@debatekit/core";
 
 export type {
+  ArtifactFile,
+  ArtifactLine,
+  ArtifactNote,
   ChartPoint,
   FormatReport,
   GraphEdge,
   GraphNode,
   JudgeNote,
   RankedArgument,
+  ReportArtifact,
   ReportSide,
   ReportTable,
   StandingChart,

@@ -1,5 +1,5 @@
 import { escapeMarkdownBlock, escapeHtml as h, escapeMarkdown as md } from "./escape.js";
-import type { Report, TranscriptEntry, TranscriptSection } from "./model.js";
+import type { Report, TranscriptEntry, TranscriptPiece, TranscriptSection } from "./model.js";
 
 /** The page anchor of an entry: its id with anything but letters, digits, `.`, `-` and `_` made `_` (ids are model text). */
 export function anchorOf(id: string): string {
@@ -35,6 +35,18 @@ function paragraphsHtml(text: string): string {
     .join("");
 }
 
+/** A labelled piece of model text in HTML: a quote as a captioned blockquote, else paragraphs after its label. */
+export function pieceHtml(p: TranscriptPiece): string {
+  return p.quote
+    ? `<figure><figcaption>${h(p.label)}</figcaption><blockquote>${h(p.text)}</blockquote></figure>`
+    : `<div class="piece"><strong>${h(p.label)}:</strong> ${paragraphsHtml(p.text)}</div>`;
+}
+
+/** The same in markdown: the label in bold, the text as escaped paragraphs under it (a quote too: a `>` line of ours would read like one of the model's). */
+export function pieceMarkdown(p: TranscriptPiece): string[] {
+  return [`**${md(p.label)}:**`, "", escapeMarkdownBlock(p.text), ""];
+}
+
 function entryHtml(e: TranscriptEntry, known: ReadonlySet<string>): string {
   const side = e.side === "proposition" ? "prop" : "opp";
   const links = e.links.map((l) => {
@@ -48,11 +60,7 @@ function entryHtml(e: TranscriptEntry, known: ReadonlySet<string>): string {
     `<h4><span class="${side}">${h(e.id)}</span> ${h(e.title)}</h4>`,
     e.meta ? `<p class="meta">${h(e.meta)}</p>` : "",
     links.length > 0 ? `<ul class="links">${links.join("")}</ul>` : "",
-    ...e.pieces.map((p) =>
-      p.quote
-        ? `<figure><figcaption>${h(p.label)}</figcaption><blockquote>${h(p.text)}</blockquote></figure>`
-        : `<div class="piece"><strong>${h(p.label)}:</strong> ${paragraphsHtml(p.text)}</div>`,
-    ),
+    ...e.pieces.map(pieceHtml),
     ...e.judgements.map(
       (j) =>
         `<aside class="judgement"><strong>${h(j.heading)}</strong> <small>${h(j.judge)}</small>${paragraphsHtml(j.text)}</aside>`,
@@ -97,8 +105,7 @@ export function renderTranscriptMarkdown(sections: TranscriptSection[]): string[
           `- ${VERB[l.kind]} ${known.has(l.target) ? `[${md(l.target)}](#${anchorOf(l.target)})` : `${md(l.target)} (not in this debate)`} (${md(l.label)})`,
         );
       if (e.links.length > 0) out.push("");
-      // A quote stays a plain paragraph under its label: a `>` line of ours would read like one of the model's.
-      for (const p of e.pieces) out.push(`**${md(p.label)}:**`, "", escapeMarkdownBlock(p.text), "");
+      for (const p of e.pieces) out.push(...pieceMarkdown(p));
       for (const j of e.judgements)
         out.push(`**${md(j.heading)}** (${md(j.judge)})`, "", escapeMarkdownBlock(j.text), "");
     }

@@ -143,8 +143,11 @@ export function crossfireReport(state: CrossfireState): FormatReport {
     .sort((a, b) => citations.get(b.id)! - citations.get(a.id)! || a.id.localeCompare(b.id))
     .slice(0, 3)
     .map((n) => rankedOf(n, `cited ${citations.get(n.id)}× by the verdict, no flaw found in it`));
+  // A point of the winner's that the verdict cites is what the result rests on: a flaw aimed at it did not carry.
+  const winner = verdict && verdict.winner !== "tie" ? SIDE[verdict.winner] : undefined;
+  const decisive = (n: GraphNode) => n.side === winner && verdict!.cited_points.includes(n.id);
   const weakest = nodes
-    .filter((n) => (flawsAt.get(n.id) ?? 0) > 0)
+    .filter((n) => (flawsAt.get(n.id) ?? 0) > 0 && !decisive(n))
     .sort((a, b) => flawsAt.get(b.id)! - flawsAt.get(a.id)! || a.id.localeCompare(b.id))
     .slice(0, 3)
     .map((n) => rankedOf(n, `${flawsAt.get(n.id)} flaw(s) found in it by the other side`));
@@ -179,7 +182,6 @@ export function crossfireReport(state: CrossfireState): FormatReport {
   }
   turningPoints.sort((a, b) => b.magnitude - a.magnitude || a.label.localeCompare(b.label));
 
-  const winner = verdict && verdict.winner !== "tie" ? SIDE[verdict.winner] : undefined;
   const alerts = (fm.failures ?? []).map(
     (f) => `the ${f.role} failed in round ${f.round}: ${f.code}: ${f.message}`,
   );

@@ -9,7 +9,7 @@ import type {
   TurningPoint,
 } from "../../report-model.js";
 import { DECISION_LABELS } from "./decision.js";
-import type { ClassifiedFinding } from "./judgment.js";
+import { type Finding, reviewArtifact } from "./report-artifact.js";
 import type { ReviewRound } from "./round.js";
 import { type ReviewState, roundsOf } from "./state.js";
 
@@ -25,8 +25,6 @@ const STOP: Record<NonNullable<ReviewFrontmatter["stop_reason"]>, string> = {
   max_rounds: "at the round limit",
   budget: "the time budget was spent",
 };
-
-type Finding = ReviewFinding & { id: string; verdict?: ClassifiedFinding["verdict"] };
 
 /** A round's findings: the judge's classification when there is one (critic's and the judge's own), else the critic's. */
 const findingsOf = (r: ReviewRound): Finding[] => (r.classified ?? r.critique.findings) as Finding[];
@@ -284,6 +282,7 @@ export function reviewReport(state: ReviewState): FormatReport {
     // Each classification sits beside its finding, each recommendation in its round.
     judges: [],
     transcript: reviewTranscript(rounds, edges, judge),
+    artifact: reviewArtifact(state, rounds, [...distinct.values()], SEVERITY_COLOR, judge),
     verdict: {
       headline: done
         ? `decision ${fm.final_decision}: ${CHOICE[fm.final_decision!]}, after ${rounds.length} round${rounds.length === 1 ? "" : "s"}; stopped ${STOP[fm.stop_reason!]}`
