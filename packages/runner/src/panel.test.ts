@@ -77,6 +77,14 @@ describe("a judge panel (examples/judge-panel)", () => {
       "judge_3_swapped@0",
       "judge_swapped@0",
     ]);
+    // Every judge's calls are in the usage ledger too (a panel's roles carry digits: judge_2).
+    const ledger = JSON.parse(await readFile(join(dir, ".debate/ledger.json"), "utf8")) as {
+      seats: Record<string, { calls: number }>;
+    };
+    expect(Object.keys(ledger.seats).sort()).toEqual(
+      expect.arrayContaining(["judge", "judge_2", "judge_2_swapped", "judge_3", "judge_3_swapped"]),
+    );
+    expect(Object.values(ledger.seats).reduce((n, s) => n + s.calls, 0)).toBe(calls.length);
     const [x0, x1] = await panels(dir);
     // Exchange 0: per-argument medians of the judges' (order-averaged) scores are
     // prop .3/.2/0 and opp -.2/-.2/-.2 (sum -0.1), re-centred by +1/60 each.

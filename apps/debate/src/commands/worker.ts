@@ -6,14 +6,14 @@ import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 import { abortOnSignals, cancelledExitCode } from "../stop-signals.js";
 
-/** `debate worker --queue redis://...`: runs tournaments' debates from a Redis queue until stopped. */
+/** `debate worker --queue redis://...`: runs queued debates (a tournament's, a gate evaluation's) from a Redis queue until stopped. */
 export function registerWorker(program: Command, io: CliIO): void {
   program
     .command("worker")
     .description(
-      "take debates from a Redis queue (`debate tournament run --queue`) and run them, until Ctrl-C",
+      "take debates from a Redis queue (`debate tournament run --queue`, `debate gate eval run --queue`) and run them, until Ctrl-C",
     )
-    .argument("[redis-url]", "the Redis the tournaments were enqueued on, e.g. redis://10.0.0.5:6379")
+    .argument("[redis-url]", "the Redis the debates were enqueued on, e.g. redis://10.0.0.5:6379")
     .option("--queue <redis-url>", "the same Redis URL, as an option")
     .option("--concurrency <n>", "debates at once on this machine", parsePositiveInt, 1)
     .option("--dir <folder>", "where this worker keeps its working copies (default: a new temp folder)")
