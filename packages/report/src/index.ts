@@ -36,7 +36,7 @@ export type {
   TurningPoint,
 } from "./model.js";
 export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
-export { renderChartSvg } from "./svg.js";
+export { axisTicks, renderChartSvg, tickLabel } from "./svg.js";
 export { anchorOf } from "./transcript.js";
 
 import { buildReport, type ReportInput } from "./build.js";

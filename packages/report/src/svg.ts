@@ -13,6 +13,20 @@ function seriesLook(s: StandingChart["series"][number]): { color: string; dash: 
 /** A coordinate to one decimal, as SVG text. */
 export const f = (n: number) => (Math.round(n * 10) / 10).toString();
 
+/** Round ticks for an axis over [lo, hi] (d3-scale's nice() and ticks()): the domain widened to round ends, and the ticks in it. */
+export function axisTicks(lo: number, hi: number, count = 5): { domain: [number, number]; ticks: number[] } {
+  const scale = scaleLinear()
+    .domain([lo, hi === lo ? lo + 1 : hi])
+    .nice(count);
+  const [a, b] = scale.domain() as [number, number];
+  return { domain: [a, b], ticks: scale.ticks(count) };
+}
+
+/** A tick's label: d3's tickFormat writes a typographic minus; a plain one keeps the label a number for every reader. */
+export function tickLabel(v: number): string {
+  return String(Number(v.toFixed(6)));
+}
+
 /** Points of several series at the same spot stand side by side, 9 px apart, so none hides another (review: P1 under P2). */
 function dodge(chart: StandingChart): (series: number, p: ChartPoint) => number {
   const at = new Map<string, number[]>();
@@ -45,8 +59,6 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
     .range([H - m.bottom, m.top])
     .nice(5);
   const ticks = yScale.ticks(5).filter((t) => !chart.yInteger || Number.isInteger(t));
-  // d3's tickFormat writes a typographic minus; a plain one keeps the label a number for every reader.
-  const format = (v: number) => String(Number(v.toFixed(6)));
   const x = (v: number) =>
     m.left +
     (xs.length <= 1
@@ -61,7 +73,7 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   for (const v of ticks) {
     parts.push(
       `<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#d0d0d0"/>`,
-      `<text class="tick-y" x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${format(v)}</text>`,
+      `<text class="tick-y" x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${tickLabel(v)}</text>`,
     );
   }
   parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(0))}" y2="${f(y(0))}" stroke="#555"/>`);
