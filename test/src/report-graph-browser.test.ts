@@ -111,6 +111,15 @@ async function checkChart(page: Page, integer: boolean): Promise<number[]> {
     }).length;
   })()`);
   expect(covered).toBe(0);
+  // Nor does a point sit on a tick label.
+  const onLabels = await page.evaluate(`(() => {
+    const boxes = [...document.querySelectorAll("#standing-chart text")].map((e) => e.getBoundingClientRect());
+    return [...document.querySelectorAll("#standing-chart circle.point")].filter((c) => {
+      const p = c.getBoundingClientRect();
+      return boxes.some((b) => p.left < b.right && b.left < p.right && p.top < b.bottom && b.top < p.bottom);
+    }).map((c) => c.querySelector("title").textContent);
+  })()`);
+  expect(onLabels).toEqual([]);
   const hidden =
     await page.evaluate(`[...document.querySelectorAll("#standing-chart circle.point")].filter((c) => {
     const b = c.getBoundingClientRect();
@@ -174,6 +183,9 @@ describe.skipIf(!CHROMIUM)("the report's graph and charts in headless Chromium",
     expect(legend).toContain("attacks");
     expect(legend).toContain("defends");
     await page.locator("#argument-graph").screenshot({ path: join(OUT, "halt-ai-development-graph.png") });
+    // The graph's section as a reader meets it: heading, what it shows, the legend, the graph.
+    await page.locator("h2#graph").evaluate("(h) => h.scrollIntoView()");
+    await page.screenshot({ path: join(OUT, "halt-ai-development-graph-section.png") });
     // A click on a node lands on its argument.
     const first = nodes.find((n) => byId.get(n.id)!.exchange > 0)!;
     await page.locator(`#argument-graph a[href="${first.href}"]`).click();
@@ -198,6 +210,8 @@ describe.skipIf(!CHROMIUM)("the report's graph and charts in headless Chromium",
     expect(await page.locator("#argument-graph g.node").nth(7).locator("..").getAttribute("href")).toBe(
       "#entry-prop_007",
     );
+    await page.locator("h2#graph").evaluate("(h) => h.scrollIntoView()");
+    await page.screenshot({ path: join(OUT, "long-graph-section.png") });
     // axe-core over a thousand arguments takes half a minute: the small graph above is checked.
     await finish(page, seen, false);
   });

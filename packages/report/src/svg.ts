@@ -59,11 +59,14 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
     .range([H - m.bottom, m.top])
     .nice(5);
   const ticks = yScale.ticks(5).filter((t) => !chart.yInteger || Number.isInteger(t));
+  // The first and last points stand 16 px inside the plot: a point moved aside (dodge) stays off the tick labels.
+  const inset = 16;
   const x = (v: number) =>
     m.left +
+    inset +
     (xs.length <= 1
-      ? (W - m.left - m.right) / 2
-      : (xs.indexOf(v) / (xs.length - 1)) * (W - m.left - m.right));
+      ? (W - m.left - m.right) / 2 - inset
+      : (xs.indexOf(v) / (xs.length - 1)) * (W - m.left - m.right - 2 * inset));
   const y = (v: number) => yScale(v);
   const parts: string[] = [
     `<svg id="${id}" class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">`,
