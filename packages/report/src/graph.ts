@@ -130,7 +130,24 @@ const ARC_MAX = 90;
 function layoutCollapsed(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, unit: string): GraphLayout {
   const ranks = [...new Set(graph.nodes.map((n) => n.rank!))].sort((a, b) => a - b);
   const index = new Map(ranks.map((r, k) => [r, k]));
-  const y = 8 + ARC_MAX + GROUP_H / 2;
+  const rankOf = new Map(graph.nodes.map((n) => [n.id, n.rank!]));
+  const links = new Map<string, { from: number; to: number; kind: GraphEdge["kind"]; count: number }>();
+  for (const e of graph.edges) {
+    const from = rankOf.get(e.from);
+    const to = rankOf.get(e.to);
+    if (from === undefined || to === undefined || from === to) continue;
+    const key = `${from} ${to} ${e.kind}`;
+    const link = links.get(key) ?? { from, to, kind: e.kind, count: 0 };
+    link.count += 1;
+    links.set(key, link);
+  }
+  // An arc rises with the distance it spans, up to ARC_MAX; the row leaves just the room its arcs take.
+  const bend = (l: { from: number; to: number }) =>
+    Math.min(ARC_MAX, 16 + (Math.abs(index.get(l.from)! - index.get(l.to)!) * (GROUP_W + GROUP_GAP)) / 4);
+  const room = (above: boolean) =>
+    Math.max(0, ...[...links.values()].filter((l) => (l.kind === "attack") === above).map(bend));
+  const above = room(true);
+  const y = 8 + above + GROUP_H / 2;
   const nodes: LaidNode[] = ranks.map((r, k) => ({
     id: `${unit} ${r}`,
     side: "proposition",
@@ -143,29 +160,18 @@ function layoutCollapsed(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, unit
     width: GROUP_W,
     height: GROUP_H,
   }));
-  const rankOf = new Map(graph.nodes.map((n) => [n.id, n.rank!]));
   for (const n of graph.nodes) {
     const box = nodes[index.get(n.rank!)!]!;
     box.counts![n.side] += 1;
     box.first ??= n.id;
-  }
-  const links = new Map<string, { from: number; to: number; kind: GraphEdge["kind"]; count: number }>();
-  for (const e of graph.edges) {
-    const from = rankOf.get(e.from);
-    const to = rankOf.get(e.to);
-    if (from === undefined || to === undefined || from === to) continue;
-    const key = `${from} ${to} ${e.kind}`;
-    const link = links.get(key) ?? { from, to, kind: e.kind, count: 0 };
-    link.count += 1;
-    links.set(key, link);
   }
   const edges: GraphLayout["edges"] = [...links.values()].map((l) => {
     const a = nodes[index.get(l.from)!]!;
     const b = nodes[index.get(l.to)!]!;
     const up = l.kind === "attack" ? -1 : 1;
     const edgeY = y + (up * GROUP_H) / 2;
-    const bend = Math.min(ARC_MAX, 16 + Math.abs(a.x - b.x) / 4);
-    const mid = { x: (a.x + b.x) / 2, y: edgeY + up * 2 * bend };
+    // A quadratic's control point twice as far out as the arc's top.
+    const mid = { x: (a.x + b.x) / 2, y: edgeY + up * 2 * bend(l) };
     return {
       from: a.id,
       to: b.id,
@@ -176,7 +182,7 @@ function layoutCollapsed(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, unit
   });
   return {
     width: 16 + ranks.length * (GROUP_W + GROUP_GAP) - GROUP_GAP,
-    height: 16 + 2 * ARC_MAX + GROUP_H,
+    height: 16 + above + GROUP_H + room(false),
     nodes,
     edges,
     collapsed: { unit, nodes: graph.nodes.length, edges: graph.edges.length },

@@ -98,18 +98,18 @@ function graphSection(b: FormatReport): string {
   if (b.graph.nodes.length === 0) return "<p>Nothing to draw yet.</p>";
   const layout = layoutGraph(b.graph, { unit: b.chart.xLabel });
   const c = layout.collapsed;
-  const what = b.graphLegend
-    ? h(b.graphLegend)
-    : `${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links${b.graph.nodes.every((n) => n.rank !== undefined) ? `, earliest ${h(b.chart.xLabel)} on the left` : ""}. Each node links to its argument in the debate above; hover for its claim.`;
-  const caption = c
-    ? `Too many to draw one by one, so one box per ${h(c.unit)}: its count of ${h(b.sideNames.proposition)} + ${h(b.sideNames.opposition)} arguments, each arrow the links between two ${h(c.unit)}s (hover for the count), each box a link to the ${h(c.unit)}'s first argument. `
-    : "";
+  const ranked = b.graph.nodes.every((n) => n.rank !== undefined);
+  const what = c
+    ? `Too many to draw one by one (${c.nodes} arguments, ${c.edges} links), so one box per ${h(c.unit)}, earliest on the left: its count of ${h(b.sideNames.proposition)} + ${h(b.sideNames.opposition)} arguments; each arrow stands for the links between two ${h(c.unit)}s (hover for the count); each box links to the ${h(c.unit)}'s first argument.`
+    : b.graphLegend
+      ? h(b.graphLegend)
+      : `${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links${ranked ? `, earliest ${h(b.chart.xLabel)} on the left` : ""}. Each node links to its argument in the debate above; hover for its claim.`;
   const entries = new Set((b.transcript ?? []).flatMap((s) => s.entries.map((e) => e.id)));
   const description = c
     ? `${c.nodes} nodes in ${layout.nodes.length} ${c.unit}s, ${c.edges} edges.`
     : `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map(edgeText).join("; ")}.`;
   return [
-    `<p>${caption}${what}</p>`,
+    `<p>${what}</p>`,
     renderGraphLegend(b.graph.edges.map((e) => e.kind)),
     `<div class="scroll" tabindex="0" role="region" aria-labelledby="graph">${renderGraphSvg(
       layout,
