@@ -186,6 +186,16 @@ describe.skipIf(!CHROMIUM)("the report's graph and charts in headless Chromium",
     // The graph's section as a reader meets it: heading, what it shows, the legend, the graph.
     await page.locator("h2#graph").evaluate("(h) => h.scrollIntoView()");
     await page.screenshot({ path: join(OUT, "halt-ai-development-graph-section.png") });
+    // Printed (an A4 page is about 700 px wide inside its margins), the graph shrinks to the page
+    // instead of being cut at its edge.
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.emulateMedia({ media: "print" });
+    const printed = (await page.evaluate(
+      `[document.querySelector("#argument-graph").getBoundingClientRect().width, document.querySelector("main").clientWidth]`,
+    )) as [number, number];
+    expect(printed[0]).toBeLessThanOrEqual(printed[1]);
+    await page.emulateMedia({ media: "screen" });
+    await page.setViewportSize({ width: 1280, height: 900 });
     // A click on a node lands on its argument.
     const first = nodes.find((n) => byId.get(n.id)!.exchange > 0)!;
     await page.locator(`#argument-graph a[href="${first.href}"]`).click();

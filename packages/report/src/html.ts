@@ -67,6 +67,8 @@ ul.links { margin: .25rem 0; padding-left: 1.25rem; }
   .scroll { overflow: visible; }
   h2, h3, h4 { break-after: avoid; }
   tr, figure, .judgement, .note, svg { break-inside: avoid; }
+  /* Paper does not scroll: the graph shrinks to the page's width. */
+  svg.graph { max-width: 100%; height: auto; }
   article.entry:target { outline: none; }
 }
 @media (max-width: 40rem) { main { padding: .5rem; } th, td { padding: .3rem; font-size: .9rem; } }
