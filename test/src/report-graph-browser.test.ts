@@ -21,16 +21,22 @@ const FIXTURE = join(repoRoot, "../shared/fixtures/dialectic/halt-ai-development
 
 const session = useChromium("report-graph-browser.test.ts", OUT);
 
-async function reportOf(dir: string): Promise<{ file: string; state: DebateState }> {
+async function reportOf(
+  dir: string,
+): Promise<{ file: string; state: DebateState; ranks: Map<string, number | undefined> }> {
   const read = await readDebateFolder(dir);
   if (!read.ok) throw new Error(read.errors[0]!.message);
-  const { html } = createReport({
+  const { html, report } = createReport({
     state: read.value.state,
     journal: await readJournal(dir).catch(() => []),
   });
   const file = join(dir, "report.html");
   await writeFile(file, html);
-  return { file, state: read.value.state };
+  return {
+    file,
+    state: read.value.state,
+    ranks: new Map(report.body!.graph.nodes.map((n) => [n.id, n.rank])),
+  };
 }
 
 async function copied(name: string, source: string, run = false): Promise<string> {
@@ -243,10 +249,18 @@ describe.skipIf(!CHROMIUM)("the report's graph and charts in headless Chromium",
       },
     ];
     for (const p of pages) {
-      const { file } = await reportOf(p.dir);
+      const { file, ranks } = await reportOf(p.dir);
       const { page, seen } = await open(file);
       await checkChart(page, p.integer);
+      // Every format's graph reads from left to right: each node has its place in the debate's
+      // order (an exchange, a turn, a round), and a later one stands to the right.
+      expect([...ranks].filter(([, r]) => r === undefined).map(([id]) => id)).toEqual([]);
+      const nodes = (await page.evaluate(NODES)) as NodeView[];
+      for (const a of nodes)
+        for (const b of nodes)
+          if (ranks.get(a.id)! < ranks.get(b.id)!) expect(a.x, `${a.id} < ${b.id}`).toBeLessThan(b.x);
       await page.locator("#standing-chart").screenshot({ path: join(OUT, `${p.name}-chart-check.png`) });
+      await page.locator("#argument-graph").screenshot({ path: join(OUT, `${p.name}-graph-check.png`) });
       await finish(page, seen);
     }
   });

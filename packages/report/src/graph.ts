@@ -31,7 +31,7 @@ export interface GraphLayout {
 const NODE_W = 150;
 const NODE_H = 58;
 /** Characters of a title per line in a node (11 px text in a 150 px box). */
-const LINE_CHARS = 23;
+const LINE_CHARS = 22;
 
 /**
  * Lays the graph out. Nodes that all carry a `rank` stand in one column per rank, earliest on the
