@@ -181,7 +181,9 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
     const rows = (label: string) =>
       page
         .locator(`[aria-label='${label}'] tbody tr`)
-        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("th, td")].map((td) => td.textContent)));
+        .evaluateAll((trs) =>
+          trs.map((tr) => [...tr.querySelectorAll("th, td")].map((td) => td.textContent)),
+        );
     // Hand-computed from the recordings: 11 debates have a majority (m01 bob-vs-alice is split:
     // j1 bob, j2 alice, j3 a tie vote); j2 parts from it once (m02 carol-vs-bob, j1 and j3 carol);
     // j3's tie votes on m01 never agree, on m02 its proposer is the majority 4 times of 6.
