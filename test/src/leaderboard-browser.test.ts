@@ -47,8 +47,22 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
       done: 11,
       failed: 1,
     });
-    await writeTournamentReport(dir);
+    const { leaderboard } = await writeTournamentReport(dir);
     const file = join(dir, "leaderboard.html");
+    // The head-to-head points worked out again from the debates' winners: a win 1, a tie 1/2.
+    const expected = new Map<string, { score: number; games: number }>();
+    for (const d of leaderboard.debates) {
+      if (d.status !== "done" || !d.winner) continue;
+      for (const [me, other] of [
+        [d.first, d.second],
+        [d.second, d.first],
+      ] as const) {
+        const cell = expected.get(`${me} ${other}`) ?? { score: 0, games: 0 };
+        cell.games += 1;
+        cell.score += d.winner === me ? 1 : d.winner === "tie" ? 0.5 : 0;
+        expected.set(`${me} ${other}`, cell);
+      }
+    }
     for (const [label, viewport] of [
       ["desktop", { width: 1280, height: 900 }],
       ["phone", { width: 390, height: 844 }],
@@ -73,15 +87,44 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
       );
       expect(order).toEqual([4]); // DOCUMENT_POSITION_FOLLOWING: the chart comes after the alert
       expect(await page.locator("#failed li").textContent()).toContain("m02-replay-bob-vs-replay-carol");
-      // Head to head: a header row and one row per player, 4 columns each.
-      const matrix = page.locator("h2:text('Head to head') + p + .scroll table");
+      // Head to head: a heat map, one row per player, each cell the row's points against the column
+      // in numbers (the colour only repeats them), matching the debates' winners.
+      const matrix = page.locator("[aria-label='Head to head'] table");
       expect(await matrix.locator("tbody tr").count()).toBe(3);
-      expect(await matrix.locator("tbody tr").first().locator("td").allTextContents()).toEqual([
+      expect(await matrix.locator("tbody tr").first().locator("th, td").allTextContents()).toEqual([
         "replay:alice",
         "-",
         "3/4",
         "4/4",
       ]);
+      const cells = (await page.evaluate(
+        `[...document.querySelectorAll("[aria-label='Head to head'] td[data-row]")].map((td) => [td.dataset.row, td.dataset.column, td.textContent, getComputedStyle(td).backgroundColor])`,
+      )) as Array<[string, string, string, string]>;
+      expect(cells).toHaveLength(6);
+      for (const [row, column, text] of cells) {
+        const e = expected.get(`${row} ${column}`) ?? { score: 0, games: 0 };
+        expect(text, `${row} against ${column}`).toBe(`${e.score}/${e.games}`);
+      }
+      // Colour follows the share: the row that won every game is not shaded like the one that lost every game.
+      const shade = (text: string) => cells.find((c) => c[2] === text)?.[3];
+      expect(shade("4/4")).not.toBe(shade("0/4"));
+      // The interval axis: round ticks (1, 2 or 5 times a power of ten apart), at least three.
+      const ticks = (await page.evaluate(
+        `[...document.querySelectorAll("svg.chart text.tick-x")].map((t) => Number(t.textContent))`,
+      )) as number[];
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      const step = ticks[1]! - ticks[0]!;
+      expect(step / 10 ** Math.floor(Math.log10(step) + 1e-9)).toSatisfy((m: number) =>
+        [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6),
+      );
+      expect(ticks.every((t, i) => t === ticks[0]! + i * step && t % step === 0)).toBe(true);
+      // Every table is explained in one line, tied to it for screen readers.
+      const notes = (await page.evaluate(
+        `[...document.querySelectorAll("table")].map((t) => document.getElementById(t.closest("[aria-describedby]")?.getAttribute("aria-describedby") ?? "")?.textContent ?? "")`,
+      )) as string[];
+      expect(notes.length).toBeGreaterThanOrEqual(6);
+      expect(notes.filter((n) => n.trim().length < 20)).toEqual([]);
+      expect(notes.join(" ")).toContain("(correct)");
       // Every link leads to a file that exists.
       const links = (await page
         .locator("a")
@@ -93,6 +136,7 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
       const violations = await axeViolations(page);
       expect(violations).toEqual([]);
       await page.screenshot({ path: join(OUT, `example-${label}.png`), fullPage: true });
+      await page.screenshot({ path: join(OUT, `example-${label}-top.png`) });
       expect(errors).toEqual([]);
       expect(requests).toEqual([]);
       await page.close();
@@ -137,7 +181,9 @@ describe.skipIf(!CHROMIUM)("leaderboard.html in headless Chromium", () => {
     const rows = (label: string) =>
       page
         .locator(`[aria-label='${label}'] tbody tr`)
-        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+        .evaluateAll((trs) =>
+          trs.map((tr) => [...tr.querySelectorAll("th, td")].map((td) => td.textContent)),
+        );
     // Hand-computed from the recordings: 11 debates have a majority (m01 bob-vs-alice is split:
     // j1 bob, j2 alice, j3 a tie vote); j2 parts from it once (m02 carol-vs-bob, j1 and j3 carol);
     // j3's tie votes on m01 never agree, on m02 its proposer is the majority 4 times of 6.

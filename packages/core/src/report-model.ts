@@ -31,6 +31,10 @@ export interface GraphNode {
   color?: string;
   /** Short text shown on hover and in the markdown list. */
   title: string;
+  /** More text for the hover (an argument's claim). */
+  detail?: string;
+  /** The exchange or round it belongs to: the graph stands it in that column, earliest on the left. */
+  rank?: number;
   score?: number;
 }
 

@@ -1,9 +1,10 @@
 import { ARTIFACT_STYLE, renderArtifactHtml } from "./artifact.js";
 import { escapeHtml as h } from "./escape.js";
+import { edgeText, layoutGraph, renderGraphLegend, renderGraphSvg } from "./graph.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
-import type { RankedArgument, Report } from "./model.js";
-import { edgeText, layoutGraph, renderChartSvg, renderGraphSvg, SIDE_COLOR } from "./svg.js";
-import { renderTranscriptHtml, summaryLines } from "./transcript.js";
+import type { FormatReport, RankedArgument, Report } from "./model.js";
+import { renderChartSvg, SIDE_COLOR } from "./svg.js";
+import { anchorOf, renderTranscriptHtml, summaryLines } from "./transcript.js";
 
 /** The page style every debatekit report shares (the debate report, the tournament's leaderboard). */
 export const BASE_STYLE = `
@@ -32,6 +33,9 @@ th[scope="row"] { white-space: normal; min-width: 4rem; }
 .prop { color: ${SIDE_COLOR.proposition}; } .opp { color: ${SIDE_COLOR.opposition}; }
 svg.chart { width: 100%; height: auto; min-width: 30rem; display: block; }
 svg.graph { display: block; max-width: none; }
+svg.graph a:focus rect, svg.graph a:hover rect { stroke: #ffb300; stroke-width: 3; }
+ul.graph-legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; margin: .25rem 0 .5rem; }
+ul.graph-legend svg { vertical-align: middle; }
 blockquote { margin: .25rem 0 1rem; padding-left: .75rem; border-left: 3px solid #999; white-space: pre-wrap; }
 .summary { font-size: 1.05rem; }
 nav.toc ol { columns: 2 14rem; }
@@ -64,6 +68,8 @@ ul.links { margin: .25rem 0; padding-left: 1.25rem; }
   .scroll { overflow: visible; }
   h2, h3, h4 { break-after: avoid; }
   tr, figure, .judgement, .note, svg { break-inside: avoid; }
+  /* Paper does not scroll: the graph shrinks to the page's width. */
+  svg.graph { max-width: 100%; height: auto; }
   article.entry:target { outline: none; }
 }
 @media (max-width: 40rem) { main { padding: .5rem; } th, td { padding: .3rem; font-size: .9rem; } }
@@ -88,6 +94,34 @@ function table(t: { id: string; columns: string[]; rows: string[][] }, label = t
         `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${h(c)}</th>` : `<td>${h(c)}</td>`)).join("")}</tr>`,
     )
     .join("")}</tbody></table></div>`;
+}
+
+/** The graph with what it shows in words, its legend, and each node a link to its entry in the transcript. */
+function graphSection(b: FormatReport): string {
+  if (b.graph.nodes.length === 0) return "<p>Nothing to draw yet.</p>";
+  const layout = layoutGraph(b.graph, { unit: b.chart.xLabel });
+  const c = layout.collapsed;
+  const ranked = b.graph.nodes.every((n) => n.rank !== undefined);
+  const what = c
+    ? `Too many to draw one by one (${c.nodes} arguments, ${c.edges} links), so one box per ${h(c.unit)}, earliest on the left: its count of ${h(b.sideNames.proposition)} + ${h(b.sideNames.opposition)} arguments; each arrow stands for the links between two ${h(c.unit)}s (hover for the count); each box links to the ${h(c.unit)}'s first argument.`
+    : b.graphLegend
+      ? h(b.graphLegend)
+      : `${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links${ranked ? `, earliest ${h(b.chart.xLabel)} on the left` : ""}. Each node links to its argument in the debate above; hover for its claim.`;
+  const entries = new Set((b.transcript ?? []).flatMap((s) => s.entries.map((e) => e.id)));
+  const description = c
+    ? `${c.nodes} nodes in ${layout.nodes.length} ${c.unit}s, ${c.edges} edges.`
+    : `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map(edgeText).join("; ")}.`;
+  return [
+    `<p>${what}</p>`,
+    renderGraphLegend(b.graph.edges.map((e) => e.kind)),
+    `<div class="scroll" tabindex="0" role="region" aria-labelledby="graph">${renderGraphSvg(
+      layout,
+      description,
+      {
+        href: (id) => (entries.has(id) ? `#${anchorOf(id)}` : undefined),
+      },
+    )}</div>`,
+  ].join("\n");
 }
 
 const TOC = "<!-- contents -->";
@@ -175,17 +209,7 @@ export function renderReportHtml(report: Report): string {
         ? "<p>None.</p>"
         : `<ul>${b.turningPoints.map((t) => `<li><strong>${h(t.label)}</strong>: ${h(t.detail)}</li>`).join("")}</ul>`,
       `<h2 id="graph">${items === "arguments" ? "Argument graph" : `Graph of the ${h(items)}`}</h2>`,
-      `<p>${
-        b.graphLegend
-          ? h(b.graphLegend)
-          : `${b.graph.nodes.length} arguments (<span class="prop">${h(b.sideNames.proposition)}</span> green, <span class="opp">${h(b.sideNames.opposition)}</span> red), ${b.graph.edges.length} links: solid orange arrows attack, dashed blue arrows defend.`
-      }</p>`,
-      b.graph.nodes.length === 0
-        ? "<p>Nothing to draw yet.</p>"
-        : `<div class="scroll" tabindex="0" role="region" aria-labelledby="graph">${renderGraphSvg(
-            layoutGraph(b.graph),
-            `${b.graph.nodes.length} nodes and ${b.graph.edges.length} edges: ${b.graph.edges.map(edgeText).join("; ")}.`,
-          )}</div>`,
+      graphSection(b),
       b.judges.length > 0 ? '<h2 id="judges">Judges\' reasoning</h2>' : "",
       ...b.judges.map(
         (j) =>

@@ -12,6 +12,8 @@ export {
   markdownFence,
   sarifArtifactUri,
 } from "./escape.js";
+export type { GraphLayout, LaidNode } from "./graph.js";
+export { COLLAPSE_AT, layoutGraph, renderGraphSvg } from "./graph.js";
 export { BASE_STYLE, renderReportHtml } from "./html.js";
 export { renderReportMarkdown } from "./markdown.js";
 export type {
@@ -39,8 +41,7 @@ export type {
   TurningPoint,
 } from "./model.js";
 export { checkNarrative, NARRATIVE_WORDS, narrativePrompt, reportIds } from "./narrative.js";
-export type { GraphLayout } from "./svg.js";
-export { layoutGraph, renderChartSvg, renderGraphSvg } from "./svg.js";
+export { axisTicks, renderChartSvg, tickLabel } from "./svg.js";
 export { anchorOf } from "./transcript.js";
 
 import { buildReport, type ReportInput } from "./build.js";

@@ -1,8 +1,8 @@
 import { renderArtifactMarkdown } from "./artifact.js";
 import { escapeMarkdownBlock, escapeMarkdown as md } from "./escape.js";
+import { edgeText } from "./graph.js";
 import { headerRows, reliabilityOf, seatRows, usageRows } from "./header.js";
 import type { Report } from "./model.js";
-import { edgeText } from "./svg.js";
 import { renderTranscriptMarkdown, summaryLines } from "./transcript.js";
 
 const score = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(2));

@@ -1,7 +1,6 @@
-import dagre from "@dagrejs/dagre";
 import { scaleLinear } from "d3-scale";
 import { escapeHtml } from "./escape.js";
-import type { GraphEdge, GraphNode, ReportSide, StandingChart } from "./model.js";
+import type { ChartPoint, ReportSide, StandingChart } from "./model.js";
 
 /** Side colours: both pass WCAG AA (4.5:1) on white and carry white text. */
 export const SIDE_COLOR: Record<ReportSide, string> = { proposition: "#1b5e20", opposition: "#b71c1c" };
@@ -11,7 +10,37 @@ function seriesLook(s: StandingChart["series"][number]): { color: string; dash: 
   const color = s.color ?? (s.side ? SIDE_COLOR[s.side] : "#333");
   return { color, dash: (s.dash ?? s.side === "opposition") ? DASH : "" };
 }
-const f = (n: number) => (Math.round(n * 10) / 10).toString();
+/** A coordinate to one decimal, as SVG text. */
+export const f = (n: number) => (Math.round(n * 10) / 10).toString();
+
+/** Round ticks for an axis over [lo, hi] (d3-scale's nice() and ticks()): the domain widened to round ends, and the ticks in it. */
+export function axisTicks(lo: number, hi: number, count = 5): { domain: [number, number]; ticks: number[] } {
+  const scale = scaleLinear()
+    .domain([lo, hi === lo ? lo + 1 : hi])
+    .nice(count);
+  const [a, b] = scale.domain() as [number, number];
+  return { domain: [a, b], ticks: scale.ticks(count) };
+}
+
+/** A tick's label: d3's tickFormat writes a typographic minus; a plain one keeps the label a number for every reader. */
+export function tickLabel(v: number): string {
+  return String(Number(v.toFixed(6)));
+}
+
+/** Points of several series at the same spot stand side by side, 9 px apart, so none hides another (review: P1 under P2). */
+function dodge(chart: StandingChart): (series: number, p: ChartPoint) => number {
+  const at = new Map<string, number[]>();
+  chart.series.forEach((s, i) => {
+    for (const p of s.points) {
+      const key = `${p.x} ${p.y}`;
+      at.set(key, [...(at.get(key) ?? []), i]);
+    }
+  });
+  return (series, p) => {
+    const same = at.get(`${p.x} ${p.y}`) ?? [series];
+    return (same.indexOf(series) - (same.length - 1) / 2) * 9;
+  };
+}
 
 /** The standing chart as an inline SVG: one line per side, a marked point per exchange or round. */
 export function renderChartSvg(chart: StandingChart, id = "standing-chart"): string {
@@ -30,13 +59,14 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
     .range([H - m.bottom, m.top])
     .nice(5);
   const ticks = yScale.ticks(5).filter((t) => !chart.yInteger || Number.isInteger(t));
-  // d3's tickFormat writes a typographic minus; a plain one keeps the label a number for every reader.
-  const format = (v: number) => String(Number(v.toFixed(6)));
+  // The first and last points stand 16 px inside the plot: a point moved aside (dodge) stays off the tick labels.
+  const inset = 16;
   const x = (v: number) =>
     m.left +
+    inset +
     (xs.length <= 1
-      ? (W - m.left - m.right) / 2
-      : (xs.indexOf(v) / (xs.length - 1)) * (W - m.left - m.right));
+      ? (W - m.left - m.right) / 2 - inset
+      : (xs.indexOf(v) / (xs.length - 1)) * (W - m.left - m.right - 2 * inset));
   const y = (v: number) => yScale(v);
   const parts: string[] = [
     `<svg id="${id}" class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">`,
@@ -46,7 +76,7 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   for (const v of ticks) {
     parts.push(
       `<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#d0d0d0"/>`,
-      `<text class="tick-y" x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${format(v)}</text>`,
+      `<text class="tick-y" x="${m.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" font-size="11" fill="#333">${tickLabel(v)}</text>`,
     );
   }
   parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${f(y(0))}" y2="${f(y(0))}" stroke="#555"/>`);
@@ -57,22 +87,24 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
   parts.push(
     `<text x="${(m.left + W - m.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12" fill="#333">${escapeHtml(chart.xLabel)}</text>`,
   );
+  const dx = dodge(chart);
   chart.series.forEach((s, i) => {
     const { color, dash } = seriesLook(s);
-    // Each later series draws smaller dots ringed in white: a point under another stays visible around it.
-    const r = Math.max(2.5, 6 - i * 1.5);
-    const d = s.points.map((p, i) => `${i === 0 ? "M" : "L"}${f(x(p.x))},${f(y(p.y))}`).join(" ");
+    const px = (p: ChartPoint) => x(p.x) + dx(i, p);
+    const d = s.points.map((p, k) => `${k === 0 ? "M" : "L"}${f(px(p))},${f(y(p.y))}`).join(" ");
     parts.push(
       `<g class="series" data-name="${escapeHtml(s.name)}"${s.side ? ` data-side="${s.side}"` : ""}>`,
     );
     if (d) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2.5"${dash}/>`);
+    // Ringed in white: where two points still touch, the edge between them shows.
     for (const p of s.points)
       parts.push(
-        `<circle class="point" cx="${f(x(p.x))}" cy="${f(y(p.y))}" r="${r}" fill="${color}"${i > 0 ? ' stroke="#fff" stroke-width="1.5"' : ""}><title>${escapeHtml(`${s.name}, ${p.label}: ${p.y}`)}</title></circle>`,
+        `<circle class="point" cx="${f(px(p))}" cy="${f(y(p.y))}" r="5" fill="${color}" stroke="#fff" stroke-width="1.5"><title>${escapeHtml(`${s.name}, ${p.label}: ${p.y}`)}</title></circle>`,
       );
     parts.push("</g>");
   });
   const legendY = 4;
+  parts.push('<g class="legend">');
   chart.series.forEach((s, i) => {
     const lx = m.left + i * 130;
     const { color, dash } = seriesLook(s);
@@ -81,105 +113,6 @@ export function renderChartSvg(chart: StandingChart, id = "standing-chart"): str
       `<text x="${lx + 28}" y="${legendY + 12}" font-size="12" fill="#222">${escapeHtml(s.name)}</text>`,
     );
   });
-  parts.push("</svg>");
+  parts.push("</g>", "</svg>");
   return parts.join("\n");
-}
-
-/** A laid-out graph: node centres and edge polylines, computed by dagre. */
-export interface GraphLayout {
-  width: number;
-  height: number;
-  nodes: Array<GraphNode & { x: number; y: number; width: number; height: number }>;
-  edges: Array<GraphEdge & { points: Array<{ x: number; y: number }> }>;
-}
-
-const NODE_W = 104;
-const NODE_H = 44;
-
-/** Lays the argument graph out with dagre: targets above, the arguments acting on them below. */
-export function layoutGraph(graph: { nodes: GraphNode[]; edges: GraphEdge[] }): GraphLayout {
-  const g = new dagre.graphlib.Graph({ multigraph: true });
-  // network-simplex ranks best but grows fast; past a few hundred arguments longest-path keeps a report under a second.
-  g.setGraph({
-    rankdir: "TB",
-    nodesep: 18,
-    ranksep: 46,
-    marginx: 8,
-    marginy: 8,
-    ranker: graph.nodes.length > 300 ? "longest-path" : "network-simplex",
-  });
-  g.setDefaultEdgeLabel(() => ({}));
-  for (const n of graph.nodes) g.setNode(n.id, { width: NODE_W, height: NODE_H });
-  // Laid out target -> actor so earlier arguments rank above the ones answering them.
-  graph.edges.forEach((e, i) => {
-    g.setEdge(e.to, e.from, {}, `e${i}`);
-  });
-  dagre.layout(g);
-  const info = g.graph();
-  return {
-    width: Math.ceil(info.width ?? NODE_W),
-    height: Math.ceil(info.height ?? NODE_H),
-    nodes: graph.nodes.map((n) => {
-      const p = g.node(n.id);
-      return { ...n, x: p.x, y: p.y, width: NODE_W, height: NODE_H };
-    }),
-    edges: graph.edges.map((e, i) => ({
-      ...e,
-      points: [
-        ...((g.edge({ v: e.to, w: e.from, name: `e${i}` }) as { points?: Array<{ x: number; y: number }> })
-          ?.points ?? []),
-      ].reverse(),
-    })),
-  };
-}
-
-const EDGE_COLOR = { attack: "#a34700", defense: "#0d47a1", repeat: "#555555" } as const;
-const EDGE_DASH = {
-  attack: "",
-  defense: ' stroke-dasharray="5 3"',
-  repeat: ' stroke-dasharray="2 3"',
-} as const;
-const EDGE_VERB = { attack: "attacks", defense: "defends", repeat: "repeats" } as const;
-
-/** One edge in words: `prop_001 attacks opp_000`. */
-export function edgeText(e: GraphEdge): string {
-  return `${e.from} ${EDGE_VERB[e.kind]} ${e.to}`;
-}
-
-/** The argument graph as an inline SVG: one node per argument (score inside), arrows from actor to target. */
-export function renderGraphSvg(layout: GraphLayout, description: string, id = "argument-graph"): string {
-  const parts: string[] = [
-    `<svg id="${id}" class="graph" viewBox="0 0 ${layout.width} ${layout.height}" width="${layout.width}" height="${layout.height}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">`,
-    `<title id="${id}-title">Argument graph</title>`,
-    `<desc id="${id}-desc">${escapeHtml(description)}</desc>`,
-    "<defs>",
-    ...(["attack", "defense", "repeat"] as const).map(
-      (k) =>
-        `<marker id="${id}-arrow-${k}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${EDGE_COLOR[k]}"/></marker>`,
-    ),
-    "</defs>",
-  ];
-  for (const e of layout.edges) {
-    if (e.points.length === 0) continue;
-    const d = e.points.map((p, i) => `${i === 0 ? "M" : "L"}${f(p.x)},${f(p.y)}`).join(" ");
-    parts.push(
-      `<path class="edge" data-kind="${e.kind}" d="${d}" fill="none" stroke="${EDGE_COLOR[e.kind]}" stroke-width="1.8"${EDGE_DASH[e.kind]} marker-end="url(#${id}-arrow-${e.kind})"><title>${escapeHtml(`${edgeText(e)} (${e.label})`)}</title></path>`,
-    );
-  }
-  for (const n of layout.nodes) {
-    const x = n.x - n.width / 2;
-    const y = n.y - n.height / 2;
-    const score = n.score === undefined ? "" : n.score.toFixed(2);
-    parts.push(
-      `<g class="node" data-id="${escapeHtml(n.id)}" data-side="${n.side}"><title>${escapeHtml(`${n.id}: ${n.title}${score ? ` (score ${score})` : ""}`)}</title>`,
-      `<rect x="${f(x)}" y="${f(y)}" width="${n.width}" height="${n.height}" rx="6" fill="${n.color ?? SIDE_COLOR[n.side]}"/>`,
-      `<text x="${f(n.x)}" y="${f(score ? n.y - 3 : n.y + 4)}" text-anchor="middle" font-size="12" font-weight="600" fill="#fff">${escapeHtml(n.id)}</text>`,
-      score
-        ? `<text x="${f(n.x)}" y="${f(n.y + 13)}" text-anchor="middle" font-size="11" fill="#fff">${score}</text>`
-        : "",
-      "</g>",
-    );
-  }
-  parts.push("</svg>");
-  return parts.filter(Boolean).join("\n");
 }

@@ -102,7 +102,13 @@ export function crossfireReport(state: CrossfireState): FormatReport {
   for (const t of turns)
     for (const p of t.data.points) {
       if (!p.id) continue;
-      nodes.push({ id: p.id, side: SIDE[t.role], title: p.claim });
+      // One column per turn: the proposer speaks first in a round, the challenger answers.
+      nodes.push({
+        id: p.id,
+        side: SIDE[t.role],
+        title: p.claim,
+        rank: 2 * t.round + (t.role === "challenger" ? 1 : 0),
+      });
       for (const target of p.targets ?? []) {
         const kind = p.stance === "flaw" ? "attack" : "defense";
         edges.push({ from: p.id, to: target, kind, label: p.stance ?? "claim" });

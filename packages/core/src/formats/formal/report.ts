@@ -233,6 +233,8 @@ export function formalReport(state: DebateState): FormatReport {
           id: a.frontmatter.id,
           side: SIDE[a.frontmatter.side],
           title: a.frontmatter.title,
+          ...(a.frontmatter.claim ? { detail: a.frontmatter.claim } : {}),
+          rank: a.frontmatter.exchange,
           ...(score === undefined ? {} : { score }),
         };
       }),

@@ -135,6 +135,7 @@ export function reviewReport(state: ReviewState): FormatReport {
         id: f.id,
         side: "opposition",
         color: SEVERITY_COLOR[f.severity],
+        rank: r.round,
         title: `${f.severity} ${f.title}${f.verdict ? ` (${f.verdict.replace("_", " ")})` : ""}`,
       });
     }
