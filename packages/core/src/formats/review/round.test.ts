@@ -144,6 +144,22 @@ describe("a review loop, offline: a code change with a real bug", () => {
     );
     expect(!r.ok && r.errors.map((e) => e.code)).toEqual(["JUDGE_RECOMMENDATION_RULE"]);
   });
+
+  it("a judgment refused for its shape also says which findings it left unclassified, shape first", () => {
+    const r = acceptJudgment(
+      JSON.stringify({
+        classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "x" }],
+        recommendation: "B",
+        reasons: "A verified P1 must be fixed.",
+      }),
+      c1,
+      codeSources,
+    );
+    expect(!r.ok && r.errors.map((e) => [e.code, e.path])).toEqual([
+      ["ANSWER_SCHEMA", "reasons"],
+      ["JUDGE_FINDING_UNCLASSIFIED", "classifications"],
+    ]);
+  });
 });
 
 describe("a review loop, offline: a proposal over three rounds", () => {
