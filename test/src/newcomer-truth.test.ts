@@ -75,6 +75,43 @@ describe("a newcomer's manual formal debate with a bad first answer", () => {
   });
 });
 
+describe("a person whose opening breaks three rules", () => {
+  it("is told every problem in one attempt, most basic first, in the terminal and the retry prompt", async () => {
+    expect(newManualDebate("This house would pair on every change", "three", { cwd, env }).code).toBe(0);
+    const dir = join(cwd, "three");
+    expect(debate(["run", "three"], { cwd, env }).code).toBe(0);
+    // Two arguments (the opening needs three), the second without its warrant, the first attacking.
+    const opening = JSON.parse(await recordedAnswer(0, "proposition")) as {
+      arguments: Record<string, unknown>[];
+    };
+    const [first, second] = opening.arguments;
+    const { warrant: _, ...noWarrant } = second!;
+    const attack = { target_id: "opp_000a", attack_type: "claim_attack", content: "It fails." };
+    const broken = { arguments: [{ ...first, attacks: [attack] }, noWarrant] };
+    await writeFile(join(dir, "inbox/e000-proposition.md"), JSON.stringify(broken, null, 2));
+    await writeFile(join(dir, "inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
+
+    const rejected = debate(["run", "three"], { cwd, env });
+    expect(rejected.code, rejected.stderr).toBe(0);
+    const order = ["ANSWER_SCHEMA at `arguments[1].warrant`", "ARGUMENT_COUNT", "ARGUMENT_ATTACK_IN_OPENING"];
+    const positions = (text: string) => order.map((code) => text.indexOf(code));
+    const inTerminal = positions(rejected.stderr);
+    expect(
+      inTerminal.every((at) => at >= 0),
+      rejected.stderr,
+    ).toBe(true);
+    expect([...inTerminal].sort((a, b) => a - b)).toEqual(inTerminal);
+    // The terminal says where the whole list is, and that file holds it in the same order.
+    const retry = "prompts/e000-proposition-attempt2.md";
+    expect(rejected.stderr).toContain(retry);
+    const prompt = await readFile(join(dir, retry), "utf8");
+    const inPrompt = positions(prompt);
+    expect(inPrompt.every((at) => at >= 0)).toBe(true);
+    expect([...inPrompt].sort((a, b) => a - b)).toEqual(inPrompt);
+    expect(statusRow("three").activity).toBe("waiting for inbox/e000-proposition-attempt2.md");
+  });
+});
+
 describe("a newcomer's tournament", () => {
   it("finishes as each of its debates' files say: status, the tournament's status and debate.md agree", async () => {
     const created = debate(replayTournamentArgs("cup"), { cwd, env });
