@@ -1,7 +1,9 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { bugCritique, buggySum, bugJudgment, gitEnv, goodSum } from "./gate-fixtures.js";
 import { debate, exists, newcomer, newManualDebate, recordedAnswer } from "./newcomer.js";
 import { replayTournamentArgs } from "./workspace.js";
 
@@ -109,6 +111,84 @@ describe("a person whose opening breaks three rules", () => {
     expect(inPrompt.every((at) => at >= 0)).toBe(true);
     expect([...inPrompt].sort((a, b) => a - b)).toEqual(inPrompt);
     expect(statusRow("three").activity).toBe("waiting for inbox/e000-proposition-attempt2.md");
+  });
+});
+
+describe("a newcomer's review of a buggy uncommitted change", () => {
+  it("ends as decision.json and summary.md say, leaves the repository's change alone, and the judge gets no formal rubric", async () => {
+    const repo = join(root, "repo");
+    await mkdir(repo);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: repo, env: gitEnv, encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    await writeFile(join(repo, "sum.ts"), goodSum);
+    git("add", "sum.ts");
+    git("commit", "-q", "-m", "sum");
+    await writeFile(join(repo, "sum.ts"), buggySum);
+
+    const seats = ["--critic", "replay", "--author", "replay", "--judge", "replay"];
+    const made = debate(["review", "--scope", "uncommitted", ...seats, "--slug", "fix", "--no-run"], {
+      cwd: repo,
+      env,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain("created debates/fix/debate.md (code)");
+    expect(made.stdout).toContain("next: debate run debates/fix");
+    const dir = join(repo, "debates/fix");
+    expect(await readFile(join(dir, "artifact/v1.md"), "utf8")).toContain("i < xs.length - 1");
+    const answers = [
+      { role: "critic", text: bugCritique },
+      { role: "judge", text: bugJudgment },
+      { role: "author", text: `\`\`\`ts\n${goodSum}\`\`\`\n` },
+    ];
+    await writeFile(
+      join(dir, "replay.jsonl"),
+      answers.map((a) => `${JSON.stringify({ exchange: 1, ...a })}\n`).join(""),
+    );
+
+    const ran = debate(["run", "debates/fix"], { cwd: repo, env });
+    expect(ran.code, ran.stderr).toBe(0);
+    const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8")) as {
+      decision: string;
+      rounds: number;
+      stop_reason: string;
+      findings: { P1: number; P2: number; P3: number };
+      final_artifact: string;
+    };
+    expect(decision).toMatchObject({ decision: "B", rounds: 1, stop_reason: "decision" });
+    expect(ran.stdout).toContain(
+      `done: decision B: accept the critique (${decision.stop_reason}) after ${decision.rounds} round(s)`,
+    );
+    // summary.md lists each finding once, as decision.json counts them.
+    const summary = await readFile(join(dir, "summary.md"), "utf8");
+    const p1 = summary.split("### P1")[1]!.split("###")[0]!;
+    expect(p1.match(/^- r\d+-/gm) ?? []).toHaveLength(decision.findings.P1);
+    expect(summary).toContain(decision.final_artifact);
+    expect(await readFile(join(dir, decision.final_artifact), "utf8")).toContain("i < xs.length;");
+
+    // status says what debate.md and decision.json hold; doctor finds nothing to fix.
+    const fm = await frontmatter(dir);
+    const row = statusRow(dir);
+    expect(row.phase).toBe(fm.current_phase);
+    expect(row.phase).toBe("complete");
+    expect(String(row.result)).toMatch(new RegExp(`^${decision.decision}: `));
+    const doctor = debate(["doctor", "debates/fix"], { cwd: repo, env });
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+
+    // The review judge is told the review's rubric, never the formal format's zero-sum scoring.
+    const journal = join(dir, ".debate/journal");
+    const judged = (await readdir(journal)).find((f) => f.includes("-judge-"))!;
+    const prompt = (JSON.parse(await readFile(join(journal, judged), "utf8")) as { prompt: string }).prompt;
+    expect(prompt).toContain("recommendation");
+    expect(prompt).not.toContain("judging-rubric");
+    expect(prompt).not.toMatch(/sum to 0|zero-sum/i);
+
+    // The user's change is theirs: the review never edits the working tree.
+    expect(await readFile(join(repo, "sum.ts"), "utf8")).toBe(buggySum);
+    expect(git("status", "--porcelain").split("\n").filter(Boolean).sort()).toEqual([
+      " M sum.ts",
+      "?? debates/",
+    ]);
   });
 });
 
