@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bugCritique, buggySum, bugJudgment, gitEnv, goodSum } from "./gate-fixtures.js";
-import { debate, exists, newcomer, newManualDebate, recordedAnswer } from "./newcomer.js";
+import {
+  debate,
+  exists,
+  newcomer,
+  newManualDebate,
+  type Ran,
+  recordedAnswer,
+  startHere,
+} from "./newcomer.js";
 import { replayTournamentArgs } from "./workspace.js";
 
 // A newcomer's walk through the built binary: every message it reads agrees with the files.
@@ -19,6 +27,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** debate.md's frontmatter, as the files say it. */
 async function frontmatter(dir: string): Promise<Record<string, unknown>> {
   const text = await readFile(join(dir, "debate.md"), "utf8");
@@ -31,6 +41,56 @@ function statusRow(dir: string): Record<string, unknown> {
   expect(status.code, status.stderr).toBe(0);
   return (JSON.parse(status.stdout) as Record<string, unknown>[])[0]!;
 }
+
+describe("the README's first screen, with the built debate", () => {
+  it("prints what the files hold: the example, the run's scores, status and the report", async () => {
+    const [install, ...commands] = await startHere();
+    expect(install).toMatch(/^npm install -g /);
+    const ran: Record<string, Ran> = {};
+    for (const command of commands) {
+      const [name, ...args] = command.split(/\s+/);
+      expect(name).toBe("debate");
+      const result = debate(args, { cwd, env });
+      expect(result.code, `${command}\n${result.stderr}`).toBe(0);
+      ran[args[0]!] = result;
+    }
+    const folder = commands[0]!.split(/\s+/).at(-1)!;
+    const dir = join(cwd, folder);
+    expect(ran.example!.stdout).toContain(`created ${folder}`);
+    const fm = await frontmatter(dir);
+    expect(fm.current_exchange).toBe(fm.exchanges);
+    expect(ran.run!.stdout).toContain(`done: complete after ${fm.exchanges} exchange(s)`);
+
+    // Each side's total and argument count, as scores.json and arguments/ hold them.
+    const scores = JSON.parse(await readFile(join(dir, "scores.json"), "utf8")) as Record<
+      string,
+      { current_score: number }
+    >;
+    const files = await readdir(join(dir, "arguments"));
+    const signed = (n: number) => `${n > 0 ? "+" : ""}${n.toFixed(2)}`;
+    const row = statusRow(dir);
+    const totals: Record<string, number> = {};
+    for (const [side, prefix] of [
+      ["proposition", "prop_"],
+      ["opposition", "opp_"],
+    ] as const) {
+      const total = Object.entries(scores)
+        .filter(([id]) => id.startsWith(prefix))
+        .reduce((sum, [, s]) => sum + s.current_score, 0);
+      const count = files.filter((f) => f.startsWith(prefix)).length;
+      expect(ran.run!.stdout).toMatch(
+        new RegExp(`^${side}\\s+${escapeRe(signed(total))} over ${count} arguments$`, "m"),
+      );
+      expect((row.sides as Record<string, string>)[side]).toBe(signed(total));
+      totals[side] = total;
+    }
+    expect(row.phase).toBe("complete");
+    // The winner status names is the side scores.json puts ahead.
+    expect(row.winner).toBe(totals.proposition! > totals.opposition! ? "proposition" : "opposition");
+    const report = ran.report!.stdout.match(/^wrote (.+)$/m)![1]!.split(", ");
+    for (const file of report) expect(await exists(join(cwd, file)), file).toBe(true);
+  });
+});
 
 describe("a newcomer's manual formal debate with a bad first answer", () => {
   it("is told the truth at every step: new, run, status and log agree with the folder", async () => {
