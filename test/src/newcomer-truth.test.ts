@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bugCritique, buggySum, bugJudgment, gitEnv, goodSum } from "./gate-fixtures.js";
@@ -249,6 +249,39 @@ describe("a newcomer's review of a buggy uncommitted change", () => {
       " M sum.ts",
       "?? debates/",
     ]);
+  });
+});
+
+describe("a debate made but never run", () => {
+  it("is reported as not started: no tie, no empty score line, no judge said to be missing", async () => {
+    expect(newManualDebate("This house would test first", "fresh", { cwd, env }).code).toBe(0);
+    const report = debate(["report", "fresh"], { cwd, env });
+    expect(report.code, report.stderr).toBe(0);
+    const text = await readFile(join(cwd, "fresh/report.md"), "utf8");
+    expect(text).toMatch(/\| Status \| not started \|/);
+    expect(text).not.toMatch(/tied|0\.00 to 0\.00|Cumulative score|\(not recorded\)/);
+    expect(await readdir(join(cwd, "fresh/arguments")).catch(() => [])).toEqual([]);
+  });
+});
+
+describe("doctor on a debate whose judge panel holds a CLI that is not installed", () => {
+  it("checks the panel's judges, which `seats:` does not hold, and does not say ready", async () => {
+    const seats = ["--proposition", "manual", "--opposition", "manual", "--judges", "manual,claude"];
+    const made = debate(["new", "This house would test first", ...seats, "--slug", "pan", "--dir", "."], {
+      cwd,
+      env,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const fm = await frontmatter(join(cwd, "pan"));
+    expect(fm.judges).toMatchObject({ panel: [{ adapter: "manual" }, { adapter: "claude" }] });
+    // PATH holds node alone: no CLI is installed.
+    const bare = { ...env, PATH: dirname(process.execPath) };
+    const doctor = debate(["doctor", "pan"], { cwd, env: bare });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/^✗ judge_2 \(claude\)\s+no\b/m);
+    expect(doctor.stderr).toContain("debate: seat(s) not ready: judge_2");
+    // What to do is said for that judge.
+    expect(doctor.stdout).toMatch(/^judge_2 \(claude\): install Claude Code/m);
   });
 });
 
