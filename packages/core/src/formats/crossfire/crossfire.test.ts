@@ -340,6 +340,20 @@ describe("crossfire: every problem of an answer at once, shape first", () => {
     ]);
   });
 
+  it("quotes a refused turn's values cut short, as every message does", () => {
+    const opened = step(crossfireState(), "proposer", proposerTurn());
+    const long = `C1.k1 ${"x".repeat(3000)}`;
+    const turn = challengerTurn(1, {
+      withdrawals: [{ concession: long, reason: "r", evidence: [ev("bench/payload.md")] }],
+    });
+    turn.points[0] = { ...turn.points[0]!, stance: long as never, targets: [] };
+    const parsed = crossfireFormat.parseAnswer(opened, "challenger", JSON.stringify(turn));
+    expect(parsed.ok ? [] : parsed.errors.map((e) => e.code)).toContain(
+      "CROSSFIRE_WITHDRAWAL_NO_NEW_EVIDENCE",
+    );
+    for (const e of parsed.ok ? [] : parsed.errors) expect(e.message.length, e.code).toBeLessThan(600);
+  });
+
   it("a verdict without a winner also names the points it cites that do not exist", () => {
     const due = step(
       step(crossfireState({ rounds: 1 }), "proposer", proposerTurn()),
