@@ -130,3 +130,14 @@ export async function recordedAnswer(exchange: number, role: string): Promise<st
     .find((e) => e.exchange === exchange && e.role === role);
   return entry!.text;
 }
+
+/** The first ```sh block under the README's `## Start here`, one command per line (comments dropped). */
+export async function startHere(): Promise<string[]> {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const section = readme.split(/^## Start here\b.*$/m)[1] ?? "";
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter(Boolean);
+}

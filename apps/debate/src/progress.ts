@@ -1,4 +1,4 @@
-import { inboxDir, stepStem } from "@debatekit/adapter-manual";
+import { inboxDir, promptsDir, stepStem } from "@debatekit/adapter-manual";
 import type { Standing } from "@debatekit/core";
 import { escapeTerminal } from "@debatekit/report/escape";
 import type { RunEvent, RunSummary } from "@debatekit/runner";
@@ -42,6 +42,8 @@ export function createProgress(
   const live = isInteractive(io);
   const c = palette(io);
   const thinking = new Map<string, { label: string; since: number; waitingFor?: string }>();
+  // Roles a person answers (manual seats): their retry prompt file is where the full list of problems is.
+  const people = new Set<string>();
   // `exchange 2/5`, `round 2/3`: in the format's unit, with its total once the standing gives them.
   let progress = start?.progress;
   const at = (exchange: number) =>
@@ -79,6 +81,7 @@ export function createProgress(
         const waitingFor =
           event.adapter === "manual" ? `${inboxDir}/${stepStem({ ...event })}.md` : undefined;
         thinking.set(event.role, { label, since: Date.now(), ...(waitingFor ? { waitingFor } : {}) });
+        if (waitingFor) people.add(event.role);
         if (!live)
           out(
             `${at(event.exchange)} · ${label} ${waitingFor ? `waiting for ${waitingFor}` : "thinking"} (attempt ${event.attempt})`,
@@ -109,11 +112,18 @@ export function createProgress(
           );
         break;
       }
-      case "retry":
+      case "retry": {
+        // Every problem at once, so a person fixes them all in one go; a person's retry prompt holds the list too.
+        const count = event.errors.length;
+        const where = people.has(event.role)
+          ? `; the full list is in ${promptsDir}/${stepStem({ ...event })}.md`
+          : "";
         print(
-          `${at(event.exchange)} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${escapeTerminal(event.errors[0] ?? "")}`,
+          `${at(event.exchange)} · ${event.role}: ${c.yellow("answer rejected")}, asking again (attempt ${event.attempt}): ${count} problem${count === 1 ? "" : "s"}${where}`,
         );
+        for (const error of event.errors) print(`  - ${escapeTerminal(error)}`);
         break;
+      }
       case "step_committed": {
         if (event.standing) progress = event.standing.progress;
         print(c.dim(`committed ${at(event.from.exchange)} ${phaseWord(event.from.phase)}`));

@@ -130,6 +130,8 @@ export async function chooseSkills(
     // Skills name the roles they apply to, or the kind of seat (`debater`) the format gives a role.
     role,
     kinds: kind ? [kind] : [],
+    // A skill written for one format's seat (the formal judge's rubric) reaches no other format's.
+    format: format.name,
     budgetTokens,
     exclude: settings?.exclude ?? [],
   };

@@ -35,6 +35,26 @@ describe("the repository's skills/", () => {
     expect(prop.chosen.map((c) => c.name)).not.toContain("judging-rubric");
     expect(prop.chosen.map((c) => c.name)).toContain("cost-and-risk-tradeoffs");
   });
+
+  it("keeps the formal judge's zero-sum rubric from another format's judge", async () => {
+    const { skills } = await loadSkills([skillsRoot]);
+    const query = {
+      text: "Review the change to sum.ts",
+      role: "judge",
+      kinds: ["judge"],
+      budgetTokens: 4000,
+    };
+    const formal = selectSkills(skills, { ...query, format: "formal" });
+    expect(formal.chosen.map((c) => c.name)).toContain("judging-rubric");
+    for (const format of ["review", "crossfire"]) {
+      const other = selectSkills(skills, { ...query, format });
+      expect(
+        other.chosen.map((c) => c.name),
+        format,
+      ).not.toContain("judging-rubric");
+      expect(other.text).not.toMatch(/sum to 0/);
+    }
+  });
 });
 
 describe("the repository's agents/", () => {

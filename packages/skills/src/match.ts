@@ -108,6 +108,16 @@ export function appliesToRole(skill: LoadedSkill, role: string, kinds: readonly 
   return agents.includes(role) || kinds.some((kind) => agents.includes(kind));
 }
 
+/**
+ * True when the skill may go into a prompt of this format: its `formats` name it, or it names
+ * none. Two formats may both have a `judge`; a rubric written for one format's judge names that
+ * format, so the other's judge never gets it. A query without a format is not narrowed.
+ */
+function appliesToFormat(skill: LoadedSkill, format: string | undefined): boolean {
+  const formats = skill.manifest.formats;
+  return formats === undefined || format === undefined || formats.includes(format);
+}
+
 /** Who a skill is matched for: the seat's role and its kinds, which skills may name instead. */
 export interface SeatQuery {
   /** Motion, definitions, scope and the role's task, in any order. */
@@ -115,6 +125,8 @@ export interface SeatQuery {
   role: string;
   /** The seat's kinds (`debater` for a format's arguing seats): a skill naming one applies. */
   kinds?: readonly string[];
+  /** The debate's format: a skill whose `formats` leave it out does not apply. */
+  format?: string;
 }
 
 /** Start positions where `phrase` appears as consecutive words of `words`, never across a sentence end. */
@@ -228,7 +240,7 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
   const rankedBySkill = rankQuery(queryOf(text), corpus);
   const scored: SkillMatch[] = [];
   for (const skill of skills) {
-    if (!appliesToRole(skill, query.role, query.kinds)) continue;
+    if (!appliesToRole(skill, query.role, query.kinds) || !appliesToFormat(skill, query.format)) continue;
     const hits = triggerHits(skill, index);
     const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
     const always = hits.some((h) => h.occurrences === 0);

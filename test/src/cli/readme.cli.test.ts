@@ -1,8 +1,15 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, exists, installPacked, newcomer, newManualDebate, type Ran } from "../newcomer.js";
-import { repoRoot } from "../workspace.js";
+import {
+  debate,
+  exists,
+  installPacked,
+  newcomer,
+  newManualDebate,
+  type Ran,
+  startHere,
+} from "../newcomer.js";
 
 // A newcomer's first minutes, as the README tells them: `debate` installed globally from the packed
 // tarballs into a clean prefix, then run from a folder that has nothing to do with the repository.
@@ -20,17 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-/** The first ```sh block under the README's `## Start here`, one command per line (comments dropped). */
-async function startHere(): Promise<string[]> {
-  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const section = readme.split(/^## Start here\b.*$/m)[1] ?? "";
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  return block
-    .split("\n")
-    .map((line) => line.replace(/\s+#.*$/, "").trim())
-    .filter(Boolean);
-}
 
 describe("the README's first screen", () => {
   it("is five commands (install, an offline debate, status, report) and each works from an unrelated folder", async () => {

@@ -2080,6 +2080,12 @@ export interface SkillManifest {
    */
   applicable_agents: Role[]
   /**
+   * The formats whose seats may carry the skill, by registered name (a rubric written for one format's judge); absent: every format.
+   * 
+   * @minItems 1
+   */
+  formats?: string[]
+  /**
    * The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.
    */
   max_context_tokens: number

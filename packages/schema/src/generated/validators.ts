@@ -19211,8 +19211,9 @@ return errors === 0;
 validate104.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSkillManifestRaw = validate106;
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"formats":{"description":"The formats whose seats may carry the skill, by registered name (a rubric written for one format's judge); absent: every format.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
 const pattern45 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+const pattern46 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
@@ -19297,7 +19298,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "name") || (key0 === "version")) || (key0 === "description")) || (key0 === "triggers")) || (key0 === "applicable_agents")) || (key0 === "max_context_tokens")) || (key0 === "entry_file"))){
+if(!((((((((key0 === "name") || (key0 === "version")) || (key0 === "description")) || (key0 === "triggers")) || (key0 === "applicable_agents")) || (key0 === "formats")) || (key0 === "max_context_tokens")) || (key0 === "entry_file"))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -19557,10 +19558,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.max_context_tokens !== undefined){
-let data7 = data.max_context_tokens;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err27 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.formats !== undefined){
+let data7 = data.formats;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err27 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19569,9 +19571,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 100000 || isNaN(data7)){
-const err28 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+const len2 = data7.length;
+for(let i4=0; i4<len2; i4++){
+let data8 = data7[i4];
+if(typeof data8 === "string"){
+if(!pattern46.test(data8)){
+const err28 = {instancePath:instancePath+"/formats/" + i4,schemaPath:"#/properties/formats/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19580,8 +19585,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data7 < 1 || isNaN(data7)){
-const err29 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err29 = {instancePath:instancePath+"/formats/" + i4,schemaPath:"#/properties/formats/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19591,12 +19597,18 @@ vErrors.push(err29);
 errors++;
 }
 }
+let i5 = data7.length;
+let j2;
+if(i5 > 1){
+const indices1 = {};
+for(;i5--;){
+let item1 = data7[i5];
+if(typeof item1 !== "string"){
+continue;
 }
-if(data.entry_file !== undefined){
-let data8 = data.entry_file;
-if(typeof data8 === "string"){
-if(func2(data8) > 200){
-const err30 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof indices1[item1] == "number"){
+j2 = indices1[item1];
+const err30 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19604,9 +19616,14 @@ else {
 vErrors.push(err30);
 }
 errors++;
+break;
 }
-if(func2(data8) < 1){
-const err31 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+indices1[item1] = i5;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19616,8 +19633,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.max_context_tokens !== undefined){
+let data9 = data.max_context_tokens;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err32 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19626,15 +19645,72 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 100000 || isNaN(data9)){
+const err33 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
 if(vErrors === null){
 vErrors = [err33];
 }
 else {
 vErrors.push(err33);
+}
+errors++;
+}
+if(data9 < 1 || isNaN(data9)){
+const err34 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.entry_file !== undefined){
+let data10 = data.entry_file;
+if(typeof data10 === "string"){
+if(func2(data10) > 200){
+const err35 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(func2(data10) < 1){
+const err36 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
 }
 errors++;
 }
@@ -19645,10 +19721,9 @@ validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const validateTournamentFrontmatterRaw = validate107;
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses: a registered format that pairs two sides (built in: formal, crossfire).","type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern47 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
-const pattern49 = new RegExp("^m[0-9]{2,4}$", "u");
+const pattern50 = new RegExp("^m[0-9]{2,4}$", "u");
 const schema135 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern48 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+const pattern49 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19716,7 +19791,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern48.test(data0)){
+if(!pattern49.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19923,7 +19998,7 @@ errors++;
 if(data.format !== undefined){
 let data1 = data.format;
 if(typeof data1 === "string"){
-if(!pattern47.test(data1)){
+if(!pattern46.test(data1)){
 const err14 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -20181,7 +20256,7 @@ errors++;
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
-if(!pattern49.test(data13)){
+if(!pattern50.test(data13)){
 const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -20382,7 +20457,7 @@ errors++;
 if(data17.motion !== undefined){
 let data19 = data17.motion;
 if(typeof data19 === "string"){
-if(!pattern49.test(data19)){
+if(!pattern50.test(data19)){
 const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];

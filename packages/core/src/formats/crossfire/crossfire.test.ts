@@ -327,6 +327,46 @@ describe("crossfire: the verdict's rules (each with a failing answer)", () => {
   });
 });
 
+describe("crossfire: every problem of an answer at once, shape first", () => {
+  it("a turn refused for its shape also gets its rules checked", () => {
+    const turn = proposerTurn({
+      points: [{ claim: "Faster.", category: "speed" as never }, { claim: "Typed clients catch drift." }],
+    });
+    const parsed = crossfireFormat.parseAnswer(crossfireState(), "proposer", JSON.stringify(turn));
+    expect(parsed.ok ? [] : parsed.errors.map((e) => [e.code, e.path])).toEqual([
+      ["ANSWER_SCHEMA", "points[0].category"],
+      ["CROSSFIRE_POINT_UNSUPPORTED", "points[0].evidence"],
+      ["CROSSFIRE_POINT_UNSUPPORTED", "points[1].evidence"],
+    ]);
+  });
+
+  it("quotes a refused turn's values cut short, as every message does", () => {
+    const opened = step(crossfireState(), "proposer", proposerTurn());
+    const long = `C1.k1 ${"x".repeat(3000)}`;
+    const turn = challengerTurn(1, {
+      withdrawals: [{ concession: long, reason: "r", evidence: [ev("bench/payload.md")] }],
+    });
+    turn.points[0] = { ...turn.points[0]!, stance: long as never, targets: [] };
+    const parsed = crossfireFormat.parseAnswer(opened, "challenger", JSON.stringify(turn));
+    expect(parsed.ok ? [] : parsed.errors.map((e) => e.code)).toContain(
+      "CROSSFIRE_WITHDRAWAL_NO_NEW_EVIDENCE",
+    );
+    for (const e of parsed.ok ? [] : parsed.errors) expect(e.message.length, e.code).toBeLessThan(600);
+  });
+
+  it("a verdict without a winner also names the points it cites that do not exist", () => {
+    const due = step(
+      step(crossfireState({ rounds: 1 }), "proposer", proposerTurn()),
+      "challenger",
+      challengerTurn(1),
+    );
+    expect(codes(due, "judge", verdictAnswer({ winner: "tie" as never, cited_points: ["C1.9"] }))).toEqual([
+      "VERDICT_NO_WINNER",
+      "VERDICT_POINT_UNKNOWN",
+    ]);
+  });
+});
+
 describe("crossfire: the failure policy", () => {
   const failure = { code: "SEAT_TIMEOUT", message: "the proposer seat (codex) returned timeout" };
 

@@ -3,6 +3,7 @@ import {
   type CrossfireSummary,
   type CrossfireTurn,
   type CrossfireVerdict,
+  type ValidationResult,
   validateCrossfireSummary,
   validateCrossfireTurn,
 } from "@debatekit/schema";
@@ -10,7 +11,7 @@ import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
 import { isJudgeRole, judgeAsks, judgingOf, selfJudgingProblem } from "../../judging/panel.js";
-import { schemaRuleErrors } from "../../schema-errors.js";
+import { answerProblems, schemaRuleErrors } from "../../schema-errors.js";
 import type { Result, RuleError } from "../../types.js";
 import type { FormatStep, SeatFailure, StepMeta } from "../format.js";
 import {
@@ -58,17 +59,24 @@ function phaseError(state: CrossfireState, role: string): RuleError | undefined 
   return wrongSeat(fm, wanted, role, "round");
 }
 
-function parseJson<T>(
+/**
+ * Extracts a seat's JSON, checks its shape and then its rules: every problem at once (the rules run
+ * on a refused shape too, most basic first).
+ */
+function parseChecked<T>(
   text: string,
-  validate: (
-    data: unknown,
-  ) => { ok: true; value: T } | { ok: false; errors: { path: string; message: string; keyword: string }[] },
+  validate: (data: unknown) => ValidationResult<T>,
   what: string,
+  rules: (value: T) => RuleError[],
 ): Result<T> {
   const json = extractJson(text);
   if (!json.ok) return json;
   const checked = validate(json.value);
-  if (!checked.ok) return fail(...schemaRuleErrors("ANSWER_SCHEMA", what, checked.errors));
+  const errors = answerProblems(
+    checked.ok ? [] : schemaRuleErrors("ANSWER_SCHEMA", what, checked.errors),
+    () => rules((checked.ok ? checked.value : json.value) as T),
+  );
+  if (!checked.ok || errors.length > 0) return fail(...errors);
   return ok(checked.value);
 }
 
@@ -172,24 +180,22 @@ export function parseCrossfireAnswer(state: CrossfireState, role: string, text: 
   const fm = state.frontmatter;
   const round = fm.current_exchange;
   if (role === "proposer" || role === "challenger") {
-    const turn = parseJson<CrossfireTurn>(
+    const turn = parseChecked<CrossfireTurn>(
       text,
       validateCrossfireTurn,
       "the turn does not match the expected shape",
+      (value) => checkTurn(value, role, round, turnsOf(state)),
     );
-    if (!turn.ok) return turn;
-    const errors = checkTurn(turn.value, role, round, turnsOf(state));
-    return errors.length > 0 ? fail(...errors) : ok(assignIds(turn.value, role, round));
+    return turn.ok ? ok(assignIds(turn.value, role, round)) : turn;
   }
   if (role === "summarizer") {
-    const summary = parseJson<CrossfireSummary>(
+    const summary = parseChecked<CrossfireSummary>(
       text,
       validateCrossfireSummary,
       "the summary does not match the expected shape",
+      (value) => checkSummary(value, summaryInput(state, round).covered),
     );
     if (!summary.ok) return summary;
-    const errors = checkSummary(summary.value, summaryInput(state, round).covered);
-    if (errors.length > 0) return fail(...errors);
     const { round: _r, covers: _c, ...rest } = summary.value;
     return ok({ round, covers: round - 2, ...rest });
   }

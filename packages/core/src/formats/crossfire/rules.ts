@@ -76,7 +76,9 @@ export function checkTurn(
 
   turn.points.forEach((point, i) => {
     const at = `points[${i}]`;
-    const stance = point.stance ?? "claim";
+    // A stance the schema refused (said there) is read as a plain claim: its text never reaches a message.
+    // A stance the schema refused (it says so) is read as a plain claim: its text never reaches a message.
+    const stance = point.stance === "flaw" || point.stance === "resolved" ? point.stance : "claim";
     const evidence = point.evidence ?? [];
     if (evidence.length === 0 && point.unsupported !== true) {
       errors.push(
@@ -213,7 +215,7 @@ export function checkTurn(
         ruleError(
           "CROSSFIRE_WITHDRAWAL_NO_NEW_EVIDENCE",
           `${at}.evidence`,
-          `a concession stands: taking ${w.concession} back needs evidence not cited before in the debate; every item given was already cited`,
+          `a concession stands: taking ${quote(w.concession)} back needs evidence not cited before in the debate; every item given was already cited`,
         ),
       );
     }

@@ -1,7 +1,7 @@
 import { type CrossfireVerdict, validateCrossfireVerdict } from "@debatekit/schema";
 import { fail, ok, quote, ruleError } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
-import { schemaRuleErrors } from "../../schema-errors.js";
+import { answerProblems, schemaRuleErrors } from "../../schema-errors.js";
 import type { Result, RuleError } from "../../types.js";
 import { verdictTurns } from "./prompt.js";
 import { POINT_ID_IN_TEXT } from "./rules.js";
@@ -83,22 +83,25 @@ export function parseVerdict(state: CrossfireState, text: string): Result<Crossf
   const json = extractJson(text);
   if (!json.ok) return json;
   const winner = (json.value as { winner?: unknown } | null)?.winner;
-  if (winner !== "proposer" && winner !== "challenger") {
-    return fail(
-      ruleError(
-        "VERDICT_NO_WINNER",
-        "winner",
-        `expected the winner to be "proposer" or "challenger" (a tie is not a verdict), found ${quote(winner)}`,
-      ),
-    );
-  }
+  // A tie is the most basic problem of a verdict: it says so in its own words, not the schema's.
+  const noWinner =
+    winner === "proposer" || winner === "challenger"
+      ? undefined
+      : ruleError(
+          "VERDICT_NO_WINNER",
+          "winner",
+          `expected the winner to be "proposer" or "challenger" (a tie is not a verdict), found ${quote(winner)}`,
+        );
   const checked = validateCrossfireVerdict(json.value);
-  if (!checked.ok)
-    return fail(
-      ...schemaRuleErrors("ANSWER_SCHEMA", "the verdict does not match the expected shape", checked.errors),
-    );
-  const errors = checkVerdict(checked.value, verdictTurns(state));
-  if (errors.length > 0) return fail(...errors);
+  const shape = checked.ok ? [] : checked.errors.filter((e) => !(noWinner && e.path === "winner"));
+  const errors = answerProblems(
+    [
+      ...(noWinner ? [noWinner] : []),
+      ...schemaRuleErrors("ANSWER_SCHEMA", "the verdict does not match the expected shape", shape),
+    ],
+    () => checkVerdict((checked.ok ? checked.value : json.value) as CrossfireVerdict, verdictTurns(state)),
+  );
+  if (!checked.ok || errors.length > 0) return fail(...errors);
   const { rounds_considered: _rc, outcome: _o, ...rest } = checked.value;
   const considered = fm.outcome ? (fm.completed_rounds ?? 0) : fm.current_exchange;
   return ok({

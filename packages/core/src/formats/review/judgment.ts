@@ -1,5 +1,5 @@
 import type { ReviewChoice, ReviewFinding, ReviewJudgment } from "@debatekit/schema";
-import { ruleError } from "../../errors.js";
+import { quote, ruleError } from "../../errors.js";
 import type { RuleError } from "../../types.js";
 
 /** A finding with the judge's classification. */
@@ -25,7 +25,7 @@ export function checkReviewJudgment(
         ruleError(
           "JUDGE_FINDING_UNKNOWN",
           `classifications[${i}].finding_id`,
-          `no finding ${c.finding_id} in this round (expected one of ${[...ids].join(", ") || "none"})`,
+          `no finding ${quote(c.finding_id)} in this round (expected one of ${[...ids].join(", ") || "none"})`,
         ),
       );
     count.set(c.finding_id, (count.get(c.finding_id) ?? 0) + 1);

@@ -144,6 +144,41 @@ describe("a review loop, offline: a code change with a real bug", () => {
     );
     expect(!r.ok && r.errors.map((e) => e.code)).toEqual(["JUDGE_RECOMMENDATION_RULE"]);
   });
+
+  it("says a malformed finding id once (the shape), not again as an unknown finding, and cut short", () => {
+    const r = acceptJudgment(
+      JSON.stringify({
+        classifications: [{ finding_id: "f".repeat(3000), verdict: "valid", reasoning: "x" }],
+        recommendation: "B",
+        reasons: ["x"],
+      }),
+      c1,
+      codeSources,
+    );
+    const errors = r.ok ? [] : r.errors;
+    expect(errors.map((e) => [e.code, e.path])).toEqual([
+      ["ANSWER_SCHEMA", "classifications[0].finding_id"],
+      ["JUDGE_FINDING_UNCLASSIFIED", "classifications"],
+      ["JUDGE_FINDING_UNCLASSIFIED", "classifications"],
+    ]);
+    for (const e of errors) expect(e.message.length, e.code).toBeLessThan(600);
+  });
+
+  it("a judgment refused for its shape also says which findings it left unclassified, shape first", () => {
+    const r = acceptJudgment(
+      JSON.stringify({
+        classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "x" }],
+        recommendation: "B",
+        reasons: "A verified P1 must be fixed.",
+      }),
+      c1,
+      codeSources,
+    );
+    expect(!r.ok && r.errors.map((e) => [e.code, e.path])).toEqual([
+      ["ANSWER_SCHEMA", "reasons"],
+      ["JUDGE_FINDING_UNCLASSIFIED", "classifications"],
+    ]);
+  });
 });
 
 describe("a review loop, offline: a proposal over three rounds", () => {

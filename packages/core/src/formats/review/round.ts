@@ -11,7 +11,7 @@ import { clipText } from "../../clip.js";
 import { fail, ok } from "../../errors.js";
 import { extractJson } from "../../extract-json.js";
 import { DEFAULT_CONTEXT_WINDOW, fullFrom } from "../../prompt/template.js";
-import { schemaRuleErrors } from "../../schema-errors.js";
+import { answerProblems, schemaRuleErrors } from "../../schema-errors.js";
 import { removeSecrets } from "../../secrets.js";
 import type { Result } from "../../types.js";
 import { choiceEffect, decide } from "./decision.js";
@@ -95,8 +95,12 @@ export function acceptJudgment(
   );
   const checked = validateReviewJudgment(redacted);
   if (!checked.ok)
+    // Every problem at once: the classification rules run on the refused judgment too.
     return fail(
-      ...schemaRuleErrors("ANSWER_SCHEMA", "the judgment does not match the expected shape", checked.errors),
+      ...answerProblems(
+        schemaRuleErrors("ANSWER_SCHEMA", "the judgment does not match the expected shape", checked.errors),
+        () => checkReviewJudgment(redacted as ReviewJudgment, current.critique.findings),
+      ),
     );
   const added = verifyFindings(
     (checked.value.added_findings ?? []).map((f, i) => ({ ...f, id: `r${pad(current.round)}-j${i + 1}` })),

@@ -29,6 +29,14 @@ export function countError(found: number, exchange: number): RuleError | undefin
   );
 }
 
+function isRecord(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function listOf<T>(value: readonly T[] | undefined): readonly T[] {
+  return Array.isArray(value) ? value : [];
+}
+
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
@@ -146,8 +154,9 @@ function checkLinks(
   known: ReadonlyMap<string, ArgumentRecord>,
 ): RuleError[] {
   const errors: RuleError[] = [];
-  const attacks = draft.attacks ?? [];
-  const defends = draft.defends ?? [];
+  // A refused answer is checked too (every problem at once): what is not a list holds no links here.
+  const attacks = listOf(draft.attacks);
+  const defends = listOf(draft.defends);
   if (exchange === 0) {
     if (attacks.length > 0) {
       errors.push(
@@ -190,6 +199,7 @@ function checkLinks(
   const seenAttacks = new Set<string>();
   attacks.forEach((attack, i) => {
     const at = `${path}.attacks[${i}]`;
+    if (!isRecord(attack)) return;
     if (!ATTACK_TYPES.has(attack.attack_type)) {
       errors.push(
         ruleError(
@@ -233,6 +243,7 @@ function checkLinks(
   const seenDefends = new Set<string>();
   defends.forEach((defense, i) => {
     const at = `${path}.defends[${i}]`;
+    if (!isRecord(defense)) return;
     if (!DEFENSE_TYPES.has(defense.defense_type)) {
       errors.push(
         ruleError(
@@ -293,6 +304,7 @@ export function checkSideArguments(
   const known = new Map(existing.map((a) => [a.frontmatter.id, a]));
   drafts.forEach((draft, i) => {
     const path = `arguments[${i}]`;
+    if (!isRecord(draft)) return;
     errors.push(...checkDraftShape(draft, path), ...checkLinks(draft, path, role, exchange, known));
   });
   return errors;
