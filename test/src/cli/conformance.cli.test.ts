@@ -7,6 +7,7 @@ import { createAdapter as createClaude } from "@debatekit/adapter-claude";
 import { createAdapter as createCodex } from "@debatekit/adapter-codex";
 import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
 import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
+import { createAdapter as createKilo } from "@debatekit/adapter-kilo";
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import { createAdapter as createOpencode } from "@debatekit/adapter-opencode";
 import { type ModelServer, startModelServer } from "@debatekit/model-server";
@@ -26,6 +27,7 @@ const factories: Record<ConformanceCli, Factory> = {
   gemini: createGemini,
   opencode: createOpencode,
   copilot: createCopilot,
+  kilo: createKilo,
 };
 
 /** How long a seat may take in the suite (generous: two shared cores, cold CLI start-up). */
@@ -45,6 +47,7 @@ const emptyAnswer: Record<ConformanceCli, { status: "empty" | "exit"; error: Reg
   opencode: { status: "empty", error: /answered nothing/ },
   gemini: { status: "exit", error: /empty response/ },
   copilot: { status: "exit", error: /No response was returned/ },
+  kilo: { status: "empty", error: /answered nothing/ },
 };
 
 /** How each CLI words a 429/500 it gave up on (codex says "high demand" for a 5xx). */
@@ -54,6 +57,7 @@ const retryableError: Record<ConformanceCli, (status: number) => RegExp> = {
   gemini: (status) => new RegExp(`${status}|scripted failure ${status}`),
   opencode: (status) => new RegExp(`scripted failure ${status}`),
   copilot: (status) => new RegExp(`${status}.*scripted failure ${status}`),
+  kilo: (status) => new RegExp(`scripted failure ${status}`),
 };
 
 /** What the model server reports for the plain answer: cached input on top of fresh input. */
@@ -70,6 +74,7 @@ const reportedUsage: Record<ConformanceCli, typeof plainUsage | undefined> = {
   gemini: plainUsage,
   opencode: plainUsage,
   copilot: undefined,
+  kilo: plainUsage,
 };
 
 let server: ModelServer;
@@ -90,9 +95,14 @@ test("the leftover-process check sees a live process of a fresh HOME, and not on
   expect(processesWithEnv(fresh.home)).toEqual([child.pid]);
   child.kill("SIGKILL");
   await new Promise((resolve) => child.once("exit", resolve));
-  expect(processesWithEnv(fresh.home)).toEqual([]);
+  expect(leftovers(fresh)).toEqual([]);
   fresh.remove();
 });
+
+/** Processes a test left behind: found by the fresh HOME, or by its TMPDIR for a seat that moves HOME (kilo). */
+function leftovers(fresh: ReturnType<typeof createFreshHome>): number[] {
+  return [...new Set([...processesWithEnv(fresh.home), ...processesWithEnv(fresh.tmp, "TMPDIR")])];
+}
 
 for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Factory][]) {
   if (only && !only.includes(cli)) continue;
@@ -148,8 +158,8 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
       const tokens = reportedUsage[cli];
       if (tokens) expect(call.usage).toMatchObject(tokens);
       else expect(call.usage).toBeUndefined();
-      // claude and opencode price the call themselves (list prices of the model they think it is).
-      if (cli === "claude" || cli === "opencode") expect(call.usage?.costUsd).toBeGreaterThan(0);
+      // claude, opencode and kilo price the call themselves (list prices of the model they think it is).
+      if (cli === "claude" || cli === "opencode" || cli === "kilo") expect(call.usage?.costUsd).toBeGreaterThan(0);
       else expect(call.usage?.costUsd).toBeUndefined();
       // The prompt reached the model through stdin, never through argv.
       expect(server.requests.slice(before).some((r) => r.allText.includes("MARK-PLAIN"))).toBe(true);
@@ -208,7 +218,7 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
           expect(call.text).toBe("");
           expect(call.error?.length).toBeLessThanOrEqual(200);
           expect(call.error).toMatch(retryableError[cli](status));
-          expect(processesWithEnv(fresh.home)).toEqual([]);
+          expect(leftovers(fresh)).toEqual([]);
         } finally {
           fresh.remove();
         }
@@ -226,7 +236,7 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
         expect(call.error).toMatch(/log ?in|Auth method|authentication/i);
         expect(call.status).toBe("unavailable");
         expect(server.requests.length).toBe(before);
-        expect(processesWithEnv(fresh.home)).toEqual([]);
+        expect(leftovers(fresh)).toEqual([]);
       } finally {
         fresh.remove();
       }
@@ -239,7 +249,7 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
         expect(call.status).toBe("timeout");
         expect(call.durationMs).toBeGreaterThanOrEqual(hangTimeoutMs);
         expect(call.durationMs).toBeLessThan(hangTimeoutMs + 15_000);
-        expect(processesWithEnv(fresh.home)).toEqual([]);
+        expect(leftovers(fresh)).toEqual([]);
       } finally {
         fresh.remove();
       }
