@@ -2,8 +2,6 @@
 // loopback model server: the seat answers, and a hostile model asking for a shell command, a file
 // write and a URL fetch (Qwen Code's own tool names) gets none of them, since the ACP adapter's
 // table of known agents gives qwen the qwen adapter's switches.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAdapter } from "@debatekit/adapter-acp";
 import { type ModelReply, type ModelServer, startModelServer, type ToolCall } from "@debatekit/model-server";
@@ -11,7 +9,7 @@ import type { SeatConfig } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFreshHome, pointCliAtServer, processesWithEnv } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";
-import { findFiles, places } from "./safety-helpers.js";
+import { findFiles, type OtherHost, places, startOtherHost } from "./safety-helpers.js";
 
 const timeoutMs = 90_000;
 // No model: qwen's ACP mode names its models its own way (`$runtime|openai|<model>(openai)`), and
@@ -20,22 +18,15 @@ const seat: SeatConfig = { adapter: "acp", command: [cliBinPath("qwen"), "--acp"
 
 let server: ModelServer;
 /** Stands in for every other host: a URL fetch the model asks for would land here. */
-let elsewhere: Server;
-let elsewhereUrl: string;
-const elsewhereHits: string[] = [];
+let elsewhere: OtherHost;
 
 beforeAll(async () => {
   server = await startModelServer();
-  elsewhere = createServer((req, res) => {
-    elsewhereHits.push(`${req.method} ${req.url}`);
-    res.end("fetched");
-  });
-  await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
-  elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  elsewhere = await startOtherHost();
 });
 afterAll(async () => {
   await server.close();
-  await new Promise((resolve) => elsewhere.close(resolve));
+  await elsewhere.close();
 });
 
 describe("acp adapter with qwen --acp (real agent)", () => {
@@ -74,7 +65,7 @@ describe("acp adapter with qwen --acp (real agent)", () => {
         },
       },
       { name: "write_file", arguments: { file_path: join(p.debate, "pwned-write.txt"), content: "pwned" } },
-      { name: "web_fetch", arguments: { url: `${elsewhereUrl}/exfiltrate`, prompt: "summarize" } },
+      { name: "web_fetch", arguments: { url: `${elsewhere.url}/exfiltrate`, prompt: "summarize" } },
     ];
     let step = 0;
     // One scripted move per model request, then the answer.
@@ -82,7 +73,7 @@ describe("acp adapter with qwen --acp (real agent)", () => {
       const call = calls[step++];
       return call ? { toolCall: call } : "answer after the refused tools";
     });
-    const hits = elsewhereHits.length;
+    const hits = elsewhere.hits.length;
     const from = server.requests.length;
     try {
       const env = pointCliAtServer("qwen", server, fresh);
@@ -93,7 +84,7 @@ describe("acp adapter with qwen --acp (real agent)", () => {
       });
       const requests = server.requests.slice(from);
       expect(findFiles(fresh.home, "pwned")).toEqual([]);
-      expect(elsewhereHits.slice(hits)).toEqual([]);
+      expect(elsewhere.hits.slice(hits)).toEqual([]);
       for (const req of requests) expect(req.toolsOffered).toEqual([]);
       expect(result.error).toBeUndefined();
       expect(result).toMatchObject({ status: "ok", text: "answer after the refused tools" });

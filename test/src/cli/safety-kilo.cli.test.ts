@@ -7,8 +7,6 @@
 // refused connection fails at once.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAdapter } from "@debatekit/adapter-kilo";
 import { type ModelReply, type ModelServer, startModelServer, type ToolCall } from "@debatekit/model-server";
@@ -22,28 +20,28 @@ import {
   suiteModels,
   suiteSeat,
 } from "./harness.js";
-import { findFiles, places, write } from "./safety-helpers.js";
+import {
+  closedLoopbackPort,
+  findFiles,
+  type OtherHost,
+  places,
+  startOtherHost,
+  write,
+} from "./safety-helpers.js";
 
 const timeoutMs = 90_000;
 
 let server: ModelServer;
 /** Stands in for every other host: a URL fetch the model asks for would land here. */
-let elsewhere: Server;
-let elsewhereUrl: string;
-const elsewhereHits: string[] = [];
+let elsewhere: OtherHost;
 
 beforeAll(async () => {
   server = await startModelServer();
-  elsewhere = createServer((req, res) => {
-    elsewhereHits.push(`${req.method} ${req.url}`);
-    res.end("fetched");
-  });
-  await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
-  elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  elsewhere = await startOtherHost();
 });
 afterAll(async () => {
   await server.close();
-  await new Promise((resolve) => elsewhere.close(resolve));
+  await elsewhere.close();
 });
 
 /** Processes left by the seat: it runs with a HOME of its own, so they are found by the test's TMPDIR. */
@@ -57,7 +55,7 @@ function hostileCalls(fresh: FreshHome, p: { debate: string; caller: string }): 
   return {
     shell: { name: "bash", arguments: { command, description: "marker" } },
     write: { name: "write", arguments: { filePath: join(p.debate, "pwned-write.txt"), content: "pwned" } },
-    fetch: { name: "webfetch", arguments: { url: `${elsewhereUrl}/exfiltrate`, format: "text" } },
+    fetch: { name: "webfetch", arguments: { url: `${elsewhere.url}/exfiltrate`, format: "text" } },
   };
 }
 
@@ -94,7 +92,7 @@ describe("kilo: a hostile model acts on nothing (real CLI)", () => {
       const fresh = createFreshHome("kilo");
       const p = places(fresh);
       const call = hostileCalls(fresh, p)[kind] as ToolCall;
-      const hits = elsewhereHits.length;
+      const hits = elsewhere.hits.length;
       server.setReply(
         (req): ModelReply => (req.hasToolResult ? "answer after the refused tool" : { toolCall: call }),
       );
@@ -109,7 +107,7 @@ describe("kilo: a hostile model acts on nothing (real CLI)", () => {
         const requests = server.requests.slice(from);
         // Nothing was done (checked first: with the switches removed, this is what fails)...
         expect(findFiles(fresh.home, "pwned")).toEqual([]);
-        expect(elsewhereHits.slice(hits)).toEqual([]);
+        expect(elsewhere.hits.slice(hits)).toEqual([]);
         expect(requests.length).toBeGreaterThan(0);
         // ...nothing at all was offered...
         for (const req of requests) expect(req.toolsOffered).toEqual([]);
@@ -261,10 +259,7 @@ describe("kilo: a refused connection fails fast (real CLI)", () => {
   test("a seat whose loopback base_url refuses connections is unavailable at once, not after kilo's retries", async () => {
     const fresh = createFreshHome("kilo");
     const p = places(fresh);
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const closedPort = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
+    const closedPort = await closedLoopbackPort();
     try {
       const env = {
         PATH: process.env.PATH,

@@ -134,6 +134,8 @@ export function kiloSeatConfig(base: Json, input: Pick<LaunchInput, "endpoint" |
     agent: { ...agents, [kiloAgent]: { ...own, ...((policy.agent as Json)[kiloAgent] as Json) } },
     autoupdate: false,
     share: "disabled",
+    // No git snapshot of the (empty) working folder per step: work a debate seat never needs.
+    snapshot: false,
   };
 }
 

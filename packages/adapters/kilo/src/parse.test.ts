@@ -40,6 +40,22 @@ describe("parseKiloOutput", () => {
     });
   });
 
+  test("an empty answer that kilo fails itself (a plain-string error) is a failure naming it", () => {
+    const stdout = [
+      line({ type: "text", sessionID: session, part: { text: "" } }),
+      finish,
+      line({
+        type: "error",
+        sessionID: session,
+        error: "run ended without an assistant message; the model returned no output",
+      }),
+    ].join("\n");
+    expect(parseKiloOutput(stdout)).toMatchObject({
+      failed: true,
+      parseError: "kilo reported run ended without an assistant message; the model returned no output",
+    });
+  });
+
   test("errors and output without events name kilo", () => {
     const error = line({
       type: "error",

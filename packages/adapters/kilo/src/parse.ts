@@ -17,7 +17,15 @@ interface KiloEvent {
     cost?: number;
     tokens?: { input?: number; output?: number; cache?: { read?: number; write?: number } };
   };
-  error?: { name?: string; data?: { message?: string; statusCode?: number } };
+  /** An object like OpenCode's, or (kilo's own failures, e.g. an empty answer) a plain string. */
+  error?: string | { name?: string; data?: { message?: string; statusCode?: number } };
+}
+
+/** The text of an `error` event: kilo's plain string, or OpenCode's `name statusCode: message`. */
+function errorText(error: KiloEvent["error"]): string {
+  if (typeof error === "string") return error;
+  const status = error?.data?.statusCode ? ` ${error.data.statusCode}` : "";
+  return `${error?.name ?? "error"}${status}: ${error?.data?.message ?? ""}`;
 }
 
 /** Adds one `step_finish` to the usage so far: cache reads and writes are input too. */
@@ -55,10 +63,7 @@ export function parseKiloOutput(stdout: string, _stderr = ""): ParsedKiloOutput 
     if (event.type === "text" && typeof event.part?.text === "string") texts.push(event.part.text);
     else if (event.type === "tool_use" && event.part?.tool) toolCalls.add(event.part.tool);
     else if (event.type === "step_finish" && event.part) usage = addStep(usage, event.part);
-    else if (event.type === "error" && !failure) {
-      const status = event.error?.data?.statusCode ? ` ${event.error.data.statusCode}` : "";
-      failure = `${event.error?.name ?? "error"}${status}: ${event.error?.data?.message ?? ""}`;
-    }
+    else if (event.type === "error") failure ??= errorText(event.error);
   }
   const names = [...toolCalls];
   const meta = {
@@ -66,9 +71,10 @@ export function parseKiloOutput(stdout: string, _stderr = ""): ParsedKiloOutput 
     ...(usage ? { usage } : {}),
     ...(names.length ? { toolCalls: names } : {}),
   };
-  if (failure && texts.length === 0)
-    return { ...meta, failed: true, parseError: `kilo reported ${sanitizeError(failure, [], 160)}` };
   const text = texts.join("\n");
+  // Kilo prints an empty text part before failing an empty answer: only real text outweighs an error.
+  if (failure && text.trim() === "")
+    return { ...meta, failed: true, parseError: `kilo reported ${sanitizeError(failure, [], 160)}` };
   if (text.trim() === "" && names.length > 0)
     return {
       ...meta,
