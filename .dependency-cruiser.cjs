@@ -98,18 +98,18 @@ module.exports = {
     ),
     forbid(
       "adapter-imports-no-adapter",
-      "an adapter never imports another adapter (ACP runs opencode with opencode's own switches)",
+      "an adapter never imports another adapter (ACP runs opencode and qwen with their own switches)",
       { path: "^packages/adapters/(?!adapter-kit/)([^/]+)/" },
       {
         path: "^packages/adapters/",
-        pathNot: ["^packages/adapters/(adapter-kit|$1)/", "^packages/adapters/opencode/"],
+        pathNot: ["^packages/adapters/(adapter-kit|$1)/", "^packages/adapters/(opencode|qwen)/"],
       },
     ),
     forbid(
       "only-acp-imports-opencode",
-      "of the adapters only ACP imports opencode",
-      { path: "^packages/adapters/(?!acp/|opencode/)" },
-      { path: "^packages/adapters/opencode/" },
+      "of the adapters only ACP imports opencode or qwen",
+      { path: "^packages/adapters/(?!acp/)([^/]+)/" },
+      { path: "^packages/adapters/(opencode|qwen)/", pathNot: "^packages/adapters/$1/" },
     ),
     // A shared core module serves every format: it never reaches into one format's folder.
     forbid(

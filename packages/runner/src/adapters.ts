@@ -54,6 +54,7 @@ export const builtinAdapters = [
   "opencode",
   "copilot",
   "qwen",
+  "kilo",
   "acp",
   "http",
   "manual",

@@ -7,6 +7,7 @@ import { createAdapter as createClaude } from "@debatekit/adapter-claude";
 import { createAdapter as createCodex } from "@debatekit/adapter-codex";
 import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
 import { createAdapter as createGemini } from "@debatekit/adapter-gemini";
+import { createAdapter as createKilo } from "@debatekit/adapter-kilo";
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
 import { createAdapter as createOpencode } from "@debatekit/adapter-opencode";
 import { type ModelServer, startModelServer } from "@debatekit/model-server";
@@ -26,6 +27,7 @@ const factories: Record<ConformanceCli, Factory> = {
   gemini: createGemini,
   opencode: createOpencode,
   copilot: createCopilot,
+  kilo: createKilo,
 };
 
 /** How long a seat may take in the suite (generous: two shared cores, cold CLI start-up). */
@@ -33,11 +35,17 @@ const seatTimeoutMs = 90_000;
 const hangTimeoutMs = 6_000;
 /** A missing login must be reported without a model call: well within this. */
 const noLoginTimeoutMs = 30_000;
+/**
+ * Kilo finds no provider only once its whole server has started (its own model gateway, indexing,
+ * location services): 42 s measured with the machine's load average at 20, so it gets more room.
+ */
+const noLoginTimeouts: Partial<Record<ConformanceCli, number>> = { kilo: 90_000 };
 
 /**
  * What each pinned CLI makes of an empty answer (measured): claude, codex and opencode finish
  * the turn with no text; gemini retries the call, then fails it ("empty response", exit 0 with
- * an error object); copilot fails the turn ("No response was returned").
+ * an error object); copilot fails the turn ("No response was returned"); kilo fails it too ("the
+ * model returned no output", exit 1).
  */
 const emptyAnswer: Record<ConformanceCli, { status: "empty" | "exit"; error: RegExp }> = {
   claude: { status: "empty", error: /answered nothing/ },
@@ -45,6 +53,7 @@ const emptyAnswer: Record<ConformanceCli, { status: "empty" | "exit"; error: Reg
   opencode: { status: "empty", error: /answered nothing/ },
   gemini: { status: "exit", error: /empty response/ },
   copilot: { status: "exit", error: /No response was returned/ },
+  kilo: { status: "exit", error: /returned no output/ },
 };
 
 /** How each CLI words a 429/500 it gave up on (codex says "high demand" for a 5xx). */
@@ -54,6 +63,7 @@ const retryableError: Record<ConformanceCli, (status: number) => RegExp> = {
   gemini: (status) => new RegExp(`${status}|scripted failure ${status}`),
   opencode: (status) => new RegExp(`scripted failure ${status}`),
   copilot: (status) => new RegExp(`${status}.*scripted failure ${status}`),
+  kilo: (status) => new RegExp(`scripted failure ${status}`),
 };
 
 /** What the model server reports for the plain answer: cached input on top of fresh input. */
@@ -70,6 +80,7 @@ const reportedUsage: Record<ConformanceCli, typeof plainUsage | undefined> = {
   gemini: plainUsage,
   opencode: plainUsage,
   copilot: undefined,
+  kilo: plainUsage,
 };
 
 let server: ModelServer;
@@ -90,9 +101,14 @@ test("the leftover-process check sees a live process of a fresh HOME, and not on
   expect(processesWithEnv(fresh.home)).toEqual([child.pid]);
   child.kill("SIGKILL");
   await new Promise((resolve) => child.once("exit", resolve));
-  expect(processesWithEnv(fresh.home)).toEqual([]);
+  expect(leftovers(fresh)).toEqual([]);
   fresh.remove();
 });
+
+/** Processes a test left behind: found by the fresh HOME, or by its TMPDIR for a seat that moves HOME (kilo). */
+function leftovers(fresh: ReturnType<typeof createFreshHome>): number[] {
+  return [...new Set([...processesWithEnv(fresh.home), ...processesWithEnv(fresh.tmp, "TMPDIR")])];
+}
 
 for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Factory][]) {
   if (only && !only.includes(cli)) continue;
@@ -148,8 +164,9 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
       const tokens = reportedUsage[cli];
       if (tokens) expect(call.usage).toMatchObject(tokens);
       else expect(call.usage).toBeUndefined();
-      // claude and opencode price the call themselves (list prices of the model they think it is).
-      if (cli === "claude" || cli === "opencode") expect(call.usage?.costUsd).toBeGreaterThan(0);
+      // claude, opencode and kilo price the call themselves (list prices of the model they think it is).
+      if (cli === "claude" || cli === "opencode" || cli === "kilo")
+        expect(call.usage?.costUsd).toBeGreaterThan(0);
       else expect(call.usage?.costUsd).toBeUndefined();
       // The prompt reached the model through stdin, never through argv.
       expect(server.requests.slice(before).some((r) => r.allText.includes("MARK-PLAIN"))).toBe(true);
@@ -175,7 +192,8 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
       first.fresh.remove();
       expect(second.call.error).toBeUndefined();
       expect(second.call).toMatchObject({ status: "ok", text: "remembered" });
-    });
+      // Two whole calls: kilo took about 55 s per call with the machine's load average at 20.
+    }, 240_000);
 
     for (const status of [400, 401] as const) {
       test(`an HTTP ${status} from the model is status exit with the cause in error`, async () => {
@@ -208,7 +226,7 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
           expect(call.text).toBe("");
           expect(call.error?.length).toBeLessThanOrEqual(200);
           expect(call.error).toMatch(retryableError[cli](status));
-          expect(processesWithEnv(fresh.home)).toEqual([]);
+          expect(leftovers(fresh)).toEqual([]);
         } finally {
           fresh.remove();
         }
@@ -220,13 +238,14 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
       const env = { PATH: process.env.PATH, HOME: fresh.home, TMPDIR: fresh.tmp };
       const adapter = factory(suiteSeat(cli), { debateDir: fresh.cwd, env });
       const before = server.requests.length;
-      const call = await adapter.call({ prompt: "hi", timeoutMs: noLoginTimeoutMs, cwd: fresh.cwd });
-      recordFixture(cli, "not-logged-in", call, { timeoutMs: noLoginTimeoutMs });
+      const timeoutMs = noLoginTimeouts[cli] ?? noLoginTimeoutMs;
+      const call = await adapter.call({ prompt: "hi", timeoutMs, cwd: fresh.cwd });
+      recordFixture(cli, "not-logged-in", call, { timeoutMs });
       try {
         expect(call.error).toMatch(/log ?in|Auth method|authentication/i);
         expect(call.status).toBe("unavailable");
         expect(server.requests.length).toBe(before);
-        expect(processesWithEnv(fresh.home)).toEqual([]);
+        expect(leftovers(fresh)).toEqual([]);
       } finally {
         fresh.remove();
       }
@@ -239,7 +258,7 @@ for (const [cli, factory] of Object.entries(factories) as [ConformanceCli, Facto
         expect(call.status).toBe("timeout");
         expect(call.durationMs).toBeGreaterThanOrEqual(hangTimeoutMs);
         expect(call.durationMs).toBeLessThan(hangTimeoutMs + 15_000);
-        expect(processesWithEnv(fresh.home)).toEqual([]);
+        expect(leftovers(fresh)).toEqual([]);
       } finally {
         fresh.remove();
       }

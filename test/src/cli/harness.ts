@@ -36,6 +36,7 @@ export const suiteModels: Record<CliName, string> = {
   opencode: "anthropic/claude-sonnet-4-5",
   copilot: "gpt-5.5",
   qwen: "qwen3-coder-plus",
+  kilo: "anthropic/claude-sonnet-4-5",
 };
 
 /**
@@ -110,6 +111,16 @@ export function pointCliAtServer(cli: CliName, server: ModelServer, fresh: Fresh
         COPILOT_PROVIDER_API_KEY: "stub-copilot-key",
         COPILOT_MODEL: suiteModels.copilot,
       };
+    case "kilo":
+      // Kilo Code renamed OpenCode's OPENCODE_* variables to KILO_*; the provider config is OpenCode's.
+      return {
+        ...env,
+        KILO_DISABLE_MODELS_FETCH: "1",
+        KILO_CONFIG_CONTENT: JSON.stringify({
+          provider: { anthropic: { options: { baseURL: `${server.url}/v1`, apiKey: "stub-anthropic-key" } } },
+          model: suiteModels.kilo,
+        }),
+      };
     case "qwen":
       // Where a user logs in to an OpenAI-compatible server: `security.auth` of ~/.qwen/settings.json.
       writeQwenLogin(fresh.home, server.url, "stub-qwen-key");
@@ -146,14 +157,17 @@ export function suiteSeat(cli: CliName): SeatConfig {
   return { adapter: cli, command: [cliBinPath(cli)], model: suiteModels[cli] };
 }
 
-/** Pids of live processes whose environment holds `marker` (our fresh HOME path). */
-export function processesWithEnv(marker: string): number[] {
+/**
+ * Pids of live processes whose environment sets `variable` to `marker` (by default HOME to our
+ * fresh HOME path; a seat that moves HOME is found by its TMPDIR instead).
+ */
+export function processesWithEnv(marker: string, variable = "HOME"): number[] {
   const found: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
-      if (environ.includes(`HOME=${marker}\0`)) found.push(Number(entry));
+      if (environ.includes(`${variable}=${marker}\0`)) found.push(Number(entry));
     } catch {
       // Gone meanwhile, or not ours to read.
     }

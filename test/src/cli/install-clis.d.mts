@@ -4,7 +4,7 @@ export interface PinnedCli {
   version: string;
   bin: string;
 }
-export type CliName = "claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen";
+export type CliName = "claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo";
 /** The repository root. */
 export const repoRoot: string;
 /** Where the pinned CLIs live (ignored by git through /.cache/). */

@@ -22,6 +22,7 @@ export const pinnedClis = {
   opencode: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode" },
   copilot: { pkg: "@github/copilot", version: "1.0.102", bin: "copilot" },
   qwen: { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "qwen" },
+  kilo: { pkg: "@kilocode/cli", version: "7.7.7", bin: "kilo" },
 };
 
 /** The install folder of one pinned CLI. */

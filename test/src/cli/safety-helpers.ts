@@ -1,6 +1,9 @@
 // Pieces shared by the seat-safety suites of the real CLIs: where a hostile tool call would leave
-// its marker, and a stdio MCP server a planted user setup starts.
+// its marker, a host a hostile fetch would reach, a port nobody listens on, and a stdio MCP server
+// a planted user setup starts.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { FreshHome } from "./harness.js";
 
@@ -44,4 +47,39 @@ require("node:readline").createInterface({ input: process.stdin }).on("line", (l
 export function write(path: string, content: string): void {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, content);
+}
+
+/** A second loopback server standing for "any other host": a seat must never reach it. */
+export interface OtherHost {
+  url: string;
+  hits: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the {@link OtherHost}: it records every request (and CONNECT) it gets. */
+export async function startOtherHost(): Promise<OtherHost> {
+  const hits: string[] = [];
+  const server: Server = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    res.end("a page the seat must never see");
+  });
+  server.on("connect", (req, socket) => {
+    hits.push(`CONNECT ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A loopback port that was just free: nothing listens there (the refused-connection cases). */
+export async function closedLoopbackPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

@@ -10,8 +10,6 @@
 // DEBATEKIT_CLIS=opencode,copilot,acp limits the targets.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAdapter as createAcp } from "@debatekit/adapter-acp";
 import { createAdapter as createCopilot } from "@debatekit/adapter-copilot";
@@ -28,34 +26,10 @@ import type { SeatConfig } from "@debatekit/schema";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFreshHome, type FreshHome, pointCliAtServer, suiteModels, suiteSeat } from "./harness.js";
 import { cliBinPath } from "./install-clis.mjs";
+import { closedLoopbackPort, type OtherHost, startOtherHost } from "./safety-helpers.js";
 
 const only = process.env.DEBATEKIT_CLIS?.split(",");
 const seatTimeoutMs = 90_000;
-
-/** A second loopback server standing for "any other host": a seat must never reach it. */
-interface OtherHost {
-  url: string;
-  hits: string[];
-  close(): Promise<void>;
-}
-
-async function startOtherHost(): Promise<OtherHost> {
-  const hits: string[] = [];
-  const server: Server = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    res.end("a page the seat must never see");
-  });
-  server.on("connect", (req, socket) => {
-    hits.push(`CONNECT ${req.url}`);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** How many tool results a request carries: the step of the model's scripted turn. */
 function toolStep(request: ModelRequest): number {
@@ -309,11 +283,7 @@ for (const target of targets) {
     });
 
     test("a seat whose model server refuses connections is unavailable within seconds", async () => {
-      // A port that was just free: nothing listens there.
-      const closed = createServer();
-      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-      const { port } = closed.address() as AddressInfo;
-      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const port = await closedLoopbackPort();
       const env: NodeJS.ProcessEnv = { ...target.env(fresh), DK_SEAT_KEY: "seat-key-refused-0123456789" };
       delete env.OPENCODE_CONFIG_CONTENT;
       delete env.COPILOT_PROVIDER_BASE_URL;

@@ -5,8 +5,6 @@
 // servers, extensions, skills and agents planted in HOME, the caller's folder and its git root
 // never reach an isolated seat (and do reach it with `isolation: off`, so the test can fail).
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAdapter } from "@debatekit/adapter-qwen";
 import { type ModelReply, type ModelServer, startModelServer, type ToolCall } from "@debatekit/model-server";
@@ -20,28 +18,29 @@ import {
   suiteSeat,
   writeQwenLogin,
 } from "./harness.js";
-import { findFiles, mcpServerSource, places, write } from "./safety-helpers.js";
+import {
+  closedLoopbackPort,
+  findFiles,
+  mcpServerSource,
+  type OtherHost,
+  places,
+  startOtherHost,
+  write,
+} from "./safety-helpers.js";
 
 const timeoutMs = 90_000;
 
 let server: ModelServer;
 /** Stands in for every other host: a URL fetch the model asks for would land here. */
-let elsewhere: Server;
-let elsewhereUrl: string;
-const elsewhereHits: string[] = [];
+let elsewhere: OtherHost;
 
 beforeAll(async () => {
   server = await startModelServer();
-  elsewhere = createServer((req, res) => {
-    elsewhereHits.push(`${req.method} ${req.url}`);
-    res.end("fetched");
-  });
-  await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
-  elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  elsewhere = await startOtherHost();
 });
 afterAll(async () => {
   await server.close();
-  await new Promise((resolve) => elsewhere.close(resolve));
+  await elsewhere.close();
 });
 
 /** The hostile tool calls, in Qwen Code's own tool names and argument shapes. */
@@ -53,7 +52,7 @@ function hostileCalls(fresh: FreshHome, p: { debate: string; caller: string }): 
       name: "write_file",
       arguments: { file_path: join(p.debate, "pwned-write.txt"), content: "pwned" },
     },
-    fetch: { name: "web_fetch", arguments: { url: `${elsewhereUrl}/exfiltrate`, prompt: "summarize" } },
+    fetch: { name: "web_fetch", arguments: { url: `${elsewhere.url}/exfiltrate`, prompt: "summarize" } },
   };
 }
 
@@ -94,7 +93,7 @@ describe("qwen: a hostile model acts on nothing (real CLI)", () => {
       const fresh = createFreshHome("qwen");
       const p = places(fresh);
       const call = hostileCalls(fresh, p)[kind] as ToolCall;
-      const hits = elsewhereHits.length;
+      const hits = elsewhere.hits.length;
       server.setReply(
         (req): ModelReply => (req.hasToolResult ? "answer after the refused tool" : { toolCall: call }),
       );
@@ -109,7 +108,7 @@ describe("qwen: a hostile model acts on nothing (real CLI)", () => {
         const requests = server.requests.slice(from);
         // Nothing was done (checked first: with the switches removed, this is what fails)...
         expect(findFiles(fresh.home, "pwned")).toEqual([]);
-        expect(elsewhereHits.slice(hits)).toEqual([]);
+        expect(elsewhere.hits.slice(hits)).toEqual([]);
         expect(requests.length).toBeGreaterThan(0);
         // ...nothing at all was offered...
         for (const req of requests) expect(req.toolsOffered).toEqual([]);
@@ -279,10 +278,7 @@ describe("qwen: a refused connection fails fast (real CLI)", () => {
   test("a seat whose loopback base_url refuses connections is unavailable at once, not after qwen's retries", async () => {
     const fresh = createFreshHome("qwen");
     const p = places(fresh);
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const closedPort = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
+    const closedPort = await closedLoopbackPort();
     try {
       const env = {
         PATH: process.env.PATH,

@@ -15,6 +15,7 @@ export const doctorAdapters = [
   "opencode",
   "copilot",
   "qwen",
+  "kilo",
   "acp",
   "http",
 ] as const;
@@ -100,6 +101,11 @@ const authSources: Record<string, AuthSource> = {
     env: ["OPENAI_API_KEY", "DASHSCOPE_API_KEY"],
     files: (env, home) => [join(env.QWEN_HOME ?? join(home, ".qwen"), "settings.json")],
     fix: "set OPENAI_API_KEY (with the seat's base_url), or put security.auth in ~/.qwen/settings.json",
+  },
+  kilo: {
+    env: ["KILO_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "KILO_CONFIG_CONTENT"],
+    files: (env, home) => [join(env.XDG_DATA_HOME ?? join(home, ".local", "share"), "kilo", "auth.json")],
+    fix: "run `kilo auth login`, or set a provider key such as ANTHROPIC_API_KEY",
   },
 };
 

@@ -58,6 +58,7 @@ describe("debate doctor with an empty PATH", () => {
       "opencode",
       "copilot",
       "qwen",
+      "kilo",
       "acp",
       "http",
     ]);

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import type { LaunchInput, LaunchPlan } from "@debatekit/adapter-kit";
 import { opencodeSessionPlan } from "@debatekit/adapter-opencode";
+import { qwenLaunch } from "@debatekit/adapter-qwen";
 
 /** The agent an `acp` seat starts when it names no `command`: Kiro, which is reached only over ACP. */
 export const defaultCommand: readonly string[] = ["kiro-cli", "acp"];
@@ -41,6 +42,15 @@ export const knownAgents: Record<string, KnownAgent> = {
   gemini: {
     command: ["gemini", "--acp"],
     setupHint: "`npm i -g @google/gemini-cli` and set GEMINI_API_KEY (or run `gemini` once to log in)",
+  },
+  qwen: {
+    command: ["qwen", "--acp"],
+    // The qwen adapter's own switches (every built-in tool excluded, no MCP server, approvals not
+    // automatic, --bare --safe-mode with a private QWEN_HOME, the login as flags): Qwen Code 0.24.4
+    // reads them in ACP mode as in headless mode.
+    launch: qwenLaunch,
+    setupHint:
+      "`npm i -g @qwen-code/qwen-code` and set OPENAI_API_KEY (or security.auth in ~/.qwen/settings.json)",
   },
   copilot: {
     command: ["copilot", "--acp", "--stdio"],

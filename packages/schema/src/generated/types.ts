@@ -660,7 +660,7 @@ export interface SeatConfig {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
@@ -755,7 +755,7 @@ export interface SeatConfig1 {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
@@ -846,7 +846,7 @@ export interface SeatConfig2 {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
@@ -1084,7 +1084,7 @@ export interface SeatConfig3 {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
@@ -1147,7 +1147,7 @@ export interface SeatConfig4 {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
@@ -1274,7 +1274,7 @@ export interface SeatConfig5 {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
@@ -1514,7 +1514,7 @@ export interface SeatConfig6 {
   /**
    * Which adapter answers for this seat.
    */
-  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "acp" | "http" | "replay" | "manual")
+  adapter: ("claude" | "gemini" | "codex" | "opencode" | "copilot" | "qwen" | "kilo" | "acp" | "http" | "replay" | "manual")
   /**
    * Model name passed to the CLI or endpoint. When absent, the effort map picks one (or the CLI's default).
    */
