@@ -86,26 +86,42 @@ async function accessibilityProblems(path: string): Promise<string[]> {
 }
 
 /**
- * Fills a seat's form and sends it, waiting for the server's answer to the post. A panel refreshed by
- * the live stream just before the fill can leave the click on a form that no longer holds the text
- * (its `required` field then stops the post): the fill and click are made again, once.
+ * Clicks a button of the debate page's panel and waits until the server's answer to its post is
+ * shown (the page sends its forms itself and marks the panel busy meanwhile).
  */
+async function submit(page: Page, button: string): Promise<void> {
+  const posted = page.waitForResponse((r) => r.request().method() === "POST", { timeout: 15_000 });
+  await page.click(button);
+  await posted;
+  await page.waitForSelector("#panel:not([aria-busy])", { timeout: 15_000 });
+}
+
+/** Fills a seat's answer form and sends it. */
 async function send(page: Page, stem: string, text: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await page.fill(`#text-${stem}`, text);
-    const posted = page
-      .waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/answer"), {
-        timeout: 15_000,
-      })
-      .then(
-        () => true,
-        () => false,
-      );
-    await page.click(`form:has(#text-${stem}) button[type=submit]`);
-    if (await posted) break;
-    if (attempt === 2) throw new Error(`the answer form for ${stem} was not posted`);
-  }
-  await page.waitForLoadState("load");
+  await page.fill(`#text-${stem}`, text);
+  await submit(page, `form:has(#text-${stem}) button[type=submit]`);
+}
+
+/** A manual debate of one exchange whose first prompts are out (as `debate run` writes them). */
+async function askedDebate(slug: string): Promise<string> {
+  const dir = await manualDebate(slug);
+  expect(debate(["run", dir], { cwd, env }).code).toBe(0);
+  return dir;
+}
+
+/** A debate's page, opened with the token, its event stream open. */
+async function openDebate(slug: string): Promise<Page> {
+  const page = await session.browser.newPage();
+  await page.goto(url);
+  await page.goto(new URL(`/d/${slug}`, url).href);
+  await page.waitForTimeout(300);
+  return page;
+}
+
+/** Saves debate.md as an editor does without a change: the folder's watcher reports a change. */
+async function touch(dir: string): Promise<void> {
+  const file = join(dir, "debate.md");
+  await writeFile(file, await readFile(file, "utf8"));
 }
 
 describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
@@ -135,7 +151,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const page = await session.browser.newPage();
     await page.goto(url);
     await page.goto(new URL("/d/played", url).href);
-    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Run')")]);
+    await submit(page, "button:has-text('Run')");
     await page.waitForSelector("#text-e000-proposition", { timeout: 30_000 });
     expect(await page.locator("#panel h2").allInnerTexts()).toEqual([
       "Your turn: opposition",
@@ -193,7 +209,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const page = await session.browser.newPage();
     await page.goto(url);
     await page.goto(new URL("/d/decided", url).href);
-    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Run')")]);
+    await submit(page, "button:has-text('Run')");
     await page.waitForSelector("#decision-title", { timeout: 30_000 });
     expect(await page.locator("#panel").innerText()).toContain("The judge recommends D");
     expect(await page.locator("#panel li").count()).toBeGreaterThan(0);
@@ -204,10 +220,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await page.screenshot({ path: join(OUT, "review-decision.png"), fullPage: true });
 
     await page.check("#panel input[name=decision][value=A]");
-    await Promise.all([
-      page.waitForNavigation({ waitUntil: "load" }),
-      page.click("button:has-text('Decide')"),
-    ]);
+    await submit(page, "button:has-text('Decide')");
     await until(
       "the review completes with the person's decision",
       async () => JSON.parse(debate(["status", dir, "--json"], { cwd, env }).stdout)[0].phase === "complete",
@@ -229,12 +242,13 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const field = page.getByLabel("exchanges");
     expect(await field.inputValue()).toBe(String(before));
     await field.fill(String(before + 2));
-    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button:has-text('Set')")]);
+    await submit(page, "button:has-text('Set')");
     expect(await readFile(file, "utf8")).toMatch(new RegExp(`^exchanges: ${before + 2}$`, "m"));
     // Lowering it is refused with a notice, and nothing is written.
     await page.getByLabel("exchanges").fill("1");
-    await page.click("button:has-text('Set')");
-    await page.locator(".notice").waitFor({ timeout: 5000 });
+    await submit(page, "button:has-text('Set')");
+    await page.locator("#panel .notice").waitFor({ timeout: 5000 });
+    expect(await page.getByLabel("exchanges").inputValue()).toBe("1");
     expect(await readFile(file, "utf8")).toMatch(new RegExp(`^exchanges: ${before + 2}$`, "m"));
     await page.close();
   }, 60_000);
@@ -266,4 +280,119 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(await accessibilityProblems("/t/cup")).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("never takes a form from under a person: focus and typing survive a change of the folder, and the post is made", async () => {
+    const dir = await askedDebate("kept");
+    const page = await openDebate("kept");
+    await page.waitForSelector("#text-e000-proposition");
+    // The person clicks into the field; the folder changes before they type.
+    await page.focus("#text-e000-proposition");
+    const refreshed = page.waitForResponse((r) => r.url().includes("/d/kept/progress"));
+    await touch(dir);
+    await refreshed;
+    const text = await recorded(0, "proposition");
+    await page.keyboard.insertText(text);
+    expect(await page.inputValue("#text-e000-proposition")).toBe(text);
+    // Typed, and the folder changes again before the click: nothing typed is lost.
+    const again = page.waitForResponse((r) => r.url().includes("/d/kept/progress"));
+    await touch(dir);
+    await again;
+    expect(await page.inputValue("#text-e000-proposition")).toBe(text);
+    await submit(page, "form:has(#text-e000-proposition) button[type=submit]");
+    expect(await readFile(join(dir, "inbox/e000-proposition.md"), "utf8")).toBe(text);
+    expect(await page.locator("#text-e000-proposition").count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it("two pages answer the same seat at once: one answer is written whole, the other is told and keeps its text", async () => {
+    const dir = await askedDebate("twotabs");
+    const [a, b] = [await openDebate("twotabs"), await openDebate("twotabs")];
+    const texts = [
+      await recorded(0, "proposition"),
+      `${await recorded(0, "proposition")}\n\nThe second tab's words.`,
+    ];
+    await a.fill("#text-e000-proposition", texts[0]!);
+    await b.fill("#text-e000-proposition", texts[1]!);
+    const button = "form:has(#text-e000-proposition) button[type=submit]";
+    await Promise.all([submit(a, button), submit(b, button)]);
+    const written = await readFile(join(dir, "inbox/e000-proposition.md"), "utf8");
+    expect(texts).toContain(written);
+    const loser = written === texts[0] ? b : a;
+    const lost = written === texts[0] ? texts[1]! : texts[0]!;
+    expect(await loser.locator("#panel .notice").innerText()).toContain("answered this seat first");
+    expect(await loser.inputValue("#kept-e000-proposition")).toBe(lost);
+    await a.close();
+    await b.close();
+  }, 60_000);
+
+  it("an edit of debate.md from the page while an editor changed it on disk: refused, the person's value kept", async () => {
+    const dir = await askedDebate("edited");
+    const file = join(dir, "debate.md");
+    const page = await openDebate("edited");
+    expect(await page.getByLabel("exchanges").inputValue()).toBe("1");
+    await page.getByLabel("exchanges").fill("3");
+    // Meanwhile a person in an editor raises it to 2.
+    await writeFile(file, (await readFile(file, "utf8")).replace(/^exchanges: 1$/m, "exchanges: 2"));
+    await page.waitForTimeout(500);
+    const posted = page.waitForResponse((r) => r.request().method() === "POST");
+    await submit(page, "button:has-text('Set')");
+    expect((await posted).status()).toBe(409);
+    expect(await page.locator("#panel .notice").innerText()).toContain("changed in debate.md");
+    expect(await page.getByLabel("exchanges").inputValue()).toBe("3");
+    expect(await readFile(file, "utf8")).toMatch(/^exchanges: 2$/m);
+    // Sent again, knowing: applied.
+    await submit(page, "button:has-text('Set')");
+    expect(await readFile(file, "utf8")).toMatch(/^exchanges: 3$/m);
+    await page.close();
+  }, 60_000);
+
+  it("never shows a blank report: the next one loads out of sight and takes the shown one's place", async () => {
+    const dir = join(cwd, "debates/replayed");
+    const page = await openDebate("replayed");
+    await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
+    // Each frame element counts its loads: a frame shown and then reloaded went blank meanwhile.
+    await page.evaluate(() => {
+      const loads = new Map<EventTarget, number>();
+      (globalThis as unknown as { frameLoads: typeof loads }).frameLoads = loads;
+      document.addEventListener(
+        "load",
+        (e) => {
+          if ((e.target as Element).tagName === "IFRAME")
+            loads.set(e.target!, (loads.get(e.target!) ?? 0) + 1);
+        },
+        true,
+      );
+    });
+    const first = await page.locator("#report").getAttribute("src");
+    let sampling = true;
+    const empty: number[] = [];
+    const sampler = (async () => {
+      for (let n = 0; sampling; n++) {
+        // Empty only if the frame shown had no heading and is still the one shown after the look.
+        const shown = await page.$("#report");
+        const heading = await (await shown?.contentFrame())?.$("h1").catch(() => null);
+        if (!heading && (await shown?.evaluate((e) => e.isConnected && e.id === "report"))) empty.push(n);
+        await page.waitForTimeout(10);
+      }
+    })();
+    for (let i = 0; i < 5; i++) {
+      await touch(dir);
+      await page.waitForTimeout(400);
+    }
+    await page.waitForFunction(
+      (src) => document.getElementById("report")?.getAttribute("src") !== src,
+      first,
+      { timeout: 10_000 },
+    );
+    await page.waitForTimeout(1000);
+    sampling = false;
+    await sampler;
+    expect(empty).toEqual([]);
+    const loads = await page.evaluate(() => [
+      ...(globalThis as unknown as { frameLoads: Map<EventTarget, number> }).frameLoads.values(),
+    ]);
+    expect(loads.length).toBeGreaterThan(0);
+    expect(Math.max(...loads)).toBe(1);
+    await page.close();
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { debateStatus } from "../actions/status.js";
-import { unansweredAsks } from "../manual-asks.js";
+import { answeredAsks, unansweredAsks } from "../manual-asks.js";
 import { createProgress } from "../progress.js";
 import { SERVE_CSS, SERVE_JS } from "./assets.js";
 import { findServedDebates, findServedTournaments, type ServedDebate } from "./debates.js";
@@ -30,6 +30,7 @@ import {
   sameSecret,
   TOKEN_COOKIE,
 } from "./security.js";
+import { writeNewFile } from "./write-new-file.js";
 
 // The engine loads when a page needs it, as every command does.
 const engine = () =>
@@ -62,6 +63,8 @@ export interface ServeApp {
 }
 
 const LOOPBACK_ONLY = "refused: this server answers only requests addressed to 127.0.0.1 or localhost";
+const ANSWERED_FIRST =
+  "another page or an editor answered this seat first; that answer stands and is not changed";
 const NO_TOKEN = "refused: open the URL `debate serve` printed (it carries the token)";
 
 export function createServeApp(options: ServeAppOptions): ServeApp {
@@ -255,11 +258,17 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
           }
         : {}),
       ...(length?.key && typeof lengthValue === "number" && format
-        ? { length: { key: length.key, unit: format.unit.many, value: lengthValue, max: length.max } }
+        ? {
+            length: {
+              ...{ key: length.key, unit: format.unit.many, value: lengthValue, max: length.max },
+              ...(extra.length?.draft !== undefined ? { draft: extra.length.draft } : {}),
+            },
+          }
         : {}),
       paused: state?.frontmatter.paused === true,
       running: runs.has(debate.dir),
       ...(extra.notice ? { notice: extra.notice } : {}),
+      ...(extra.kept ? { kept: extra.kept } : {}),
     };
   };
 
@@ -431,10 +440,21 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   };
 
   /** The debate's page again with a notice: the request was refused and nothing was written. */
-  const refused = async (c: Context, debate: ServedDebate, notice: string) =>
+  const refused = async (
+    c: Context,
+    debate: ServedDebate,
+    notice: string,
+    extra: Partial<DebatePanel> = {},
+    status: 409 | 422 = 422,
+  ) =>
     c.html(
-      debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, { notice }), secrets.csrf),
-      422,
+      debatePage(
+        debate.id,
+        await debateStatus(debate.dir),
+        await panelOf(debate, { ...extra, notice }),
+        secrets.csrf,
+      ),
+      status,
     );
 
   /** Applies a frontmatter edit from a form (refused with a notice when the format rejects it). */
@@ -485,12 +505,24 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const form = c.get("form" as never) as Record<string, unknown>;
     const length = (await panelOf(debate)).length;
     if (!length) return refused(c, debate, `not written: ${debate.id} has no length to raise`);
+    // Changed on disk since the page showed it (an editor, another page): the person decides again,
+    // their value kept in the field.
+    const draft = String(form.value ?? "");
+    if (form.shown !== undefined && Number(form.shown) !== length.value)
+      return refused(
+        c,
+        debate,
+        `not written: ${length.key} changed in debate.md since this page showed it (${String(form.shown)}, now ${length.value}); your value is kept: send it again to apply it`,
+        { length: { ...length, draft } },
+        409,
+      );
     const value = Number(form.value);
     if (!Number.isInteger(value) || value < length.value || value > length.max)
       return refused(
         c,
         debate,
-        `not written: ${length.key} can only be raised, from ${length.value} to at most ${length.max} (got ${JSON.stringify(String(form.value ?? ""))})`,
+        `not written: ${length.key} can only be raised, from ${length.value} to at most ${length.max} (got ${JSON.stringify(draft)})`,
+        { length: { ...length, draft } },
       );
     return (await edited(c, debate, { [length.key]: value })) ?? back(c, debate);
   });
@@ -501,46 +533,38 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const form = c.get("form" as never) as Record<string, unknown>;
     const stem = typeof form.stem === "string" ? form.stem : "";
     const text = typeof form.text === "string" ? form.text.replace(/\r\n/g, "\n") : "";
-    const [{ formatOfState }, { resolveInside, writeFileAtomic, MAX_MARKDOWN_BYTES }] = await engine();
+    const [{ formatOfState }, { resolveInside, MAX_MARKDOWN_BYTES }] = await engine();
     const state = await readState(debate.dir);
-    const ask = state
-      ? (await unansweredAsks(debate.dir, state.frontmatter.current_exchange)).find((a) => a.stem === stem)
-      : undefined;
+    const asks = state ? await unansweredAsks(debate.dir, state.frontmatter.current_exchange) : [];
+    const ask = asks.find((a) => a.stem === stem);
     const page = async (status: 409 | 413 | 422, extra: Partial<DebatePanel>) =>
       c.html(
         debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, extra), secrets.csrf),
         status,
       );
-    if (!state || !ask)
-      return page(409, { notice: `not written: ${debate.id} is not waiting for inbox/${stem}.md (anymore)` });
-    if (Buffer.byteLength(text) > MAX_MARKDOWN_BYTES)
-      return page(413, {
-        asks: [
-          {
-            stem,
-            role: ask.role,
-            prompt: "",
-            errors: [`the answer is over ${MAX_MARKDOWN_BYTES} bytes`],
-            draft: text,
-          },
-        ],
+    if (!state || !ask) {
+      const notice = `not written: ${debate.id} is not waiting for inbox/${stem}.md (anymore)`;
+      // Answered meanwhile (another page, an editor): that answer stands, the person's text is kept.
+      const first =
+        state && (await answeredAsks(debate.dir, state.frontmatter.current_exchange)).includes(stem);
+      return page(409, text ? { kept: { stem, text, reason: first ? ANSWERED_FIRST : notice } } : { notice });
+    }
+    const refusedAnswer = (errors: string[]) =>
+      page(Buffer.byteLength(text) > MAX_MARKDOWN_BYTES ? 413 : 422, {
+        asks: [{ stem, role: ask.role, prompt: "", errors, draft: text }],
       });
+    if (Buffer.byteLength(text) > MAX_MARKDOWN_BYTES)
+      return refusedAnswer([`the answer is over ${MAX_MARKDOWN_BYTES} bytes`]);
     // The format's own check, the one the run would make: every problem at once, nothing written.
     const parsed = formatOfState(state).parseAnswer(state, ask.role, text);
     if (!parsed.ok)
-      return page(422, {
-        asks: [
-          {
-            stem,
-            role: ask.role,
-            prompt: "",
-            errors: parsed.errors.map((e) => `${e.code}${e.path ? ` at \`${e.path}\`` : ""}: ${e.message}`),
-            draft: text,
-          },
-        ],
-      });
-    // As a person's editor would: the whole file at once, in the seat's inbox.
-    await writeFileAtomic(resolveInside(debate.dir, `inbox/${stem}.md`), text);
+      return refusedAnswer(
+        parsed.errors.map((e) => `${e.code}${e.path ? ` at \`${e.path}\`` : ""}: ${e.message}`),
+      );
+    // As a person's editor would: the whole file at once, in the seat's inbox; never over an answer
+    // that another page or an editor wrote first.
+    if (!(await writeNewFile(resolveInside(debate.dir, `inbox/${stem}.md`), text)))
+      return page(409, { kept: { stem, text, reason: ANSWERED_FIRST } });
     await startRun(debate);
     return back(c, debate);
   });
