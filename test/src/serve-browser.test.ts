@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, useChromium } from "./browser.js";
@@ -33,6 +34,31 @@ async function manualDebate(slug: string): Promise<string> {
   expect(made.code, made.stderr).toBe(0);
   const file = join(cwd, "debates", slug, "debate.md");
   await writeFile(file, (await readFile(file, "utf8")).replace(/^exchanges: \d+$/m, "exchanges: 1"));
+  return join(cwd, "debates", slug);
+}
+
+/** A formal debate of one exchange whose debaters ask the loopback model server (the judge is a person). */
+async function modelDebate(slug: string, models: ModelServer): Promise<string> {
+  const made = debate(
+    ["new", MOTION, "--slug", slug, "--dir", ".", "--exchanges", "1"].concat([
+      "--proposition",
+      "http:prop",
+      "--opposition",
+      "http:opp",
+      "--judge",
+      "manual",
+    ]),
+    { cwd: join(cwd, "debates"), env },
+  );
+  expect(made.code, made.stderr).toBe(0);
+  const file = join(cwd, "debates", slug, "debate.md");
+  await writeFile(
+    file,
+    (await readFile(file, "utf8")).replace(
+      /^( {4})model: (prop|opp)$/gm,
+      `$1model: $2\n$1base_url: ${models.url}/v1`,
+    ),
+  );
   return join(cwd, "debates", slug);
 }
 
@@ -395,4 +421,85 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(Math.max(...loads)).toBe(1);
     await page.close();
   }, 60_000);
+
+  it("shows a running debate's live progress from the event stream: the seat asked, its elapsed time, the attempt and the error that made it retry", async () => {
+    // The proposition's model first answers what the format rejects, then its recorded answer; each answer takes 1.5 s.
+    let asked = 0;
+    const models = await startModelServer(
+      (request) =>
+        request.model === "opp"
+          ? JSON.parse(JSON.stringify(opposition))
+          : ++asked === 1
+            ? "I think the motion is right."
+            : proposition,
+      { delayMs: 1500 },
+    );
+    const [proposition, opposition] = [await recorded(0, "proposition"), await recorded(0, "opposition")];
+    const dir = await modelDebate("live", models);
+    const page = await openDebate("live");
+    await submit(page, "button:has-text('Run')");
+    const progress = page.locator("#progress li");
+    // Live, while the seat works: its line and a clock that counts.
+    await progress
+      .filter({ hasText: /proposition \(http\) thinking \(attempt 1\) · [1-9] s/ })
+      .waitFor({ timeout: 10_000 });
+    const retry = progress.filter({ hasText: "answer rejected, asking again (attempt 2)" });
+    await retry.waitFor({ timeout: 20_000 });
+    expect(await retry.innerText()).toMatch(/attempt 2\): .*[A-Z_]{6,}/);
+    await progress
+      .filter({ hasText: /proposition \(http\) thinking \(attempt 2\)/ })
+      .waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(OUT, "live-debate.png"), fullPage: true });
+    await page.waitForSelector("#text-e000-judge", { timeout: 30_000 });
+    expect(await progress.allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining("committed exchange 0/1 arguments")]),
+    );
+    expect((await readdir(join(dir, "arguments"))).length).toBeGreaterThan(0);
+    await page.close();
+    await models.close();
+  }, 90_000);
+
+  it("runs from the page under the same lock as `debate run`: told who holds it; a stop leaves it to resume later", async () => {
+    let hang = true;
+    const [proposition, opposition] = [await recorded(0, "proposition"), await recorded(0, "opposition")];
+    const models = await startModelServer((request) =>
+      hang ? { hang: true } : request.model === "opp" ? opposition : proposition,
+    );
+    const dir = await modelDebate("locked", models);
+    // `debate run` in a terminal holds the lock while its seats think.
+    const terminal = spawn(process.execPath, [debateBin, "run", dir], { cwd, env, stdio: "ignore" });
+    await until("`debate run` holds the lock", () => exists(join(dir, ".debate/lock")), 20_000);
+    const page = await openDebate("locked");
+    const posted = page.waitForResponse((r) => r.request().method() === "POST");
+    await submit(page, "button:has-text('Run')");
+    expect((await posted).status()).toBe(409);
+    expect(await page.locator("#panel .notice").innerText()).toMatch(
+      new RegExp(`being advanced by pid ${terminal.pid} .*debate run`),
+    );
+    expect(await page.locator("button:has-text('Stop the run')").count()).toBe(0);
+    terminal.kill("SIGINT");
+    await until(
+      "`debate run` let go of the lock",
+      async () => !(await exists(join(dir, ".debate/lock"))),
+      20_000,
+    );
+
+    // Run from the page, then stop it while its seats think: it stops as Ctrl-C stops `debate run`.
+    await page.reload();
+    await submit(page, "button:has-text('Run')");
+    await page.locator("#progress li", { hasText: "thinking" }).first().waitFor({ timeout: 10_000 });
+    await submit(page, "button:has-text('Stop the run')");
+    await page.locator("button:has-text('Run')").waitFor({ timeout: 10_000 });
+    expect(await exists(join(dir, ".debate/lock"))).toBe(false);
+    expect(await readdir(join(dir, "arguments")).catch(() => [])).toEqual([]);
+    expect(await page.locator("#progress li", { hasText: "run stopped" }).count()).toBe(1);
+    expect(await page.locator("#progress li", { hasText: "stopped by the user" }).count()).toBe(2);
+    // Later it resumes where it stopped.
+    hang = false;
+    await submit(page, "button:has-text('Run')");
+    await page.waitForSelector("#text-e000-judge", { timeout: 30_000 });
+    expect((await readdir(join(dir, "arguments"))).length).toBeGreaterThan(0);
+    await page.close();
+    await models.close();
+  }, 90_000);
 });

@@ -329,19 +329,26 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return c.html(html);
   });
 
-  /** Starts advancing a debate in this process (the same lock as `debate run`); its events go to every page. */
-  const startRun = async (debate: ServedDebate) => {
-    if (runs.has(debate.dir)) return;
-    const [{ formatOfState }, , { runDebate }] = await engine();
+  /**
+   * Starts advancing a debate in this process (the same lock as `debate run`); its events go to every
+   * page. Returns why it did not start when another process holds the debate's lock.
+   */
+  const startRun = async (debate: ServedDebate): Promise<string | undefined> => {
+    if (runs.has(debate.dir)) return undefined;
+    const [{ formatOfState, quote }, { readLockHolder }, { runDebate }] = await engine();
+    // Told before anything starts; a runner that takes the lock right after is caught by the run itself.
+    const holder = await readLockHolder(debate.dir);
+    if (holder)
+      return `not started: ${debate.id} is being advanced by pid ${holder.pid} on ${holder.host} (${quote(holder.command, 120)}) since ${holder.started_at}; stop it there, or wait for it to end`;
     const state = await readState(debate.dir);
     const controller = new AbortController();
     const log = logs.get(debate.dir) ?? [];
     logs.set(debate.dir, log);
-    const send = (line: string, extra: { started?: string; finished?: string } = {}) => {
-      const entry = { seq: ++seq, line };
+    const send = (line: string, extra: Pick<ProgressLine, "started" | "finished" | "ended"> = {}) => {
+      const entry: ProgressLine = { seq: ++seq, line, at: Date.now(), ...extra };
       log.push(entry);
       log.splice(0, Math.max(0, log.length - 200));
-      broadcast("run", JSON.stringify({ id: debate.id, ...entry, ...extra }));
+      broadcast("run", JSON.stringify({ id: debate.id, ...entry }));
     };
     // The terminal's progress lines, as `debate run` prints them without a terminal.
     let pendingExtra: { started?: string; finished?: string } = {};
@@ -375,11 +382,14 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     })
       .then((summary) =>
         send(
-          `run ended: ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}${summary.error ? `: ${summary.error.message}` : ""}`,
+          controller.signal.aborted
+            ? "run stopped: nothing half-done was kept; Run resumes it from its last committed step"
+            : `run ended: ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}${summary.error ? `: ${summary.error.message}` : ""}`,
+          { ended: true },
         ),
       )
       .catch((error: unknown) =>
-        send(`run failed: ${error instanceof Error ? error.message : String(error)}`),
+        send(`run failed: ${error instanceof Error ? error.message : String(error)}`, { ended: true }),
       )
       .finally(() => {
         progress.stop();
@@ -388,6 +398,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       });
     runs.set(debate.dir, { controller, done });
     broadcast("changed", JSON.stringify([debate.id]));
+    return undefined;
   };
 
   const back = (c: Context, debate: ServedDebate) => c.redirect(`/d/${encodeURIComponent(debate.id)}`, 303);
@@ -395,8 +406,8 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   app.post("/d/:id/run", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
-    await startRun(debate);
-    return back(c, debate);
+    const held = await startRun(debate);
+    return held ? refused(c, debate, held, {}, 409) : back(c, debate);
   });
   app.post("/d/:id/stop", async (c) => {
     const debate = await debateOf(c);

@@ -146,6 +146,7 @@ export const SERVE_JS = `"use strict";
         if (log.ok) {
           const list = document.getElementById("progress");
           list.innerHTML = await log.text();
+          tick();
           list.scrollTop = list.scrollHeight;
         }
         reload(base + "/report?t=" + Date.now());
@@ -161,7 +162,26 @@ export const SERVE_JS = `"use strict";
     const ids = JSON.parse(e.data);
     if (page === "list" || ids.includes(id)) refresh();
   });
-  const ticking = new Map();
+  // Each seat still at work shows how long it has been asked: a clock on its start line, from the
+  // time the server printed it, until a later line says it answered or was asked again.
+  function tick() {
+    const items = [...document.querySelectorAll("#progress li[data-started]")];
+    for (const item of items) {
+      const role = item.dataset.started;
+      let done = false;
+      for (let next = item.nextElementSibling; next && !done; next = next.nextElementSibling)
+        done = next.dataset.finished === role || next.dataset.started === role || next.dataset.ended === "1";
+      let clock = item.querySelector(".clock");
+      if (done) { clock?.remove(); continue; }
+      if (!clock) {
+        clock = document.createElement("span");
+        clock.className = "clock";
+        item.append(clock);
+      }
+      clock.textContent = " · " + Math.max(0, Math.floor((Date.now() - Number(item.dataset.at)) / 1000)) + " s";
+    }
+  }
+  setInterval(tick, 1000);
   events.addEventListener("run", (e) => {
     const msg = JSON.parse(e.data);
     if (page !== "debate" || msg.id !== id) return;
@@ -170,18 +190,13 @@ export const SERVE_JS = `"use strict";
     if (last && Number(last.dataset.seq) >= msg.seq) return;
     const item = document.createElement("li");
     item.dataset.seq = String(msg.seq);
+    item.dataset.at = String(msg.at);
+    if (msg.started) item.dataset.started = msg.started;
+    if (msg.finished) item.dataset.finished = msg.finished;
+    if (msg.ended) item.dataset.ended = "1";
     item.textContent = msg.line;
-    if (msg.started) {
-      const clock = document.createElement("span");
-      const since = Date.now();
-      item.append(" · ", clock);
-      const tick = () => { clock.textContent = ((Date.now() - since) / 1000).toFixed(0) + " s"; };
-      tick();
-      clearInterval(ticking.get(msg.started));
-      ticking.set(msg.started, setInterval(tick, 1000));
-    }
-    if (msg.finished) { clearInterval(ticking.get(msg.finished)); ticking.delete(msg.finished); }
     list.append(item);
+    tick();
     list.scrollTop = list.scrollHeight;
   });
 })();

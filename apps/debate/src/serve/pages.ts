@@ -177,11 +177,23 @@ ${d.choices.map((c) => `<label><input type="radio" name="decision" value="${h(c.
 export interface ProgressLine {
   seq: number;
   line: string;
+  /** When it was printed (ms since 1970): a seat's clock counts from its start line's. */
+  at: number;
+  /** The seat this line says was asked, or answered: the page counts its time in between. */
+  started?: string;
+  finished?: string;
+  /** The run's last line: every seat's clock stops there. */
+  ended?: boolean;
 }
 
-/** The items of the progress list. */
+/** The items of the progress list; the page's script keeps a clock on each seat still at work. */
 export function progressItems(lines: readonly ProgressLine[]): string {
-  return lines.map((l) => `<li data-seq="${l.seq}">${h(l.line)}</li>`).join("");
+  return lines
+    .map(
+      (l) =>
+        `<li data-seq="${l.seq}" data-at="${l.at}"${l.started ? ` data-started="${h(l.started)}"` : ""}${l.finished ? ` data-finished="${h(l.finished)}"` : ""}${l.ended ? ' data-ended="1"' : ""}>${h(l.line)}</li>`,
+    )
+    .join("");
 }
 
 /** The page of one debate: its facts, its forms, the live progress of a run, and its report growing. */
