@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { formatOfState } from "@debatekit/core";
+import { readDebateFolder } from "@debatekit/files";
 import { type ModelServer, startModelServer } from "@debatekit/model-server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, useChromium } from "./browser.js";
 import { debate, debateBin, exists, newcomer, newManualDebate, until } from "./newcomer.js";
-import { repoRoot } from "./workspace.js";
+import { folderFingerprint, repoRoot } from "./workspace.js";
 
 // `debate serve` in a real headless Chromium: the list follows the folders live, and a manual formal
 // debate is played to its end from the page. Screenshots go to test/.output/serve/ (ignored by git).
@@ -62,18 +64,32 @@ async function modelDebate(slug: string, models: ModelServer): Promise<string> {
   return join(cwd, "debates", slug);
 }
 
-/** What a debate's folder committed, with the times masked (they differ between two runs). */
-async function committed(dir: string): Promise<Record<string, string>> {
+/**
+ * Every file of a debate's folder and its text, with the debate's own name made `<slug>` and what
+ * must differ between two plays masked: the times (`*_at`), the seats' durations (`durationMs`) and
+ * the argument index's file-stat keys (inode, mtime: a cache key of the files as they sit on disk).
+ */
+async function folderFiles(dir: string, slug: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const file of [
-    "debate.md",
-    "scores.json",
-    ...(await readdir(join(dir, "arguments"))).map((f) => `arguments/${f}`),
-  ])
-    out[file] = (await readFile(join(dir, file), "utf8"))
-      .replace(/^(\s*\w*_at): .*$/gm, "$1: <time>")
-      .replace(/"\w*_at": "[^"]*"/g, '"_at": "<time>"');
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) {
+      const file = join(entry.parentPath, entry.name);
+      out[relative(dir, file)] = (await readFile(file, "utf8"))
+        .replaceAll(slug, "<slug>")
+        .replace(/^(\s*\w+_at): .*$/gm, "$1: <time>")
+        .replace(/"(\w+_at)": "[^"]*"/g, '"$1": "<time>"')
+        .replace(/"durationMs": \d+/g, '"durationMs": <ms>')
+        .replace(/"stat":"[\d:]+"/g, '"stat":"<stat>"');
+    }
   return out;
+}
+
+/** What the format itself finds wrong in an answer of `role` to the debate in `dir` as it stands. */
+async function formatProblems(dir: string, role: string, text: string): Promise<string[]> {
+  const read = await readDebateFolder(dir);
+  if (!read.ok) throw new Error(`${dir} does not read`);
+  const parsed = formatOfState(read.value.state).parseAnswer(read.value.state, role, text);
+  return parsed.ok ? [] : parsed.errors.map((e) => e.message);
 }
 
 beforeAll(async () => {
@@ -184,13 +200,22 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
       "Your turn: proposition",
     ]);
 
-    await send(page, "e000-proposition", "I think the motion is right.");
+    // An answer that breaks several of the format's rules: every one is shown at once, nothing is written.
+    const answer = JSON.parse(await recorded(0, "proposition"));
+    delete answer.arguments[0].claim;
+    answer.arguments[1].grounds = [];
+    const bad = JSON.stringify(answer, null, 2);
+    const expected = await formatProblems(dir, "proposition", bad);
+    expect(expected.length).toBeGreaterThan(1);
+    const before = await folderFingerprint(dir);
+    await send(page, "e000-proposition", bad);
     const problems = await page.locator(".errors li").allInnerTexts();
-    expect(problems.length).toBeGreaterThan(0);
+    expect(problems).toHaveLength(expected.length);
+    expected.forEach((message, i) => expect(problems[i]).toContain(message));
     expect(problems.join("\n")).toMatch(/[A-Z_]{6,}/);
-    expect(await exists(join(dir, "inbox/e000-proposition.md"))).toBe(false);
+    expect(await folderFingerprint(dir)).toEqual(before);
     // What the person typed is kept for them to fix.
-    expect(await page.inputValue("#text-e000-proposition")).toBe("I think the motion is right.");
+    expect(await page.inputValue("#text-e000-proposition")).toBe(bad);
     await page.screenshot({ path: join(OUT, "answer-form.png"), fullPage: true });
 
     await send(page, "e000-proposition", await recorded(0, "proposition"));
@@ -202,7 +227,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     // The report's page, rendered by the report's own code, in a frame of the debate's page.
     await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
     expect(await page.frameLocator("#report").locator("h1").innerText()).toContain("played");
-    await page.screenshot({ path: join(OUT, "live-debate.png"), fullPage: true });
+    await page.screenshot({ path: join(OUT, "manual-debate.png"), fullPage: true });
     await send(page, "e000-judge", await recorded(0, "judge"));
     await until(
       "the debate completes",
@@ -221,9 +246,8 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(debate(["run", byFiles], { cwd, env }).code).toBe(0);
     await writeFile(join(byFiles, "inbox/e000-judge.md"), await recorded(0, "judge"));
     expect(debate(["run", byFiles], { cwd, env }).code).toBe(0);
-    const [a, b] = [await committed(dir), await committed(byFiles)];
-    expect(a["debate.md"]!.replace(/played/g, "by-files")).toBe(b["debate.md"]);
-    expect({ ...a, "debate.md": "" }).toEqual({ ...b, "debate.md": "" });
+    const [a, b] = [await folderFiles(dir, "played"), await folderFiles(byFiles, "by-files")];
+    expect(a).toEqual(b);
   }, 120_000);
 
   it("decides a manual review from the page: the choices, the judge's recommendation and reasons", async () => {
