@@ -211,7 +211,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await send(page, "e000-proposition", bad);
     const problems = await page.locator(".errors li").allInnerTexts();
     expect(problems).toHaveLength(expected.length);
-    expected.forEach((message, i) => expect(problems[i]).toContain(message));
+    for (const [i, message] of expected.entries()) expect(problems[i]).toContain(message);
     expect(problems.join("\n")).toMatch(/[A-Z_]{6,}/);
     expect(await folderFingerprint(dir)).toEqual(before);
     // What the person typed is kept for them to fix.
