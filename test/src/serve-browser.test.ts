@@ -128,6 +128,19 @@ async function accessibilityProblems(path: string): Promise<string[]> {
 }
 
 /**
+ * A full-page screenshot in OUT, taken with the report's frame in sight: Chromium paints a frame of
+ * another origin (the sandboxed report) only where the window shows it, as a person scrolling to it sees it.
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  const frame = page.locator("#report");
+  if (await frame.count()) {
+    await frame.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+  }
+  await page.screenshot({ path: join(OUT, name), fullPage: true });
+}
+
+/**
  * Clicks a button of the debate page's panel and waits until the server's answer to its post is
  * shown (the page sends its forms itself and marks the panel busy meanwhile).
  */
@@ -182,7 +195,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const edited = Date.now();
     await page.locator('tr[data-debate="replayed"]', { hasText: "paused" }).waitFor({ timeout: 1000 });
     expect(Date.now() - edited).toBeLessThan(1000);
-    await page.screenshot({ path: join(OUT, "list.png"), fullPage: true });
+    await screenshot(page, "list.png");
     expect(errors).toEqual([]);
     expect(await accessibilityProblems("/")).toEqual([]);
     await page.close();
@@ -216,7 +229,8 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(await folderFingerprint(dir)).toEqual(before);
     // What the person typed is kept for them to fix.
     expect(await page.inputValue("#text-e000-proposition")).toBe(bad);
-    await page.screenshot({ path: join(OUT, "answer-form.png"), fullPage: true });
+    await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
+    await screenshot(page, "answer-form.png");
 
     await send(page, "e000-proposition", await recorded(0, "proposition"));
     await send(page, "e000-opposition", await recorded(0, "opposition"));
@@ -227,7 +241,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     // The report's page, rendered by the report's own code, in a frame of the debate's page.
     await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
     expect(await page.frameLocator("#report").locator("h1").innerText()).toContain("played");
-    await page.screenshot({ path: join(OUT, "manual-debate.png"), fullPage: true });
+    await screenshot(page, "manual-debate.png");
     await send(page, "e000-judge", await recorded(0, "judge"));
     await until(
       "the debate completes",
@@ -267,7 +281,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(await page.locator("#panel label", { hasText: "A: keep the original" }).count()).toBe(1);
     expect(await page.isChecked("#panel input[name=decision][value=D]")).toBe(true);
     await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: join(OUT, "review-decision.png"), fullPage: true });
+    await screenshot(page, "review-decision.png");
 
     await page.check("#panel input[name=decision][value=A]");
     await submit(page, "button:has-text('Decide')");
@@ -326,7 +340,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const board = page.frameLocator("#report");
     await board.locator("h1", { hasText: "Leaderboard: " }).waitFor({ timeout: 30_000 });
     await board.locator("text=replay:alice").first().waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: join(OUT, "tournament.png"), fullPage: true });
+    await screenshot(page, "tournament.png");
     expect(await accessibilityProblems("/t/cup")).toEqual([]);
     await page.close();
   }, 120_000);
@@ -473,7 +487,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await progress
       .filter({ hasText: /proposition \(http\) thinking \(attempt 2\)/ })
       .waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: join(OUT, "live-debate.png"), fullPage: true });
+    await screenshot(page, "live-debate.png");
     await page.waitForSelector("#text-e000-judge", { timeout: 30_000 });
     expect(await progress.allInnerTexts()).toEqual(
       expect.arrayContaining([expect.stringContaining("committed exchange 0/1 arguments")]),
