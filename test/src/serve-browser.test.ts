@@ -347,24 +347,33 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
 
   it("never takes a form from under a person: focus and typing survive a change of the folder, and the post is made", async () => {
     const dir = await askedDebate("kept");
+    const file = join(dir, "debate.md");
+    /** An editor raises the debate's length: the page's forms change (the length field shows it). */
+    const lengthen = async (to: number) => {
+      const refreshed = page.waitForResponse((r) => r.url().includes("/d/kept/progress"));
+      await writeFile(file, (await readFile(file, "utf8")).replace(/^exchanges: \d+$/m, `exchanges: ${to}`));
+      await refreshed;
+    };
     const page = await openDebate("kept");
     await page.waitForSelector("#text-e000-proposition");
     // The person clicks into the field; the folder changes before they type.
     await page.focus("#text-e000-proposition");
-    const refreshed = page.waitForResponse((r) => r.url().includes("/d/kept/progress"));
-    await touch(dir);
-    await refreshed;
+    await lengthen(2);
+    // The forms are left as they are, with a line saying the debate moved on.
+    await page.locator("#stale").waitFor({ state: "visible", timeout: 5000 });
     const text = await recorded(0, "proposition");
     await page.keyboard.insertText(text);
     expect(await page.inputValue("#text-e000-proposition")).toBe(text);
     // Typed, and the folder changes again before the click: nothing typed is lost.
-    const again = page.waitForResponse((r) => r.url().includes("/d/kept/progress"));
-    await touch(dir);
-    await again;
+    await page.locator("#text-e000-proposition").blur();
+    await lengthen(3);
     expect(await page.inputValue("#text-e000-proposition")).toBe(text);
     await submit(page, "form:has(#text-e000-proposition) button[type=submit]");
     expect(await readFile(join(dir, "inbox/e000-proposition.md"), "utf8")).toBe(text);
+    // The server's answer brought the forms up to date.
     expect(await page.locator("#text-e000-proposition").count()).toBe(0);
+    expect(await page.getByLabel("exchanges").inputValue()).toBe("3");
+    expect(await page.locator("#stale").isHidden()).toBe(true);
     await page.close();
   }, 60_000);
 
@@ -415,18 +424,13 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const page = await openDebate("replayed");
     await page.frameLocator("#report").locator("h1").waitFor({ timeout: 10_000 });
     // Each frame element counts its loads: a frame shown and then reloaded went blank meanwhile.
-    await page.evaluate(() => {
-      const loads = new Map<EventTarget, number>();
-      (globalThis as unknown as { frameLoads: typeof loads }).frameLoads = loads;
-      document.addEventListener(
-        "load",
-        (e) => {
-          if ((e.target as Element).tagName === "IFRAME")
-            loads.set(e.target!, (loads.get(e.target!) ?? 0) + 1);
-        },
-        true,
-      );
-    });
+    // (Page scripts as text: this package's types know no DOM.)
+    await page.evaluate(`{
+      globalThis.frameLoads = new Map();
+      document.addEventListener("load", (e) => {
+        if (e.target.tagName === "IFRAME") frameLoads.set(e.target, (frameLoads.get(e.target) ?? 0) + 1);
+      }, true);
+    }`);
     const first = await page.locator("#report").getAttribute("src");
     let sampling = true;
     const empty: number[] = [];
@@ -444,17 +448,17 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
       await page.waitForTimeout(400);
     }
     await page.waitForFunction(
-      (src) => document.getElementById("report")?.getAttribute("src") !== src,
-      first,
-      { timeout: 10_000 },
+      `document.getElementById("report").getAttribute("src") !== ${JSON.stringify(first)}`,
+      undefined,
+      {
+        timeout: 10_000,
+      },
     );
     await page.waitForTimeout(1000);
     sampling = false;
     await sampler;
     expect(empty).toEqual([]);
-    const loads = await page.evaluate(() => [
-      ...(globalThis as unknown as { frameLoads: Map<EventTarget, number> }).frameLoads.values(),
-    ]);
+    const loads = await page.evaluate<number[]>("[...frameLoads.values()]");
     expect(loads.length).toBeGreaterThan(0);
     expect(Math.max(...loads)).toBe(1);
     await page.close();

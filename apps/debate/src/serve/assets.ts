@@ -139,9 +139,12 @@ export const SERVE_JS = `"use strict";
         const res = await fetch(base + "/panel");
         const html = res.ok ? await res.text() : undefined;
         const panel = document.getElementById("panel");
-        // Asked when the new panel has arrived: the person may have started meanwhile.
-        if (html !== undefined && !held(panel)) swapPanel(html);
-        else if (html !== undefined && normal(html) !== panel.innerHTML) document.getElementById("stale").hidden = false;
+        // Only a panel that changed is put in (a click must not land on a form being swapped for
+        // its twin), and only if the person is not working in it: asked now that it has arrived.
+        if (html !== undefined && normal(html) !== panel.innerHTML) {
+          if (held(panel)) document.getElementById("stale").hidden = false;
+          else swapPanel(html);
+        }
         const log = await fetch(base + "/progress");
         if (log.ok) {
           const list = document.getElementById("progress");
