@@ -134,10 +134,13 @@ async function accessibilityProblems(path: string): Promise<string[]> {
 async function screenshot(page: Page, name: string): Promise<void> {
   const frame = page.locator("#report");
   if (await frame.count()) {
-    await frame.scrollIntoViewIfNeeded();
+    // In the page, in one go: the frame may be swapped for its next load meanwhile.
+    await page.evaluate(`document.getElementById("report").scrollIntoView()`);
     await page.waitForTimeout(300);
   }
   await page.screenshot({ path: join(OUT, name), fullPage: true });
+  // Back where the test had the page: a click after this needs nothing scrolled for it.
+  await page.evaluate("window.scrollTo(0, 0)");
 }
 
 /**
@@ -206,7 +209,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const page = await session.browser.newPage();
     await page.goto(url);
     await page.goto(new URL("/d/played", url).href);
-    await submit(page, "button:has-text('Run')");
+    await submit(page, "button:text-is('Run')");
     await page.waitForSelector("#text-e000-proposition", { timeout: 30_000 });
     expect(await page.locator("#panel h2").allInnerTexts()).toEqual([
       "Your turn: opposition",
@@ -273,8 +276,10 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const page = await session.browser.newPage();
     await page.goto(url);
     await page.goto(new URL("/d/decided", url).href);
-    await submit(page, "button:has-text('Run')");
+    await submit(page, "button:text-is('Run')");
     await page.waitForSelector("#decision-title", { timeout: 30_000 });
+    // The run has stopped to wait for the person: its forms stay as they are until they act.
+    await page.locator("button:text-is('Run')").waitFor({ timeout: 10_000 });
     expect(await page.locator("#panel").innerText()).toContain("The judge recommends D");
     expect(await page.locator("#panel li").count()).toBeGreaterThan(0);
     expect(await page.locator("#panel input[name=decision]").count()).toBe(5);
@@ -465,7 +470,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
   }, 60_000);
 
   it("shows a running debate's live progress from the event stream: the seat asked, its elapsed time, the attempt and the error that made it retry", async () => {
-    // The proposition's model first answers what the format rejects, then its recorded answer; each answer takes 1.5 s.
+    // The proposition's model first answers what the format rejects, then its recorded answer; each answer takes 2.5 s.
     let asked = 0;
     const models = await startModelServer(
       (request) =>
@@ -474,12 +479,12 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
           : ++asked === 1
             ? "I think the motion is right."
             : proposition,
-      { delayMs: 1500 },
+      { delayMs: 2500 },
     );
     const [proposition, opposition] = [await recorded(0, "proposition"), await recorded(0, "opposition")];
     const dir = await modelDebate("live", models);
     const page = await openDebate("live");
-    await submit(page, "button:has-text('Run')");
+    await submit(page, "button:text-is('Run')");
     const progress = page.locator("#progress li");
     // Live, while the seat works: its line and a clock that counts.
     await progress
@@ -513,7 +518,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await until("`debate run` holds the lock", () => exists(join(dir, ".debate/lock")), 20_000);
     const page = await openDebate("locked");
     const posted = page.waitForResponse((r) => r.request().method() === "POST");
-    await submit(page, "button:has-text('Run')");
+    await submit(page, "button:text-is('Run')");
     expect((await posted).status()).toBe(409);
     expect(await page.locator("#panel .notice").innerText()).toMatch(
       new RegExp(`being advanced by pid ${terminal.pid} .*debate run`),
@@ -528,17 +533,17 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
 
     // Run from the page, then stop it while its seats think: it stops as Ctrl-C stops `debate run`.
     await page.reload();
-    await submit(page, "button:has-text('Run')");
+    await submit(page, "button:text-is('Run')");
     await page.locator("#progress li", { hasText: "thinking" }).first().waitFor({ timeout: 10_000 });
     await submit(page, "button:has-text('Stop the run')");
-    await page.locator("button:has-text('Run')").waitFor({ timeout: 10_000 });
+    await page.locator("button:text-is('Run')").waitFor({ timeout: 10_000 });
     expect(await exists(join(dir, ".debate/lock"))).toBe(false);
     expect(await readdir(join(dir, "arguments")).catch(() => [])).toEqual([]);
     expect(await page.locator("#progress li", { hasText: "run stopped" }).count()).toBe(1);
     expect(await page.locator("#progress li", { hasText: "stopped by the user" }).count()).toBe(2);
     // Later it resumes where it stopped.
     hang = false;
-    await submit(page, "button:has-text('Run')");
+    await submit(page, "button:text-is('Run')");
     await page.waitForSelector("#text-e000-judge", { timeout: 30_000 });
     expect((await readdir(join(dir, "arguments"))).length).toBeGreaterThan(0);
     await page.close();

@@ -184,7 +184,8 @@ export const SERVE_JS = `"use strict";
       clock.textContent = " · " + Math.max(0, Math.floor((Date.now() - Number(item.dataset.at)) / 1000)) + " s";
     }
   }
-  setInterval(tick, 1000);
+  // Four times a second: the shown second turns when it does, not up to a second late.
+  setInterval(tick, 250);
   events.addEventListener("run", (e) => {
     const msg = JSON.parse(e.data);
     if (page !== "debate" || msg.id !== id) return;
