@@ -345,6 +345,8 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const board = page.frameLocator("#report");
     await board.locator("h1", { hasText: "Leaderboard: " }).waitFor({ timeout: 30_000 });
     await board.locator("text=replay:alice").first().waitFor({ timeout: 10_000 });
+    // The board of every result, not one drawn before the last debates ended.
+    await board.locator("text=12 debates: 12 done").waitFor({ timeout: 30_000 });
     await screenshot(page, "tournament.png");
     expect(await accessibilityProblems("/t/cup")).toEqual([]);
     await page.close();
