@@ -4,7 +4,7 @@ import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { debateStatus } from "../actions/status.js";
-import { unansweredAsks } from "../manual-asks.js";
+import { answeredAsks, unansweredAsks } from "../manual-asks.js";
 import { createProgress } from "../progress.js";
 import { SERVE_CSS, SERVE_JS } from "./assets.js";
 import { findServedDebates, findServedTournaments, type ServedDebate } from "./debates.js";
@@ -30,6 +30,7 @@ import {
   sameSecret,
   TOKEN_COOKIE,
 } from "./security.js";
+import { writeNewFile } from "./write-new-file.js";
 
 // The engine loads when a page needs it, as every command does.
 const engine = () =>
@@ -62,6 +63,8 @@ export interface ServeApp {
 }
 
 const LOOPBACK_ONLY = "refused: this server answers only requests addressed to 127.0.0.1 or localhost";
+const ANSWERED_FIRST =
+  "another page or an editor answered this seat first; that answer stands and is not changed";
 const NO_TOKEN = "refused: open the URL `debate serve` printed (it carries the token)";
 
 export function createServeApp(options: ServeAppOptions): ServeApp {
@@ -255,11 +258,17 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
           }
         : {}),
       ...(length?.key && typeof lengthValue === "number" && format
-        ? { length: { key: length.key, unit: format.unit.many, value: lengthValue, max: length.max } }
+        ? {
+            length: {
+              ...{ key: length.key, unit: format.unit.many, value: lengthValue, max: length.max },
+              ...(extra.length?.draft !== undefined ? { draft: extra.length.draft } : {}),
+            },
+          }
         : {}),
       paused: state?.frontmatter.paused === true,
       running: runs.has(debate.dir),
       ...(extra.notice ? { notice: extra.notice } : {}),
+      ...(extra.kept ? { kept: extra.kept } : {}),
     };
   };
 
@@ -320,19 +329,26 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return c.html(html);
   });
 
-  /** Starts advancing a debate in this process (the same lock as `debate run`); its events go to every page. */
-  const startRun = async (debate: ServedDebate) => {
-    if (runs.has(debate.dir)) return;
-    const [{ formatOfState }, , { runDebate }] = await engine();
+  /**
+   * Starts advancing a debate in this process (the same lock as `debate run`); its events go to every
+   * page. Returns why it did not start when another process holds the debate's lock.
+   */
+  const startRun = async (debate: ServedDebate): Promise<string | undefined> => {
+    if (runs.has(debate.dir)) return undefined;
+    const [{ formatOfState, quote }, { readLockHolder }, { runDebate }] = await engine();
+    // Told before anything starts; a runner that takes the lock right after is caught by the run itself.
+    const holder = await readLockHolder(debate.dir);
+    if (holder)
+      return `not started: ${debate.id} is being advanced by pid ${holder.pid} on ${holder.host} (${quote(holder.command, 120)}) since ${holder.started_at}; stop it there, or wait for it to end`;
     const state = await readState(debate.dir);
     const controller = new AbortController();
     const log = logs.get(debate.dir) ?? [];
     logs.set(debate.dir, log);
-    const send = (line: string, extra: { started?: string; finished?: string } = {}) => {
-      const entry = { seq: ++seq, line };
+    const send = (line: string, extra: Pick<ProgressLine, "started" | "finished" | "ended"> = {}) => {
+      const entry: ProgressLine = { seq: ++seq, line, at: Date.now(), ...extra };
       log.push(entry);
       log.splice(0, Math.max(0, log.length - 200));
-      broadcast("run", JSON.stringify({ id: debate.id, ...entry, ...extra }));
+      broadcast("run", JSON.stringify({ id: debate.id, ...entry }));
     };
     // The terminal's progress lines, as `debate run` prints them without a terminal.
     let pendingExtra: { started?: string; finished?: string } = {};
@@ -366,11 +382,14 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     })
       .then((summary) =>
         send(
-          `run ended: ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}${summary.error ? `: ${summary.error.message}` : ""}`,
+          controller.signal.aborted
+            ? "run stopped: nothing half-done was kept; Run resumes it from its last committed step"
+            : `run ended: ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}${summary.error ? `: ${summary.error.message}` : ""}`,
+          { ended: true },
         ),
       )
       .catch((error: unknown) =>
-        send(`run failed: ${error instanceof Error ? error.message : String(error)}`),
+        send(`run failed: ${error instanceof Error ? error.message : String(error)}`, { ended: true }),
       )
       .finally(() => {
         progress.stop();
@@ -379,6 +398,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       });
     runs.set(debate.dir, { controller, done });
     broadcast("changed", JSON.stringify([debate.id]));
+    return undefined;
   };
 
   const back = (c: Context, debate: ServedDebate) => c.redirect(`/d/${encodeURIComponent(debate.id)}`, 303);
@@ -386,8 +406,8 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   app.post("/d/:id/run", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
-    await startRun(debate);
-    return back(c, debate);
+    const held = await startRun(debate);
+    return held ? refused(c, debate, held, {}, 409) : back(c, debate);
   });
   app.post("/d/:id/stop", async (c) => {
     const debate = await debateOf(c);
@@ -431,10 +451,21 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   };
 
   /** The debate's page again with a notice: the request was refused and nothing was written. */
-  const refused = async (c: Context, debate: ServedDebate, notice: string) =>
+  const refused = async (
+    c: Context,
+    debate: ServedDebate,
+    notice: string,
+    extra: Partial<DebatePanel> = {},
+    status: 409 | 422 = 422,
+  ) =>
     c.html(
-      debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, { notice }), secrets.csrf),
-      422,
+      debatePage(
+        debate.id,
+        await debateStatus(debate.dir),
+        await panelOf(debate, { ...extra, notice }),
+        secrets.csrf,
+      ),
+      status,
     );
 
   /** Applies a frontmatter edit from a form (refused with a notice when the format rejects it). */
@@ -485,12 +516,24 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const form = c.get("form" as never) as Record<string, unknown>;
     const length = (await panelOf(debate)).length;
     if (!length) return refused(c, debate, `not written: ${debate.id} has no length to raise`);
+    // Changed on disk since the page showed it (an editor, another page): the person decides again,
+    // their value kept in the field.
+    const draft = String(form.value ?? "");
+    if (form.shown !== undefined && Number(form.shown) !== length.value)
+      return refused(
+        c,
+        debate,
+        `not written: ${length.key} changed in debate.md since this page showed it (${String(form.shown)}, now ${length.value}); your value is kept: send it again to apply it`,
+        { length: { ...length, draft } },
+        409,
+      );
     const value = Number(form.value);
     if (!Number.isInteger(value) || value < length.value || value > length.max)
       return refused(
         c,
         debate,
-        `not written: ${length.key} can only be raised, from ${length.value} to at most ${length.max} (got ${JSON.stringify(String(form.value ?? ""))})`,
+        `not written: ${length.key} can only be raised, from ${length.value} to at most ${length.max} (got ${JSON.stringify(draft)})`,
+        { length: { ...length, draft } },
       );
     return (await edited(c, debate, { [length.key]: value })) ?? back(c, debate);
   });
@@ -501,46 +544,38 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const form = c.get("form" as never) as Record<string, unknown>;
     const stem = typeof form.stem === "string" ? form.stem : "";
     const text = typeof form.text === "string" ? form.text.replace(/\r\n/g, "\n") : "";
-    const [{ formatOfState }, { resolveInside, writeFileAtomic, MAX_MARKDOWN_BYTES }] = await engine();
+    const [{ formatOfState }, { resolveInside, MAX_MARKDOWN_BYTES }] = await engine();
     const state = await readState(debate.dir);
-    const ask = state
-      ? (await unansweredAsks(debate.dir, state.frontmatter.current_exchange)).find((a) => a.stem === stem)
-      : undefined;
+    const asks = state ? await unansweredAsks(debate.dir, state.frontmatter.current_exchange) : [];
+    const ask = asks.find((a) => a.stem === stem);
     const page = async (status: 409 | 413 | 422, extra: Partial<DebatePanel>) =>
       c.html(
         debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, extra), secrets.csrf),
         status,
       );
-    if (!state || !ask)
-      return page(409, { notice: `not written: ${debate.id} is not waiting for inbox/${stem}.md (anymore)` });
-    if (Buffer.byteLength(text) > MAX_MARKDOWN_BYTES)
-      return page(413, {
-        asks: [
-          {
-            stem,
-            role: ask.role,
-            prompt: "",
-            errors: [`the answer is over ${MAX_MARKDOWN_BYTES} bytes`],
-            draft: text,
-          },
-        ],
+    if (!state || !ask) {
+      const notice = `not written: ${debate.id} is not waiting for inbox/${stem}.md (anymore)`;
+      // Answered meanwhile (another page, an editor): that answer stands, the person's text is kept.
+      const first =
+        state && (await answeredAsks(debate.dir, state.frontmatter.current_exchange)).includes(stem);
+      return page(409, text ? { kept: { stem, text, reason: first ? ANSWERED_FIRST : notice } } : { notice });
+    }
+    const refusedAnswer = (errors: string[]) =>
+      page(Buffer.byteLength(text) > MAX_MARKDOWN_BYTES ? 413 : 422, {
+        asks: [{ stem, role: ask.role, prompt: "", errors, draft: text }],
       });
+    if (Buffer.byteLength(text) > MAX_MARKDOWN_BYTES)
+      return refusedAnswer([`the answer is over ${MAX_MARKDOWN_BYTES} bytes`]);
     // The format's own check, the one the run would make: every problem at once, nothing written.
     const parsed = formatOfState(state).parseAnswer(state, ask.role, text);
     if (!parsed.ok)
-      return page(422, {
-        asks: [
-          {
-            stem,
-            role: ask.role,
-            prompt: "",
-            errors: parsed.errors.map((e) => `${e.code}${e.path ? ` at \`${e.path}\`` : ""}: ${e.message}`),
-            draft: text,
-          },
-        ],
-      });
-    // As a person's editor would: the whole file at once, in the seat's inbox.
-    await writeFileAtomic(resolveInside(debate.dir, `inbox/${stem}.md`), text);
+      return refusedAnswer(
+        parsed.errors.map((e) => `${e.code}${e.path ? ` at \`${e.path}\`` : ""}: ${e.message}`),
+      );
+    // As a person's editor would: the whole file at once, in the seat's inbox; never over an answer
+    // that another page or an editor wrote first.
+    if (!(await writeNewFile(resolveInside(debate.dir, `inbox/${stem}.md`), text)))
+      return page(409, { kept: { stem, text, reason: ANSWERED_FIRST } });
     await startRun(debate);
     return back(c, debate);
   });

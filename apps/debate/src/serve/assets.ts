@@ -21,7 +21,11 @@ pre.prompt { white-space: pre-wrap; background: #f6f6f6; padding: .75rem; max-he
 .ask { border: 2px solid #0b4f9c; border-radius: 6px; padding: .25rem 1rem 1rem; margin-top: 1rem; }
 .errors, .notice { border: 2px solid #8a1c1c; background: #fdecea; color: #5f1111; padding: .5rem 1rem; border-radius: 6px; }
 .progress { font: 14px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; padding-left: 3.5rem; max-height: 16rem; overflow: auto; }
-iframe#report { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1rem; }
+iframe#report, iframe.loading { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1rem; }
+/* The next frame loads out of sight until it takes the shown one's place. */
+iframe.loading { position: absolute; left: -200vw; visibility: hidden; }
+.stale { border: 2px solid #8a5a00; background: #fff6e0; color: #4a3000; padding: .5rem 1rem; border-radius: 6px; }
+#send-status:empty { display: none; }
 `;
 
 export const SERVE_JS = `"use strict";
@@ -30,20 +34,87 @@ export const SERVE_JS = `"use strict";
   const page = body.dataset.page;
   const id = body.dataset.id;
   const events = new EventSource("/events");
-  // A frame (the report, the leaderboard) is reloaded once its last load finished, never mid-load:
-  // a stream of changes would otherwise keep it blank.
-  const frame = document.getElementById("report");
+
+  // A frame (the report, the leaderboard) is never reloaded in sight: the next one loads hidden
+  // beside it and takes its place once loaded, so the page never shows a blank frame. One load at
+  // a time; a stream of changes loads only the latest.
   let loading = false;
   let nextSrc;
   function reload(src) {
+    const shown = document.getElementById("report");
+    if (!shown) return;
     if (loading) { nextSrc = src; return; }
     loading = true;
-    frame.src = src;
+    const next = shown.cloneNode(false);
+    next.removeAttribute("id");
+    next.className = "loading";
+    next.addEventListener("load", () => {
+      // The old one goes and the new one stays where it loaded: a frame moved in the page reloads.
+      document.getElementById("report").remove();
+      next.id = "report";
+      next.className = "";
+      loading = false;
+      if (nextSrc) { const again = nextSrc; nextSrc = undefined; reload(again); }
+    }, { once: true });
+    next.src = src;
+    shown.after(next);
   }
-  frame?.addEventListener("load", () => {
-    loading = false;
-    if (nextSrc) { const src = nextSrc; nextSrc = undefined; reload(src); }
+
+  // The panel is the person's while they work in it: a field with focus or typed in, a message they
+  // have not acted on, a form being sent. It is then left as it is, and a line says the debate moved on.
+  const fields = (root) => [...root.querySelectorAll("textarea, input:not([type=hidden]), select")];
+  const dirty = (f) =>
+    f.type === "radio" || f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue;
+  function held(panel) {
+    return (
+      panel.getAttribute("aria-busy") === "true" ||
+      !!panel.querySelector(".errors, .notice, .kept") ||
+      fields(panel).some((f) => f === document.activeElement || dirty(f))
+    );
+  }
+  const normal = (html) => { const t = document.createElement("template"); t.innerHTML = html; return t.innerHTML; };
+  const fieldKey = (f) => (f.form ? f.form.getAttribute("action") : "") + " " + f.name + (f.type === "radio" ? "=" + f.value : "");
+  // Puts the server's panel in, keeping what the person typed in every form but \`sent\`.
+  function swapPanel(html, sent) {
+    const panel = document.getElementById("panel");
+    const typed = new Map(fields(panel).filter((f) => f.form !== sent && dirty(f)).map((f) => [fieldKey(f), f]));
+    panel.innerHTML = html;
+    for (const f of fields(panel)) {
+      const old = typed.get(fieldKey(f));
+      if (!old) continue;
+      if (f.type === "radio" || f.type === "checkbox") f.checked = old.checked;
+      else f.value = old.value;
+    }
+    document.getElementById("stale").hidden = true;
+  }
+  // A form of the panel is sent by the page: the person stays where they are, and the server's
+  // answer (the new state, or the problems with their text kept) replaces the panel. When the
+  // server cannot be reached, nothing of the form is touched.
+  async function sendForm(form) {
+    const panel = document.getElementById("panel");
+    const status = document.getElementById("send-status");
+    panel.setAttribute("aria-busy", "true");
+    status.textContent = "";
+    try {
+      const res = await fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)) });
+      const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+      const next = doc.getElementById("panel");
+      if (next) {
+        swapPanel(next.innerHTML, form);
+        const facts = doc.getElementById("facts");
+        if (facts) document.getElementById("facts").textContent = facts.textContent;
+      } else status.textContent = "Not sent (" + res.status + "): " + doc.body.textContent.trim() + " What you typed is kept.";
+    } catch {
+      status.textContent = "Not sent: the server did not answer (is debate serve still running?). What you typed is kept; send it again.";
+    } finally {
+      panel.removeAttribute("aria-busy");
+    }
+  }
+  document.getElementById("panel")?.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (document.getElementById("panel").getAttribute("aria-busy") !== "true") sendForm(e.target);
   });
+
   let busy = false;
   let again = false;
   async function refresh() {
@@ -65,24 +136,20 @@ export const SERVE_JS = `"use strict";
         const base = "/d/" + encodeURIComponent(id);
         const facts = await fetch(base + "/facts");
         if (facts.ok) document.getElementById("facts").textContent = await facts.text();
-        // A form being typed into, or a message the person has not acted on (the problems of an
-        // answer, a refused edit), is never replaced under their hands.
-        // Asked again once the new panel has arrived: the person may have started meanwhile.
+        const res = await fetch(base + "/panel");
+        const html = res.ok ? await res.text() : undefined;
         const panel = document.getElementById("panel");
-        const untouched = () =>
-          !panel.querySelector(".errors, .notice") &&
-          [...panel.querySelectorAll("textarea, input:not([type=hidden])")].every((f) =>
-            f.type === "radio" ? f.checked === f.defaultChecked : f.value === f.defaultValue,
-          );
-        if (untouched()) {
-          const res = await fetch(base + "/panel");
-          const html = res.ok ? await res.text() : undefined;
-          if (html !== undefined && untouched()) panel.innerHTML = html;
+        // Only a panel that changed is put in (a click must not land on a form being swapped for
+        // its twin), and only if the person is not working in it: asked now that it has arrived.
+        if (html !== undefined && normal(html) !== panel.innerHTML) {
+          if (held(panel)) document.getElementById("stale").hidden = false;
+          else swapPanel(html);
         }
         const log = await fetch(base + "/progress");
         if (log.ok) {
           const list = document.getElementById("progress");
           list.innerHTML = await log.text();
+          tick();
           list.scrollTop = list.scrollHeight;
         }
         reload(base + "/report?t=" + Date.now());
@@ -98,7 +165,27 @@ export const SERVE_JS = `"use strict";
     const ids = JSON.parse(e.data);
     if (page === "list" || ids.includes(id)) refresh();
   });
-  const ticking = new Map();
+  // Each seat still at work shows how long it has been asked: a clock on its start line, from the
+  // time the server printed it, until a later line says it answered or was asked again.
+  function tick() {
+    const items = [...document.querySelectorAll("#progress li[data-started]")];
+    for (const item of items) {
+      const role = item.dataset.started;
+      let done = false;
+      for (let next = item.nextElementSibling; next && !done; next = next.nextElementSibling)
+        done = next.dataset.finished === role || next.dataset.started === role || next.dataset.ended === "1";
+      let clock = item.querySelector(".clock");
+      if (done) { clock?.remove(); continue; }
+      if (!clock) {
+        clock = document.createElement("span");
+        clock.className = "clock";
+        item.append(clock);
+      }
+      clock.textContent = " · " + Math.max(0, Math.floor((Date.now() - Number(item.dataset.at)) / 1000)) + " s";
+    }
+  }
+  // Four times a second: the shown second turns when it does, not up to a second late.
+  setInterval(tick, 250);
   events.addEventListener("run", (e) => {
     const msg = JSON.parse(e.data);
     if (page !== "debate" || msg.id !== id) return;
@@ -107,18 +194,13 @@ export const SERVE_JS = `"use strict";
     if (last && Number(last.dataset.seq) >= msg.seq) return;
     const item = document.createElement("li");
     item.dataset.seq = String(msg.seq);
+    item.dataset.at = String(msg.at);
+    if (msg.started) item.dataset.started = msg.started;
+    if (msg.finished) item.dataset.finished = msg.finished;
+    if (msg.ended) item.dataset.ended = "1";
     item.textContent = msg.line;
-    if (msg.started) {
-      const clock = document.createElement("span");
-      const since = Date.now();
-      item.append(" · ", clock);
-      const tick = () => { clock.textContent = ((Date.now() - since) / 1000).toFixed(0) + " s"; };
-      tick();
-      clearInterval(ticking.get(msg.started));
-      ticking.set(msg.started, setInterval(tick, 1000));
-    }
-    if (msg.finished) { clearInterval(ticking.get(msg.finished)); ticking.delete(msg.finished); }
     list.append(item);
+    tick();
     list.scrollTop = list.scrollHeight;
   });
 })();

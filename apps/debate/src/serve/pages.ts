@@ -7,8 +7,13 @@ export interface DebatePanel {
   asks: Array<{ stem: string; role: string; prompt: string; errors?: string[]; draft?: string }>;
   /** A review waiting for its decision: the choices, and what the judge recommends. */
   decision?: { choices: Array<{ key: string; label: string }>; recommended?: string; reasons: string[] };
-  /** The debate's length field, when the format has one: its name and value, and the largest allowed. */
-  length?: { key: string; unit: string; value: number; max: number };
+  /**
+   * The debate's length field, when the format has one: its name and value, the largest allowed, and
+   * the value the person sent when it was refused (kept in the field for them).
+   */
+  length?: { key: string; unit: string; value: number; max: number; draft?: string };
+  /** An answer that was not written because the seat was answered meanwhile: the person's text, kept. */
+  kept?: { stem: string; text: string; reason: string };
   paused: boolean;
   running: boolean;
   /** A problem with the last request, for the person (a refused edit, a held lock). */
@@ -131,7 +136,7 @@ export function panelHtml(id: string, panel: DebatePanel, csrf: string): string 
   ];
   if (panel.length)
     controls.push(
-      `<form method="post" action="/d/${encodeURIComponent(id)}/length" class="inline">${hidden(csrf)}<label>${h(panel.length.unit)} <input type="number" name="value" min="1" max="${panel.length.max}" value="${panel.length.value}" required></label> <button type="submit">Set</button></form>`,
+      `<form method="post" action="/d/${encodeURIComponent(id)}/length" class="inline">${hidden(csrf)}<input type="hidden" name="shown" value="${panel.length.value}"><label>${h(panel.length.unit)} <input type="number" name="value" min="1" max="${panel.length.max}" value="${h(panel.length.draft ?? String(panel.length.value))}" required></label> <button type="submit">Set</button></form>`,
     );
   parts.push(`<div class="controls">${controls.join(" ")}</div>`);
   for (const ask of panel.asks) {
@@ -145,6 +150,15 @@ ${errors}<form method="post" action="/d/${encodeURIComponent(id)}/answer">${hidd
 <label for="text-${h(ask.stem)}">Your answer (written to inbox/${h(ask.stem)}.md)</label>
 <textarea id="text-${h(ask.stem)}" name="text" rows="16" required>${h(ask.draft ?? "")}</textarea>
 <button type="submit">Check and send</button></form>
+</section>`);
+  }
+  if (panel.kept) {
+    const stem = h(panel.kept.stem);
+    parts.push(`<section class="ask kept" aria-labelledby="kept-title-${stem}">
+<h2 id="kept-title-${stem}">Your answer for inbox/${stem}.md was not written</h2>
+<p class="notice" role="alert">Not written: ${h(panel.kept.reason)}. Your text is kept below: copy it if you need it.</p>
+<label for="kept-${stem}">Your text (not sent)</label>
+<textarea id="kept-${stem}" rows="8" readonly>${h(panel.kept.text)}</textarea>
 </section>`);
   }
   if (panel.decision) {
@@ -163,11 +177,23 @@ ${d.choices.map((c) => `<label><input type="radio" name="decision" value="${h(c.
 export interface ProgressLine {
   seq: number;
   line: string;
+  /** When it was printed (ms since 1970): a seat's clock counts from its start line's. */
+  at: number;
+  /** The seat this line says was asked, or answered: the page counts its time in between. */
+  started?: string;
+  finished?: string;
+  /** The run's last line: every seat's clock stops there. */
+  ended?: boolean;
 }
 
-/** The items of the progress list. */
+/** The items of the progress list; the page's script keeps a clock on each seat still at work. */
 export function progressItems(lines: readonly ProgressLine[]): string {
-  return lines.map((l) => `<li data-seq="${l.seq}">${h(l.line)}</li>`).join("");
+  return lines
+    .map(
+      (l) =>
+        `<li data-seq="${l.seq}" data-at="${l.at}"${l.started ? ` data-started="${h(l.started)}"` : ""}${l.finished ? ` data-finished="${h(l.finished)}"` : ""}${l.ended ? ' data-ended="1"' : ""}>${h(l.line)}</li>`,
+    )
+    .join("");
 }
 
 /** The page of one debate: its facts, its forms, the live progress of a run, and its report growing. */
@@ -182,6 +208,8 @@ export function debatePage(
 <p><a href="/">All debates</a></p>
 <h1>${h(id)}</h1>
 <p id="facts">${h(row.format ?? "-")} · ${h(row.phase ?? "-")} · ${h(progressOf(row))} · ${h(standingOf(row))}${row.last_error ? ` · last error: ${h(row.last_error)}` : ""}</p>
+<p id="stale" class="stale" role="status" hidden>The debate moved on while you were working in the form below; what you typed is kept. Send it, or reload the page to see the new state.</p>
+<p id="send-status" class="notice" role="alert"></p>
 <div id="panel">${panelHtml(id, panel, csrf)}</div>
 <section aria-labelledby="progress-title"><h2 id="progress-title">Live progress</h2><ol id="progress" class="progress" aria-live="polite" tabindex="0">${progressItems(progress)}</ol></section>
 <iframe id="report" title="The debate so far (its report)" src="/d/${encodeURIComponent(id)}/report"></iframe>
