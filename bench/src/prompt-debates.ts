@@ -182,3 +182,15 @@ export async function crossfirePrompts(
     prompt,
   );
 }
+
+/**
+ * The review-sum example's review of a Redis proposal, its 3 rounds as recorded (critic, judge,
+ * author in turn, the author's revisions included): every prompt its seats were sent.
+ */
+export async function reviewPrompts(
+  prompt: (state: DebateState, role: string) => string = (s, r) => formatOfState(s).prompt(s, r),
+): Promise<SentPrompt[]> {
+  const answers = await recorded("review-sum/redis");
+  const start = await initialState("review-sum/redis", (md) => md);
+  return drive(start, (state, role) => answers.get(`${state.frontmatter.current_exchange}:${role}`)!, prompt);
+}

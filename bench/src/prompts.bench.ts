@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { DebateState } from "@debatekit/core";
 import { countTokens, TOKEN_ENCODING } from "@debatekit/skills";
 import { percentile, report } from "./measure.js";
-import { crossfirePrompts, formalPrompts, type SentPrompt } from "./prompt-debates.js";
+import { crossfirePrompts, formalPrompts, reviewPrompts, type SentPrompt } from "./prompt-debates.js";
 
 /** What a debate's prompts cost: total and largest prompt, and per seat the common prefix of consecutive prompts. */
 export interface PromptFigures {
@@ -66,25 +66,25 @@ export function promptFigures(sent: readonly SentPrompt[]): PromptFigures {
   };
 }
 
-function print(label: string, f: PromptFigures, before: PromptFigures): void {
+function print(label: string, f: PromptFigures, before?: PromptFigures): void {
   const row = (name: string, was: number | undefined, now: number, unit: string) => {
-    report(`${label}: ${name} (before)`, was ?? Number.NaN, unit);
+    if (before) report(`${label}: ${name} (before)`, was ?? Number.NaN, unit);
     report(`${label}: ${name}`, now, unit);
   };
-  row("prompts sent", before.prompts, f.prompts, "");
-  row("total prompt tokens", before.totalTokens, f.totalTokens, "tokens");
-  row("largest prompt", before.largestTokens, f.largestTokens, "tokens");
+  row("prompts sent", before?.prompts, f.prompts, "");
+  row("total prompt tokens", before?.totalTokens, f.totalTokens, "tokens");
+  row("largest prompt", before?.largestTokens, f.largestTokens, "tokens");
   for (const { rate } of CACHE_RATES)
     report(`${label}: cache-weighted tokens at ${rate}`, effectiveInput(f, rate), "tokens");
   for (const [role, p] of Object.entries(f.prefix)) {
     report(`${label}: ${role}: median common prefix`, (p.median ?? Number.NaN) * 100, "%");
     row(
       `${role}: common prefix of consecutive prompts`,
-      (before.prefix[role]?.share ?? Number.NaN) * 100,
+      (before?.prefix[role]?.share ?? Number.NaN) * 100,
       p.share * 100,
       "%",
     );
-    row(`${role}: worst pair`, (before.prefix[role]?.worst ?? Number.NaN) * 100, p.worst * 100, "%");
+    row(`${role}: worst pair`, (before?.prefix[role]?.worst ?? Number.NaN) * 100, p.worst * 100, "%");
   }
 }
 
@@ -188,8 +188,8 @@ async function bounds(): Promise<{ newTokens: number; floorTokens: number }> {
 }
 
 /**
- * `pnpm bench prompts`: every prompt of a 60-exchange formal debate and a 5-round crossfire debate
- * built from the examples' recorded answers, counted in the tokenizer of the skills budget.
+ * `pnpm bench prompts`: every prompt of a 60-exchange formal debate, a 5-round crossfire debate and
+ * a 3-round review built from the examples' recorded answers, counted in the tokenizer of the skills budget.
  */
 export async function run(): Promise<void> {
   console.log(`(tokens: ${TOKEN_ENCODING}; no skills; the prefix share is the common prefix of each pair of`);
@@ -211,6 +211,8 @@ export async function run(): Promise<void> {
   const formal = promptFigures(formalSent);
   print("formal, 60 exchanges", formal, before.formal);
   print("crossfire, 5 rounds", promptFigures(await crossfirePrompts(5)), before.crossfire);
+  // No "before" for the review: it entered the bench after the layout work.
+  print("review, 3 rounds", promptFigures(await reviewPrompts()));
   console.log(
     `(formal targets: every seat's median prefix >= ${TARGETS.medianPrefix * 100}%, cache-weighted at 0.1 <= ${TARGETS.weighted}, total <= ${TARGETS.total})`,
   );

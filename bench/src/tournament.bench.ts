@@ -1,12 +1,12 @@
-// `pnpm bench tournament`: queue mode's throughput with 1, 2, 4 and 8 `debate worker` processes on
-// one Redis (Debian's redis-server on a free loopback port), `http:` seats of the loopback model
+// `pnpm bench tournament`: queue mode's throughput with 1, 2, 4, 8 and 16 `debate worker` processes
+// on one Redis (Debian's redis-server on a free loopback port), `http:` seats of the loopback model
 // server (@debatekit/model-server) answering after a fixed delay; the orchestration overhead per
-// debate, local and queued (the server answering at once); Redis commands per debate (INFO
-// commandstats). 4 http players x 2 motions x both sides = 24 crossfire debates
-// of one round (3 seat calls each, the two debaters asked at once) for the overhead; 4 motions = 48
-// debates for the throughput (6 per worker at 8 workers, so the last wave's tail weighs less), with
-// the CPU time every process used (workers, Redis, the enqueuer) per debate: on a machine with
-// fewer cores than workers, that CPU bounds the throughput whatever the queue does.
+// debate, local and queued (the server answering at once), with the queued debate's CPU by part;
+// Redis commands per debate (INFO commandstats). 4 http players x 2 motions x both sides = 24
+// crossfire debates of one round (3 seat calls each, one after the other) for the overhead; 48
+// debates for the throughput, 96 at 16 workers (at least 6 per worker, so the last wave's tail
+// weighs less), with the CPU time every process used (workers, Redis, the enqueuer) per debate: on
+// a machine with fewer cores than workers, that CPU bounds the throughput whatever the queue does.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -14,14 +14,15 @@ import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 import { crossfireAnswer, startModelServer } from "@debatekit/model-server";
 import {
   createTournament,
   enqueueTournament,
+  type JobPartsCpu,
   parseEntrants,
   parseMotions,
   runTournament,
-  startWorker,
 } from "@debatekit/tournament";
 import { Redis } from "ioredis";
 import { report } from "./measure.js";
@@ -68,7 +69,25 @@ const MOTIONS = [
   "Should every pull request that touches payments get a second human review?",
   "Should we adopt a monorepo for all services?",
   "Should production deploys be frozen on Fridays?",
+  "Should feature flags older than a quarter be removed?",
+  "Should every service own its database schema?",
+  "Should on-call engineers be paid extra?",
+  "Should we write our build scripts in TypeScript?",
 ];
+/** Debates per motion: 4 players, every ordered pair. */
+const PER_MOTION = PLAYERS.length * (PLAYERS.length - 1);
+/**
+ * Worker counts of the throughput runs (BENCH_WORKERS=1,16 picks some; empty: the overhead alone);
+ * each runs at least 6 debates a worker (48 at the least).
+ */
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4,8,16").split(",").filter(Boolean).map(Number);
+const motionsFor = (workers: number) => Math.max(4, Math.ceil((6 * workers) / PER_MOTION));
+
+/** CPU milliseconds this process used since `start`. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
 
 /** CPU seconds (user + system) a process used so far, from /proc (Linux). */
 async function cpuSeconds(pid: number): Promise<number> {
@@ -95,9 +114,9 @@ async function newTournament(parent: string, name: string, base: string, motions
   return dir;
 }
 
-/** A `debate worker` process; resolves once it waits on the queue. */
-function startWorkerProcess(url: string, dir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, "worker", url, "--dir", dir], {
+/** A `debate worker` process (its working copies where it puts them by default); resolves once it waits on the queue. */
+function startWorkerProcess(url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, "worker", url], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((done, fail) => {
@@ -107,6 +126,31 @@ function startWorkerProcess(url: string, dir: string): Promise<ChildProcess> {
       if (/waiting for debates/.test(err)) done(child);
     });
     child.once("exit", (code) => fail(new Error(`debate worker exited (${code}): ${err}`)));
+  });
+}
+
+/**
+ * bench's queue-worker.js in a process of its own, with the instant model server its seats call;
+ * `onJob` hears each finished job's CPU by part.
+ */
+async function startQueueWorker(
+  url: string,
+  onJob: (cpuMs: JobPartsCpu) => void,
+): Promise<{ child: ChildProcess; seats: string }> {
+  const script = new URL("./queue-worker.js", import.meta.url).pathname;
+  const child = spawn(
+    process.execPath,
+    [...(process.env.QW_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.QW_PROF}`] : []), script, url],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((done, fail) => {
+    child.once("exit", (code) => fail(new Error(`queue-worker.js exited (${code})`)));
+    lines.on("line", (line) => {
+      const event = JSON.parse(line) as { type: string; seats?: string; cpuMs?: JobPartsCpu };
+      if (event.type === "ready") done({ child, seats: event.seats! });
+      else if (event.cpuMs) onJob(event.cpuMs);
+    });
   });
 }
 
@@ -148,21 +192,41 @@ export async function run(): Promise<void> {
     // queued runs alternate, ROUNDS of each on fresh tournaments, and the medians are compared: one
     // pass of each swung by 100 ms and more with the machine's load.
     const ROUNDS = 3;
-    const worker = await startWorker(redis.url, { workDir: join(parent, "w-inproc") });
+    // CPU by part of each queued debate: the worker's parts from its events, collect from the
+    // enqueuer's. The worker (with the seats it calls) runs in a process of its own, so that the
+    // enqueuer collecting one debate does not count the worker running the next.
+    const parts = { materialize: 0, run: 0, checkpoint: 0, collect: 0 };
+    const worker = await startQueueWorker(redis.url, (event) => {
+      for (const part of ["materialize", "run", "checkpoint"] as const) parts[part] += event[part];
+    });
     const localTimes: number[] = [];
     const queuedTimes: number[] = [];
     let debates = 0;
     let commands = { client: 0, all: 0 };
+    const cpuMs = { local: 0, worker: 0, enqueuer: 0, redis: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       const local = await newTournament(parent, `local-${round}`, instant.url);
       let start = performance.now();
+      let cpu0 = process.cpuUsage();
       const localRun = await runTournament(local, { concurrency: 1 });
       localTimes.push((performance.now() - start) / localRun.done);
-      const queuedDir = await newTournament(parent, `queued-${round}`, instant.url);
+      cpuMs.local += cpuMsSince(cpu0);
+      const queuedDir = await newTournament(parent, `queued-${round}`, worker.seats);
       const before = await commandCounts(redis.url);
+      const workerCpu0 = await cpuSeconds(worker.child.pid!);
+      const redisCpu0 = await cpuSeconds(redis.child.pid!);
       start = performance.now();
-      const queuedRun = await enqueueTournament(queuedDir, redis.url, { pollMs: 20 });
+      cpu0 = process.cpuUsage();
+      const queuedRun = await enqueueTournament(queuedDir, redis.url, {
+        pollMs: 20,
+        onEvent: (event) => {
+          if (event.type === "debate_finished") parts.collect += event.collectCpuMs ?? 0;
+        },
+      });
       queuedTimes.push((performance.now() - start) / queuedRun.done);
+      cpuMs.enqueuer += cpuMsSince(cpu0);
+      cpuMs.worker += 1000 * ((await cpuSeconds(worker.child.pid!)) - workerCpu0);
+      cpuMs.redis += 1000 * ((await cpuSeconds(redis.child.pid!)) - redisCpu0);
       const after = await commandCounts(redis.url);
       debates = queuedRun.done;
       commands = {
@@ -170,7 +234,7 @@ export async function run(): Promise<void> {
         all: commands.all + after.all - before.all,
       };
     }
-    await worker.close();
+    await stop([worker.child]);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const localMs = median(localTimes);
     const queuedMs = median(queuedTimes);
@@ -178,22 +242,38 @@ export async function run(): Promise<void> {
       `${debates} debates (${PLAYERS.length} players x 2 motions x both sides, crossfire, 3 seat calls each), one at a time; median of ${ROUNDS} alternating local and queued runs`,
     );
     report("local run: wall time per debate (seats answer at once)", localMs, "ms");
-    report("queued (1 worker, this process): wall time per debate", queuedMs, "ms");
+    report("queued (1 worker process): wall time per debate", queuedMs, "ms");
     report("queue adds per debate", queuedMs - localMs, "ms");
     report("Redis commands per debate (sent by clients)", commands.client / (debates * ROUNDS), "");
     report("Redis commands per debate (incl. inside Lua scripts)", commands.all / (debates * ROUNDS), "");
+    // CPU per debate, seats included: the local run's, and the queued debate's by part; what no
+    // part names is enqueuing, BullMQ's own job moves, polling and the rating job (Redis apart).
+    const per = (ms: number) => ms / (debates * ROUNDS);
+    const queuedCpu = cpuMs.worker + cpuMs.enqueuer;
+    report("CPU per debate, local run (seats included)", per(cpuMs.local), "ms");
+    report("CPU per queued debate (worker + enqueuer, seats included)", per(queuedCpu), "ms");
+    report("  materialize: the folder from Redis into the worker's copy", per(parts.materialize), "ms");
+    report("  run: the debate (its seats included)", per(parts.run), "ms");
+    report("  checkpoint: in-flight marks and checkpoints to Redis", per(parts.checkpoint), "ms");
+    report("  collect: the ended folder from Redis into the tournament", per(parts.collect), "ms");
+    const named = parts.materialize + parts.run + parts.checkpoint + parts.collect;
+    report("  the rest: enqueue, BullMQ's moves, polling, the rating", per(queuedCpu - named), "ms");
+    report(
+      "    of it in the worker (BullMQ's moves, the rating)",
+      per(cpuMs.worker - named + parts.collect),
+      "ms",
+    );
+    report("  and Redis's own CPU", per(cpuMs.redis), "ms");
 
     // Throughput: worker processes on one Redis, seats answering after SEAT_DELAY_MS; timed from
     // when every worker reports it waits for debates to the last debate collected.
     const perMinute: Record<number, number> = {};
     const cpuLines: string[] = [];
     const cpuPerDebate: Record<number, number> = {};
-    for (const workers of [1, 2, 4, 8]) {
-      const dir = await newTournament(parent, `w${workers}`, slow.url, 4);
+    for (const workers of WORKERS) {
+      const dir = await newTournament(parent, `w${workers}`, slow.url, motionsFor(workers));
       const children = await Promise.all(
-        Array.from({ length: workers }, (_, i) =>
-          startWorkerProcess(redis.url, join(parent, `work-${workers}-${i}`)),
-        ),
+        Array.from({ length: workers }, () => startWorkerProcess(redis.url)),
       );
       const cpu0 = await Promise.all(children.map((c) => cpuSeconds(c.pid!)));
       const redisCpu0 = await cpuSeconds(redis.child.pid!);
@@ -223,15 +303,18 @@ export async function run(): Promise<void> {
       );
     }
     for (const line of cpuLines) console.log(line);
-    report("8 workers / 1 worker", perMinute[8]! / perMinute[1]!, "x");
+    const most = Math.max(...WORKERS);
+    if (perMinute[1] === undefined || most === 1) return;
+    for (const workers of WORKERS.filter((w) => w >= 8))
+      report(`${workers} workers / 1 worker`, perMinute[workers]! / perMinute[1], "x");
     // With every core busy, throughput cannot pass cores / CPU per debate, whatever the queue does.
-    const ceiling = (availableParallelism() * 60) / cpuPerDebate[8]!;
+    const ceiling = (availableParallelism() * 60) / cpuPerDebate[most]!;
     report(
-      `CPU ceiling on ${availableParallelism()} cores (8 workers' CPU per debate)`,
+      `CPU ceiling on ${availableParallelism()} cores (${most} workers' CPU per debate)`,
       ceiling,
       "debates/min",
     );
-    report("that ceiling / 1 worker", ceiling / perMinute[1]!, "x");
+    report("that ceiling / 1 worker", ceiling / perMinute[1], "x");
   } finally {
     await Promise.all([instant.close(), slow.close()]);
     redis.child.kill("SIGTERM");

@@ -28,6 +28,7 @@ export { parseMotions } from "./motions.js";
 export type { PlanLine, PlanOptions, TournamentPlan } from "./plan.js";
 export { planTournament } from "./plan.js";
 export type {
+  JobPartsCpu,
   QueuedDebateEnd,
   QueuedDebatesOptions,
   QueueRunOptions,

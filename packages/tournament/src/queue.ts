@@ -1,13 +1,14 @@
 // Queue mode (docs/architecture.md#tournaments): every debate a BullMQ job, the tournament the parent of a flow. Workers
 // share nothing but Redis: a debate's folder is checkpointed there as it is written, each write
 // guarded by the job's lock token, so a job redelivered to another worker resumes from there.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, statfs } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Adapter } from "@debatekit/adapter-kit";
 import { DebatekitError, redactMessage } from "@debatekit/core";
 import { sleepUnlessAborted } from "@debatekit/files";
 import { runDebate } from "@debatekit/runner";
+import { countTokens } from "@debatekit/skills";
 import { FlowProducer, Job, Queue, RateLimitError, UnrecoverableError, WaitingError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { DEBATES_DIR, matchFolder, readTournament, TOURNAMENT_FILE } from "./folder.js";
@@ -35,12 +36,17 @@ export const debateJobId = (tid: string, id: string) => `${tid}.${id}`;
 // worker that stalled past its lock and woke up late is refused (0), never overwrites the new owner.
 // Only what changed since the last checkpoint is sent: ARGV[2] names removed, then name/text pairs.
 // The snapshot then holds every answer asked so far, so the in-flight marker (KEYS[3]) is cleared.
-const CHECKPOINT = `
+// Fields go 1,000 arguments a command (Lua's unpack has a stack limit), not one command a file.
+const CHUNKED = `
+local function chunked(command, key, from, to)
+  for i = from, to, 1000 do redis.call(command, key, unpack(ARGV, i, math.min(i + 999, to))) end
+end`;
+const CHECKPOINT = `${CHUNKED}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[3])
 local removed = tonumber(ARGV[2])
-for i = 3, 2 + removed do redis.call('HDEL', KEYS[2], ARGV[i]) end
-for i = 3 + removed, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+chunked('HDEL', KEYS[2], 3, 2 + removed)
+chunked('HSET', KEYS[2], 3 + removed, #ARGV)
 return 1`;
 // Before every seat call: still the job's owner? Then mark the call in flight (KEYS[2]) and go on;
 // a worker that lost its lock (stalled, woke up late) is refused here, before it asks anything.
@@ -49,15 +55,21 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
 return 1`;
 // Uploads a folder only when Redis holds none yet: re-enqueuing never rolls a debate back.
-const UPLOAD_IF_ABSENT = `
+const UPLOAD_IF_ABSENT = `${CHUNKED}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+chunked('HSET', KEYS[1], 1, #ARGV)
 return 1`;
 
 /** How long closing BullMQ's queues and workers may take once their jobs are handed back. */
 const CLOSE_MS = 3_000;
 
 const flatten = (files: FolderSnapshot) => Object.entries(files).flat();
+
+/** CPU milliseconds this process used since `start` (all of it: work running beside counts too). */
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
 
 /** Options of enqueueTournament. */
 export interface QueueRunOptions {
@@ -92,6 +104,11 @@ export async function enqueueTournament(
   const emit = (event: TournamentEvent) => options.onEvent?.(event);
   const now = options.now ?? (() => new Date());
   const queue = await openQueueConnection(url, options.signal);
+  // XREAD blocks its connection: the wait for ended debates has one of its own.
+  const watch = await openQueueConnection(url, options.signal).catch(async (error) => {
+    await queue.close();
+    throw error;
+  });
   const { redis } = queue;
   const connection = redis;
   const debates = heard(new Queue(DEBATE_QUEUE, { connection }));
@@ -153,7 +170,11 @@ export async function enqueueTournament(
       await writeTournament(tournament);
     }
     await redis.hset(tournamentKey(tid), TOURNAMENT_FILE, await readTournamentText(dir));
-    for (const match of todo) await uploadFolder(redis, tid, match.id, matchFolder(dir, match.id));
+    await uploadFolders(
+      redis,
+      tid,
+      todo.map((match) => [match.id, matchFolder(dir, match.id)]),
+    );
     let parent = await Job.fromId(tournaments, tid);
     if (parent && todo.length > 0 && (await parent.getState()) === "completed") {
       // A finished flow gets no new children: debates enqueued again (--retry-failed, a budget
@@ -179,14 +200,17 @@ export async function enqueueTournament(
     const pending = new Set(todo.map((m) => m.id));
     const started = Date.now();
     let ended = 0;
+    let seen = await lastEventId(watch.redis);
     while (pending.size > 0 && !options.signal?.aborted) {
       // Two commands a look, however many debates are pending: their scores in BullMQ's
-      // completed and failed sets (a job is in one of them once it has ended).
+      // completed and failed sets (a job is in one of them once it has ended). A look follows
+      // each job that ends (BullMQ's events stream says so), or pollMs without one.
       const ids = [...pending];
       const states = await jobStates(redis, tid, ids);
       for (const [i, id] of ids.entries()) {
         const state = states[i]!;
         if (state === "pending") continue;
+        const collectStart = process.cpuUsage();
         const job = state === "failed" ? await Job.fromId(debates, debateJobId(tid, id)) : undefined;
         await collectFolder(redis, tid, id, matchFolder(dir, id));
         if (state === "failed") {
@@ -206,6 +230,7 @@ export async function enqueueTournament(
           id,
           status: state === "completed" ? "done" : "failed",
           durationMs: Date.now() - started,
+          collectCpuMs: cpuMsSince(collectStart),
         });
         const left = pending.size;
         const c = count();
@@ -217,7 +242,7 @@ export async function enqueueTournament(
           ...(left > 0 ? { etaMs: Math.round(((Date.now() - started) / ended) * left) } : {}),
         });
       }
-      if (pending.size > 0) await sleepUnlessAborted(options.pollMs ?? 200, options.signal);
+      if (pending.size > 0) seen = await untilJobEnds(watch.redis, seen, options.pollMs ?? 200);
     }
     // Every debate ended: the flow's parent rates once a worker has taken it.
     while (pending.size === 0 && !options.signal?.aborted) {
@@ -247,25 +272,61 @@ export async function enqueueTournament(
     return summary;
   } catch (error) {
     // A command failed because Redis went away: say so in one line, not as "Connection is closed".
-    throw queue.lostError() ?? error;
+    throw queue.lostError() ?? watch.lostError() ?? error;
   } finally {
     await settlesWithin(CLOSE_MS, Promise.all([flows.close(), debates.close(), tournaments.close()]));
-    await queue.close();
+    await Promise.all([queue.close(), watch.close()]);
+  }
+}
+
+/** BullMQ's events stream of the debates' queue: an entry for each job added, started, ended... */
+const EVENTS = `${PREFIX}:${DEBATE_QUEUE}:events`;
+
+/** The id of the stream's latest entry ("0-0" when it has none): what happens later is new. */
+async function lastEventId(redis: Redis): Promise<string> {
+  const [latest] = await redis.xrevrange(EVENTS, "+", "-", "COUNT", 1);
+  return latest?.[0] ?? "0-0";
+}
+
+/**
+ * Waits (XREAD BLOCK) until the stream has an entry after `seen` saying a job completed or
+ * failed, or `ms` pass without a new entry; returns the id of the last entry read.
+ */
+async function untilJobEnds(redis: Redis, seen: string, ms: number): Promise<string> {
+  for (;;) {
+    const reply = await redis.xread("COUNT", 1000, "BLOCK", ms, "STREAMS", EVENTS, seen);
+    const entries = reply?.[0]?.[1] ?? [];
+    if (entries.length === 0) return seen;
+    seen = entries.at(-1)![0];
+    const ends = entries.some(([, fields]) => {
+      const event = fields[fields.indexOf("event") + 1];
+      return event === "completed" || event === "failed";
+    });
+    if (ends) return seen;
   }
 }
 
 /**
- * Uploads a debate folder to Redis unless Redis holds it already (re-enqueuing never rolls a debate
- * back). A missing folder uploads nothing: a collect killed between its two renames leaves Redis
- * holding the debate, and collecting it writes the folder again.
+ * Uploads debate folders (`[id, folder]` pairs) to Redis, each unless Redis holds it already
+ * (re-enqueuing never rolls a debate back), all in one round trip (a pipeline). A missing folder
+ * uploads nothing: a collect killed between its two renames leaves Redis holding the debate, and
+ * collecting it writes the folder again.
  */
-async function uploadFolder(redis: Redis, tid: string, id: string, dir: string): Promise<void> {
-  const files = await readFolderSnapshot(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return {};
-    throw error;
-  });
-  if (Object.keys(files).length > 0)
-    await redis.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, id), ...flatten(files));
+async function uploadFolders(
+  redis: Redis,
+  tid: string,
+  folders: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
+  const uploads = redis.pipeline();
+  for (const [id, dir] of folders) {
+    const files = await readFolderSnapshot(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return {};
+      throw error;
+    });
+    if (Object.keys(files).length > 0)
+      uploads.eval(UPLOAD_IF_ABSENT, 1, filesKey(tid, id), ...flatten(files));
+  }
+  for (const [error] of (await uploads.exec()) ?? []) if (error) throw error;
 }
 
 /** Writes a debate's folder back from Redis (nothing when Redis holds none). */
@@ -356,7 +417,11 @@ export async function runQueuedDebates(
   const debates = heard(new Queue(DEBATE_QUEUE, { connection: redis }));
   try {
     const ids = Object.keys(folders);
-    for (const id of ids) await uploadFolder(redis, group, id, folders[id]!);
+    await uploadFolders(
+      redis,
+      group,
+      ids.map((id) => [id, folders[id]!]),
+    );
     for (const id of ids) {
       const job = debateJob(group, id, {}, options);
       await debates.add(job.name, job.data, job.opts);
@@ -412,16 +477,29 @@ export type WorkerEvent =
       /** `returned`: back in the queue, its attempt not used up, because this worker is stopping. */
       status: "done" | "failed" | "lost" | "paused" | "returned";
       reason?: string;
+      /** With `done`: the CPU the job took in this process, by part. */
+      cpuMs?: JobPartsCpu;
     }
   /** Something BullMQ reported outside any job (a connection's errors end the worker instead). */
   | { type: "warning"; message: string }
   | { type: "rated"; tournament: string };
 
+/**
+ * CPU milliseconds of one queued debate in its worker, by part: its folder written from Redis
+ * (materialize), the debate itself (run), the in-flight marks and checkpoints (checkpoint). Read
+ * with process.cpuUsage: a debate running beside it in the same process counts too.
+ */
+export interface JobPartsCpu {
+  materialize: number;
+  run: number;
+  checkpoint: number;
+}
+
 /** Options of startWorker. */
 export interface WorkerOptions {
   /** Debates this worker runs at once (default 1). */
   concurrency?: number;
-  /** Where the worker keeps its working copies (default: a new temp folder). */
+  /** Where the worker keeps its working copies (default: a new folder in /dev/shm when it has 1 GiB free, else in the temp folder; removed by close()). */
   workDir?: string;
   /** BullMQ's lock duration and stalled-check interval (defaults 30 s and 30 s; tests use short ones). */
   lockDurationMs?: number;
@@ -477,7 +555,11 @@ export async function startWorker(
     if ((error as NodeJS.ErrnoException).code || /connection is closed/i.test(error.message)) return;
     emit({ type: "warning", message: redactMessage(error.message.split("\n")[0]!, secrets) });
   };
-  const workDir = options.workDir ?? (await mkdtemp(path.join(tmpdir(), "debatekit-worker-")));
+  const ownDir = options.workDir === undefined;
+  const workDir = options.workDir ?? (await mkdtemp(path.join(await scratchRoot(), "debatekit-worker-")));
+  // Every debate counts its prompts' tokens: the encoder is built now (about a second of CPU, once),
+  // so that a worker that says it is ready runs its first debate as fast as the others.
+  countTokens("ready");
   const gates = createRedisGates(redis);
   const common = {
     connection: debatesConnection,
@@ -497,8 +579,20 @@ export async function startWorker(
       };
       const lockKey = `${PREFIX}:${DEBATE_QUEUE}:${job.id}:lock`;
       const dir = path.join(workDir, tid, id);
-      const files = await redis.hgetall(filesKey(tid, id));
-      const inFlight = await redis.get(inflightKey(tid, id));
+      const cpu: JobPartsCpu = { materialize: 0, run: 0, checkpoint: 0 };
+      const metered = async <T>(part: keyof JobPartsCpu, work: () => Promise<T>): Promise<T> => {
+        const start = process.cpuUsage();
+        try {
+          return await work();
+        } finally {
+          cpu[part] += cpuMsSince(start);
+        }
+      };
+      const materializeStart = process.cpuUsage();
+      const [files, inFlight] = await Promise.all([
+        redis.hgetall(filesKey(tid, id)),
+        redis.get(inflightKey(tid, id)),
+      ]);
       emit({
         type: "job_started",
         job: job.id!,
@@ -509,8 +603,9 @@ export async function startWorker(
         throw new UnrecoverableError(`Redis holds no folder for ${id}: enqueue the tournament again`);
       // A scratch copy (Redis holds the debate): plain writes, no fsync.
       await writeFolderSnapshot(dir, files, { atomic: false });
+      cpu.materialize += cpuMsSince(materializeStart);
       let sent = new Map(Object.entries(files));
-      const checkpoint = async () => {
+      const checkpointNow = async () => {
         const now = await readFolderSnapshot(dir);
         const removed = [...sent.keys()].filter((name) => !Object.hasOwn(now, name));
         const changed = Object.entries(now).filter(([name, text]) => sent.get(name) !== text);
@@ -528,6 +623,7 @@ export async function startWorker(
         if (written !== 1) throw new LockLostError(`lost the lock of ${job.id}: another worker owns it now`);
         sent = new Map(Object.entries(now));
       };
+      const checkpoint = () => metered("checkpoint", checkpointNow);
       const markedAdapter = (adapter: Adapter): Adapter => ({
         ...adapter,
         name: adapter.name,
@@ -536,13 +632,8 @@ export async function startWorker(
           const step = request.step
             ? `x${request.step.exchange}/${request.step.role}/a${request.step.attempt}`
             : "a call";
-          const marked = await redis.eval(
-            MARK,
-            2,
-            lockKey,
-            inflightKey(tid, id),
-            token!,
-            `${step} (worker ${process.pid})`,
+          const marked = await metered("checkpoint", () =>
+            redis.eval(MARK, 2, lockKey, inflightKey(tid, id), token!, `${step} (worker ${process.pid})`),
           );
           if (marked !== 1)
             throw new LockLostError(
@@ -569,19 +660,24 @@ export async function startWorker(
       };
       let summary: Awaited<ReturnType<typeof runDebate>>;
       try {
-        summary = await runDebate(dir, {
-          signal: stopping.signal,
-          command: `debate worker (job ${job.id})`,
-          // A new answer is what must never be lost (it was paid for): checkpointed at once. Its
-          // validation and the steps it commits are derived from it, so a later owner redoes them
-          // without asking anything; they reach Redis with the next answer and at the end.
-          checkpoint: async (what, entry) => {
-            if (what === "journal" && entry && !entry.validation) await checkpoint();
-          },
-          wrapAdapter: (adapter, seat) =>
-            gatedAdapter(markedAdapter(adapter), gates(seat, limits[seat.adapter])),
-          ...(options.env ? { env: options.env } : {}),
-        });
+        const checkpointBefore = cpu.checkpoint;
+        summary = await metered("run", () =>
+          runDebate(dir, {
+            signal: stopping.signal,
+            command: `debate worker (job ${job.id})`,
+            // A new answer is what must never be lost (it was paid for): checkpointed at once. Its
+            // validation and the steps it commits are derived from it, so a later owner redoes them
+            // without asking anything; they reach Redis with the next answer and at the end.
+            checkpoint: async (what, entry) => {
+              if (what === "journal" && entry && !entry.validation) await checkpoint();
+            },
+            wrapAdapter: (adapter, seat) =>
+              gatedAdapter(markedAdapter(adapter), gates(seat, limits[seat.adapter])),
+            ...(options.env ? { env: options.env } : {}),
+          }),
+        );
+        // The run's own CPU: the marks and checkpoints made inside it are counted apart.
+        cpu.run -= cpu.checkpoint - checkpointBefore;
         await checkpoint();
       } catch (error) {
         if (stopping.signal.aborted && !(error instanceof LockLostError)) await handBack();
@@ -614,7 +710,7 @@ export async function startWorker(
       }
       if (summary.status !== "done" && stopping.signal.aborted) await handBack();
       if (summary.status === "done") {
-        emit({ type: "job_finished", job: job.id!, status: "done" });
+        emit({ type: "job_finished", job: job.id!, status: "done", cpuMs: cpu });
         return { status: "done", outcome: summary.outcome ?? null };
       }
       const reason = summary.error
@@ -667,6 +763,24 @@ export async function startWorker(
       stopping.abort();
       await settlesWithin(CLOSE_MS, Promise.all([debatesWorker.close(), ratingWorker.close()]));
       await Promise.all(connections.map((c) => c.close()));
+      if (ownDir) await rm(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A memory file system with at least this much room holds a worker's working copies by default. */
+const MEMORY_ROOM = 1024 ** 3;
+
+/**
+ * Where a worker makes its working copies by default: in memory (Linux's /dev/shm) when it has
+ * room. Redis holds each debate, so its copy need not reach a disk, yet the runner fsyncs each of
+ * its writes (a dozen for each step); in memory those cost nothing. Elsewhere, the temp folder.
+ */
+async function scratchRoot(): Promise<string> {
+  const memory = "/dev/shm";
+  const room = await statfs(memory).then(
+    (fs) => fs.bavail * fs.bsize,
+    () => 0,
+  );
+  return room >= MEMORY_ROOM ? memory : tmpdir();
 }

@@ -3,19 +3,15 @@ import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { readDebateFolder } from "@debatekit/files";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTournament } from "./folder.js";
-import { parseMotions } from "./motions.js";
 import { runQueuedDebates, startWorker } from "./queue.js";
-import { parseEntrants } from "./spec.js";
 import { startRedisServer } from "./test-helpers/redis-server.js";
+import { createReplayTournament } from "./test-helpers/replay-tournament.js";
 
 // Debate folders run on the queue outside any tournament (what `gate eval run --queue` uses): a
 // real redis-server on loopback (Debian's, installed by scripts/install-redis.mjs) and a worker in
 // this process; the replay seats log every call they answer.
-const example = fileURLToPath(new URL("../../../examples/tournament-replay/", import.meta.url));
 
 let server: ChildProcess;
 let url: string;
@@ -34,15 +30,7 @@ afterAll(async () => {
 describe("runQueuedDebates", () => {
   it("runs folders outside a tournament on a worker, writes them back, and a second call asks nothing", async () => {
     const t = path.join(root, "t");
-    const { tournament } = await createTournament(t, {
-      motions: parseMotions(await readFile(path.join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
-      players: parseEntrants("replay:alice,replay:bob", "--seats"),
-      judges: parseEntrants("replay", "--judges"),
-      format: "crossfire",
-      length: 1,
-      replayDir: path.join(example, "recordings"),
-      now: "2026-11-24T04:00:00.000Z",
-    });
+    const { tournament } = await createReplayTournament(t);
     // Two debates copied out of the tournament: plain folders, no tournament.md beside them.
     const folders: Record<string, string> = {};
     for (const m of tournament.frontmatter.matches.slice(0, 2)) {

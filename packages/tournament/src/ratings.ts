@@ -46,7 +46,7 @@ export function fitBradleyTerry(
   const n = players.length;
   const wins = new Float64Array(n);
   const played = new Float64Array(n);
-  // Games between each pair (symmetric), as a sparse list per player.
+  // Games between each pair (symmetric), as a sparse list per player in the order first met.
   const pairs = new Map<number, Map<number, number>>();
   const addPair = (i: number, j: number) => {
     const row = pairs.get(i) ?? new Map<number, number>();
@@ -75,13 +75,28 @@ export function fitBradleyTerry(
       }
     }
   }
+  // The pair lists flattened into typed arrays (player i's opponents at start[i]..start[i+1]), in
+  // the same order: a bootstrap fits a thousand samples, and the loop below runs until it converges.
+  const start = new Int32Array(n + 1);
+  const opponent: number[] = [];
+  const count: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const [j, c] of pairs.get(i) ?? []) {
+      opponent.push(j);
+      count.push(c);
+    }
+    start[i + 1] = opponent.length;
+  }
+  const opponents = Int32Array.from(opponent);
+  const counts = Float64Array.from(count);
   // gamma = 10^(R/400) relative to the anchor (gamma 1).
   const gamma = new Float64Array(n).fill(1);
   for (let iteration = 0; iteration < 100_000; iteration++) {
     let change = 0;
     for (let i = 0; i < n; i++) {
       let denominator = prior > 0 ? prior / (gamma[i]! + 1) : 0;
-      for (const [j, count] of pairs.get(i) ?? []) denominator += count / (gamma[i]! + gamma[j]!);
+      for (let k = start[i]!; k < start[i + 1]!; k++)
+        denominator += counts[k]! / (gamma[i]! + gamma[opponents[k]!]!);
       if (denominator === 0) continue;
       const next = (wins[i]! + prior / 2) / denominator;
       change = Math.max(change, Math.abs(Math.log(next / gamma[i]!)));

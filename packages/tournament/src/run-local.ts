@@ -23,6 +23,8 @@ export type TournamentEvent =
       status: "done" | "failed" | "stopped";
       reason?: string;
       durationMs: number;
+      /** Queue mode: the CPU this process took to write the ended debate back from Redis (ms). */
+      collectCpuMs?: number;
     }
   | {
       type: "progress";

@@ -16,7 +16,10 @@ export function registerWorker(program: Command, io: CliIO): void {
     .argument("[redis-url]", "the Redis the debates were enqueued on, e.g. redis://10.0.0.5:6379")
     .option("--queue <redis-url>", "the same Redis URL, as an option")
     .option("--concurrency <n>", "debates at once on this machine", parsePositiveInt, 1)
-    .option("--dir <folder>", "where this worker keeps its working copies (default: a new temp folder)")
+    .option(
+      "--dir <folder>",
+      "where this worker keeps its working copies (default: a new folder in memory, /dev/shm, when it has 1 GiB free, else in the temp folder)",
+    )
     .option(
       "--lock-duration <ms>",
       "how long a job stays this worker's without a lock renewal",
