@@ -520,7 +520,13 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       expect(keysOf(server.requests, "answered")).toEqual(await journaledPrompts(dir));
 
       phase = 2;
-      const second = await queued();
+      // A debate that failed for good makes the run exit 1, its summary still printed.
+      const second = await queued().then(
+        () => expect.unreachable("a run with a failed debate exits 1"),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/1 debate\(s\) failed: `debate tournament status /);
       expect(second.stdout).toMatch(/^finished: 5 done, 1 failed, 0 not finished of 6 \(4 run now\)/);
       const failures = await readdir(join(dir, "failures"));
       expect(failures).toHaveLength(1);
