@@ -135,6 +135,11 @@ export function buildReport(input: ReportInput): Report {
   alerts.push(...(body?.alerts ?? []));
   if (!started) alerts.unshift("not started: nothing is committed yet; `debate run` on its folder starts it");
   const { done, total, unit } = standing.progress;
+  const reliability =
+    input.reliability ??
+    reliabilityOfState(state.frontmatter) ??
+    // Before the first step no judge has spoken: saying one judge gave every judgment would be false.
+    (started ? undefined : { summary: "no judgment yet: the debate has not started", rows: [] });
   return {
     title: `Debate report: ${state.frontmatter.debate_id}`,
     debateId: state.frontmatter.debate_id,
@@ -149,16 +154,19 @@ export function buildReport(input: ReportInput): Report {
     totals,
     alerts,
     ...(causes.length > 0 ? { degraded: { causes } } : {}),
-    usageSource:
-      (input.journal ?? []).length > 0
-        ? `the journal (.debate/journal/, ${input.journal!.length} call record(s))`
-        : "nothing recorded (no journal: a folder written by hand or by dialectic)",
-    ...((input.reliability ?? reliabilityOfState(state.frontmatter))
-      ? { reliability: (input.reliability ?? reliabilityOfState(state.frontmatter))! }
-      : {}),
+    usageSource: usageSourceOf(input.journal ?? [], started),
+    ...(reliability ? { reliability } : {}),
     ...(input.narrative ? { narrative: input.narrative } : {}),
     ...(body ? { body } : {}),
   };
+}
+
+/** Where the usage figures come from: the journal, or why there is none. */
+function usageSourceOf(journal: readonly unknown[], started: boolean): string {
+  if (journal.length > 0) return `the journal (.debate/journal/, ${journal.length} call record(s))`;
+  // A debate not started has no journal because nothing ran yet, not because it was written by hand.
+  if (!started) return "nothing recorded yet: the debate has not started";
+  return "nothing recorded (no journal: a folder written by hand or by dialectic)";
 }
 
 /**
