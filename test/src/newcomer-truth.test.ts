@@ -262,8 +262,8 @@ describe("a debate made but never run", () => {
     expect(text).not.toMatch(/tied|0\.00 to 0\.00|Cumulative score|\(not recorded\)/);
     // Nothing ran: no judge gave a judgment, and no journal is missing, none was due.
     expect(text).not.toMatch(/gave every judgment|written by hand|by dialectic/);
-    expect(text).toContain("no judgment yet: the debate has not started");
-    expect(text).toContain("nothing recorded yet: the debate has not started");
+    expect(text).toContain("no judgment yet: nothing is committed");
+    expect(text).toContain("nothing recorded yet: no seat call has ended");
     expect(await readdir(join(cwd, "fresh/arguments")).catch(() => [])).toEqual([]);
   });
 });

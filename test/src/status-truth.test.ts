@@ -95,6 +95,51 @@ describe("debate status", () => {
     }
   });
 
+  it("reports a run waiting on its first seat as running, naming the seat, never as not started", async () => {
+    const dir = await copyExample("first-seat");
+    // The proposition is a model server that holds its request: the run holds the lock, nothing committed.
+    const held: ServerResponse[] = [];
+    let asked: () => void = () => undefined;
+    const propositionAsked = new Promise<void>((done) => {
+      asked = done;
+    });
+    const server = createServer((_req, res) => {
+      held.push(res);
+      asked();
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await editDebate(dir, (t) =>
+        t.replace(
+          "proposition: { adapter: replay, file: replay.jsonl }",
+          `proposition: { adapter: http, base_url: "http://127.0.0.1:${port}/v1", model: "held" }`,
+        ),
+      );
+      const child = spawn(process.execPath, [debateBin, "run", "first-seat"], { cwd, env, stdio: "ignore" });
+      const exited = new Promise((done) => child.on("close", done));
+      await propositionAsked;
+      const report = debate(["report", "first-seat", "--json"], { cwd, env });
+      expect(report.code, report.stderr).toBe(0);
+      const summary = JSON.parse(report.stdout) as { status: string; alerts: string[] };
+      expect(summary.status).toBe("running");
+      expect(summary.alerts.join("\n")).not.toMatch(/not started|`debate run` .*starts it/);
+      expect(summary.alerts[0]).toBe(
+        `running (pid ${child.pid}): nothing is committed yet; waiting on the proposition seat`,
+      );
+      const text = await readFile(join(dir, "report.md"), "utf8");
+      expect(text).toMatch(/\| Status \| running \|/);
+      expect(text).not.toContain("not started");
+      const status = debate(["status", "first-seat"], { cwd, env });
+      expect(status.stdout).toMatch(new RegExp(`^first-seat\\s.*running \\(pid ${child.pid}\\)`, "m"));
+      child.kill("SIGINT");
+      await exited;
+    } finally {
+      for (const res of held) res.destroy();
+      server.close();
+    }
+  });
+
   it("reads a folder consistently while a run commits its steps (never invalid mid-commit)", async () => {
     await copyExample("busy");
     const child = spawn(process.execPath, [debateBin, "run", "busy"], { cwd, env, stdio: "ignore" });
