@@ -4,7 +4,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, newcomer } from "./newcomer.js";
+import { debate, debateBin, newcomer, until } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // `debate status` tells the truth: each case through the built binary, on real folders.
@@ -86,6 +86,31 @@ async function whileRunHeldOn(
   }
 }
 
+/** The report page `debate serve <name>` serves for its one debate. */
+async function servedReport(name: string): Promise<string> {
+  const child = spawn(process.execPath, [debateBin, "serve", name, "--port", "0"], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  try {
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    const pattern = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/;
+    await until("the server prints its URL", () => pattern.test(out), 20_000);
+    const [, base, token] = pattern.exec(out)!;
+    // The token as the cookie the printed URL sets (a redirect would drop it from a plain fetch).
+    const headers = { cookie: `debatekit_serve=${token}` };
+    const home = await (await fetch(`${base}/`, { headers })).text();
+    const link = /\/d\/[^/"?#]+/.exec(home)![0];
+    const report = await fetch(`${base}${link}/report`, { headers });
+    expect(report.status).toBe(200);
+    return await report.text();
+  } finally {
+    child.kill();
+  }
+}
+
 const statusJson = (args: string[]) => JSON.parse(debate(["status", ...args, "--json"], { cwd, env }).stdout);
 
 describe("debate status", () => {
@@ -128,6 +153,12 @@ describe("debate status", () => {
       expect(text).not.toContain("not started");
       const status = debate(["status", "first-seat"], { cwd, env });
       expect(status.stdout).toMatch(new RegExp(`^first-seat\\s.*running \\(pid ${pid}\\)`, "m"));
+      // The serve page's report says the same.
+      const page = await servedReport("first-seat");
+      expect(page).toContain(
+        `running (pid ${pid}): nothing is committed yet; waiting on the proposition seat`,
+      );
+      expect(page).not.toContain("not started");
     });
   });
 
