@@ -260,6 +260,10 @@ describe("a debate made but never run", () => {
     const text = await readFile(join(cwd, "fresh/report.md"), "utf8");
     expect(text).toMatch(/\| Status \| not started \|/);
     expect(text).not.toMatch(/tied|0\.00 to 0\.00|Cumulative score|\(not recorded\)/);
+    // Nothing ran: no judge gave a judgment, and no journal is missing, none was due.
+    expect(text).not.toMatch(/gave every judgment|written by hand|by dialectic/);
+    expect(text).toContain("no judgment yet: nothing is committed");
+    expect(text).toContain("nothing recorded yet: no seat call has ended");
     expect(await readdir(join(cwd, "fresh/arguments")).catch(() => [])).toEqual([]);
   });
 });

@@ -93,7 +93,36 @@ const unbalanced = JSON.stringify({
   })),
 });
 
+/** The recorded opening with every argument stripped of its claim, warrant and grounds: many problems at once. */
+function brokenOpening(): string {
+  const opening = JSON.parse(answerOf(0, "proposition")) as { arguments: Record<string, unknown>[] };
+  const broken = opening.arguments.map(({ claim: _c, warrant: _w, grounds: _g, ...rest }) => rest);
+  return JSON.stringify({ arguments: broken });
+}
+
 describe("runDebate: validation failures", () => {
+  it("names every problem of the last answer when retries run out (three, then how many more and where)", async () => {
+    await writeDebate("retries: 1\n");
+    const calls: SeatRequest[] = [];
+    const failed = await runDebate(dir, {
+      adapters: seats(
+        () => ({ text: unbalanced }),
+        calls,
+        (r) => ({ text: r.step!.role === "proposition" ? brokenOpening() : answerOf(0, r.step!.role) }),
+      ),
+    });
+    expect(failed.status).toBe("failed");
+    const last = (await journal()).filter((e) => e.role === "proposition").at(-1)!;
+    const errors = last.validation!.errors!;
+    expect(errors.length).toBeGreaterThan(3);
+    const file = ".debate/journal/x0000-1-arguments-proposition-a002.json";
+    expect(failed.error!.file).toBe(file);
+    const message = failed.error!.message;
+    for (const error of errors.slice(0, 3)) expect(message).toContain(error);
+    expect(message).not.toContain(errors[3]!);
+    expect(message).toContain(`and ${errors.length - 3} more: see ${file}`);
+  });
+
   it("asks again with the errors fed back, then fails cleanly with the state unchanged", async () => {
     await writeDebate();
     const calls: SeatRequest[] = [];

@@ -4,7 +4,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { debate, debateBin, newcomer } from "./newcomer.js";
+import { debate, debateBin, newcomer, until } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
 // `debate status` tells the truth: each case through the built binary, on real folders.
@@ -43,6 +43,74 @@ function debateAsync(
   );
 }
 
+/**
+ * Runs `debate run <name>` with its `role` seat on a model server that holds every request, calls
+ * `during` with the run's pid once that seat is asked (caught by the event, never by being slow
+ * enough), then stops the run with SIGINT.
+ */
+async function whileRunHeldOn(
+  name: string,
+  role: string,
+  during: (pid: number) => Promise<void>,
+): Promise<void> {
+  const held: ServerResponse[] = [];
+  let asked: () => void = () => undefined;
+  const seatAsked = new Promise<void>((done) => {
+    asked = done;
+  });
+  const server = createServer((_req, res) => {
+    held.push(res);
+    asked();
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  try {
+    await editDebate(join(cwd, name), (t) =>
+      t.replace(
+        `${role}: { adapter: replay, file: replay.jsonl }`,
+        `${role}: { adapter: http, base_url: "http://127.0.0.1:${port}/v1", model: "held" }`,
+      ),
+    );
+    const child = spawn(process.execPath, [debateBin, "run", name], { cwd, env, stdio: "ignore" });
+    const exited = new Promise((done) => child.on("close", done));
+    try {
+      await seatAsked;
+      await during(child.pid!);
+    } finally {
+      child.kill("SIGINT");
+      await exited;
+    }
+  } finally {
+    for (const res of held) res.destroy();
+    server.close();
+  }
+}
+
+/** The report page `debate serve <name>` serves for its one debate. */
+async function servedReport(name: string): Promise<string> {
+  const child = spawn(process.execPath, [debateBin, "serve", name, "--port", "0"], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  try {
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    const pattern = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/;
+    await until("the server prints its URL", () => pattern.test(out), 20_000);
+    const [, base, token] = pattern.exec(out)!;
+    // The token as the cookie the printed URL sets (a redirect would drop it from a plain fetch).
+    const headers = { cookie: `debatekit_serve=${token}` };
+    const home = await (await fetch(`${base}/`, { headers })).text();
+    const link = /\/d\/[^/"?#]+/.exec(home)![0];
+    const report = await fetch(`${base}${link}/report`, { headers });
+    expect(report.status).toBe(200);
+    return await report.text();
+  } finally {
+    child.kill();
+  }
+}
+
 const statusJson = (args: string[]) => JSON.parse(debate(["status", ...args, "--json"], { cwd, env }).stdout);
 
 describe("debate status", () => {
@@ -56,43 +124,42 @@ describe("debate status", () => {
   });
 
   it("shows a run in progress as running with its pid, and a stopped run leaves no error behind", async () => {
-    const dir = await copyExample("running");
-    // The judge is a model server that holds its request until the test is done: the run is caught
-    // in progress by an event (the request arrived), never by being slow enough.
-    const held: ServerResponse[] = [];
-    let asked: () => void = () => undefined;
-    const judgeAsked = new Promise<void>((done) => {
-      asked = done;
-    });
-    const server = createServer((_req, res) => {
-      held.push(res);
-      asked();
-    });
-    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-    const { port } = server.address() as AddressInfo;
-    try {
-      await editDebate(dir, (t) =>
-        t.replace(
-          "judge: { adapter: replay, file: replay.jsonl }",
-          `judge: { adapter: http, base_url: "http://127.0.0.1:${port}/v1", model: "held" }`,
-        ),
-      );
-      const child = spawn(process.execPath, [debateBin, "run", "running"], { cwd, env, stdio: "ignore" });
-      const exited = new Promise((done) => child.on("close", done));
-      await judgeAsked;
+    await copyExample("running");
+    await whileRunHeldOn("running", "judge", async (pid) => {
       const status = debate(["status", "running"], { cwd, env });
       expect(status.stdout).toMatch(
-        new RegExp(`^running\\s+awaiting_judgment\\s.*running \\(pid ${child.pid}\\)`, "m"),
+        new RegExp(`^running\\s+awaiting_judgment\\s.*running \\(pid ${pid}\\)`, "m"),
       );
-      child.kill("SIGINT");
-      await exited;
-      const after = statusJson(["running"])[0];
-      expect(after.activity).toBeUndefined();
-      expect(after.last_error).toBeUndefined();
-    } finally {
-      for (const res of held) res.destroy();
-      server.close();
-    }
+    });
+    const after = statusJson(["running"])[0];
+    expect(after.activity).toBeUndefined();
+    expect(after.last_error).toBeUndefined();
+  });
+
+  it("reports a run waiting on its first seat as running, naming the seat, never as not started", async () => {
+    const dir = await copyExample("first-seat");
+    // The proposition is held: the run holds the lock and nothing is committed yet.
+    await whileRunHeldOn("first-seat", "proposition", async (pid) => {
+      const report = debate(["report", "first-seat", "--json"], { cwd, env });
+      expect(report.code, report.stderr).toBe(0);
+      const summary = JSON.parse(report.stdout) as { status: string; alerts: string[] };
+      expect(summary.status).toBe("running");
+      expect(summary.alerts.join("\n")).not.toMatch(/not started|`debate run` .*starts it/);
+      expect(summary.alerts[0]).toBe(
+        `running (pid ${pid}): nothing is committed yet; waiting on the proposition seat`,
+      );
+      const text = await readFile(join(dir, "report.md"), "utf8");
+      expect(text).toMatch(/\| Status \| running \|/);
+      expect(text).not.toContain("not started");
+      const status = debate(["status", "first-seat"], { cwd, env });
+      expect(status.stdout).toMatch(new RegExp(`^first-seat\\s.*running \\(pid ${pid}\\)`, "m"));
+      // The serve page's report says the same.
+      const page = await servedReport("first-seat");
+      expect(page).toContain(
+        `running (pid ${pid}): nothing is committed yet; waiting on the proposition seat`,
+      );
+      expect(page).not.toContain("not started");
+    });
   });
 
   it("reads a folder consistently while a run commits its steps (never invalid mid-commit)", async () => {

@@ -65,6 +65,37 @@ describe("a finished review", () => {
   });
 });
 
+describe("debate status's progress column", () => {
+  it("is headed by the format's own unit: ROUND for a review, EXCHANGE for a formal debate", async () => {
+    await copyExample("review-sum/redis", "review-unit");
+    const review = debate(["status", "review-unit"], { cwd, env });
+    expect(review.code, review.stderr).toBe(0);
+    expect(review.stdout).toMatch(/^DEBATE\s+PHASE\s+ROUND\s+PROP\s/m);
+    await copyExample("ai-review-gate", "formal-unit");
+    const formal = debate(["status", "formal-unit"], { cwd, env });
+    expect(formal.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s/m);
+  });
+});
+
+describe("debate status of a formal debate never run", () => {
+  it("shows no score for either side until one exists", async () => {
+    const seats = ["--proposition", "manual", "--opposition", "manual", "--judge", "manual"];
+    const made = debate(
+      ["new", "This house would test first", ...seats, "--slug", "unscored", "--dir", "."],
+      {
+        cwd,
+        env,
+      },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const [, phase, exchange, prop, opp] = statusCells("unscored");
+    expect([phase, exchange, prop, opp]).toEqual(["awaiting_arguments", "0/5", "-", "-"]);
+    const json = JSON.parse(debate(["status", "unscored", "--json"], { cwd, env }).stdout)[0];
+    expect(json.scores).toBeUndefined();
+    expect(json.sides).toBeUndefined();
+  });
+});
+
 describe("debate status on a file", () => {
   it("says the path is a file, not a debate folder", async () => {
     await writeFile(join(cwd, "afile.txt"), "x\n");

@@ -11,6 +11,8 @@ export interface ReportInput {
   narrative?: Narrative;
   /** Judge-panel figures (docs/architecture.md#judges), when a panel judged. */
   reliability?: JudgeReliability;
+  /** The run that holds the folder's lock now, when one does (a debate it advances is running, not idle). */
+  running?: { pid: number };
 }
 
 function add(a: number | undefined, b: number | undefined): number | undefined {
@@ -133,15 +135,22 @@ export function buildReport(input: ReportInput): Report {
   for (const s of seats)
     if (s.failedCalls > 0) alerts.push(`the ${s.role} seat failed ${s.failedCalls} of ${s.calls} call(s)`);
   alerts.push(...(body?.alerts ?? []));
-  if (!started) alerts.unshift("not started: nothing is committed yet; `debate run` on its folder starts it");
+  if (!started) alerts.unshift(notStartedAlert(input, format));
   const { done, total, unit } = standing.progress;
+  const reliability =
+    input.reliability ??
+    reliabilityOfState(state.frontmatter) ??
+    // Before the first step no judge has spoken: saying one judge gave every judgment would be false.
+    (started ? undefined : { summary: "no judgment yet: nothing is committed", rows: [] });
   return {
     title: `Debate report: ${state.frontmatter.debate_id}`,
     debateId: state.frontmatter.debate_id,
     format: format.name,
     motion: state.motion.text,
     status: !started
-      ? "not started"
+      ? input.running
+        ? "running"
+        : "not started"
       : (standing.outcome ?? (standing.complete ? "complete" : standing.phase)),
     complete: standing.complete,
     progress: `${done}${total === undefined ? "" : ` of ${total}`} ${unit}${(total ?? done) === 1 ? "" : "s"}`,
@@ -149,16 +158,40 @@ export function buildReport(input: ReportInput): Report {
     totals,
     alerts,
     ...(causes.length > 0 ? { degraded: { causes } } : {}),
-    usageSource:
-      (input.journal ?? []).length > 0
-        ? `the journal (.debate/journal/, ${input.journal!.length} call record(s))`
-        : "nothing recorded (no journal: a folder written by hand or by dialectic)",
-    ...((input.reliability ?? reliabilityOfState(state.frontmatter))
-      ? { reliability: (input.reliability ?? reliabilityOfState(state.frontmatter))! }
-      : {}),
+    usageSource: usageSourceOf(input.journal ?? [], started),
+    ...(reliability ? { reliability } : {}),
     ...(input.narrative ? { narrative: input.narrative } : {}),
     ...(body ? { body } : {}),
   };
+}
+
+/** Why nothing is committed: no run yet, or a run under way and the seats it still waits on. */
+function notStartedAlert(input: ReportInput, format: AnyFormat): string {
+  if (!input.running) return "not started: nothing is committed yet; `debate run` on its folder starts it";
+  const seats = seatsWaitedOn(input, format);
+  const on =
+    seats.length > 0 ? `; waiting on the ${seats.join(" and ")} seat${seats.length === 1 ? "" : "s"}` : "";
+  return `running (pid ${input.running.pid}): nothing is committed yet${on}`;
+}
+
+/** The seats the next step asks that have no answer journaled at its marker yet. */
+function seatsWaitedOn({ state, journal = [] }: ReportInput, format: AnyFormat): string[] {
+  const step = format.next(state);
+  if (step.kind !== "ask") return [];
+  const answered = new Set(
+    journal
+      .filter((j) => j.exchange === step.exchange && j.phase === step.phase && j.result.status === "ok")
+      .map((j) => j.role),
+  );
+  return [...new Set(step.asks.map((a) => a.role))].filter((role) => !answered.has(role));
+}
+
+/** Where the usage figures come from: the journal, or why there is none. */
+function usageSourceOf(journal: readonly unknown[], started: boolean): string {
+  if (journal.length > 0) return `the journal (.debate/journal/, ${journal.length} call record(s))`;
+  // A debate not started has no journal because no call has ended yet, not because it was written by hand.
+  if (!started) return "nothing recorded yet: no seat call has ended";
+  return "nothing recorded (no journal: a folder written by hand or by dialectic)";
 }
 
 /**

@@ -182,6 +182,17 @@ function forThisPrompt(entries: JournalEntry[], prompt: ExtraSeatAsk["prompt"]):
   return entries.filter((e) => prompts.has(e.prompt_sha256));
 }
 
+/** How many of an answer's problems a failure message quotes; the journal file holds them all. */
+const QUOTED_PROBLEMS = 3;
+
+/** An answer's problems for a failure message: each one, or the first few and where the rest are. */
+function listProblems(errors: readonly string[], file: string): string {
+  if (errors.length === 0) return "invalid answer";
+  const quoted = errors.slice(0, QUOTED_PROBLEMS).join("; ");
+  const more = errors.length - QUOTED_PROBLEMS;
+  return more > 0 ? `${quoted}; and ${more} more: see ${file}` : quoted;
+}
+
 /**
  * Gets one seat's valid answer for the debate's current step: reuses a journaled good answer when
  * there is one (a crash never repeats a call), else calls the seat, journals the result BEFORE
@@ -309,7 +320,7 @@ export async function askSeat<T>(
       status: "failed",
       error: {
         code: "ANSWER_INVALID",
-        message: `the ${role}'s answer for exchange ${exchange} was rejected ${used.length} time(s), and retries is ${retries}: ${latest.validation?.errors?.[0] ?? "invalid answer"} (raise \`retries\` in debate.md, change the seat, or debate reset)`,
+        message: `the ${role}'s answer for exchange ${exchange} was rejected ${used.length} time(s), and retries is ${retries}: ${listProblems(latest.validation?.errors ?? [], journalPath(latest.attempt))} (raise \`retries\` in debate.md, change the seat, or debate reset)`,
         file: journalPath(latest.attempt),
       },
     };
@@ -442,14 +453,14 @@ export async function askSeat<T>(
     seatAttempt++;
     if (call < lastCall) emit({ type: "retry", ...ref, attempt: seatAttempt, errors });
   }
-  const first = lastErrors?.errors[0] ?? "invalid answer";
+  const file = journalPath(lastErrors?.attempt ?? callNo);
   return {
     ok: false,
     status: "failed",
     error: {
       code: "ANSWER_INVALID",
-      message: `the ${role}'s answer for exchange ${exchange} is still invalid after ${retries + 1} attempt(s) (retries: ${retries}): ${first}`,
-      file: journalPath(lastErrors?.attempt ?? callNo),
+      message: `the ${role}'s answer for exchange ${exchange} is still invalid after ${retries + 1} attempt(s) (retries: ${retries}): ${listProblems(lastErrors?.errors ?? [], file)}`,
+      file,
       field: lastErrors?.path ?? "",
     },
   };

@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Adapter, SeatCall, SeatRequest } from "@debatekit/adapter-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callWithSession, readSeatSession, resumeHeader, resumeText, writeSeatSession } from "./session.js";
+import {
+  callWithSession,
+  readSeatSession,
+  resumeHeader,
+  resumesSession,
+  resumeText,
+  writeSeatSession,
+} from "./session.js";
 
 const history = Array.from(
   { length: 40 },
@@ -11,6 +18,18 @@ const history = Array.from(
 ).join("\n");
 const p1 = `Instructions.\n\n# History\n${history}\n\n# Request\nWrite exchange 3.`;
 const p2 = `Instructions.\n\n# History\n${history}\n- opp_40: a new rebuttal\n\n# Request\nWrite exchange 4.`;
+
+describe("resumesSession", () => {
+  it("resumes kilo seats, whose CLI continues a session with --session", () => {
+    expect(resumesSession({ adapter: "kilo", session: "resume" })).toBe(true);
+    expect(resumesSession({ adapter: "kilo" })).toBe(false);
+  });
+
+  it("ignores `session: resume` on an adapter that cannot resume", () => {
+    expect(resumesSession({ adapter: "qwen", session: "resume" })).toBe(false);
+    expect(resumesSession({ adapter: "http", session: "resume" })).toBe(false);
+  });
+});
 
 describe("resumeText", () => {
   it("sends the new prompt from the line where it leaves the previous one", () => {

@@ -13,6 +13,7 @@ export const resumableAdapters: ReadonlySet<string> = new Set([
   "gemini",
   "opencode",
   "copilot",
+  "kilo",
   "acp",
 ]);
 

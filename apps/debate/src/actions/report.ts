@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { type DebateState, formatRuleErrors, REPORTING_PHASE } from "@debatekit/core";
-import { readDebateFolder, readJournal, writeFileAtomic } from "@debatekit/files";
+import { readDebateFolder, readJournal, readLockHolder, writeFileAtomic } from "@debatekit/files";
 import {
   buildReport,
   checkNarrative,
@@ -124,9 +124,11 @@ export async function writeReportFiles(ctx: ActionContext, input: ReportInput): 
   const narrative = input.narrative === false ? undefined : await askReporter(ctx, dir, state);
   // A dialectic folder has no journal; the report is complete without tokens and cost.
   const journal = await readJournal(dir).catch(() => []);
+  const holder = await readLockHolder(dir).catch(() => undefined);
   const { report, markdown, html } = createReport({
     state,
     journal,
+    ...(holder ? { running: { pid: holder.pid } } : {}),
     ...(narrative ? { narrative } : {}),
   });
   const files = [join(dir, "report.md"), join(dir, "report.html")];

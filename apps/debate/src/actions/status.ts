@@ -17,6 +17,8 @@ export interface StatusRow {
   phase?: string;
   exchange?: number;
   exchanges?: number;
+  /** What `exchange` and `exchanges` count, as the format says (`exchange`, `round`). */
+  unit?: string;
   scores?: { proposition: number; opposition: number };
   /** The two sides' standing as the format shows it (formal: signed totals; crossfire: the verdict). */
   sides?: { proposition: string; opposition: string };
@@ -84,9 +86,13 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
     // An aborted, uncontested or partial debate says so where the phase is shown, never as plain success.
     phase: standing.outcome ?? standing.phase,
     exchange: standing.progress.done,
+    unit: standing.progress.unit,
   };
-  if (standing.scores) row.scores = standing.scores;
-  if (standing.sides) row.sides = standing.sides;
+  // Before its first step a debate has no score: 0.00 to 0.00 would read as a tie.
+  if (standing.started !== false) {
+    if (standing.scores) row.scores = standing.scores;
+    if (standing.sides) row.sides = standing.sides;
+  }
   if (standing.outcome) row.outcome = standing.outcome;
   if (standing.degraded && standing.degraded.length > 0) {
     row.degraded = standing.degraded;

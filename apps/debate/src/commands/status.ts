@@ -17,6 +17,12 @@ function clipError(
   return cell;
 }
 
+/** The progress column's header: the rows' formats' own units (EXCHANGE, ROUND), each once. */
+function progressHeader(rows: readonly StatusRow[]): string {
+  const units = [...new Set(rows.flatMap((r) => (r.unit ? [r.unit.toUpperCase()] : [])))];
+  return units.length > 0 ? units.join("/") : "PROGRESS";
+}
+
 /** `debate status [dir...]`: phase, exchange, scores and last error of each debate. */
 export function registerStatus(program: Command, io: CliIO): void {
   program
@@ -76,7 +82,18 @@ Examples:
       ]);
       // A folder's text (an error a model provoked, a folder name) shows its control characters escaped.
       const text = table.table([
-        ["DEBATE", "PHASE", "EXCHANGE", "PROP", "OPP", "RESULT", "JUDGES", "COST", "NOW", "LAST ERROR"],
+        [
+          "DEBATE",
+          "PHASE",
+          progressHeader(rows),
+          "PROP",
+          "OPP",
+          "RESULT",
+          "JUDGES",
+          "COST",
+          "NOW",
+          "LAST ERROR",
+        ],
         ...body.map((row) => row.map(escapeTerminal)),
       ]);
       const [head, ...rest] = text.split("\n");

@@ -318,12 +318,14 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const state = await readState(debate.dir);
     if (!state)
       return c.html(refusedPage(409, (await debateStatus(debate.dir)).last_error ?? "unreadable"), 409);
-    const [[, { readJournal }], { createReport }] = await Promise.all([
+    const [[, { readJournal, readLockHolder }], { createReport }] = await Promise.all([
       engine(),
       import("@debatekit/report"),
     ]);
     const journal = await readJournal(debate.dir).catch(() => []);
-    const { html } = createReport({ state, journal });
+    // A run under way (this page's or another process's) is said as running, not as not started.
+    const holder = await readLockHolder(debate.dir).catch(() => undefined);
+    const { html } = createReport({ state, journal, ...(holder ? { running: { pid: holder.pid } } : {}) });
     c.header("Content-Security-Policy", REPORT_CSP);
     c.header("X-Frame-Options", "SAMEORIGIN");
     return c.html(html);
