@@ -115,6 +115,7 @@ describe("debate run / status on a crossfire debate", () => {
         phase: "complete",
         exchange: 3,
         exchanges: 3,
+        unit: "round",
         sides: { proposition: "-", opposition: "winner" },
         winner: "challenger",
         // Replay seats call no model: every call on record, free.

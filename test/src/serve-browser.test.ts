@@ -494,7 +494,11 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
       .waitFor({ timeout: 10_000 });
     const retry = progress.filter({ hasText: "answer rejected, asking again (attempt 2)" });
     await retry.waitFor({ timeout: 20_000 });
-    expect(await retry.innerText()).toMatch(/attempt 2\): .*[A-Z_]{6,}/);
+    // The count on the retry line, then each problem on a line of its own, as the terminal prints them.
+    expect(await retry.innerText()).toMatch(/attempt 2\): 1 problem$/);
+    const lines = await progress.allInnerTexts();
+    const at = lines.findIndex((l) => l.includes("answer rejected, asking again (attempt 2)"));
+    expect(lines[at + 1], lines.join("\n")).toMatch(/^\s*- [A-Z_]{6,}/);
     await progress
       .filter({ hasText: /proposition \(http\) thinking \(attempt 2\)/ })
       .waitFor({ timeout: 10_000 });

@@ -71,7 +71,8 @@ describe("debate doctor with the pinned CLIs on PATH", () => {
     fresh.remove();
     expect(result.status).toBe(0);
     const table = result.stdout.split("\n\n")[0]!.split("\n").slice(1);
-    expect(table).toHaveLength(8);
+    // One row per pinned CLI, then acp and http.
+    expect(table).toHaveLength(Object.keys(pinnedClis).length + 2);
     for (const line of table) expect(line).toMatch(/^✗ \S+ +no +- /);
   });
 

@@ -13,6 +13,7 @@ import {
 } from "@debatekit/core";
 import { readDebateFolder, readTextInside, resolveInside, writeFileAtomic } from "@debatekit/files";
 import { checkFolderConsent, type RunSummary } from "@debatekit/runner";
+import { builtinAdapters } from "@debatekit/runner/adapters";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
@@ -316,7 +317,7 @@ export function createDebateMcpServer(options: DebateMcpOptions): McpServer {
     "debate_new",
     {
       title: "Create a debate",
-      description: `Creates a debate folder ready to run, in any format: ${formatsHelp()}. Adapters: claude, codex, gemini, opencode, copilot, acp, http, manual (a person or this agent answers through debate_answer), replay. Returns the debate's name for the other tools. Nothing runs until debate_run.`,
+      description: `Creates a debate folder ready to run, in any format: ${formatsHelp()}. Adapters: ${builtinAdapters.join(", ")} (manual: a person or this agent answers through debate_answer). Returns the debate's name for the other tools. Nothing runs until debate_run.`,
       inputSchema: createShape(),
     },
     async (input) =>
