@@ -172,8 +172,13 @@ async function openDebate(slug: string): Promise<Page> {
   const page = await session.browser.newPage();
   await page.goto(url);
   await page.goto(new URL(`/d/${slug}`, url).href);
-  await page.waitForTimeout(300);
+  await streamOpen(page);
   return page;
+}
+
+/** Waits until the page's live stream is open: a change made after it shows on the page. */
+async function streamOpen(page: Page): Promise<void> {
+  await page.locator('body[data-live="open"]').waitFor({ timeout: 10_000 });
 }
 
 /** Saves debate.md as an editor does without a change: the folder's watcher reports a change. */
@@ -183,7 +188,7 @@ async function touch(dir: string): Promise<void> {
 }
 
 describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
-  it("lists the debates, and shows a change made outside the browser within a second", async () => {
+  it("lists the debates, and shows a change made outside the browser", async () => {
     const page = await session.browser.newPage();
     const errors: string[] = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
@@ -192,12 +197,11 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     expect(page.url()).not.toContain("token=");
     expect(await page.locator("#rows tr").count()).toBe(2);
     expect(await page.locator('tr[data-debate="played"]').innerText()).toContain("formal");
-    await page.waitForTimeout(300); // the event stream is open
+    await streamOpen(page);
     const file = join(cwd, "debates/replayed/debate.md");
     await writeFile(file, (await readFile(file, "utf8")).replace(/^current_phase: .*$/m, "$&\npaused: true"));
-    const edited = Date.now();
-    await page.locator('tr[data-debate="replayed"]', { hasText: "paused" }).waitFor({ timeout: 1000 });
-    expect(Date.now() - edited).toBeLessThan(1000);
+    // Without a reload: the live stream brings it (how fast is the machine's load, not a test's).
+    await page.locator('tr[data-debate="replayed"]', { hasText: "paused" }).waitFor({ timeout: 10_000 });
     await screenshot(page, "list.png");
     expect(errors).toEqual([]);
     expect(await accessibilityProblems("/")).toEqual([]);
@@ -338,7 +342,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await page.locator('tr[data-tournament="cup"]').waitFor({ timeout: 5000 });
     await page.goto(new URL("/t/cup", url).href);
     expect(await page.locator("#facts").innerText()).toContain("0/12 debates done");
-    await page.waitForTimeout(300); // the event stream is open
+    await streamOpen(page);
     const ran = debate(["tournament", "run", "debates/cup"], { cwd, env });
     expect(ran.code, ran.stderr).toBe(0);
     await page.locator("#facts", { hasText: "12/12 debates done" }).waitFor({ timeout: 10_000 });

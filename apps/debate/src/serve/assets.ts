@@ -34,6 +34,9 @@ export const SERVE_JS = `"use strict";
   const page = body.dataset.page;
   const id = body.dataset.id;
   const events = new EventSource("/events");
+  // For whoever drives the page (a test, a script): the live stream is open, changes now show.
+  events.addEventListener("open", () => { body.dataset.live = "open"; });
+  events.addEventListener("error", () => { body.dataset.live = "closed"; });
 
   // A frame (the report, the leaderboard) is never reloaded in sight: the next one loads hidden
   // beside it and takes its place once loaded, so the page never shows a blank frame. One load at
