@@ -109,7 +109,20 @@ function whyBelow(sent: readonly SentPrompt[], role: string, target: number): st
   const median = [...pairs].sort((a, b) => a.share - b.share)[Math.ceil(pairs.length / 2) - 1]!;
   if (median.share >= target) return undefined;
   const fresh = median.tokens - countTokens(median.p.text.slice(0, median.common));
-  return `${role} below ${target * 100}% (median pair, exchange ${median.p.exchange}): ${fresh} of ${median.tokens} tokens are new, from "${headingsFrom(median.p.text, median.common).join('" through "')}"`;
+  const why = `${role} below ${target * 100}% (median pair, exchange ${median.p.exchange}): ${fresh} of ${median.tokens} tokens are new, from "${headingsFrom(median.p.text, median.common).join('" through "')}"`;
+  const scored = scoredBlock(median.p);
+  if (scored === undefined) return why;
+  // What no layout avoids: the arguments to score are new to the judge's prompt that scores them.
+  const floor = countTokens(scored);
+  return `${why}; ${floor} of them are the arguments it scores, new to every judgment whatever the layout, so ${target * 100}% needs a prompt of at least ${Math.ceil(floor / (1 - target))} tokens`;
+}
+
+/** The block of a judge's prompt with the arguments it scores (the history's last exchange, in full). */
+function scoredBlock(p: SentPrompt): string | undefined {
+  const start = p.text.indexOf(`\n### Exchange ${p.exchange}, in full`);
+  if (p.role !== "judge" || start < 0) return undefined;
+  const end = p.text.indexOf("\n# ", start);
+  return p.text.slice(start, end < 0 ? undefined : end);
 }
 
 type Reference = { measured_at: string; formal: PromptFigures; crossfire: PromptFigures };
@@ -235,8 +248,11 @@ export async function run(): Promise<void> {
   report("formal: least total keeping id+title+claim of all (no instr.)", floorTokens, "tokens");
 
   // The frontier debate.md's `context.window` sets: full text kept vs prefix shared vs what users pay.
+  const meets: Array<{ window: number; weighted: number }> = [];
   for (const window of [1, 2, 3, 4, 8]) {
     const f = promptFigures(await formalPrompts(60, window));
+    if ((f.prefix.judge?.median ?? 0) >= TARGETS.medianPrefix)
+      meets.push({ window, weighted: effectiveInput(f, 0.1) });
     const was = main.formal[String(window)];
     const row = (name: string, old: number | undefined, now: number, unit: string) => {
       report(`formal, window ${window}: ${name} (main)`, old ?? Number.NaN, unit);
@@ -256,4 +272,11 @@ export async function run(): Promise<void> {
         "tokens",
       );
   }
+  // The judge's median prefix against the cost target, window by window: where they conflict.
+  const first = meets[0];
+  console.log(
+    first
+      ? `formal: the judge's median prefix reaches ${TARGETS.medianPrefix * 100}% first at window ${first.window}, cache-weighted at 0.1 ${Math.round(first.weighted)} (target ${TARGETS.weighted})`
+      : `formal: no window measured gives the judge a median prefix of ${TARGETS.medianPrefix * 100}%`,
+  );
 }

@@ -112,12 +112,13 @@ describe("the dialectic fixture", () => {
     const runnable = { ...state, frontmatter: { ...state.frontmatter, exchanges: 7, seats, context } };
     expect(nextAction(runnable)).toEqual({ kind: "arguments", exchange: 5, task: "rebuttal" });
     const prompt = buildPrompt(runnable, "opposition");
-    // Window 2: exchanges 0-1 compact, 2-4 in full (the seat's own arguments compact); the judgment log gives every id its current
-    // score (a judged score, or the new score of its last rescore).
+    // Every argument compact in the history, the other side's of the latest two exchanges (window 2)
+    // in full after it; the judgment log gives every id its current score (a judged score, or the
+    // new score of its last rescore).
     for (const arg of state.arguments) {
       const { id, exchange } = arg.frontmatter;
-      const compact = exchange < 2 || arg.frontmatter.side === "opp";
-      expect(prompt).toContain(compact ? `\n- ${id}: ${arg.frontmatter.title}. ` : `## ${id} (`);
+      expect(prompt).toContain(`\n- ${id}: ${arg.frontmatter.title}. `);
+      expect(prompt.includes(`\n## ${id}: `)).toBe(exchange >= 3 && arg.frontmatter.side === "prop");
       const score = state.scores[id]!.current_score;
       expect(prompt).toMatch(new RegExp(`\\b${id} (-?[\\d.]+ -> )?${score}\\b`));
     }

@@ -108,14 +108,15 @@ describe("buildPrompt", () => {
     expect(prompt).toContain(
       "`target_id` must be the id of one of the opposition's earlier arguments (opp_...)",
     );
-    expect(prompt).toContain("The opposition's most recent arguments,\nin full above, are opp_001.");
-    expect(prompt).toContain("## opp_001 (opposition, exchange 1): opp title 1");
+    expect(prompt).toContain("# The opposition's latest argument, in full\n\n## opp_001: opp title 1");
     expect(prompt).toContain("Cite primary sources.");
     expect(prompt.indexOf("Cite primary sources.")).toBeLessThan(prompt.indexOf("# The debate so far"));
     expect(prompt).toContain("# Your previous answer was rejected");
     expect(prompt).toContain("- ARGUMENT_COUNT at `arguments`: expected exactly 1");
-    // The request comes last, after the changing scores.
-    expect(prompt.indexOf("# Current scores")).toBeLessThan(prompt.indexOf("# Your turn: exchange 2"));
+    // The request comes last, with the changing standing.
+    expect(prompt.indexOf("# The opposition's latest argument")).toBeLessThan(
+      prompt.indexOf("# Your turn: exchange 2\n\nStanding: proposition "),
+    );
   });
 
   it("never expands placeholders that appear in debate text", () => {

@@ -47,11 +47,36 @@ function compactEntry(a: ArgumentRecord): string {
   return `- ${fm.id}: ${fm.title}. ${fm.claim}`;
 }
 
+/**
+ * An argument file's body as a prompt shows it: each attack and defense one paragraph
+ * (`Attacking id (type): content`, no section heading) instead of a heading and a type line (fewer
+ * tokens, same facts;
+ * a body written otherwise is kept as it is), section headings pushed `levels` down so they nest
+ * under the prompt's own.
+ */
+function promptBody(a: ArgumentRecord, levels: string): string {
+  return a.body
+    .trim()
+    .replace(/^### (Attacking|Defending) (\S+)\n\n\*\*Type:\*\* (\S+)\n\n/gm, "$1 $2 ($3): ")
+    .replace(/^## (?:Attacks|Defends)\n\n(?=(?:Attacking|Defending) )/gm, "")
+    .replace(/^(#{1,4}) /gm, `${levels}$1 `);
+}
+
 /** One argument in full, its section headings pushed two levels down so they nest under the prompt's own. */
 function fullEntry(a: ArgumentRecord): string {
   const fm = a.frontmatter;
-  const body = a.body.trim().replace(/^(#{1,4}) /gm, "##$1 ");
+  const body = promptBody(a, "##");
   return `## ${fm.id} (${roleOfSide(fm.side)}, exchange ${fm.exchange}): ${fm.title}\n\n${body}`;
+}
+
+/**
+ * An argument in full after its compact entry: title, then the body without its `Claim` section
+ * (the compact entry just above in the log gives it; a body without that section is kept whole).
+ */
+function detailEntry(a: ArgumentRecord): string {
+  const fm = a.frontmatter;
+  const body = promptBody(a, "#").replace(/^### Claim\n[\s\S]*?(?=^### )/m, "");
+  return `## ${fm.id}: ${fm.title}\n\n${body}`;
 }
 
 /** Full arguments, one after another. */
@@ -94,17 +119,14 @@ function judgmentLog(state: DebateState): Map<number, string> {
   return log;
 }
 
-/** One exchange's block of the history: compact entries, or in full (`own`'s arguments still compact). */
+/** One exchange's block of the history: compact entries or in full, then its judgment line. */
 function exchangeBlock(
   kind: "compact" | "full",
   e: number,
   list: readonly ArgumentRecord[],
   judged: string | undefined,
-  own?: string,
 ): string {
-  const entries = list.map((a) =>
-    kind === "compact" || a.frontmatter.side === own ? compactEntry(a) : fullEntry(a),
-  );
+  const entries = list.map(kind === "compact" ? compactEntry : fullEntry);
   return kind === "compact"
     ? `Exchange ${e}:\n${entries.join("\n")}${judged ? `\n${judged}` : ""}`
     : `### Exchange ${e}, in full\n\n${entries.join("\n\n")}${judged ? `\n\n${judged}` : ""}`;
@@ -114,11 +136,9 @@ function exchangeBlock(
  * The debate's history up to exchange `last`, in order: exchanges before the full part as compact
  * entries, the full part's exchanges in full, each exchange followed by its line of the judgment
  * log. Append-only between compactions; a compaction keeps the compact entries before it as they
- * were (the heading names no range), so even then the prompts share a prefix. `own` (a side code):
- * that side's arguments stay compact in the full part too (a debater wrote them; each one in full
- * would be new to every prompt of the seat).
+ * were (the heading names no range), so even then the prompts share a prefix. The judge's history.
  */
-export function formalHistory(state: DebateState, last: number, window: number, own?: string): string {
+export function formalHistory(state: DebateState, last: number, window: number): string {
   const from = historyFrom(last, window);
   const log = judgmentLog(state);
   const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
@@ -132,8 +152,23 @@ export function formalHistory(state: DebateState, last: number, window: number, 
     );
   }
   for (const e of exchanges.filter((x) => x >= from))
-    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e), own));
+    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e)));
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
+}
+
+/**
+ * A debater's history up to exchange `last`: every exchange as compact entries, each followed by its
+ * line of the judgment log. Only grows from one prompt of the seat to the next (the exchange before
+ * is the one new block), so all of it is a cached prefix; the other side's latest arguments follow it
+ * in full (detailEntry), after which nothing is shared with the next prompt anyway.
+ */
+function compactLog(state: DebateState, last: number): string {
+  const log = judgmentLog(state);
+  const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
+  const blocks = [...groups.keys()]
+    .sort((a, b) => a - b)
+    .map((e) => exchangeBlock("compact", e, groups.get(e)!, log.get(e)));
+  return blocks.length > 0 ? blocks.join("\n\n") : "(nothing yet)";
 }
 
 /** Arguments grouped by exchange, in their order (one pass: a prompt stays linear in the debate's size). */
@@ -199,16 +234,20 @@ function debaterValues(state: DebateState, role: DebaterRole): Record<string, st
   const theirs = earlier.filter((a) => a.frontmatter.side === sideCode(opponent));
   const ours = earlier.filter((a) => a.frontmatter.side === sideCode(role));
   const latest = Math.max(-1, ...theirs.map((a) => a.frontmatter.exchange));
+  // The other side's arguments of the latest `window` exchanges, in full after the log.
+  const window = contextWindow(state, DEFAULT_FORMAL_WINDOW);
+  const recent = theirs.filter((a) => a.frontmatter.exchange > latest - window);
   return {
     side: role,
     opponent,
     side_code: sideCode(role),
     opponent_code: sideCode(opponent),
-    history: formalHistory(state, exchange - 1, contextWindow(state, DEFAULT_FORMAL_WINDOW), sideCode(role)),
+    history: compactLog(state, exchange - 1),
+    opponent_recent: recent.length > 0 ? recent.map(detailEntry).join("\n\n") : "(none)",
     // The arguments the latest exchange attacked or defended: the scores most likely just moved.
     current_scores: scoresOf(state, touched(state, exchange - 1)),
     latest_ids: idList(theirs.filter((a) => a.frontmatter.exchange === latest)),
-    // The layout before the history/scores split, for agents/*.md written against it.
+    // The layout before the compact log, for agents/*.md written against it.
     debate_so_far: idList(earlier),
     opponent_latest: inFull(theirs.filter((a) => a.frontmatter.exchange === latest)),
     attack_targets: idList(theirs),
@@ -237,10 +276,11 @@ function judgeValues(state: DebateState): Record<string, string> {
       state,
       state.arguments.filter((a) => targets.has(a.frontmatter.id)),
     ),
+    // Only when the history shows one of them compact (never with the default window).
     referenced:
       referenced.length > 0
-        ? inFull(referenced)
-        : "(none: everything they attack or defend is in full in the history above)",
+        ? `Earlier arguments it attacks or defends, compact in the debate above, in full:\n\n${inFull(referenced)}`
+        : "",
     expected_ids: idList(current),
     // The layout before the history/scores split, for agents/*.md written against it.
     current_arguments: inFull(current),
