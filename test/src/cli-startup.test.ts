@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,9 +31,11 @@ const heavy = [
   "/packages/skills/dist/index.js",
 ];
 
-/** core's entry (every format); the CLI may load its secrets module alone. Completion lists the
- * options of `new` and `import`, which come from the formats: it loads core, and only core. */
+/** core's entry (every format); the CLI may load its secrets module alone. */
 const core = "/packages/core/dist/index.js";
+
+/** schema's validators, compiled when imported. */
+const validators = "/packages/schema/dist/generated/validators.js";
 
 // A resolve hook that appends every resolved URL to the file $LOADED_LOG names.
 const hook = `import { register } from "node:module";
@@ -46,10 +48,23 @@ export async function resolve(specifier, context, next) {
 }\`));
 `;
 
+// A hook that appends every path (not a module's URL) read through fs/promises to $READ_LOG.
+const readHook = `import { appendFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
+const readFile = fs.readFile;
+fs.readFile = (path, ...rest) => {
+  if (!String(path).startsWith("file:")) appendFileSync(process.env.READ_LOG, String(path) + "\\n");
+  return readFile(path, ...rest);
+};
+syncBuiltinESMExports();
+`;
+
 let work: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "cli-startup-"));
   await writeFile(join(work, "hook.mjs"), hook);
+  await writeFile(join(work, "read-hook.mjs"), readHook);
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -71,7 +86,9 @@ describe("start-up loads only what the command uses", () => {
   for (const [name, args, forbidden] of [
     ["help", ["--help"], [...heavy, core]],
     ["version", ["--version"], [...heavy, core]],
-    ["completion", ["completion", "bash"], heavy],
+    // Completion lists the options of `new` and `import`, which come from the formats: it reads
+    // core's declarations of the built-ins (data), never their rules.
+    ["completion", ["completion", "bash"], [...heavy, core, validators]],
   ] as const) {
     it(`debate ${args.join(" ")} loads none of the heavy modules`, async () => {
       const loaded = await modulesOf([...args], name);
@@ -79,6 +96,50 @@ describe("start-up loads only what the command uses", () => {
       expect(loaded.filter((url) => forbidden.some((h) => url.includes(h)))).toEqual([]);
     });
   }
+});
+
+describe("completion reads the formats' declarations", () => {
+  it("lists the flags of a format a config file registers (its module loads, with core in full)", () => {
+    // test/formats/debatekit.config.json registers the toy format: its seats and its length flag.
+    const child = spawnSync(process.execPath, [bin, "completion", "bash"], {
+      cwd: join(repoRoot, "test/formats"),
+      encoding: "utf8",
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const opts = /^ {4}new\) opts="([^"]*)"/m.exec(child.stdout)?.[1]?.split(" ");
+    expect(opts).toEqual(
+      expect.arrayContaining(["--proposition", "--proposer", "--critic", "--pro", "--con"]),
+    );
+    expect(opts).toEqual(expect.arrayContaining(["--exchanges", "--rounds", "--max-rounds", "--turns"]));
+  });
+});
+
+describe("start-up looks for the config files that may name formats", () => {
+  it("lists each folder once and opens only the config files there: none that does not exist", async () => {
+    // Every command but the gate checks, at start, whether a config file in reach names formats.
+    const home = join(work, "home");
+    const cwd = join(work, "project/sub");
+    await mkdir(join(home, ".config/debatekit"), { recursive: true });
+    await mkdir(cwd, { recursive: true });
+    await writeFile(join(home, ".config/debatekit/config.yaml"), "effort: low\n");
+    await writeFile(join(work, "project/debatekit.config.json"), '{ "dir": "talks" }\n');
+    const log = join(work, "reads.log");
+    const child = spawnSync(
+      process.execPath,
+      ["--import", join(work, "read-hook.mjs"), bin, "completion", "bash"],
+      {
+        cwd,
+        encoding: "utf8",
+        env: { ...process.env, HOME: home, XDG_CONFIG_HOME: "", READ_LOG: log },
+      },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const read = (await readFile(log, "utf8").catch(() => "")).trim().split("\n").filter(Boolean);
+    expect(read).toEqual([
+      join(home, ".config/debatekit/config.yaml"),
+      join(work, "project/debatekit.config.json"),
+    ]);
+  });
 });
 
 describe("a command's file loads only when its command runs", () => {

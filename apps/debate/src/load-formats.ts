@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
@@ -16,20 +16,36 @@ async function textOf(file: string): Promise<string | undefined> {
 }
 
 /**
+ * Those of `places` that the folder `dir` holds, in order: one listing instead of a failed open per
+ * place, for every folder up from the working one. All of them when the folder exists but cannot be
+ * listed (each is then tried, as a read would).
+ */
+async function placesIn(dir: string, places: readonly string[]): Promise<readonly string[]> {
+  try {
+    const names = new Set(await readdir(dir));
+    return places.filter((place) => names.has(place));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? [] : places;
+  }
+}
+
+/**
  * False when no config file in reach can name formats: the user's file and the project's (the first
  * found from the working folder up, as the config search finds it) do not contain the word. Every
  * command starts with this check, so it only reads files; the checked load follows when it is true.
  */
 async function mayNameFormats(io: ConfigIO): Promise<boolean> {
   const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
-  for (const place of USER_CONFIG_PLACES) {
-    const text = await textOf(join(configHome, "debatekit", place));
+  const userDir = join(configHome, "debatekit");
+  for (const place of await placesIn(userDir, USER_CONFIG_PLACES)) {
+    const text = await textOf(join(userDir, place));
     if (text === undefined) continue;
     if (text.includes("formats")) return true;
     break;
   }
   for (let dir = resolve(io.cwd); ; dir = dirname(dir)) {
-    for (const place of [...DATA_CONFIG_PLACES, ...CODE_CONFIG_PLACES]) {
+    for (const place of await placesIn(dir, [...DATA_CONFIG_PLACES, ...CODE_CONFIG_PLACES])) {
       const text = await textOf(join(dir, place));
       // package.json counts only with a `debatekit` key, as in the config search.
       if (text === undefined || (place === "package.json" && !text.includes('"debatekit"'))) continue;

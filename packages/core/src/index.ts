@@ -9,6 +9,7 @@ export { blindCrossfireText, unblindVerdict } from "./formats/crossfire/blind.js
 export { crossfireFormat } from "./formats/crossfire/format.js";
 export { POINT_ID, REQUIRED_CATEGORIES } from "./formats/crossfire/rules.js";
 export { SUMMARY_MAX_TOKENS, SUMMARY_MIN_TOKENS, summaryTokens } from "./formats/crossfire/summary.js";
+export { formatDeclarations } from "./formats/declarations.js";
 export { parseJudgeAnswer, parseSideAnswer } from "./formats/formal/answers.js";
 export { blindFormalText, unblindFormalText, unblindJudgment } from "./formats/formal/blind.js";
 export { formalFormat } from "./formats/formal/format.js";
@@ -35,6 +36,7 @@ export type {
   AnyFormat,
   AwaitedDecision,
   Format,
+  FormatDeclaration,
   FormatStep,
   ImportedDebate,
   ImportInit,

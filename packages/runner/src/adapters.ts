@@ -1,11 +1,12 @@
 import type { Adapter, AdapterContext } from "@debatekit/adapter-kit";
-import { DebatekitError } from "@debatekit/core";
 import type { SeatConfig } from "@debatekit/schema";
 import type { AdapterFactory } from "./types.js";
 
 const loaded = new Map<string, Promise<AdapterFactory>>();
 
 async function importFactory(name: string): Promise<AdapterFactory> {
+  // Core loads here, not at import: `builtinAdapters` alone (help, completion) needs none of it.
+  const { DebatekitError } = await import("@debatekit/core");
   const pkg = `@debatekit/adapter-${name}`;
   let mod: { createAdapter?: unknown };
   try {

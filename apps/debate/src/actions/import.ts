@@ -6,8 +6,8 @@ import type { ActionContext } from "./context.js";
 import type { Created } from "./create.js";
 import { slugFromMotion } from "./slug.js";
 
-// Files loads when a debate is imported: `debate import --help` and completion list the importers
-// (core) only.
+// Loads when a debate is imported (files, when the file is read): `debate import --help` and
+// completion list the importers from the formats' declarations, without this module.
 
 /** What `importDebate` reads: another tool's saved debate, by the name of its source (`--from`). */
 export interface ImportInput {

@@ -61,7 +61,7 @@ export interface TournamentCreated {
 function lengthOf(formatName: string, given: Record<string, number>): number | undefined {
   const format = findFormat(formatName);
   const offered = tournamentFormats();
-  if (!format || !offered.includes(format))
+  if (!format || !offered.some((f) => f.name === format.name))
     throw new ExitError(
       `${formatName}: not a tournament format (the formats: ${offered.map((f) => f.name).join(", ")})`,
       2,

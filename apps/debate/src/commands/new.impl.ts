@@ -1,5 +1,10 @@
 import { relative } from "node:path";
-import { type AnyFormat, DEFAULT_FORMAT_NAME, findFormat, formatList, formatNames } from "@debatekit/core";
+// The formats' declarations alone: completion declares this command too, and needs none of their rules.
+import {
+  DEFAULT_FORMAT_NAME,
+  type FormatDeclaration,
+  formatDeclarations,
+} from "@debatekit/core/declarations";
 // The adapters' list alone: completion declares this command too, and needs no runner.
 import { builtinAdapters } from "@debatekit/runner/adapters";
 import { type Command, Option } from "commander";
@@ -9,7 +14,7 @@ import { parsePositiveInt } from "../options.js";
 import type { CliIO } from "../output.js";
 
 /** Every seat flag and length flag any format offers, each once (commander needs them up front). */
-function formatFlags(all: readonly AnyFormat[]) {
+function formatFlags(all: readonly FormatDeclaration[]) {
   const seats = new Map<string, string[]>();
   const lengths = new Map<string, string[]>();
   for (const format of all) {
@@ -28,7 +33,7 @@ function formatFlags(all: readonly AnyFormat[]) {
 
 /** The example of a second format: the first registered after the default that debates a topic, with its required seats. */
 function otherExample(): string {
-  const other = formatList().find((f) => f.name !== DEFAULT_FORMAT_NAME && hasTwoSides(f));
+  const other = formatDeclarations().find((f) => f.name !== DEFAULT_FORMAT_NAME && hasTwoSides(f));
   if (!other) return "";
   const seats = other.newOptions.seats
     .filter((s) => s.required)
@@ -40,7 +45,12 @@ function otherExample(): string {
  * What doctor says of each seat of the new debate that is not ready (not installed, no login, not
  * allowed), then how to go on: fix it, or seat a person with `--<role> manual`.
  */
-async function seatWarnings(io: CliIO, format: AnyFormat, dir: string, shown: string): Promise<string[]> {
+async function seatWarnings(
+  io: CliIO,
+  format: FormatDeclaration,
+  dir: string,
+  shown: string,
+): Promise<string[]> {
   const { diagnoseDebateSeats, nextStep } = await import("../actions/doctor.js");
   const unready = (await diagnoseDebateSeats(dir, { env: io.env, shown })).filter((row) => !row.ready);
   if (unready.length === 0) return [];
@@ -57,14 +67,17 @@ async function seatWarnings(io: CliIO, format: AnyFormat, dir: string, shown: st
 
 /** The rest of `debate new`: its options (from the formats), help and action. */
 export function declareNew(command: Command, io: CliIO): void {
-  const { seats, lengths } = formatFlags(formatList());
+  const all = formatDeclarations();
+  const { seats, lengths } = formatFlags(all);
   // Help names the formats each panel flag applies to, as registered.
-  const names = (formats: readonly AnyFormat[]) => formats.map((f) => f.name).join(", ");
+  const names = (formats: readonly FormatDeclaration[]) => formats.map((f) => f.name).join(", ");
   const sided = sidedPanelFormats();
   const unsided = panelFormats().filter((f) => !sided.includes(f));
   command
     .addOption(
-      new Option("--format <name>", "the debate format").choices(formatNames()).default(DEFAULT_FORMAT_NAME),
+      new Option("--format <name>", "the debate format")
+        .choices(all.map((f) => f.name))
+        .default(DEFAULT_FORMAT_NAME),
     )
     .option("--slug <slug>", "folder name and debate_id (default: from the motion)");
   for (const [role, texts] of seats)
@@ -123,7 +136,10 @@ Examples:
   $ debate new "This house would write tests first" --proposition manual --opposition manual --judge manual${otherExample()}`,
     )
     .action(async (motion: string, opts: Record<string, string | number | boolean | undefined>) => {
-      const { createDebate, refuseForeignFlags } = await import("../actions/create.js");
+      const [{ createDebate, refuseForeignFlags }, { findFormat }] = await Promise.all([
+        import("../actions/create.js"),
+        import("@debatekit/core"),
+      ]);
       const format = findFormat(String(opts.format))!;
       refuseForeignFlags(
         format,

@@ -7,10 +7,10 @@ import type { CliIO } from "../output.js";
 import { formatSkillProblem, plainProblems } from "../skill-problems.js";
 import { declareLater } from "./lazy.js";
 
-/** The seats of the registered formats (core loads when `skills match` is declared in full, not at start). */
+/** The seats of the registered formats (their declarations load when `skills match` is declared in full, not at start). */
 async function registeredSeats() {
-  const { formatList } = await import("@debatekit/core");
-  return formatList().flatMap((f) => f.roles);
+  const { formatDeclarations } = await import("@debatekit/core/declarations");
+  return formatDeclarations().flatMap((f) => f.roles);
 }
 
 /** Every role and every seat kind of the registered formats: what `--role` accepts. */

@@ -288,6 +288,26 @@ export interface Format<F extends FrontmatterBase = FrontmatterBase> {
   newDebate(init: NewDebateInit): Result<{ frontmatter: F; warnings: string[] }>;
 }
 
+/**
+ * What a format declares before any debate is read: its name, seats, unit, tournament sides, the
+ * options of `debate new` and its importers' descriptions. Data only: help and completion read the
+ * built-ins' declarations without loading their rules, and every `Format` is one.
+ */
+export interface FormatDeclaration {
+  /** The name debate.md's `format` key and `--format` give. */
+  readonly name: string;
+  /** Every seat the format may call, as `Format.roles`. */
+  readonly roles: readonly SeatSpec[];
+  /** What progress is counted in, as `Format.unit`. */
+  readonly unit: ProgressUnit;
+  /** The sides a tournament pairs, as `Format.tournament`. */
+  readonly tournament?: TournamentSides;
+  /** Options `debate new` offers, as `Format.newOptions`. */
+  readonly newOptions: NewDebateOptions;
+  /** Each importer's description (`debate import --from <name>`), by source name. */
+  readonly importers?: Readonly<Record<string, { description: string }>>;
+}
+
 /** A format of any frontmatter type: what the registry, files, runner and the faces hold. */
 // biome-ignore lint/suspicious/noExplicitAny: a format's frontmatter type is known only inside its own folder
 export type AnyFormat = Format<any>;

@@ -1,21 +1,19 @@
 import { fail, ok, quote, ruleError } from "../errors.js";
 import type { Result, RuleError } from "../types.js";
 import { crossfireFormat } from "./crossfire/format.js";
+import { addDeclaration, type BuiltinFormatName, DEFAULT_FORMAT_NAME } from "./declarations.js";
 import { formalFormat } from "./formal/format.js";
 import type { AnyFormat } from "./format.js";
 import { reviewFormat } from "./review/format.js";
 
-const builtinFormats = {
+const builtinFormats: Record<BuiltinFormatName, AnyFormat> = {
   formal: formalFormat as AnyFormat,
   crossfire: crossfireFormat as AnyFormat,
   review: reviewFormat as AnyFormat,
 };
 
-/** The name of a format that ships with core. */
-export type BuiltinFormatName = keyof typeof builtinFormats;
-
-/** The format of a debate.md without a `format` key, and of `debate new` without `--format`. */
-export const DEFAULT_FORMAT_NAME: BuiltinFormatName = "formal";
+export type { BuiltinFormatName } from "./declarations.js";
+export { DEFAULT_FORMAT_NAME };
 
 /** A format name: what debate.md's `format` key, `--format` and the config's registration use. */
 export const FORMAT_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
@@ -113,6 +111,7 @@ export function registerFormat(value: unknown): Result<AnyFormat> {
     );
   }
   table[format.name] = format;
+  addDeclaration(format);
   stepKeys = undefined;
   return ok(format);
 }

@@ -9,12 +9,13 @@ import {
   validatePanelResult,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, callsPerJudgedStep, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, callsPerJudgedStep, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { panelDegradations } from "../../judging/votes.js";
 import { seatConfigs } from "../../seats.js";
 import type { Result } from "../../types.js";
 import { defineFormat, type NewDebateInit, type Standing } from "../format.js";
 import { checkCommittedCrossfire } from "./committed.js";
+import { crossfireDeclaration } from "./declaration.js";
 import { importAgentsysDebate } from "./import.js";
 import { crossfireJudgePrompt, crossfirePanels, PANEL_VERDICT_NAME } from "./judges.js";
 import {
@@ -123,21 +124,7 @@ function newCrossfireDebate(
 
 /** The crossfire format (docs/architecture.md#formats, agentsys /debate): proposer vs challenger in rounds, a verdict that picks a side. */
 export const crossfireFormat = defineFormat<CrossfireFrontmatter>({
-  name: "crossfire",
-  roles: [
-    { role: "proposer", kind: "debater", description: "proposes and defends" },
-    { role: "challenger", kind: "debater", description: "challenges" },
-    { role: "judge", kind: "judge", description: "gives the verdict (with a panel: judge_2 .. judge_5 too)" },
-    {
-      role: FALLBACK_ROLE,
-      kind: "fallback",
-      description: "gives the verdict when too few of the panel answered",
-    },
-    { role: "summarizer", kind: "summarizer", description: "summarizes rounds from round 3" },
-    { role: "reporter", kind: "reporter", description: "writes the report's narrative (optional)" },
-  ],
-  unit: { one: "round", many: "rounds" },
-  tournament: { first: "proposer", second: "challenger", judge: "judge" },
+  ...crossfireDeclaration,
   reset: crossfireReset,
   report: crossfireReport,
   seats: ["proposer", "challenger", "judge", "summarizer"],
@@ -241,24 +228,9 @@ export const crossfireFormat = defineFormat<CrossfireFrontmatter>({
       ...(degraded.length > 0 ? { degraded } : {}),
     };
   },
-  newOptions: {
-    seats: [
-      { role: "proposer", description: "who proposes and defends (required)", required: true },
-      { role: "challenger", description: "who challenges (required)", required: true },
-      {
-        role: "judge",
-        description:
-          "who gives the verdict (default: claude, codex or gemini, whichever debates in neither seat)",
-      },
-      { role: "summarizer", description: "who summarizes rounds from round 3 (default: the judge)" },
-    ],
-    length: { flag: "rounds", key: "rounds", description: "how many rounds", default: 2, min: 1, max: 5 },
-    panel: true,
-  },
   importers: {
     agentsys: {
-      description:
-        "agentsys /debate's last-debate.json: topic, seats, effort and rounds; its transcript kept in debate.md",
+      ...crossfireDeclaration.importers.agentsys,
       import: (data, init) => importAgentsysDebate(data, init, newCrossfireDebate),
     },
   },

@@ -8,7 +8,6 @@ import { fail, ok, ruleError } from "../../errors.js";
 import {
   ballotOf,
   callsPerJudgedStep,
-  FALLBACK_ROLE,
   isJudgeRole,
   judgeAsks,
   judgingOf,
@@ -18,6 +17,7 @@ import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
 import { recordExists } from "../steps.js";
 import { parseSideAnswer } from "./answers.js";
+import { formalDeclaration } from "./declaration.js";
 import { renderArgumentGraph } from "./graph.js";
 import {
   combinePanel,
@@ -39,20 +39,7 @@ const isDebater = (role: string): role is DebaterRole => role === "proposition" 
 
 /** The formal format (docs/architecture.md#formats, the dialectic plugin): Toulmin arguments, a judge scoring every one. */
 export const formalFormat = defineFormat<DebateFrontmatter>({
-  name: "formal",
-  roles: [
-    { role: "proposition", kind: "debater", description: "argues for the motion" },
-    { role: "opposition", kind: "debater", description: "argues against it" },
-    {
-      role: "judge",
-      kind: "judge",
-      description: "scores every argument (with a panel: judge_2 .. judge_5 too)",
-    },
-    { role: FALLBACK_ROLE, kind: "fallback", description: "scores when too few of the panel answered" },
-    { role: "reporter", kind: "reporter", description: "writes the report's narrative (optional)" },
-  ],
-  unit: { one: "exchange", many: "exchanges" },
-  tournament: { first: "proposition", second: "opposition", judge: "judge" },
+  ...formalDeclaration,
   reset: formalReset,
   report: formalReport,
   seats: ["proposition", "opposition", "judge"],
@@ -191,26 +178,6 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
     judge: (fm.exchanges ?? 0) * callsPerJudgedStep(fm),
   }),
   standing: (state) => formalStanding(state),
-  newOptions: {
-    seats: [
-      { role: "proposition", description: "who argues for the motion", default: "claude" },
-      { role: "opposition", description: "who argues against it", default: "gemini" },
-      {
-        role: "judge",
-        description:
-          "who scores every argument (default: codex, gemini, claude or opencode, whichever debates in neither seat)",
-      },
-    ],
-    length: {
-      flag: "exchanges",
-      key: "exchanges",
-      description: "how many exchanges, the opening included",
-      default: 5,
-      min: 1,
-      max: 1000,
-    },
-    panel: true,
-  },
   newDebate(init) {
     type Adapter = SeatConfig["adapter"];
     const seat = (adapter: string): SeatConfig => ({

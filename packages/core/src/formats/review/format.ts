@@ -8,12 +8,13 @@ import {
   validateReviewJudgment,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, FALLBACK_ROLE, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
 import { seatConfigs } from "../../seats.js";
 import type { Result, RuleError } from "../../types.js";
 import { defineFormat, type NewDebateInit, type Standing } from "../format.js";
 import { awaitedReviewDecision } from "./choices.js";
 import { labelDecision, parseDecision } from "./decision.js";
+import { reviewDeclaration } from "./declaration.js";
 import { reviewDegraded } from "./degraded.js";
 import { INTENSITY_PRESETS } from "./guards.js";
 import { PANEL_NAME, panelRound } from "./judges.js";
@@ -121,24 +122,7 @@ function newReviewDebate(
 
 /** The review format (docs/architecture.md#formats, fancive `debate`): a critic reviews an artifact, a judge classifies and recommends, the author answers. */
 export const reviewFormat = defineFormat<ReviewFrontmatter>({
-  name: "review",
-  roles: [
-    { role: "critic", kind: "critic", description: "critiques the artifact" },
-    {
-      role: "judge",
-      kind: "judge",
-      description: "classifies the findings and recommends (with a panel: judge_2 .. judge_5 too)",
-    },
-    {
-      role: "fallback_judge",
-      kind: "fallback",
-      description: "judges when the judge fails (seats.fallback_judge)",
-    },
-    { role: FALLBACK_ROLE, kind: "fallback", description: "judges when too few of the panel answered" },
-    { role: "author", kind: "author", description: "answers and revises" },
-    { role: "reporter", kind: "reporter", description: "writes the report's narrative (optional)" },
-  ],
-  unit: { one: "round", many: "rounds" },
+  ...reviewDeclaration,
   reset: reviewReset,
   report: reviewReport,
   seats: ["critic", "judge", "author"],
@@ -239,29 +223,6 @@ export const reviewFormat = defineFormat<ReviewFrontmatter>({
       ...(fm.stop_reason === "budget" ? { outcome: "stopped: budget spent" } : {}),
       ...(reviewDegraded(state).length > 0 ? { degraded: reviewDegraded(state) } : {}),
     };
-  },
-  newOptions: {
-    seats: [
-      {
-        role: "critic",
-        description: "who critiques (default: the other model: codex, or claude when codex authors)",
-      },
-      {
-        role: "author",
-        description: "who answers and revises (default: claude, or codex when claude critiques)",
-      },
-      { role: "judge", description: "who classifies the findings and recommends (default: the author)" },
-    ],
-    length: {
-      flag: "max-rounds",
-      key: "max_rounds",
-      description: "at most this many rounds",
-      default: 3,
-      min: 1,
-      max: 10,
-    },
-    panel: true,
-    artifact: true,
   },
   newDebate: (init) => newReviewDebate(init),
 });
