@@ -98,7 +98,11 @@ function headingsFrom(text: string, at: number): string[] {
  * Why a seat's median prefix is below `target`: at its median pair, where the later prompt parts
  * from the earlier one (the headings from there on) and how many of its tokens are new.
  */
-function whyBelow(sent: readonly SentPrompt[], role: string, target: number): string | undefined {
+function whyBelow(
+  sent: readonly SentPrompt[],
+  role: string,
+  target: number,
+): { line: string; missing?: number } | undefined {
   const mine = sent.filter((p) => p.role === role);
   const pairs = mine.slice(1).map((p, i) => {
     const common = commonPrefix(mine[i]!.text, p.text).length;
@@ -111,10 +115,14 @@ function whyBelow(sent: readonly SentPrompt[], role: string, target: number): st
   const fresh = median.tokens - countTokens(median.p.text.slice(0, median.common));
   const why = `${role} below ${target * 100}% (median pair, exchange ${median.p.exchange}): ${fresh} of ${median.tokens} tokens are new, from "${headingsFrom(median.p.text, median.common).join('" through "')}"`;
   const scored = scoredBlock(median.p);
-  if (scored === undefined) return why;
+  if (scored === undefined) return { line: why };
   // What no layout avoids: the arguments to score are new to the judge's prompt that scores them.
   const floor = countTokens(scored);
-  return `${why}; ${floor} of them are the arguments it scores, new to every judgment whatever the layout, so ${target * 100}% needs a prompt of at least ${Math.ceil(floor / (1 - target))} tokens`;
+  const least = Math.ceil(floor / (1 - target));
+  return {
+    line: `${why}; ${floor} of them are the arguments it scores, new to every judgment whatever the layout, so ${target * 100}% needs a prompt of at least ${least} tokens`,
+    missing: least - median.tokens,
+  };
 }
 
 /** The block of a judge's prompt with the arguments it scores (the history's last exchange, in full). */
@@ -235,7 +243,15 @@ export async function run(): Promise<void> {
   );
   for (const role of Object.keys(formal.prefix)) {
     const why = whyBelow(formalSent, role, TARGETS.medianPrefix);
-    console.log(why ? `formal: ${why}` : `formal: ${role} meets the median prefix target`);
+    console.log(why ? `formal: ${why.line}` : `formal: ${role} meets the median prefix target`);
+    if (why?.missing === undefined) continue;
+    // The other way to the share: that many more tokens of fixed text in every prompt of the seat,
+    // paid in full once and at 0.1 after.
+    const prompts = formalSent.filter((p) => p.role === role).length;
+    const padded = weighted + why.missing * (1 + 0.1 * (prompts - 1));
+    console.log(
+      `formal: ${role} at ${TARGETS.medianPrefix * 100}% by ${why.missing} more tokens of fixed text in each of its ${prompts} prompts: cache-weighted at 0.1 ${Math.round(padded)} (target ${TARGETS.weighted})`,
+    );
   }
   for (const [role, share] of Object.entries(formal.reuse ?? {}))
     report(`formal: ${role}: share of the earlier prompt reused (2nd measure)`, share * 100, "%");

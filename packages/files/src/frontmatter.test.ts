@@ -57,7 +57,7 @@ describe("splitFrontmatter / joinFrontmatter", () => {
     );
   });
 
-  it("returns fresh objects for identical texts (gray-matter's content cache cannot leak a shared object)", () => {
+  it("returns fresh objects for identical texts (no cache hands out a shared object)", () => {
     const text = "---\ntitle: one\nlist: [1, 2]\n---\nbody\n";
     const first = splitFrontmatter(text);
     const second = splitFrontmatter(text);
@@ -69,6 +69,20 @@ describe("splitFrontmatter / joinFrontmatter", () => {
       ok: true,
       value: { data: { title: "one", list: [1, 2] }, body: "body\n", style: "yaml" },
     });
+  });
+
+  it("reads a frontmatter of only comments as empty, and a block scalar, CRLF or not, to its last line break", () => {
+    expect(splitFrontmatter("---\n# a note\n\n---\nbody\n")).toEqual({
+      ok: true,
+      value: { data: {}, body: "body\n", style: "yaml" },
+    });
+    for (const eol of ["\n", "\r\n"]) {
+      const text = ["---", "keep: |+", "  two lines", "", "last: x", "---", "body", ""].join(eol);
+      const read = splitFrontmatter(text);
+      if (!read.ok) throw new Error(JSON.stringify(read.errors));
+      expect(read.value.data).toEqual({ keep: "two lines\n\n", last: "x" });
+      expect(read.value.body).toBe(`body${eol}`);
+    }
   });
 
   it("keeps body lines that look like delimiters or frontmatter", () => {

@@ -1,6 +1,5 @@
 import type { Result, RuleError } from "@debatekit/core";
 import { jsonNestingDepth, MAX_JSON_DEPTH, quote } from "@debatekit/core";
-import matter from "gray-matter";
 import YAML from "yaml";
 import { rebaseData } from "./data-diff.js";
 import { parseJson, stringifyJson } from "./json-text.js";
@@ -19,29 +18,16 @@ export interface FrontmatterDocument {
 
 const DELIMITER = "---";
 
-// gray-matter caches parse results by content when no options are passed, and hands back shared objects.
-// We always pass options (so nothing is cached) and build a fresh object from the result anyway.
-const MATTER_OPTIONS = {
-  language: "yaml",
-  engines: {
-    yaml: {
-      // gray-matter cuts the text at "\n---", which leaves a CRLF file's last "\r" on the last value.
-      parse: (text: string): object =>
-        (remembered(text) ?? YAML.parse(text.replace(/\r$/, ""), YAML_PARSE_OPTIONS)) as object,
-      stringify: (data: object): string => stringifyYaml(data),
-    },
-  },
-};
-
 /**
- * The data of the frontmatter gray-matter hands its engine (a line break, then the lines between the
- * delimiters without the last line break) when a commit has just checked that very text (updateYamlSource
- * parses what it writes): no second parse. Only without block scalars (`|`, `>`), whose value the
- * missing last line break could change (`|+`), so the result is always what YAML.parse gives here.
+ * The data of a YAML frontmatter's text (the lines between the delimiters, each ending in a line
+ * break). A text a commit has just checked (updateYamlSource parses what it writes) is not parsed
+ * again; a text of only blank and comment lines is an empty object, as in any frontmatter reader.
  */
-function remembered(text: string): unknown {
-  if (!text.startsWith("\n") || text.includes("\r") || /[|>]/.test(text)) return undefined;
-  return checkedYamlData(`${text.slice(1)}\n`);
+function yamlData(text: string): unknown {
+  const remembered = text.includes("\r") ? undefined : checkedYamlData(text);
+  if (remembered !== undefined) return remembered;
+  if (text.replace(/^\s*#.*$/gm, "").trim() === "") return {};
+  return YAML.parse(text, YAML_PARSE_OPTIONS);
 }
 
 function problem(file: string, field: string, code: string, message: string): RuleError {
@@ -135,7 +121,7 @@ function splitJson(text: string, file: string): Result<FrontmatterDocument> {
 }
 
 function splitYaml(text: string, file: string): Result<FrontmatterDocument> {
-  // Find the closing delimiter ourselves: gray-matter accepts any line that merely starts with `---`.
+  // The closing delimiter is a line of exactly `---` (a line that merely starts with it is refused).
   const lines = text.split("\n");
   let closing = -1;
   for (let i = 1; i < lines.length; i++) {
@@ -171,9 +157,14 @@ function splitYaml(text: string, file: string): Result<FrontmatterDocument> {
       `the YAML frontmatter nests ${depth} levels deep, expected at most ${MAX_JSON_DEPTH} (a debatekit frontmatter needs a few)`,
     );
   }
-  let parsed: matter.GrayMatterFile<string>;
+  let data: unknown;
   try {
-    parsed = matter(text, MATTER_OPTIONS);
+    data = yamlData(
+      lines
+        .slice(1, closing)
+        .map((line) => `${line}\n`)
+        .join(""),
+    );
   } catch (error) {
     const message = (error as Error).message.split("\n")[0] ?? "";
     return failWith(
@@ -183,11 +174,14 @@ function splitYaml(text: string, file: string): Result<FrontmatterDocument> {
       `the YAML frontmatter is not valid YAML (${message}): ${quote(lines.slice(1, closing).join("\n"))}`,
     );
   }
-  const data = parsed.data as unknown;
-  // gray-matter strips the line break after the closing delimiter; the body is everything after that line.
+  // The body is everything after the closing delimiter's line.
   return {
     ok: true,
-    value: { data: structuredClone(data) as Record<string, unknown>, body: parsed.content, style: "yaml" },
+    value: {
+      data: data as Record<string, unknown>,
+      body: lines.slice(closing + 1).join("\n"),
+      style: "yaml",
+    },
   };
 }
 
