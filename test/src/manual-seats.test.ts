@@ -86,8 +86,9 @@ describe("manual seats", () => {
       await writeFile(join(cwd, "w/inbox/e000-opposition.md"), await recordedAnswer(0, "opposition"));
       await writeFile(join(cwd, "w/inbox/e000-proposition.md"), "I agree.\n");
       await until("the rejection line", async () => out.includes("answer was rejected"));
+      // As `debate run` says it: the retry prompt a person answers holds every problem.
       expect(out).toMatch(
-        /w: exchange 0 · the proposition's answer was rejected, asking again \(attempt 2\): \S+/,
+        /w: exchange 0 · the proposition's answer was rejected, asking again \(attempt 2\): \S+.*; the full list is in prompts\/e000-proposition-attempt2\.md\n/,
       );
       await until("the waiting line", async () => out.includes("e000-proposition-attempt2.md"));
     } finally {

@@ -243,3 +243,41 @@ describe("debate serve killed while an answer is being written", () => {
     }
   }, 120_000);
 });
+
+describe("a refused answer from the page", () => {
+  it("lists its problems worded as the run words them in the retry prompt (one formatter)", async () => {
+    const dir = join(cwd, "debates/words");
+    expect(
+      newManualDebate("This house would review every change", "words", { cwd: join(cwd, "debates"), env })
+        .code,
+    ).toBe(0);
+    expect(debate(["run", "debates/words"], { cwd, env }).code).toBe(0);
+    // Prose without a JSON object: a problem of the whole answer, at no field.
+    const text = "I agree with the motion, for reasons I will not give as JSON.";
+    const page = await http(served, "/d/words/answer", {
+      method: "POST",
+      headers: { ...cookie(served), ...formHeaders },
+      body: form({ csrf, stem: "e000-proposition", text }),
+    });
+    expect(page.status).toBe(422);
+    expect(await exists(join(dir, "inbox/e000-proposition.md"))).toBe(false);
+    // The same answer through the inbox: the run's retry prompt lists the problems.
+    await writeFile(join(dir, "inbox/e000-proposition.md"), text);
+    expect(debate(["run", "debates/words"], { cwd, env }).code).toBe(0);
+    const retry = await readFile(join(dir, "prompts/e000-proposition-attempt2.md"), "utf8");
+    const lines = retry
+      .slice(retry.indexOf("for these reasons:"))
+      .split("\n")
+      .filter((line) => line.startsWith("- "))
+      .map((line) => line.slice(2));
+    expect(lines.length).toBeGreaterThan(0);
+    const shown = page.body
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#34;", '"')
+      .replaceAll("&#39;", "'")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&amp;", "&");
+    for (const line of lines) expect(shown).toContain(line);
+  });
+});

@@ -165,6 +165,23 @@ describe("debate skills", () => {
     ]);
   });
 
+  it("match --format leaves out a skill written for another format's seats, as a debate of that format does", async () => {
+    const chosen = async (format?: string) => {
+      const args = ["skills", "match", "x", "--role", "judge", "--root", repoSkills, "--json"];
+      const { code, stdout, stderr } = await run(format ? [...args, "--format", format] : args);
+      expect(code, stderr).toBe(0);
+      return (JSON.parse(stdout).chosen as Array<{ name: string }>).map((c) => c.name);
+    };
+    // The formal judge's rubric (its `formats` say formal): any judge without a format, formal's
+    // judge with it, never crossfire's.
+    expect(await chosen()).toContain("judging-rubric");
+    expect(await chosen("formal")).toContain("judging-rubric");
+    expect(await chosen("crossfire")).not.toContain("judging-rubric");
+    const unknown = await run(["skills", "match", "x", "--role", "judge", "--format", "chess"]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/--format.*chess/);
+  });
+
   it("match rejects an unknown role and a bad budget with a one-line cause", async () => {
     const role = await run(["skills", "match", "x", "--role", "jury"]);
     expect(role.code).toBe(1);

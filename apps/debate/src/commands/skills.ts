@@ -7,14 +7,16 @@ import type { CliIO } from "../output.js";
 import { formatSkillProblem, plainProblems } from "../skill-problems.js";
 import { declareLater } from "./lazy.js";
 
-/** The seats of the registered formats (their declarations load when `skills match` is declared in full, not at start). */
-async function registeredSeats() {
+/** The registered formats' declarations (loaded when `skills match` is declared in full, not at start). */
+async function registeredFormats() {
   const { formatDeclarations } = await import("@debatekit/core/declarations");
-  return formatDeclarations().flatMap((f) => f.roles);
+  return formatDeclarations();
 }
 
+type Seats = Awaited<ReturnType<typeof registeredFormats>>[number]["roles"];
+
 /** Every role and every seat kind of the registered formats: what `--role` accepts. */
-function seatNames(seats: Awaited<ReturnType<typeof registeredSeats>>): string[] {
+function seatNames(seats: Seats): string[] {
   return [...new Set([...seats.map((s) => s.role), ...seats.map((s) => s.kind)])];
 }
 
@@ -22,7 +24,7 @@ function seatNames(seats: Awaited<ReturnType<typeof registeredSeats>>): string[]
  * The other names a skill may give a seat by: the kinds the formats give this role (`pro` is a
  * `debater`) and, for a kind, every role of that kind, so `--role debater` sees what any debater gets.
  */
-function kindsOf(role: string, seats: Awaited<ReturnType<typeof registeredSeats>>): string[] {
+function kindsOf(role: string, seats: Seats): string[] {
   const names = seats.flatMap((s) => (s.role === role ? [s.kind] : s.kind === role ? [s.role] : []));
   return [...new Set(names)].filter((name) => name !== role);
 }
@@ -255,12 +257,19 @@ export function registerSkills(program: Command, io: CliIO): void {
   // `--role` offers the seats of the registered formats: declared once the command is named, so
   // `debate --help` loads no engine.
   declareLater(match, async () => {
-    const seats = await registeredSeats();
+    const formats = await registeredFormats();
+    const seats = formats.flatMap((f) => f.roles);
     match
       .addOption(
         new Option("--role <role>", "the seat's role, or a kind of seat (debater: every arguing seat)")
           .choices(seatNames(seats))
           .makeOptionMandatory(),
+      )
+      .addOption(
+        new Option(
+          "--format <name>",
+          "the debate's format: skills written for another format's seats are left out (default: any)",
+        ).choices(formats.map((f) => f.name)),
       )
       .option(
         "--budget <tokens>",
@@ -280,6 +289,7 @@ export function registerSkills(program: Command, io: CliIO): void {
           text: string,
           options: RootOptions & {
             role: string;
+            format?: string;
             budget?: number;
             exclude?: string;
             print?: boolean;
@@ -293,7 +303,14 @@ export function registerSkills(program: Command, io: CliIO): void {
             .split(",")
             .map((s) => s.trim())
             .filter(Boolean);
-          const seat = { text, role: options.role, kinds: kindsOf(options.role, seats) };
+          // With a format, the kinds its own seats have; a skill naming other formats is left out.
+          const own = formats.find((f) => f.name === options.format)?.roles ?? seats;
+          const seat = {
+            text,
+            role: options.role,
+            kinds: kindsOf(options.role, own),
+            ...(options.format ? { format: options.format } : {}),
+          };
           const selection = selectSkills(result.skills, {
             ...seat,
             budgetTokens: options.budget ?? DEFAULT_SKILL_BUDGET_TOKENS,
@@ -304,6 +321,7 @@ export function registerSkills(program: Command, io: CliIO): void {
             const out = {
               roots,
               role: options.role,
+              ...(options.format ? { format: options.format } : {}),
               ...selection,
               ...(options.explain ? { explain: explainJson(scored, skills.RANK_THRESHOLD) } : {}),
               problems: plainProblems(result.problems),

@@ -546,7 +546,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const form = c.get("form" as never) as Record<string, unknown>;
     const stem = typeof form.stem === "string" ? form.stem : "";
     const text = typeof form.text === "string" ? form.text.replace(/\r\n/g, "\n") : "";
-    const [{ formatOfState }, { resolveInside, MAX_MARKDOWN_BYTES }] = await engine();
+    const [{ formatOfState, formatRuleErrors }, { resolveInside, MAX_MARKDOWN_BYTES }] = await engine();
     const state = await readState(debate.dir);
     const asks = state ? await unansweredAsks(debate.dir, state.frontmatter.current_exchange) : [];
     const ask = asks.find((a) => a.stem === stem);
@@ -570,10 +570,8 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       return refusedAnswer([`the answer is over ${MAX_MARKDOWN_BYTES} bytes`]);
     // The format's own check, the one the run would make: every problem at once, nothing written.
     const parsed = formatOfState(state).parseAnswer(state, ask.role, text);
-    if (!parsed.ok)
-      return refusedAnswer(
-        parsed.errors.map((e) => `${e.code}${e.path ? ` at \`${e.path}\`` : ""}: ${e.message}`),
-      );
+    // Worded as the run words them (its retry prompt, the terminal): the one formatter.
+    if (!parsed.ok) return refusedAnswer(formatRuleErrors(parsed.errors));
     // As a person's editor would: the whole file at once, in the seat's inbox; never over an answer
     // that another page or an editor wrote first.
     if (!(await writeNewFile(resolveInside(debate.dir, `inbox/${stem}.md`), text)))

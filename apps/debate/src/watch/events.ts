@@ -63,6 +63,8 @@ export type WatchEvent = { at: string } & (
       attempt: number;
       /** Why the answer was rejected (the rules' messages, as the seat's retry prompt gives them). */
       errors: string[];
+      /** A person's seat (manual): the retry prompt that lists every problem, relative to the folder. */
+      retryPrompt?: string;
     })
   | { type: "invalid"; dir: string; code: string; file: string; field?: string; message: string }
   | { type: "recovered"; dir: string }

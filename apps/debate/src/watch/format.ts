@@ -35,7 +35,7 @@ export function formatWatchLine(event: WatchEvent, name: (dir: string) => string
       return `${name(event.dir)}: ${what} [${where}]`;
     }
     case "answer_rejected":
-      return `${name(event.dir)}: ${event.unit} ${event.exchange} · the ${event.role}'s answer was rejected, asking again (attempt ${event.attempt}): ${event.errors.join("; ")}`;
+      return `${name(event.dir)}: ${event.unit} ${event.exchange} · the ${event.role}'s answer was rejected, asking again (attempt ${event.attempt}): ${event.errors.join("; ")}${event.retryPrompt ? `; the full list is in ${event.retryPrompt}` : ""}`;
     case "invalid":
       return `${name(event.dir)}: ${event.file}${event.field ? ` field ${event.field}` : ""} is invalid (${event.code}): ${event.message}; waiting for a fix`;
     case "recovered":

@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import { promptsDir, stepStem } from "@debatekit/adapter-manual";
 import { clipText, DEFAULT_FORMAT_NAME, DebatekitError, findFormat, formatOf } from "@debatekit/core";
 import { splitFrontmatter } from "@debatekit/files";
 import { type RunOptions, runDebate } from "@debatekit/runner";
@@ -126,6 +127,8 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
     emit({ type: "run_started", dir, reasons });
     const unit = await unitOf(dir);
     const pending: PendingSeat[] = [];
+    // Seats a person answers (manual): a rejection names their retry prompt, as `debate run` does.
+    const people = new Set<string>();
     // One plain controller per run, so nothing outlives the run: close() and removeDebate()
     // abort the run in progress through it.
     const abort = new AbortController();
@@ -156,6 +159,8 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
               exchange: event.exchange,
               phase: event.phase,
             });
+          } else if (event.type === "seat_started" && event.adapter === "manual") {
+            people.add(event.role);
           } else if (event.type === "retry") {
             emit({
               type: "answer_rejected",
@@ -165,6 +170,9 @@ export function watchDebates(dirs: readonly string[], options: WatchOptions = {}
               role: event.role,
               attempt: event.attempt,
               errors: event.errors,
+              ...(people.has(event.role)
+                ? { retryPrompt: `${promptsDir}/${stepStem({ ...event })}.md` }
+                : {}),
             });
           } else if (event.type === "seat_finished" && event.status === "pending") {
             pending.push({ role: event.role, message: event.error ?? "" });
