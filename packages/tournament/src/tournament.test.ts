@@ -3,20 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createTournament,
-  parseTournamentFile,
-  readTournament,
-  serializeTournamentFile,
-  TOURNAMENT_FILE,
-} from "./folder.js";
+import { parseTournamentFile, readTournament, serializeTournamentFile, TOURNAMENT_FILE } from "./folder.js";
 import { createGate, pauseOnRateLimit, retryAfterMs } from "./limiter.js";
 import { parseMotions } from "./motions.js";
 import { planTournament } from "./plan.js";
 import { writeTournamentReport } from "./report.js";
 import { readResults } from "./results.js";
 import { runTournament, type TournamentEvent } from "./run-local.js";
-import { parseEntrants } from "./spec.js";
+import { createReplayTournament } from "./test-helpers/replay-tournament.js";
 
 const example = fileURLToPath(new URL("../../../examples/tournament-replay/", import.meta.url));
 let root: string;
@@ -30,15 +24,10 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function newExample(dir = path.join(root, "t"), replayDir = path.join(example, "recordings")) {
-  return createTournament(dir, {
-    motions: parseMotions(await readFile(path.join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
-    players: parseEntrants("replay:alice,replay:bob,replay:carol", "--seats"),
-    judges: parseEntrants("replay", "--judges"),
-    format: "crossfire",
-    length: 1,
-    replayDir,
-    now: "2026-11-24T04:00:00.000Z",
+function newExample(dir = path.join(root, "t"), replayDir?: string) {
+  return createReplayTournament(dir, {
+    players: "replay:alice,replay:bob,replay:carol",
+    ...(replayDir ? { replayDir } : {}),
   });
 }
 

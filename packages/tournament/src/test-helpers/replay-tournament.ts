@@ -1,5 +1,5 @@
 // A small tournament of replay seats (examples/tournament-replay's recordings) for queue tests:
-// alice and bob on the example's motions, one crossfire round each.
+// the example's motions, one crossfire round each.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,15 +9,21 @@ import { parseEntrants } from "../spec.js";
 
 const example = fileURLToPath(new URL("../../../../examples/tournament-replay/", import.meta.url));
 
-/** Creates the tournament in `dir` (its seats answer from the recordings, logging each call to DEBATEKIT_REPLAY_LOG). */
-export async function createReplayTournament(dir: string): ReturnType<typeof createTournament> {
+/**
+ * Creates the tournament in `dir` (its seats answer from the recordings, logging each call to
+ * DEBATEKIT_REPLAY_LOG): alice and bob unless `players` says otherwise, from `replayDir` if given.
+ */
+export async function createReplayTournament(
+  dir: string,
+  options: { players?: string; replayDir?: string } = {},
+): ReturnType<typeof createTournament> {
   return createTournament(dir, {
     motions: parseMotions(await readFile(path.join(example, "motions.jsonl"), "utf8"), "motions.jsonl"),
-    players: parseEntrants("replay:alice,replay:bob", "--seats"),
+    players: parseEntrants(options.players ?? "replay:alice,replay:bob", "--seats"),
     judges: parseEntrants("replay", "--judges"),
     format: "crossfire",
     length: 1,
-    replayDir: path.join(example, "recordings"),
+    replayDir: options.replayDir ?? path.join(example, "recordings"),
     now: "2026-11-24T04:00:00.000Z",
   });
 }

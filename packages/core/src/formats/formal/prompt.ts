@@ -50,9 +50,8 @@ function compactEntry(a: ArgumentRecord): string {
 /**
  * An argument file's body as a prompt shows it: each attack and defense one paragraph
  * (`Attacking id (type): content`, no section heading) instead of a heading and a type line (fewer
- * tokens, same facts;
- * a body written otherwise is kept as it is), section headings pushed `levels` down so they nest
- * under the prompt's own.
+ * tokens, same facts; a body written otherwise is kept as it is), section headings pushed `levels`
+ * down so they nest under the prompt's own.
  */
 function promptBody(a: ArgumentRecord, levels: string): string {
   return a.body
@@ -133,41 +132,45 @@ function exchangeBlock(
 }
 
 /**
- * The debate's history up to exchange `last`, in order: exchanges before the full part as compact
- * entries, the full part's exchanges in full, each exchange followed by its line of the judgment
- * log. Append-only between compactions; a compaction keeps the compact entries before it as they
- * were (the heading names no range), so even then the prompts share a prefix. The judge's history.
+ * The blocks of the history up to exchange `last`, in order, each exchange's block compact before
+ * exchange `fullFrom` and in full from it, each followed by its line of the judgment log.
  */
-export function formalHistory(state: DebateState, last: number, window: number): string {
-  const from = historyFrom(last, window);
+function historyBlocks(state: DebateState, last: number, fullFrom: number) {
   const log = judgmentLog(state);
   const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
-  const exchanges = [...groups.keys()].sort((a, b) => a - b);
-  const parts: string[] = [];
-  const compact = exchanges.filter((e) => e < from);
-  if (compact.length > 0) {
-    const texts = compact.map((e) => exchangeBlock("compact", e, groups.get(e)!, log.get(e)));
-    parts.push(
-      `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${texts.join("\n\n")}`,
+  return [...groups.keys()]
+    .sort((a, b) => a - b)
+    .map((e) => ({
+      full: e >= fullFrom,
+      text: exchangeBlock(e >= fullFrom ? "full" : "compact", e, groups.get(e)!, log.get(e)),
+    }));
+}
+
+/**
+ * The judge's history up to exchange `last`: exchanges before the full part as compact entries,
+ * the full part's exchanges in full. Append-only between compactions; a compaction keeps the
+ * compact entries before it as they were (the heading names no range), so even then the prompts
+ * share a prefix.
+ */
+export function formalHistory(state: DebateState, last: number, window: number): string {
+  const blocks = historyBlocks(state, last, historyFrom(last, window));
+  const compact = blocks.filter((b) => !b.full).map((b) => b.text);
+  const parts = blocks.filter((b) => b.full).map((b) => b.text);
+  if (compact.length > 0)
+    parts.unshift(
+      `Earlier exchanges, compact: per argument its id (prop_ or opp_ names the side), title and claim; per exchange the judgment.\n\n${compact.join("\n\n")}`,
     );
-  }
-  for (const e of exchanges.filter((x) => x >= from))
-    parts.push(exchangeBlock("full", e, groups.get(e)!, log.get(e)));
   return parts.length > 0 ? parts.join("\n\n") : "(nothing yet)";
 }
 
 /**
- * A debater's history up to exchange `last`: every exchange as compact entries, each followed by its
- * line of the judgment log. Only grows from one prompt of the seat to the next (the exchange before
- * is the one new block), so all of it is a cached prefix; the other side's latest arguments follow it
- * in full (detailEntry), after which nothing is shared with the next prompt anyway.
+ * A debater's history up to exchange `last`: every exchange compact. Only grows from one prompt of
+ * the seat to the next (the exchange before is the one new block), so all of it is a cached
+ * prefix; the other side's latest arguments follow it in full (detailEntry), after which nothing
+ * is shared with the next prompt anyway.
  */
 function compactLog(state: DebateState, last: number): string {
-  const log = judgmentLog(state);
-  const groups = byExchange(state.arguments.filter((a) => a.frontmatter.exchange <= last));
-  const blocks = [...groups.keys()]
-    .sort((a, b) => a - b)
-    .map((e) => exchangeBlock("compact", e, groups.get(e)!, log.get(e)));
+  const blocks = historyBlocks(state, last, Number.POSITIVE_INFINITY).map((b) => b.text);
   return blocks.length > 0 ? blocks.join("\n\n") : "(nothing yet)";
 }
 
