@@ -11,7 +11,12 @@ it("opens the printed URL with $BROWSER, and the help says so", async () => {
   await mkdir(join(cwd, "debates"));
   const opened = join(root, "opened.txt");
   const browser = join(root, "browser.sh");
-  await writeFile(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+  // Written whole, then renamed: the test reads it as soon as it exists (`>` alone would let it
+  // see the file created and still empty).
+  await writeFile(
+    browser,
+    `#!/bin/sh\nprintf '%s' "$1" > '${opened}.tmp' && mv '${opened}.tmp' '${opened}'\n`,
+  );
   await chmod(browser, 0o755);
   const child = spawn(process.execPath, [debateBin, "serve", "--open", "--port", "0"], {
     cwd,
