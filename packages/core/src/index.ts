@@ -54,7 +54,7 @@ export type {
   StepMeta,
   TournamentSides,
 } from "./formats/format.js";
-export { defineFormat } from "./formats/format.js";
+export { defineFormat, FORMAT_SPEC_VERSION, RESERVED_OPTION_NAMES } from "./formats/format.js";
 export type { BuiltinFormatName } from "./formats/registry.js";
 export {
   checkFormat,
@@ -68,6 +68,7 @@ export {
   formats,
   journalStepKey,
   REPORTING_PHASE,
+  ROLE_NAME_PATTERN,
   registerFormat,
 } from "./formats/registry.js";
 export type { DecisionOutcome } from "./formats/review/decision.js";

@@ -201,48 +201,7 @@ export async function startModelServer(
       sendError(res, api, answer.error, answer.message ?? `scripted ${answer.error}`, answer.retryAfterMs);
       return;
     }
-    const id = `stub${counter}`;
-    if (typeof answer === "object" && "toolCall" in answer) {
-      const usage = answer.usage ?? defaultUsage;
-      if (api === "gemini") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(geminiToolResponse(answer.toolCall, request.model, usage)));
-        return;
-      }
-      const events =
-        api === "anthropic"
-          ? anthropicToolEvents(answer.toolCall, request.model, usage, `msg_${id}`)
-          : api === "openai-responses"
-            ? responsesToolEvents(answer.toolCall, request.model, usage, id)
-            : api === "openai-chat"
-              ? chatToolEvents(answer.toolCall, request.model, usage, id)
-              : [{ data: geminiToolResponse(answer.toolCall, request.model, usage) }];
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(serializeSse(events));
-      return;
-    }
-    const text = typeof answer === "string" ? answer : answer.text;
-    const usage = typeof answer === "string" ? defaultUsage : (answer.usage ?? defaultUsage);
-    if (api === "openai-chat" && flavor === "ollama" && (body as { stream?: unknown }).stream === false) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(ollamaCompletion(text, request.model, usage, id)));
-      return;
-    }
-    if (api === "gemini") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(geminiResponse(text, request.model, usage, true)));
-      return;
-    }
-    const events =
-      api === "anthropic"
-        ? anthropicEvents(text, request.model, usage, `msg_${id}`)
-        : api === "openai-responses"
-          ? responsesEvents(text, request.model, usage, id)
-          : api === "openai-chat"
-            ? chatEvents(text, request.model, usage, id)
-            : geminiEvents(text, request.model, usage);
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    res.end(serializeSse(events));
+    sendAnswer(res, request, answer, { id: `stub${counter}`, ollama: flavor === "ollama" });
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -261,6 +220,57 @@ export async function startModelServer(
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Writes a scripted answer (text or a tool call) in the wire form of the request's API. */
+function sendAnswer(
+  res: ServerResponse,
+  request: ModelRequest,
+  answer: Exclude<ModelReply, { hang: true } | { error: unknown }>,
+  { id, ollama }: { id: string; ollama: boolean },
+): void {
+  const { api, body } = request;
+  if (typeof answer === "object" && "toolCall" in answer) {
+    const usage = answer.usage ?? defaultUsage;
+    if (api === "gemini") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(geminiToolResponse(answer.toolCall, request.model, usage)));
+      return;
+    }
+    const events =
+      api === "anthropic"
+        ? anthropicToolEvents(answer.toolCall, request.model, usage, `msg_${id}`)
+        : api === "openai-responses"
+          ? responsesToolEvents(answer.toolCall, request.model, usage, id)
+          : api === "openai-chat"
+            ? chatToolEvents(answer.toolCall, request.model, usage, id)
+            : [{ data: geminiToolResponse(answer.toolCall, request.model, usage) }];
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.end(serializeSse(events));
+    return;
+  }
+  const text = typeof answer === "string" ? answer : answer.text;
+  const usage = typeof answer === "string" ? defaultUsage : (answer.usage ?? defaultUsage);
+  if (api === "openai-chat" && ollama && (body as { stream?: unknown }).stream === false) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(ollamaCompletion(text, request.model, usage, id)));
+    return;
+  }
+  if (api === "gemini") {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(geminiResponse(text, request.model, usage, true)));
+    return;
+  }
+  const events =
+    api === "anthropic"
+      ? anthropicEvents(text, request.model, usage, `msg_${id}`)
+      : api === "openai-responses"
+        ? responsesEvents(text, request.model, usage, id)
+        : api === "openai-chat"
+          ? chatEvents(text, request.model, usage, id)
+          : geminiEvents(text, request.model, usage);
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.end(serializeSse(events));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -145,6 +145,9 @@ export function testFormat(c: FormatCase): void {
     it("runs a copy of its example to the end", async () => {
       const dir = await finished("run");
       expect((await statusRow(dir)).phase).toBe("complete");
+      // formal's derived index of its argument files is formal's alone.
+      if (!format.folders.includes("arguments"))
+        expect(await exists(join(dir, ".debate/argument-index.json"))).toBe(false);
       expect(await snapshot(dir)).toEqual(await expected());
     });
 

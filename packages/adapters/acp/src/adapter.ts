@@ -52,6 +52,249 @@ export interface AcpAdapterOptions {
   killGraceMs?: number;
 }
 
+/** A connection to a started agent: its JSON-RPC channel, the turn being collected and its raw lines. */
+interface AgentLink {
+  connection: JsonRpcConnection;
+  collector: TurnCollector;
+  raw(): { lines: string[]; truncated: boolean };
+}
+
+/** Connects to the agent's stdio, answering permission requests by `policy` and collecting the raw lines. */
+function linkAgent(agent: AgentProcess, policy: PermissionPolicy, workspace: string | undefined): AgentLink {
+  const lines: string[] = [];
+  let rawSize = 0;
+  let truncated = false;
+  const collector = new TurnCollector();
+  const connection = new JsonRpcConnection(agent.child.stdout, agent.child.stdin, {
+    onLine: (line) => {
+      if (rawSize + line.length > maxRawBytes) {
+        truncated = true;
+        return;
+      }
+      lines.push(line);
+      rawSize += line.length + 1;
+    },
+    onNotification: (method, params) => {
+      if (method === "session/update") collector.update(params);
+    },
+    onRequest: (method, params) => {
+      if (method === "session/request_permission") {
+        const answer = permissionOutcome(params, policy, workspace);
+        const chosen = (answer.outcome as { optionId?: unknown }).optionId;
+        const options = (params as { options?: Array<{ optionId?: unknown; kind?: unknown }> } | null)
+          ?.options;
+        const allowed =
+          Array.isArray(options) && options.some((o) => o.optionId === chosen && o.kind === "allow_once");
+        collector.noteTool((params as { toolCall?: unknown } | null)?.toolCall, !allowed);
+        return answer;
+      }
+      // We offered no fs and no terminal in `initialize`; anything else is not ours to do.
+      throw Object.assign(new Error(`debatekit does not offer ${method}`), { code: -32601 });
+    },
+  });
+  return { connection, collector, raw: () => ({ lines, truncated }) };
+}
+
+/** Selects the model and thought level when the agent offers them; returns the model in use. */
+async function applySettings(
+  connection: JsonRpcConnection,
+  session: unknown,
+  id: string,
+  model: string | undefined,
+  level: string,
+): Promise<string | undefined> {
+  const configOptions = readConfigOptions(session);
+  const modelOption = findConfigOption(configOptions, "model");
+  if (model && modelOption && modelOption.currentValue !== model) {
+    if (!modelOption.values.includes(model)) {
+      const offered = modelOption.values.slice(0, 8).join(", ");
+      throw new Error(`the agent does not offer model ${model} (offers: ${offered})`);
+    }
+    await connection.request("session/set_config_option", {
+      sessionId: id,
+      configId: modelOption.id,
+      value: model,
+    });
+    return model;
+  }
+  const thought = findConfigOption(configOptions, "thought_level");
+  if (thought?.values.includes(level) && thought.currentValue !== level) {
+    await connection.request("session/set_config_option", {
+      sessionId: id,
+      configId: thought.id,
+      value: level,
+    });
+  }
+  return modelOption?.currentValue ?? model;
+}
+
+/** What a turn needs besides the link: the prompt, the folder, the effort's model and level. */
+interface TurnInput {
+  request: SeatRequest;
+  cwd: string;
+  effort: { model?: string; effort: string };
+  /** Called with the session's id as soon as there is one (a timeout then cancels it). */
+  onSession(id: string): void;
+}
+
+/** Loads the seat's earlier session when the agent can and still has it, else starts one. */
+async function openSession(
+  { connection, collector }: AgentLink,
+  input: TurnInput,
+  canLoad: boolean,
+): Promise<{ session: unknown; sessionId: string }> {
+  const sessionParams = { cwd: input.cwd, mcpServers: [] };
+  const previous = input.request.sessionId;
+  if (previous && canLoad) {
+    try {
+      collector.watch(previous);
+      const session = await connection.request("session/load", { ...sessionParams, sessionId: previous });
+      return { session, sessionId: previous };
+    } catch (error) {
+      // A session the agent no longer has: start afresh (the prompt carries the whole debate).
+      if (!(error instanceof RpcError)) throw error;
+    }
+  }
+  const session = await connection.request("session/new", sessionParams);
+  const id = (session as { sessionId?: unknown } | null)?.sessionId;
+  if (typeof id !== "string" || !id) throw new Error("session/new answered without a sessionId");
+  return { session, sessionId: id };
+}
+
+/** One turn: initialize, open a session, apply the settings, prompt, and collect the answer. */
+async function runTurn(link: AgentLink, input: TurnInput): Promise<Turn> {
+  const { connection, collector } = link;
+  const info = readInitializeResult(await connection.request("initialize", initializeParams(clientVersion)));
+  if (info.protocolVersion !== undefined && info.protocolVersion !== protocolVersion) {
+    throw new Error(
+      `the agent speaks ACP version ${info.protocolVersion}; debatekit speaks ${protocolVersion}`,
+    );
+  }
+  const { session, sessionId } = await openSession(link, input, Boolean(info.loadSession));
+  input.onSession(sessionId);
+  const model = await applySettings(connection, session, sessionId, input.effort.model, input.effort.effort);
+  collector.start(sessionId);
+  const result = readPromptResult(
+    await connection.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: input.request.prompt }],
+    }),
+  );
+  const usage: Usage = {
+    ...(result.inputTokens !== undefined ? { inputTokens: result.inputTokens } : {}),
+    ...(result.cachedInputTokens !== undefined ? { cachedInputTokens: result.cachedInputTokens } : {}),
+    ...(result.outputTokens !== undefined ? { outputTokens: result.outputTokens } : {}),
+    ...(collector.costUsd !== undefined ? { costUsd: collector.costUsd } : {}),
+  };
+  return {
+    text: collector.text(),
+    stopReason: result.stopReason,
+    sessionId,
+    ...(model ? { model } : {}),
+    ...(Object.keys(usage).length > 0 ? { usage } : {}),
+  };
+}
+
+/** Runs the turn against the clock, the user's stop and the agent's exit: whichever comes first. */
+async function raceTurn(agent: AgentProcess, link: AgentLink, input: TurnInput): Promise<Outcome> {
+  const { request } = input;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const outcome = await new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), request.timeoutMs);
+    onAbort = () => resolve({ kind: "cancelled" });
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    agent.exited.then((exit) => {
+      resolve({ kind: "exited", exit });
+      link.connection.close(new Error("the agent exited"));
+    });
+    runTurn(link, input).then(
+      (turn) => resolve({ kind: "answered", turn }),
+      (error: Error) => resolve({ kind: "failed", error }),
+    );
+  });
+  clearTimeout(timer);
+  if (onAbort) request.signal?.removeEventListener("abort", onAbort);
+  return outcome;
+}
+
+/** Who the call was for, to word its envelope: the program's name, the known agent, the secrets to hide. */
+interface CallFacts {
+  programName: string;
+  known: ReturnType<typeof knownAgentOf>;
+  secrets: readonly string[];
+  timeoutMs: number;
+  toolCalls: readonly string[];
+  refusedTools: number;
+  stderr: string;
+}
+
+/** The envelope of a call that did not answer: timeout, stop, exit or a protocol error. */
+function failureEnvelope(
+  outcome: Exclude<Outcome, { kind: "answered" }>,
+  fail: (status: SeatCall["status"], error: string) => SeatCall,
+  facts: CallFacts,
+): SeatCall {
+  const { programName, known } = facts;
+  switch (outcome.kind) {
+    case "timeout":
+      return fail("timeout", `no answer within ${facts.timeoutMs} ms; process group terminated`);
+    case "cancelled":
+      return fail("cancelled", `${programName} was stopped by the user`);
+    case "exited": {
+      const e = outcome.exit;
+      if (e.spawnError) {
+        return e.spawnError.code === "ENOENT"
+          ? fail(
+              "unavailable",
+              `${programName} is not installed or not on PATH${known ? `: ${known.setupHint}` : ""}`,
+            )
+          : fail("exit", `${programName} could not start: ${e.spawnError.message}`);
+      }
+      const lastStderr = facts.stderr.trim().split("\n").at(-1)?.trim() ?? "";
+      const how = e.exitCode === null ? `was killed by ${e.signal}` : `exited with ${e.exitCode}`;
+      return fail("exit", `${programName} ${how} before answering${lastStderr ? `: ${lastStderr}` : ""}`);
+    }
+    case "failed": {
+      const error = outcome.error;
+      if (error instanceof RpcError && error.method === "initialize" && /auth/i.test(error.rpc.message)) {
+        return fail("unavailable", `${error.message}${known ? `; ${known.setupHint}` : ""}`);
+      }
+      const isAuth = error instanceof RpcError && error.rpc.code === -32000;
+      return fail(isAuth ? "unavailable" : "exit", error.message);
+    }
+  }
+}
+
+/** The envelope of a finished turn: its answer, or why a turn that ended gave none. */
+function answerEnvelope(turn: Turn, base: Omit<SeatCall, "status" | "text">, facts: CallFacts): SeatCall {
+  const { programName, secrets } = facts;
+  const meta = {
+    ...base,
+    sessionId: turn.sessionId,
+    ...(turn.model ? { model: turn.model } : {}),
+    ...(turn.usage ? { usage: turn.usage } : {}),
+  };
+  if (turn.stopReason === "refusal")
+    return { ...meta, status: "exit", text: "", error: "the agent refused to answer (stopReason refusal)" };
+  if (turn.stopReason === "cancelled")
+    return { ...meta, status: "cancelled", text: "", error: "the agent cancelled the turn" };
+  const text = redactSecrets(turn.text, secrets);
+  if (text.trim() === "" && facts.toolCalls.length > 0) {
+    const names = sanitizeError(facts.toolCalls.join(", "), secrets, 80);
+    const why =
+      facts.refusedTools > 0
+        ? `${programName}: the model asked for tools the seat refused (${names}) and gave no answer`
+        : `${programName}: the model used tools (${names}) and gave no answer`;
+    return { ...meta, status: "exit", text: "", error: sanitizeError(why, secrets) };
+  }
+  if (text.trim() === "") {
+    const error = sanitizeError(`${programName} answered nothing (stopReason ${turn.stopReason})`, secrets);
+    return { ...meta, status: "empty", text: "", error };
+  }
+  return { ...meta, status: "ok", text };
+}
+
 /** An adapter that talks to an ACP agent (`seat.command`, default `kiro-cli acp`) over stdio. */
 export function createAdapter(
   seat: SeatConfig,
@@ -95,157 +338,34 @@ export function createAdapter(
       cwd,
       env: childEnv,
     });
-    const lines: string[] = [];
-    let rawSize = 0;
-    let rawTruncated = false;
-    const collector = new TurnCollector();
-    const connection = new JsonRpcConnection(agent.child.stdout, agent.child.stdin, {
-      onLine: (line) => {
-        if (rawSize + line.length > maxRawBytes) {
-          rawTruncated = true;
-          return;
-        }
-        lines.push(line);
-        rawSize += line.length + 1;
-      },
-      onNotification: (method, params) => {
-        if (method === "session/update") collector.update(params);
-      },
-      onRequest: (method, params) => {
-        if (method === "session/request_permission") {
-          const answer = permissionOutcome(params, policy, sandbox.workspace);
-          const chosen = (answer.outcome as { optionId?: unknown }).optionId;
-          const options = (params as { options?: Array<{ optionId?: unknown; kind?: unknown }> } | null)
-            ?.options;
-          const allowed =
-            Array.isArray(options) && options.some((o) => o.optionId === chosen && o.kind === "allow_once");
-          collector.noteTool((params as { toolCall?: unknown } | null)?.toolCall, !allowed);
-          return answer;
-        }
-        // We offered no fs and no terminal in `initialize`; anything else is not ours to do.
-        throw Object.assign(new Error(`debatekit does not offer ${method}`), { code: -32601 });
-      },
-    });
+    const link = linkAgent(agent, policy, sandbox.workspace);
     let sessionId: string | undefined;
-
-    async function runTurn(): Promise<Turn> {
-      const info = readInitializeResult(
-        await connection.request("initialize", initializeParams(clientVersion)),
-      );
-      if (info.protocolVersion !== undefined && info.protocolVersion !== protocolVersion) {
-        throw new Error(
-          `the agent speaks ACP version ${info.protocolVersion}; debatekit speaks ${protocolVersion}`,
-        );
-      }
-      const sessionParams = { cwd, mcpServers: [] };
-      let session: unknown;
-      if (request.sessionId && info.loadSession) {
-        try {
-          collector.watch(request.sessionId);
-          session = await connection.request("session/load", {
-            ...sessionParams,
-            sessionId: request.sessionId,
-          });
-          sessionId = request.sessionId;
-        } catch (error) {
-          // A session the agent no longer has: start afresh (the prompt carries the whole debate).
-          if (!(error instanceof RpcError)) throw error;
-        }
-      }
-      if (!sessionId) {
-        session = await connection.request("session/new", sessionParams);
-        const id = (session as { sessionId?: unknown } | null)?.sessionId;
-        if (typeof id !== "string" || !id) throw new Error("session/new answered without a sessionId");
+    const outcome = await raceTurn(agent, link, {
+      request,
+      cwd,
+      effort,
+      onSession: (id) => {
         sessionId = id;
-      }
-      const model = await applySettings(session, sessionId, effort.model, effort.effort);
-      collector.start(sessionId);
-      const result = readPromptResult(
-        await connection.request("session/prompt", {
-          sessionId,
-          prompt: [{ type: "text", text: request.prompt }],
-        }),
-      );
-      const usage: Usage = {
-        ...(result.inputTokens !== undefined ? { inputTokens: result.inputTokens } : {}),
-        ...(result.cachedInputTokens !== undefined ? { cachedInputTokens: result.cachedInputTokens } : {}),
-        ...(result.outputTokens !== undefined ? { outputTokens: result.outputTokens } : {}),
-        ...(collector.costUsd !== undefined ? { costUsd: collector.costUsd } : {}),
-      };
-      return {
-        text: collector.text(),
-        stopReason: result.stopReason,
-        sessionId,
-        ...(model ? { model } : {}),
-        ...(Object.keys(usage).length > 0 ? { usage } : {}),
-      };
-    }
-
-    /** Selects the model and thought level when the agent offers them; returns the model in use. */
-    async function applySettings(
-      session: unknown,
-      id: string,
-      model: string | undefined,
-      level: string,
-    ): Promise<string | undefined> {
-      const configOptions = readConfigOptions(session);
-      const modelOption = findConfigOption(configOptions, "model");
-      if (model && modelOption && modelOption.currentValue !== model) {
-        if (!modelOption.values.includes(model)) {
-          const offered = modelOption.values.slice(0, 8).join(", ");
-          throw new Error(`the agent does not offer model ${model} (offers: ${offered})`);
-        }
-        await connection.request("session/set_config_option", {
-          sessionId: id,
-          configId: modelOption.id,
-          value: model,
-        });
-        return model;
-      }
-      const thought = findConfigOption(configOptions, "thought_level");
-      if (thought?.values.includes(level) && thought.currentValue !== level) {
-        await connection.request("session/set_config_option", {
-          sessionId: id,
-          configId: thought.id,
-          value: level,
-        });
-      }
-      return modelOption?.currentValue ?? model;
-    }
-
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const outcome = await new Promise<Outcome>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: "timeout" }), request.timeoutMs);
-      onAbort = () => resolve({ kind: "cancelled" });
-      request.signal?.addEventListener("abort", onAbort, { once: true });
-      agent.exited.then((exit) => {
-        resolve({ kind: "exited", exit });
-        connection.close(new Error("the agent exited"));
-      });
-      runTurn().then(
-        (turn) => resolve({ kind: "answered", turn }),
-        (error: Error) => resolve({ kind: "failed", error }),
-      );
+      },
     });
-    clearTimeout(timer);
-    if (onAbort) request.signal?.removeEventListener("abort", onAbort);
     if ((outcome.kind === "timeout" || outcome.kind === "cancelled") && sessionId) {
-      connection.notify("session/cancel", { sessionId });
+      link.connection.notify("session/cancel", { sessionId });
     }
     const exit = await agent.terminate(options.killGraceMs);
-    connection.close(new Error("the call is over"));
+    link.connection.close(new Error("the call is over"));
     await cleanup();
 
     const stderr = agent.stderr();
+    const { collector } = link;
+    const raw = link.raw();
     const base = {
       durationMs: Math.round(performance.now() - started),
       transport: "acp" as const,
       exitCode: exit.exitCode,
       raw: {
-        stdout: redactSecrets(lines.join("\n"), secrets),
+        stdout: redactSecrets(raw.lines.join("\n"), secrets),
         stderr: redactSecrets(stderr, secrets),
-        truncated: rawTruncated,
+        truncated: raw.truncated,
       },
       ...(sessionId ? { sessionId } : {}),
       ...(collector.toolCalls.length
@@ -256,85 +376,23 @@ export function createAdapter(
           }
         : {}),
     };
+    const facts: CallFacts = {
+      programName,
+      known,
+      secrets,
+      timeoutMs: request.timeoutMs,
+      toolCalls: collector.toolCalls,
+      refusedTools: collector.refusedTools,
+      stderr,
+    };
+    if (outcome.kind === "answered") return answerEnvelope(outcome.turn, base, facts);
     const fail = (status: SeatCall["status"], error: string): SeatCall => ({
       ...base,
       status,
       text: "",
       error: sanitizeError(error, secrets),
     });
-    const lastStderr = stderr.trim().split("\n").at(-1)?.trim() ?? "";
-
-    switch (outcome.kind) {
-      case "timeout":
-        return fail("timeout", `no answer within ${request.timeoutMs} ms; process group terminated`);
-      case "cancelled":
-        return fail("cancelled", `${programName} was stopped by the user`);
-      case "exited": {
-        const e = outcome.exit;
-        if (e.spawnError) {
-          return e.spawnError.code === "ENOENT"
-            ? fail(
-                "unavailable",
-                `${programName} is not installed or not on PATH${known ? `: ${known.setupHint}` : ""}`,
-              )
-            : fail("exit", `${programName} could not start: ${e.spawnError.message}`);
-        }
-        const how = e.exitCode === null ? `was killed by ${e.signal}` : `exited with ${e.exitCode}`;
-        return fail("exit", `${programName} ${how} before answering${lastStderr ? `: ${lastStderr}` : ""}`);
-      }
-      case "failed": {
-        const error = outcome.error;
-        if (error instanceof RpcError && error.method === "initialize" && /auth/i.test(error.rpc.message)) {
-          return fail("unavailable", `${error.message}${known ? `; ${known.setupHint}` : ""}`);
-        }
-        const isAuth = error instanceof RpcError && error.rpc.code === -32000;
-        return fail(isAuth ? "unavailable" : "exit", error.message);
-      }
-      case "answered": {
-        const { turn } = outcome;
-        const meta = {
-          ...base,
-          sessionId: turn.sessionId,
-          ...(turn.model ? { model: turn.model } : {}),
-          ...(turn.usage ? { usage: turn.usage } : {}),
-        };
-        if (turn.stopReason === "refusal") {
-          return {
-            ...meta,
-            status: "exit",
-            text: "",
-            error: "the agent refused to answer (stopReason refusal)",
-          };
-        }
-        if (turn.stopReason === "cancelled") {
-          return { ...meta, status: "cancelled", text: "", error: "the agent cancelled the turn" };
-        }
-        const text = redactSecrets(turn.text, secrets);
-        if (text.trim() === "" && collector.toolCalls.length > 0) {
-          const names = sanitizeError(collector.toolCalls.join(", "), secrets, 80);
-          return {
-            ...meta,
-            status: "exit",
-            text: "",
-            error: sanitizeError(
-              collector.refusedTools > 0
-                ? `${programName}: the model asked for tools the seat refused (${names}) and gave no answer`
-                : `${programName}: the model used tools (${names}) and gave no answer`,
-              secrets,
-            ),
-          };
-        }
-        if (text.trim() === "") {
-          return {
-            ...meta,
-            status: "empty",
-            text: "",
-            error: sanitizeError(`${programName} answered nothing (stopReason ${turn.stopReason})`, secrets),
-          };
-        }
-        return { ...meta, status: "ok", text };
-      }
-    }
+    return failureEnvelope(outcome, fail, facts);
   }
 
   return {

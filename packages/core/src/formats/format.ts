@@ -211,6 +211,11 @@ export type ResetSupport<F extends FrontmatterBase = FrontmatterBase> =
  */
 export interface Format<F extends FrontmatterBase = FrontmatterBase> {
   readonly name: string;
+  /**
+   * The version of this spec the format was written against ({@link FORMAT_SPEC_VERSION});
+   * `defineFormat` sets it. A format without one is taken to be of version 1.
+   */
+  readonly specVersion?: number;
   /** Every seat the format may call (debaters, judges, fallback, summarizer, reporter), with its kind. */
   readonly roles: readonly SeatSpec[];
   /** What progress is counted in (progress lines, watch, log and reset wording). */
@@ -312,7 +317,38 @@ export interface FormatDeclaration {
 // biome-ignore lint/suspicious/noExplicitAny: a format's frontmatter type is known only inside its own folder
 export type AnyFormat = Format<any>;
 
-/** Makes a format (the one way to define one; checks the object against `Format<F>`). */
+/**
+ * The version of the format spec this `@debatekit/core` implements. It changes only when a format
+ * written for the previous one would no longer work; the changelog then says how to move.
+ */
+export const FORMAT_SPEC_VERSION = 1;
+
+/**
+ * Names no role and no length flag may take: the options `debate new` has besides the formats' own
+ * (a role becomes `--<role>`, a length `--<flag>`). The CLI's tests check that this list holds all
+ * of them.
+ */
+export const RESERVED_OPTION_NAMES: readonly string[] = [
+  "allow-self-judging",
+  "define",
+  "dir",
+  "effort",
+  "format",
+  "help",
+  "isolation",
+  "judges",
+  "json",
+  "scope",
+  "slug",
+  "swap",
+  "version",
+];
+
+/**
+ * Makes a format (the one way to define one; checks the object against `Format<F>`) and stamps it
+ * with the spec version it was written against.
+ */
 export function defineFormat<F extends FrontmatterBase>(format: Format<F>): Format<F> {
-  return format;
+  if (format.specVersion !== undefined) return format;
+  return Object.assign(format, { specVersion: FORMAT_SPEC_VERSION });
 }

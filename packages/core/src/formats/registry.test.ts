@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { freshState } from "../test-helpers/states.js";
 import { formalFormat } from "./formal/format.js";
+import { FORMAT_SPEC_VERSION } from "./format.js";
 import {
   checkFormat,
   DEFAULT_FORMAT_NAME,
@@ -69,6 +70,58 @@ describe("registering a format from outside", () => {
     expect(!bad.ok && bad.errors.map((e) => e.path)).toEqual(["name", "next", "unit"]);
     expect(!bad.ok && bad.errors.every((e) => e.code === "FORMAT_INVALID")).toBe(true);
     expect(formatNames()).not.toContain("Bad Name");
+  });
+});
+
+describe("what a format may call its roles, and which spec it was written for", () => {
+  const base = { ...formalFormat, phases: {} };
+  const withRoles = (name: string, role: string) => ({
+    ...base,
+    name,
+    roles: [...formalFormat.roles, { role, kind: "debater", description: "asks" }],
+    newOptions: { ...formalFormat.newOptions, seats: [{ role, description: "asks" }] },
+  });
+
+  it("refuses a role that is one of `debate new`'s own options, naming the role and the option", () => {
+    for (const role of ["slug", "dir", "json", "scope", "effort"]) {
+      const checked = checkFormat(withRoles("named-like-an-option", role));
+      expect(checked.ok, role).toBe(false);
+      expect(!checked.ok && checked.errors[0]).toMatchObject({ code: "FORMAT_ROLE_RESERVED", path: "roles" });
+      expect(!checked.ok && checked.errors[0]!.message).toContain(`debate new --${role}`);
+    }
+  });
+
+  it("refuses a role that is no flag name, and a length flag that is an option", () => {
+    expect(checkFormat(withRoles("bad-role", "Judge Two")).ok).toBe(false);
+    const flagged = {
+      ...base,
+      name: "flagged",
+      newOptions: { ...base.newOptions, length: { ...base.newOptions.length, flag: "json" } },
+    };
+    const checked = checkFormat(flagged);
+    expect(!checked.ok && checked.errors[0]).toMatchObject({
+      code: "FORMAT_ROLE_RESERVED",
+      path: "newOptions.length.flag",
+    });
+  });
+
+  it("refuses a role that is another registered format's length flag, and registers nothing", () => {
+    const before = formatNames().length;
+    const clash = registerFormat(withRoles("clashing-rounds", "rounds"));
+    expect(!clash.ok && clash.errors[0]!.message).toContain('format "crossfire"\'s length option');
+    expect(formatNames().length).toBe(before);
+  });
+
+  it("loads a format without a spec version as version 1, and refuses another version naming both", () => {
+    expect(formalFormat.specVersion).toBe(FORMAT_SPEC_VERSION);
+    const { specVersion: _, ...unversioned } = base;
+    expect(checkFormat({ ...unversioned, name: "unversioned" }).ok).toBe(true);
+    const future = checkFormat({ ...base, name: "from-the-future", specVersion: 2 });
+    expect(!future.ok && future.errors[0]).toMatchObject({
+      code: "FORMAT_SPEC_VERSION",
+      path: "specVersion",
+    });
+    expect(!future.ok && future.errors[0]!.message).toMatch(/version 2.*implements version 1/);
   });
 });
 

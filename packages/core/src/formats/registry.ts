@@ -3,7 +3,7 @@ import type { Result, RuleError } from "../types.js";
 import { crossfireFormat } from "./crossfire/format.js";
 import { addDeclaration, type BuiltinFormatName, DEFAULT_FORMAT_NAME } from "./declarations.js";
 import { formalFormat } from "./formal/format.js";
-import type { AnyFormat } from "./format.js";
+import { type AnyFormat, FORMAT_SPEC_VERSION, RESERVED_OPTION_NAMES } from "./format.js";
 import { reviewFormat } from "./review/format.js";
 
 const builtinFormats: Record<BuiltinFormatName, AnyFormat> = {
@@ -17,6 +17,9 @@ export { DEFAULT_FORMAT_NAME };
 
 /** A format name: what debate.md's `format` key, `--format` and the config's registration use. */
 export const FORMAT_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** A role name (a key of debate.md's `seats`, a `debate new` flag `--<role>`). */
+export const ROLE_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,39}$/;
 
 const table: Record<string, AnyFormat> = Object.assign(Object.create(null), builtinFormats);
 
@@ -94,7 +97,90 @@ export function checkFormat(value: unknown): Result<AnyFormat> {
   const options = f.newOptions as { seats?: unknown; length?: unknown } | undefined;
   if (!Array.isArray(options?.seats) || options?.length === null || typeof options?.length !== "object")
     bad("newOptions", "{ seats, length }");
+  if (errors.length === 0) errors.push(...specVersionErrors(f), ...nameErrors(value as AnyFormat));
   return errors.length > 0 ? fail(...errors) : ok(value as AnyFormat);
+}
+
+/** FORMAT_SPEC_VERSION when a format was written for a version of the spec this core does not implement. */
+function specVersionErrors(f: Record<string, unknown>): RuleError[] {
+  const version = f.specVersion;
+  if (version === undefined || version === FORMAT_SPEC_VERSION) return [];
+  return [
+    ruleError(
+      "FORMAT_SPEC_VERSION",
+      "specVersion",
+      `format ${quote(f.name)} was written for format spec version ${quote(version)}; this @debatekit/core implements version ${FORMAT_SPEC_VERSION} (see the changelog of @debatekit/core for what changed)`,
+    ),
+  ];
+}
+
+/** Every role a format names (its roles, seats and `new` seats) and its length flag. */
+function namesOf(format: AnyFormat): { roles: unknown[]; flag: unknown } {
+  const roleOf = (entry: unknown) => (entry as { role?: unknown } | null)?.role;
+  const roles = new Set<unknown>([
+    ...format.roles.map(roleOf),
+    ...format.seats,
+    ...format.newOptions.seats.map(roleOf),
+  ]);
+  return { roles: [...roles], flag: (format.newOptions.length as { flag?: unknown }).flag };
+}
+
+/**
+ * FORMAT_ROLE_INVALID / FORMAT_ROLE_RESERVED when a role or the length flag is not a flag name, or is
+ * one of `debate new`'s own options (it would break `new`, its help and completion for every format).
+ */
+function nameErrors(format: AnyFormat): RuleError[] {
+  const { roles, flag } = namesOf(format);
+  const errors: RuleError[] = [];
+  const check = (name: unknown, path: string, what: string) => {
+    if (typeof name !== "string" || !ROLE_NAME_PATTERN.test(name)) {
+      errors.push(
+        ruleError(
+          "FORMAT_ROLE_INVALID",
+          path,
+          `expected ${what} matching ${ROLE_NAME_PATTERN}, found ${quote(name)}`,
+        ),
+      );
+    } else if (RESERVED_OPTION_NAMES.includes(name)) {
+      errors.push(
+        ruleError(
+          "FORMAT_ROLE_RESERVED",
+          path,
+          `${what} ${quote(name)} would be \`debate new --${name}\`, which is an option of \`debate new\` itself: rename it`,
+        ),
+      );
+    }
+  };
+  for (const role of roles) check(role, "roles", "a role");
+  check(flag, "newOptions.length.flag", "a length flag");
+  return errors;
+}
+
+/** FORMAT_ROLE_RESERVED when a role of one format is the length flag of another (both become `debate new` flags). */
+function clashErrors(format: AnyFormat): RuleError[] {
+  const mine = namesOf(format);
+  const errors: RuleError[] = [];
+  for (const other of formatList()) {
+    const theirs = namesOf(other);
+    for (const role of mine.roles)
+      if (role === theirs.flag)
+        errors.push(
+          ruleError(
+            "FORMAT_ROLE_RESERVED",
+            "roles",
+            `the role ${quote(role)} would be \`debate new --${role}\`, which is format ${quote(other.name)}'s length option: rename it`,
+          ),
+        );
+    if (typeof mine.flag === "string" && theirs.roles.includes(mine.flag))
+      errors.push(
+        ruleError(
+          "FORMAT_ROLE_RESERVED",
+          "newOptions.length.flag",
+          `the length flag ${quote(mine.flag)} would be \`debate new --${mine.flag}\`, which is a role of format ${quote(other.name)}: rename it`,
+        ),
+      );
+  }
+  return errors;
 }
 
 /**
@@ -110,6 +196,8 @@ export function registerFormat(value: unknown): Result<AnyFormat> {
       ruleError("FORMAT_NAME_TAKEN", "name", `a format named ${quote(format.name)} is registered already`),
     );
   }
+  const clashes = clashErrors(format);
+  if (clashes.length > 0) return fail(...clashes);
   table[format.name] = format;
   addDeclaration(format);
   stepKeys = undefined;

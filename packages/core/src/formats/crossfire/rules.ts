@@ -66,125 +66,162 @@ export function checkTurn(
   round: number,
   earlier: readonly Turn[],
 ): RuleError[] {
-  const errors: RuleError[] = [];
   const known = new Map<string, Turn>();
   for (const t of earlier) for (const p of t.data.points) if (p.id) known.set(p.id, t);
-  const standing = standingConcessions(earlier);
-  const own = sideLetter(role);
-  // A concession withdrawn in this very turn no longer binds its points (the withdrawal's own rules apply).
-  const withdrawing = new Set((turn.withdrawals ?? []).map((w) => w.concession));
-
-  turn.points.forEach((point, i) => {
-    const at = `points[${i}]`;
-    // A stance the schema refused (said there) is read as a plain claim: its text never reaches a message.
-    // A stance the schema refused (it says so) is read as a plain claim: its text never reaches a message.
-    const stance = point.stance === "flaw" || point.stance === "resolved" ? point.stance : "claim";
-    const evidence = point.evidence ?? [];
-    if (evidence.length === 0 && point.unsupported !== true) {
-      errors.push(
-        ruleError(
-          "CROSSFIRE_POINT_UNSUPPORTED",
-          `${at}.evidence`,
-          `expected at least one evidence item {kind: file | code | benchmark | doc | data, ref, detail}, or \`unsupported: true\` to say the point rests on none; found neither for ${quote(point.claim)}`,
-        ),
-      );
-    }
-    if (stance === "resolved" && evidence.length === 0) {
-      errors.push(
-        ruleError(
-          "CROSSFIRE_RESOLVED_UNSUPPORTED",
-          `${at}.evidence`,
-          "expected evidence for a concern certified resolved (a resolution without evidence is not accepted)",
-        ),
-      );
-    }
-    if (stance !== "claim" && (point.targets ?? []).length === 0) {
-      errors.push(
-        ruleError(
-          "CROSSFIRE_TARGET_MISSING",
-          `${at}.targets`,
-          `expected the id(s) of the other side's point(s) this ${stance} is about, found none`,
-        ),
-      );
-    }
-    (point.targets ?? []).forEach((target, j) => {
-      const path = `${at}.targets[${j}]`;
-      if (!POINT_ID.test(target) || !known.has(target)) {
-        errors.push(
-          ruleError(
-            "CROSSFIRE_REFERENCE_UNKNOWN",
-            path,
-            `expected the id of an earlier point (${[...known.keys()].join(", ") || "none yet"}), found ${quote(target)}`,
-          ),
-        );
-        return;
-      }
-      if (stance !== "claim" && target.startsWith(own)) {
-        errors.push(
-          ruleError(
-            "CROSSFIRE_TARGET_OWN_SIDE",
-            path,
-            `expected a point of the other side for a ${stance}, found your own ${target}`,
-          ),
-        );
-      }
-      if (stance === "flaw") {
-        for (const [id, c] of standing) {
-          if (c.role === role && c.target === target && !withdrawing.has(id)) {
-            errors.push(
-              ruleError(
-                "CROSSFIRE_CONCESSION_CONTRADICTED",
-                path,
-                `you conceded ${target} in ${id} (${quote(c.text)}); attacking it again needs a withdrawal of ${id} with new evidence`,
-              ),
-            );
-          }
-        }
-      }
-    });
-  });
-
-  if (role === "challenger") {
-    const named = turn.points.some(
-      (p) => p.stance === "flaw" || (p.stance === "resolved" && (p.evidence ?? []).length > 0),
-    );
-    if (!named) {
-      errors.push(
-        ruleError(
-          "CROSSFIRE_NO_FLAW",
-          "points",
-          "expected at least one point with `stance: flaw` (a flaw in the proposer's points), or `stance: resolved` with evidence certifying a concern resolved; found neither",
-        ),
-      );
-    }
-    if (round === 1) {
-      const covered = new Set(turn.points.map((p) => p.category));
-      for (const category of REQUIRED_CATEGORIES) {
-        if (!covered.has(category)) {
-          errors.push(
+  const context: PointContext = {
+    known,
+    standing: standingConcessions(earlier),
+    role,
+    // A concession withdrawn in this very turn no longer binds its points (the withdrawal's own rules apply).
+    withdrawing: new Set((turn.withdrawals ?? []).map((w) => w.concession)),
+  };
+  return [
+    ...turn.points.flatMap((point, i) => pointErrors(point, `points[${i}]`, context)),
+    ...(role === "challenger" ? challengeErrors(turn, round) : []),
+    ...(turn.concessions ?? []).flatMap((c, i) =>
+      c.target !== undefined && !known.has(c.target)
+        ? [
             ruleError(
-              "CROSSFIRE_CATEGORY_MISSING",
-              "points",
-              `expected the first challenge to cover correctness, security and developer_experience (a point with \`category: ${category}\`), found none for ${category}`,
+              "CROSSFIRE_REFERENCE_UNKNOWN",
+              `concessions[${i}].target`,
+              `expected the id of an earlier point of the other side, found ${quote(c.target)}`,
             ),
-          );
-        }
-      }
+          ]
+        : [],
+    ),
+    ...withdrawalErrors(turn, role, earlier, context.standing),
+  ];
+}
+
+/** What a point is checked against: the earlier points by id, the standing concessions, who speaks. */
+interface PointContext {
+  known: ReadonlyMap<string, Turn>;
+  standing: ReturnType<typeof standingConcessions>;
+  role: CrossfireSide;
+  withdrawing: ReadonlySet<string>;
+}
+
+type Point = CrossfireTurn["points"][number];
+
+/** One point's rules: evidence or `unsupported`, a resolution's evidence, a stance's targets and what they may be. */
+function pointErrors(point: Point, at: string, context: PointContext): RuleError[] {
+  const errors: RuleError[] = [];
+  // A stance the schema refused (it says so) is read as a plain claim: its text never reaches a message.
+  const stance = point.stance === "flaw" || point.stance === "resolved" ? point.stance : "claim";
+  const evidence = point.evidence ?? [];
+  if (evidence.length === 0 && point.unsupported !== true) {
+    errors.push(
+      ruleError(
+        "CROSSFIRE_POINT_UNSUPPORTED",
+        `${at}.evidence`,
+        `expected at least one evidence item {kind: file | code | benchmark | doc | data, ref, detail}, or \`unsupported: true\` to say the point rests on none; found neither for ${quote(point.claim)}`,
+      ),
+    );
+  }
+  if (stance === "resolved" && evidence.length === 0) {
+    errors.push(
+      ruleError(
+        "CROSSFIRE_RESOLVED_UNSUPPORTED",
+        `${at}.evidence`,
+        "expected evidence for a concern certified resolved (a resolution without evidence is not accepted)",
+      ),
+    );
+  }
+  if (stance !== "claim" && (point.targets ?? []).length === 0) {
+    errors.push(
+      ruleError(
+        "CROSSFIRE_TARGET_MISSING",
+        `${at}.targets`,
+        `expected the id(s) of the other side's point(s) this ${stance} is about, found none`,
+      ),
+    );
+  }
+  (point.targets ?? []).forEach((target, j) => {
+    errors.push(...targetErrors(target, `${at}.targets[${j}]`, stance, context));
+  });
+  return errors;
+}
+
+/** A target must be an earlier point, of the other side for a stance, and not one this side conceded. */
+function targetErrors(
+  target: string,
+  path: string,
+  stance: "claim" | "flaw" | "resolved",
+  { known, standing, role, withdrawing }: PointContext,
+): RuleError[] {
+  if (!POINT_ID.test(target) || !known.has(target)) {
+    return [
+      ruleError(
+        "CROSSFIRE_REFERENCE_UNKNOWN",
+        path,
+        `expected the id of an earlier point (${[...known.keys()].join(", ") || "none yet"}), found ${quote(target)}`,
+      ),
+    ];
+  }
+  const errors: RuleError[] = [];
+  if (stance !== "claim" && target.startsWith(sideLetter(role))) {
+    errors.push(
+      ruleError(
+        "CROSSFIRE_TARGET_OWN_SIDE",
+        path,
+        `expected a point of the other side for a ${stance}, found your own ${target}`,
+      ),
+    );
+  }
+  if (stance !== "flaw") return errors;
+  for (const [id, c] of standing) {
+    if (c.role === role && c.target === target && !withdrawing.has(id)) {
+      errors.push(
+        ruleError(
+          "CROSSFIRE_CONCESSION_CONTRADICTED",
+          path,
+          `you conceded ${target} in ${id} (${quote(c.text)}); attacking it again needs a withdrawal of ${id} with new evidence`,
+        ),
+      );
     }
   }
+  return errors;
+}
 
-  (turn.concessions ?? []).forEach((c, i) => {
-    if (c.target !== undefined && !known.has(c.target)) {
+/** The challenger names a flaw (or certifies a concern resolved with evidence); in round 1 it covers every required category. */
+function challengeErrors(turn: CrossfireTurn, round: number): RuleError[] {
+  const errors: RuleError[] = [];
+  const named = turn.points.some(
+    (p) => p.stance === "flaw" || (p.stance === "resolved" && (p.evidence ?? []).length > 0),
+  );
+  if (!named) {
+    errors.push(
+      ruleError(
+        "CROSSFIRE_NO_FLAW",
+        "points",
+        "expected at least one point with `stance: flaw` (a flaw in the proposer's points), or `stance: resolved` with evidence certifying a concern resolved; found neither",
+      ),
+    );
+  }
+  if (round !== 1) return errors;
+  const covered = new Set(turn.points.map((p) => p.category));
+  for (const category of REQUIRED_CATEGORIES) {
+    if (!covered.has(category)) {
       errors.push(
         ruleError(
-          "CROSSFIRE_REFERENCE_UNKNOWN",
-          `concessions[${i}].target`,
-          `expected the id of an earlier point of the other side, found ${quote(c.target)}`,
+          "CROSSFIRE_CATEGORY_MISSING",
+          "points",
+          `expected the first challenge to cover correctness, security and developer_experience (a point with \`category: ${category}\`), found none for ${category}`,
         ),
       );
     }
-  });
+  }
+  return errors;
+}
 
+/** A withdrawal takes back one of this side's own standing concessions, once, with evidence not cited before. */
+function withdrawalErrors(
+  turn: CrossfireTurn,
+  role: CrossfireSide,
+  earlier: readonly Turn[],
+  standing: PointContext["standing"],
+): RuleError[] {
+  const errors: RuleError[] = [];
   const cited = new Set<string>();
   for (const t of earlier) {
     for (const p of t.data.points) for (const e of p.evidence ?? []) cited.add(evidenceKey(e));

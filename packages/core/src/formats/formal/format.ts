@@ -13,7 +13,7 @@ import {
   judgingOf,
   selfJudgingProblem,
 } from "../../judging/panel.js";
-import type { ArgumentRecord, DebaterRole, SeatRole } from "../../types.js";
+import type { ArgumentRecord, DebaterRole, DebateState, RuleError, SeatRole } from "../../types.js";
 import { defineFormat } from "../format.js";
 import { recordExists } from "../steps.js";
 import { parseSideAnswer } from "./answers.js";
@@ -38,6 +38,16 @@ import { formalStanding } from "./standing.js";
 const isDebater = (role: string): role is DebaterRole => role === "proposition" || role === "opposition";
 
 /** The formal format (docs/architecture.md#formats, the dialectic plugin): Toulmin arguments, a judge scoring every one. */
+/** ANSWER_MISSING: a step applied without the answer its phase needs (never a crash, never a half step). */
+function answerMissing(role: string, state: DebateState): RuleError {
+  const { current_phase: phase, current_exchange: exchange } = state.frontmatter;
+  return ruleError(
+    "ANSWER_MISSING",
+    role,
+    `expected the ${role}'s answer for ${phase} at exchange ${exchange}, found none`,
+  );
+}
+
 export const formalFormat = defineFormat<DebateFrontmatter>({
   ...formalDeclaration,
   reset: formalReset,
@@ -146,8 +156,10 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
   apply(state, answers, now, meta = {}) {
     const exchange = state.frontmatter.current_exchange;
     if (state.frontmatter.current_phase === "awaiting_judgment") {
-      if (!judgingOf(state.frontmatter)?.blind)
+      if (!judgingOf(state.frontmatter)?.blind) {
+        if (answers.judge === undefined) return fail(answerMissing("judge", state));
         return applyJudgment(state, exchange, answers.judge as Parameters<typeof applyJudgment>[2], now);
+      }
       // A panel: the combined judgment goes through the same rules as one judge's, then its record.
       const panel = combinePanel(state, answers, meta.failures ?? {});
       if (!panel.ok) return panel;
@@ -165,6 +177,8 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
         records: [...(state.records ?? []), panel.value.record].sort((a, b) => (a.file < b.file ? -1 : 1)),
       });
     }
+    const missing = (["proposition", "opposition"] as const).filter((side) => answers[side] === undefined);
+    if (missing.length > 0) return fail(...missing.map((side) => answerMissing(side, state)));
     return applyArguments(state, exchange, {
       proposition: (answers.proposition ?? []) as ArgumentRecord[],
       opposition: (answers.opposition ?? []) as ArgumentRecord[],
