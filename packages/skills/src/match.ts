@@ -1,6 +1,6 @@
 import { annotateCodeReferences } from "./code-refs.js";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
-import { corpusOf, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
+import { corpusOf, isStopWord, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
 import { rewriteSenses } from "./senses.js";
 import type { LoadedSkill } from "./types.js";
 
@@ -17,6 +17,23 @@ export const RANK_THRESHOLD = 40;
  * evidence (`hires` is not `hiring`, `renderer` is not `render`), so the ranked match must agree.
  */
 export const STEM_SUPPORT = 15;
+
+/**
+ * Points one matched concept gives, however many of its phrases match: the same as a one-word
+ * trigger, so a skill that names the subject outright still ranks above one found by its meaning.
+ */
+export const CONCEPT_POINTS = 10;
+
+/** One concept of a skill (its manifest's `concepts`) that the text means. */
+export interface ConceptHit {
+  /** The concept's name. */
+  concept: string;
+  /** Its phrases that matched, as the manifest writes them, in manifest order. */
+  phrases: string[];
+  /** The text's words that matched them, normalized, in code-point order. */
+  words: string[];
+  points: number;
+}
 
 /** One trigger of a skill that matched the text. */
 export interface TriggerHit {
@@ -35,16 +52,21 @@ export interface SkillMatch {
   skill: LoadedSkill;
   /** It has a `*` trigger: declared essential for its roles, so it is ranked before the others. */
   always: boolean;
-  /** Points of the triggers that matched, exactly or by stem (0 when only the ranked match found it). */
+  /**
+   * Points of the triggers that matched (exactly or by stem) and of the concepts the text means (0
+   * when only the ranked match found it). An always-on skill counts ALWAYS_POINTS for its `*`.
+   */
   score: number;
   hits: TriggerHit[];
+  /** The skill's concepts whose phrases the text holds, in manifest order. */
+  concepts: ConceptHit[];
   /** BM25 of the text's stems over the skill's triggers, description and headings. */
   ranked: RankedMatch;
   /** True when `ranked.score` reaches RANK_THRESHOLD: the ranked match alone would select the skill. */
   rankedOk: boolean;
   /**
-   * Whether the text selects it: `*`, a trigger matched exactly, a trigger matched only by stem with
-   * the ranked match at STEM_SUPPORT or more, or the ranked match at RANK_THRESHOLD.
+   * Whether the text selects it: `*`, a trigger matched exactly, a concept, a trigger matched only
+   * by stem with the ranked match at STEM_SUPPORT or more, or the ranked match at RANK_THRESHOLD.
    */
   selected: boolean;
 }
@@ -91,6 +113,106 @@ function compileTriggers(skill: LoadedSkill): CompiledTrigger[] {
   }
   compiled.set(skill, list);
   return list;
+}
+
+interface CompiledPhrase {
+  phrase: string;
+  words: string[];
+  stems: string[];
+  /** Matched as a substring (CJK and other unspaced scripts) instead of by words. */
+  substring?: string;
+}
+
+interface CompiledConcept {
+  concept: string;
+  phrases: CompiledPhrase[];
+}
+
+const compiledConcepts = new WeakMap<LoadedSkill, CompiledConcept[]>();
+
+/** Normalizes a skill's concept phrases once per loaded skill; phrases without letters or digits never match. */
+function compileConcepts(skill: LoadedSkill): CompiledConcept[] {
+  let list = compiledConcepts.get(skill);
+  if (list) return list;
+  list = [];
+  for (const { name, phrases } of skill.manifest.concepts ?? []) {
+    const out: CompiledPhrase[] = [];
+    for (const phrase of phrases) {
+      const words = splitWords(normalizeText(phrase));
+      if (words.length === 0) continue;
+      if (words.every(isUnspacedScript)) out.push({ phrase, words, stems: words, substring: words.join("") });
+      else out.push({ phrase, words, stems: words.map(stemWord) });
+    }
+    if (out.length > 0) list.push({ concept: name, phrases: out });
+  }
+  compiledConcepts.set(skill, list);
+  return list;
+}
+
+/** Stop words of the text a concept phrase may skip between two of its words ("rotate the keys"). */
+export const MAX_SKIPPED_STOP_WORDS = 2;
+
+/**
+ * Where a phrase's stems appear in the text's stems in order, each next word right after the
+ * previous one or after at most MAX_SKIPPED_STOP_WORDS stop words of the text, never across a
+ * sentence end: `[start, end)` word spans. The phrase's own stop words must be there.
+ */
+function findLoosePhrase(index: WordIndex, stems: StemIndex, phrase: readonly string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const start of stems.positions.get(phrase[0]!) ?? []) {
+    let at = start + 1;
+    let ok = true;
+    for (let k = 1; ok && k < phrase.length; k++) {
+      let skipped = 0;
+      while (
+        at < stems.stems.length &&
+        stems.stems[at] !== phrase[k] &&
+        skipped < MAX_SKIPPED_STOP_WORDS &&
+        !index.breakBefore[at] &&
+        isStopWord(index.words[at]!)
+      ) {
+        at++;
+        skipped++;
+      }
+      ok = at < stems.stems.length && stems.stems[at] === phrase[k] && !index.breakBefore[at];
+      at++;
+    }
+    if (ok) spans.push([start, at]);
+  }
+  return spans;
+}
+
+/**
+ * The concepts of a skill that the text means: a concept matches when one of its phrases appears
+ * as words of the text in order, compared by Porter stem (up to MAX_SKIPPED_STOP_WORDS stop words of
+ * the text may come between two of them), never across a sentence end (a phrase
+ * in an unspaced script, as a substring). Each matched concept gives CONCEPT_POINTS once.
+ */
+export function conceptHits(skill: LoadedSkill, index: WordIndex): ConceptHit[] {
+  const concepts = compileConcepts(skill);
+  if (concepts.length === 0) return [];
+  const stems = stemIndexOf(index);
+  const hits: ConceptHit[] = [];
+  for (const { concept, phrases } of concepts) {
+    const matched: string[] = [];
+    const words = new Set<string>();
+    for (const p of phrases) {
+      if (p.substring !== undefined) {
+        if (index.text.includes(p.substring)) {
+          matched.push(p.phrase);
+          words.add(p.substring);
+        }
+        continue;
+      }
+      const spans = findLoosePhrase(index, stems, p.stems);
+      if (spans.length === 0) continue;
+      matched.push(p.phrase);
+      for (const [from, to] of spans) words.add(index.words.slice(from, to).join(" "));
+    }
+    if (matched.length > 0)
+      hits.push({ concept, phrases: matched, words: [...words].sort(compareCodePoints), points: CONCEPT_POINTS });
+  }
+  return hits;
 }
 
 /** True when the skill has a `*` trigger: it applies to its roles whatever the text. */
@@ -242,6 +364,7 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
   for (const skill of skills) {
     if (!appliesToRole(skill, query.role, query.kinds) || !appliesToFormat(skill, query.format)) continue;
     const hits = triggerHits(skill, index);
+    const concepts = conceptHits(skill, index);
     const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
     const always = hits.some((h) => h.occurrences === 0);
     const rankedOk = ranked.score >= RANK_THRESHOLD;
@@ -250,11 +373,12 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
     scored.push({
       skill,
       always,
-      score: hits.reduce((sum, h) => sum + h.points, 0),
+      score: hits.reduce((sum, h) => sum + h.points, 0) + concepts.reduce((sum, c) => sum + c.points, 0),
       hits,
+      concepts,
       ranked,
       rankedOk,
-      selected: exact || rankedOk || (stemmed && ranked.score >= STEM_SUPPORT),
+      selected: exact || concepts.length > 0 || rankedOk || (stemmed && ranked.score >= STEM_SUPPORT),
     });
   }
   return scored.sort(
@@ -268,7 +392,7 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
 
 /**
  * The skills that apply to the role and that the text selects: by a trigger (exactly or by stem),
- * by `*`, or by the ranked match reaching RANK_THRESHOLD. Best first: always-on (`*`) skills, then
+ * by `*`, by a concept, or by the ranked match reaching RANK_THRESHOLD. Best first: always-on (`*`) skills, then
  * trigger points descending, then ranked score descending, then name in code-point order. The
  * ranked match's document frequencies are taken over all of `skills`, whatever the role.
  */
