@@ -135,13 +135,20 @@ function compileConcepts(skill: LoadedSkill): CompiledConcept[] {
   let list = compiledConcepts.get(skill);
   if (list) return list;
   list = [];
+  // A phrase with the stems of a trigger, or of an earlier phrase, adds nothing: it is left out,
+  // so a word counts once (as the trigger) and the explanation names one phrase per stem.
+  const seen = new Set(compileTriggers(skill).map((t) => t.key));
   for (const { name, phrases } of skill.manifest.concepts ?? []) {
     const out: CompiledPhrase[] = [];
     for (const phrase of phrases) {
       const words = splitWords(normalizeText(phrase));
       if (words.length === 0) continue;
-      if (words.every(isUnspacedScript)) out.push({ phrase, words, stems: words, substring: words.join("") });
-      else out.push({ phrase, words, stems: words.map(stemWord) });
+      const unspaced = words.every(isUnspacedScript);
+      const stems = unspaced ? words : words.map(stemWord);
+      const key = unspaced ? words.join("") : stems.join(" ");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(unspaced ? { phrase, words, stems, substring: key } : { phrase, words, stems });
     }
     if (out.length > 0) list.push({ concept: name, phrases: out });
   }
