@@ -189,37 +189,95 @@ function findLoosePhrase(index: WordIndex, stems: StemIndex, phrase: readonly st
   return spans;
 }
 
-/**
- * The concepts of a skill that the text means: a concept matches when one of its phrases appears
- * as words of the text in order, compared by Porter stem (up to MAX_SKIPPED_STOP_WORDS stop words of
- * the text may come between two of them), never across a sentence end (a phrase
- * in an unspaced script, as a substring). Each matched concept gives CONCEPT_POINTS once.
- */
-export function conceptHits(skill: LoadedSkill, index: WordIndex): ConceptHit[] {
-  const concepts = compileConcepts(skill);
-  if (concepts.length === 0) return [];
-  const stems = stemIndexOf(index);
-  const hits: ConceptHit[] = [];
-  for (const { concept, phrases } of concepts) {
-    const matched: string[] = [];
-    const words = new Set<string>();
-    for (const p of phrases) {
-      if (p.substring !== undefined) {
-        if (index.text.includes(p.substring)) {
-          matched.push(p.phrase);
-          words.add(p.substring);
+/** One concept phrase of one skill, filed under its first stem (or as a substring to look for). */
+interface PhrasePosting {
+  skill: LoadedSkill;
+  /** Index of the concept in the skill's compiled concepts, and of the phrase in it. */
+  concept: number;
+  order: number;
+  phrase: CompiledPhrase;
+}
+
+/** Every concept phrase of a skill list, by first stem, computed once per list. */
+interface ConceptIndex {
+  skills: readonly LoadedSkill[];
+  byFirstStem: Map<string, PhrasePosting[]>;
+  substrings: PhrasePosting[];
+}
+
+const conceptIndexes = new WeakMap<readonly LoadedSkill[], ConceptIndex>();
+
+function conceptIndexOf(skills: readonly LoadedSkill[]): ConceptIndex {
+  const memo = conceptIndexes.get(skills);
+  if (memo && memo.skills.length === skills.length && memo.skills.every((s, i) => s === skills[i]))
+    return memo;
+  const byFirstStem = new Map<string, PhrasePosting[]>();
+  const substrings: PhrasePosting[] = [];
+  for (const skill of skills) {
+    compileConcepts(skill).forEach(({ phrases }, concept) => {
+      phrases.forEach((phrase, order) => {
+        const posting = { skill, concept, order, phrase };
+        if (phrase.substring !== undefined) substrings.push(posting);
+        else {
+          const list = byFirstStem.get(phrase.stems[0]!);
+          if (list) list.push(posting);
+          else byFirstStem.set(phrase.stems[0]!, [posting]);
         }
-        continue;
-      }
-      const spans = findLoosePhrase(index, stems, p.stems);
-      if (spans.length === 0) continue;
-      matched.push(p.phrase);
-      for (const [from, to] of spans) words.add(index.words.slice(from, to).join(" "));
-    }
-    if (matched.length > 0)
-      hits.push({ concept, phrases: matched, words: [...words].sort(compareCodePoints), points: CONCEPT_POINTS });
+      });
+    });
   }
-  return hits;
+  const index = { skills: [...skills], byFirstStem, substrings };
+  conceptIndexes.set(skills, index);
+  return index;
+}
+
+/**
+ * The concepts each skill of the list means in the text (skills with none are absent). A concept
+ * matches when one of its phrases appears as words of the text in order, compared by Porter stem
+ * (up to MAX_SKIPPED_STOP_WORDS stop words of the text may come between two of them), never across
+ * a sentence end (a phrase in an unspaced script, as a substring). Each matched concept gives
+ * CONCEPT_POINTS once. Only the phrases whose first stem is in the text are tried, so a large
+ * library costs what its matching phrases cost.
+ */
+export function conceptHits(skills: readonly LoadedSkill[], index: WordIndex): Map<LoadedSkill, ConceptHit[]> {
+  const concepts = conceptIndexOf(skills);
+  const stems = stemIndexOf(index);
+  const found: Array<{ posting: PhrasePosting; words: string[] }> = [];
+  for (const stem of stems.positions.keys()) {
+    for (const posting of concepts.byFirstStem.get(stem) ?? []) {
+      const spans = findLoosePhrase(index, stems, posting.phrase.stems);
+      if (spans.length > 0)
+        found.push({ posting, words: spans.map(([from, to]) => index.words.slice(from, to).join(" ")) });
+    }
+  }
+  for (const posting of concepts.substrings)
+    if (index.text.includes(posting.phrase.substring!)) found.push({ posting, words: [posting.phrase.substring!] });
+  const bySkill = new Map<LoadedSkill, ConceptHit[]>();
+  if (found.length === 0) return bySkill;
+  // Concepts in manifest order, their phrases in manifest order.
+  found.sort((a, b) => a.posting.concept - b.posting.concept || a.posting.order - b.posting.order);
+  const byConcept = new Map<LoadedSkill, Map<number, { phrases: string[]; words: Set<string> }>>();
+  for (const { posting, words } of found) {
+    let perSkill = byConcept.get(posting.skill);
+    if (!perSkill) byConcept.set(posting.skill, (perSkill = new Map()));
+    let entry = perSkill.get(posting.concept);
+    if (!entry) perSkill.set(posting.concept, (entry = { phrases: [], words: new Set() }));
+    entry.phrases.push(posting.phrase.phrase);
+    for (const w of words) entry.words.add(w);
+  }
+  for (const [skill, perSkill] of byConcept) {
+    const compiledList = compileConcepts(skill);
+    bySkill.set(
+      skill,
+      [...perSkill].map(([concept, { phrases, words }]) => ({
+        concept: compiledList[concept]!.concept,
+        phrases,
+        words: [...words].sort(compareCodePoints),
+        points: CONCEPT_POINTS,
+      })),
+    );
+  }
+  return bySkill;
 }
 
 /** True when the skill has a `*` trigger: it applies to its roles whatever the text. */
@@ -367,11 +425,12 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
   const index = indexWords(text);
   const corpus = corpusOf(skills);
   const rankedBySkill = rankQuery(queryOf(text), corpus);
+  const conceptsBySkill = conceptHits(skills, index);
   const scored: SkillMatch[] = [];
   for (const skill of skills) {
     if (!appliesToRole(skill, query.role, query.kinds) || !appliesToFormat(skill, query.format)) continue;
     const hits = triggerHits(skill, index);
-    const concepts = conceptHits(skill, index);
+    const concepts = conceptsBySkill.get(skill) ?? [];
     const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
     const always = hits.some((h) => h.occurrences === 0);
     const rankedOk = ranked.score >= RANK_THRESHOLD;
