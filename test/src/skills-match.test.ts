@@ -63,17 +63,22 @@ describe("debate skills match (built binary)", () => {
       ["rubric", "always"],
       ["speed", "score 20"],
     ]);
-    const scores = rows.filter(([, cell]) => cell.startsWith("score ")).map(([, cell]) => Number(cell.slice(6)));
+    const scores = rows
+      .filter(([, cell]) => cell.startsWith("score "))
+      .map(([, cell]) => Number(cell.slice(6)));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const json = JSON.parse(match(["p99 latency of the API", "--role", "judge", "--root", root, "--json"]));
-    expect(json.chosen.map((c: { name: string; always: boolean; score: number }) => [c.name, c.always, c.score])).toEqual([
+    expect(
+      json.chosen.map((c: { name: string; always: boolean; score: number }) => [c.name, c.always, c.score]),
+    ).toEqual([
       ["rubric", true, 10],
       ["speed", false, 20],
     ]);
   });
 
   it("orders the built-in skills by score below the always-on rubric, on a motion several skills match", () => {
-    const text = "Rewrite the billing service in Rust for lower p99 latency; the benchmark evidence is strong";
+    const text =
+      "Rewrite the billing service in Rust for lower p99 latency; the benchmark evidence is strong";
     const rows = chosenRows(match([text, "--role", "judge", "--root", repoSkills]));
     expect(rows[0]).toEqual(["judging-rubric", "always"]);
     const scores = rows.slice(1).map(([, cell]) => Number(cell.replace(/^\D+/, "")));

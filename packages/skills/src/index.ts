@@ -4,10 +4,10 @@ export { annotateCodeReferences, CODE_REFERENCE_WORDS, findCodeReferences } from
 export { clearSkillCache, type LoadLimits, type LoadResult, loadSkills } from "./load.js";
 export {
   ALWAYS_POINTS,
+  appliesToRole,
   CONCEPT_POINTS,
   type ConceptHit,
   conceptHits,
-  appliesToRole,
   isAlwaysOn,
   MAX_EXTRA_OCCURRENCES,
   matchSkills,

@@ -198,7 +198,12 @@ describe("concepts", () => {
     const [m] = scoreSkills([keys], { text: "The Android app ships its signing keys.", role: "judge" });
     expect(m).toMatchObject({ selected: true, score: CONCEPT_POINTS, hits: [] });
     expect(m!.concepts).toEqual([
-      { concept: "key in a client", phrases: ["signing key"], words: ["signing keys"], points: CONCEPT_POINTS },
+      {
+        concept: "key in a client",
+        phrases: ["signing key"],
+        words: ["signing keys"],
+        points: CONCEPT_POINTS,
+      },
     ]);
   });
 
@@ -226,7 +231,10 @@ describe("concepts", () => {
   });
 
   it("ranks a skill that names the subject with more points first, whether by trigger or by concept", () => {
-    const perf = skillOf("perf", { triggers: ["latency"], concepts: [{ name: "slow", phrases: ["sluggish"] }] });
+    const perf = skillOf("perf", {
+      triggers: ["latency"],
+      concepts: [{ name: "slow", phrases: ["sluggish"] }],
+    });
     expect(names("Sluggish latency and a signing key", [keys, perf])).toEqual(["perf", "keys"]);
   });
 });

@@ -1,6 +1,14 @@
 import { annotateCodeReferences } from "./code-refs.js";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
-import { corpusOf, isStopWord, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
+import {
+  corpusOf,
+  isStopWord,
+  NO_RANKED_MATCH,
+  queryOf,
+  type RankedMatch,
+  rankQuery,
+  stemWord,
+} from "./rank.js";
 import { rewriteSenses } from "./senses.js";
 import type { LoadedSkill } from "./types.js";
 
@@ -164,7 +172,11 @@ export const MAX_SKIPPED_STOP_WORDS = 2;
  * previous one or after at most MAX_SKIPPED_STOP_WORDS stop words of the text, never across a
  * sentence end: `[start, end)` word spans. The phrase's own stop words must be there.
  */
-function findLoosePhrase(index: WordIndex, stems: StemIndex, phrase: readonly string[]): Array<[number, number]> {
+function findLoosePhrase(
+  index: WordIndex,
+  stems: StemIndex,
+  phrase: readonly string[],
+): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const start of stems.positions.get(phrase[0]!) ?? []) {
     let at = start + 1;
@@ -239,7 +251,10 @@ function conceptIndexOf(skills: readonly LoadedSkill[]): ConceptIndex {
  * CONCEPT_POINTS once. Only the phrases whose first stem is in the text are tried, so a large
  * library costs what its matching phrases cost.
  */
-export function conceptHits(skills: readonly LoadedSkill[], index: WordIndex): Map<LoadedSkill, ConceptHit[]> {
+export function conceptHits(
+  skills: readonly LoadedSkill[],
+  index: WordIndex,
+): Map<LoadedSkill, ConceptHit[]> {
   const concepts = conceptIndexOf(skills);
   const stems = stemIndexOf(index);
   const found: Array<{ posting: PhrasePosting; words: string[] }> = [];
@@ -251,7 +266,8 @@ export function conceptHits(skills: readonly LoadedSkill[], index: WordIndex): M
     }
   }
   for (const posting of concepts.substrings)
-    if (index.text.includes(posting.phrase.substring!)) found.push({ posting, words: [posting.phrase.substring!] });
+    if (index.text.includes(posting.phrase.substring!))
+      found.push({ posting, words: [posting.phrase.substring!] });
   const bySkill = new Map<LoadedSkill, ConceptHit[]>();
   if (found.length === 0) return bySkill;
   // Concepts in manifest order, their phrases in manifest order.
@@ -259,9 +275,15 @@ export function conceptHits(skills: readonly LoadedSkill[], index: WordIndex): M
   const byConcept = new Map<LoadedSkill, Map<number, { phrases: string[]; words: Set<string> }>>();
   for (const { posting, words } of found) {
     let perSkill = byConcept.get(posting.skill);
-    if (!perSkill) byConcept.set(posting.skill, (perSkill = new Map()));
+    if (!perSkill) {
+      perSkill = new Map();
+      byConcept.set(posting.skill, perSkill);
+    }
     let entry = perSkill.get(posting.concept);
-    if (!entry) perSkill.set(posting.concept, (entry = { phrases: [], words: new Set() }));
+    if (!entry) {
+      entry = { phrases: [], words: new Set() };
+      perSkill.set(posting.concept, entry);
+    }
     entry.phrases.push(posting.phrase.phrase);
     for (const w of words) entry.words.add(w);
   }

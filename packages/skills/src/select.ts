@@ -158,7 +158,13 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
   for (const match of matchSkills(skills, query)) {
     const { skill, score, hits, always, concepts } = match;
     if (excluded.has(skill.name)) {
-      dropped.push({ name: skill.name, always, score, code: "excluded", reason: "excluded by skills.exclude" });
+      dropped.push({
+        name: skill.name,
+        always,
+        score,
+        code: "excluded",
+        reason: "excluded by skills.exclude",
+      });
       continue;
     }
     const own = cutToOwnLimit(skill);

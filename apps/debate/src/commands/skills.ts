@@ -156,7 +156,11 @@ export function renderExplain(
 }
 
 /** Chosen (tokens, whole or cut and why), dropped (and why), or not selected; with its score. */
-function outcomeOf(m: SkillMatch, chosen: ChosenSkill | undefined, dropped: DroppedSkill | undefined): string {
+function outcomeOf(
+  m: SkillMatch,
+  chosen: ChosenSkill | undefined,
+  dropped: DroppedSkill | undefined,
+): string {
   const score = m.always ? `always ("*"), score ${m.score}` : `score ${m.score}`;
   if (chosen)
     return `chosen, ${score}, ${chosen.tokens} tokens${chosen.truncated ? ` (cut by ${chosen.cutBy}, full text ${chosen.fullTokens})` : ""}`;
@@ -166,7 +170,8 @@ function outcomeOf(m: SkillMatch, chosen: ChosenSkill | undefined, dropped: Drop
 
 /** The concepts a skill's manifest lists that the text means, and the words that meant them. */
 function conceptLines(m: SkillMatch): string[] {
-  if (m.concepts.length === 0) return (m.skill.manifest.concepts ?? []).length > 0 ? ["    concepts  none meant"] : [];
+  if (m.concepts.length === 0)
+    return (m.skill.manifest.concepts ?? []).length > 0 ? ["    concepts  none meant"] : [];
   const parts = m.concepts.map(
     (c) =>
       `"${c.concept}" by ${c.phrases.map((p) => `"${p}"`).join(", ")} in ${c.words.map((w) => `"${w}"`).join(", ")} ${c.points}`,

@@ -79,7 +79,13 @@ export function selectSkillsReference(skills: readonly LoadedSkill[], query: Ski
   for (const match of matchSkills(skills, query)) {
     const { skill, score, hits, always, concepts } = match;
     if (excluded.has(skill.name)) {
-      dropped.push({ name: skill.name, always, score, code: "excluded", reason: "excluded by skills.exclude" });
+      dropped.push({
+        name: skill.name,
+        always,
+        score,
+        code: "excluded",
+        reason: "excluded by skills.exclude",
+      });
       continue;
     }
     const own = cutToOwnLimit(skill);
