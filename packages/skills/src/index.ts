@@ -5,6 +5,9 @@ export { clearSkillCache, type LoadLimits, type LoadResult, loadSkills } from ".
 export {
   ALWAYS_POINTS,
   appliesToRole,
+  CONCEPT_POINTS,
+  type ConceptHit,
+  conceptHits,
   isAlwaysOn,
   MAX_EXTRA_OCCURRENCES,
   matchSkills,

@@ -159,6 +159,20 @@ describe("loadSkills", () => {
     ]);
   });
 
+  it("loads a manifest's concepts, warns about a phrase that can never match, and rejects a concept without phrases", async () => {
+    const root = await makeTempDir();
+    const concepts = [{ name: "keys", phrases: ["signing key", "--"] }];
+    await writeSkill(root, "good", manifestFor("good", { concepts }));
+    await writeSkill(root, "bad", manifestFor("bad", { concepts: [{ name: "empty", phrases: [] }] }));
+    const { skills, problems } = await loadSkills([root]);
+    expect(skills.map((s) => [s.name, s.manifest.concepts])).toEqual([["good", concepts]]);
+    expect(problems.map((p) => [p.skill, p.code, p.severity, p.field])).toEqual([
+      ["bad", "SKILL_MANIFEST_INVALID", "error", "concepts[0].phrases"],
+      ["good", "SKILL_TRIGGER_UNUSABLE", "warning", "concepts[0].phrases[1]"],
+    ]);
+    expect(problems[1]?.message).toContain('phrase "--" of concept "keys" has no letters or digits');
+  });
+
   it("caches by path, size and mtime: unchanged skills are the same objects, changed ones are re-read", async () => {
     const root = await makeTempDir();
     await writeSkill(root, "one", manifestFor("one"), "first text");

@@ -294,6 +294,19 @@ async function readSkillFolder(
       });
     }
   });
+  (manifest.concepts ?? []).forEach((concept, c) => {
+    concept.phrases.forEach((phrase, i) => {
+      if (splitWords(normalizeText(phrase)).length > 0) return;
+      problems.push({
+        code: "SKILL_TRIGGER_UNUSABLE",
+        severity: "warning",
+        file: manifestPath,
+        field: `concepts[${c}].phrases[${i}]`,
+        skill: manifest.name,
+        message: `phrase ${quote(phrase)} of concept ${quote(concept.name)} has no letters or digits and can never match; use words`,
+      });
+    });
+  });
   const fromEntry = (code: SkillProblem["code"], message: string, file: string, cause?: unknown): OneResult =>
     fail({ code, file, field: "entry_file", skill: manifest.name, message, ...(cause ? { cause } : {}) });
 

@@ -1,6 +1,14 @@
 import type { Role } from "@debatekit/schema";
 import { describe, expect, it } from "vitest";
-import { appliesToRole, matchSkills, RANK_THRESHOLD, STEM_SUPPORT, scoreSkills } from "./match.js";
+import {
+  appliesToRole,
+  CONCEPT_POINTS,
+  matchSkills,
+  POINTS_PER_WORD,
+  RANK_THRESHOLD,
+  STEM_SUPPORT,
+  scoreSkills,
+} from "./match.js";
 import { normalizeText } from "./normalize.js";
 import { skillOf } from "./test-helpers/skill.js";
 
@@ -174,5 +182,59 @@ describe("a seat's kind", () => {
     expect(appliesToRole(skill(["debater"]), "summarizer", ["summarizer"])).toBe(false);
     expect(appliesToRole(skill(["judge"]), "challenger", ["debater"])).toBe(false);
     expect(appliesToRole(skill(["summarizer"]), "summarizer")).toBe(true);
+  });
+});
+
+describe("concepts", () => {
+  const keys = skillOf("keys", {
+    triggers: ["secret"],
+    concepts: [
+      { name: "key in a client", phrases: ["signing key", "rotate keys", "secret", "keystore"] },
+      { name: "who gets in", phrases: ["impersonate", "keep up"] },
+    ],
+  });
+
+  it("selects a skill no trigger names by a concept's phrase, compared by stem", () => {
+    const [m] = scoreSkills([keys], { text: "The Android app ships its signing keys.", role: "judge" });
+    expect(m).toMatchObject({ selected: true, score: CONCEPT_POINTS, hits: [] });
+    expect(m!.concepts).toEqual([
+      {
+        concept: "key in a client",
+        phrases: ["signing key"],
+        words: ["signing keys"],
+        points: CONCEPT_POINTS,
+      },
+    ]);
+  });
+
+  it("skips up to two stop words of the text between a phrase's words, never a content word or a sentence end", () => {
+    expect(names("We should rotate all of the keys monthly", [keys])).toEqual([]);
+    expect(names("We should rotate the keys monthly", [keys])).toEqual(["keys"]);
+    expect(names("We rotate. Keys are fine", [keys])).toEqual([]);
+    expect(names("We rotate old keys", [keys])).toEqual([]);
+    // A phrase's own stop words must be there: "keep up" is not "keep".
+    expect(names("We keep the logs", [keys])).toEqual([]);
+    expect(names("It cannot keep up", [keys])).toEqual(["keys"]);
+  });
+
+  it("counts each matched concept once, and a phrase that is also a trigger only as the trigger", () => {
+    const [m] = scoreSkills([keys], {
+      text: "The secret is in the keystore; support can impersonate users and impersonate admins.",
+      role: "judge",
+    });
+    expect(m!.hits.map((h) => h.trigger)).toEqual(["secret"]);
+    expect(m!.concepts.map((c) => [c.concept, c.phrases])).toEqual([
+      ["key in a client", ["keystore"]],
+      ["who gets in", ["impersonate"]],
+    ]);
+    expect(m!.score).toBe(POINTS_PER_WORD + 2 * CONCEPT_POINTS);
+  });
+
+  it("ranks a skill that names the subject with more points first, whether by trigger or by concept", () => {
+    const perf = skillOf("perf", {
+      triggers: ["latency"],
+      concepts: [{ name: "slow", phrases: ["sluggish"] }],
+    });
+    expect(names("Sluggish latency and a signing key", [keys, perf])).toEqual(["perf", "keys"]);
   });
 });

@@ -1,6 +1,14 @@
 import { annotateCodeReferences } from "./code-refs.js";
 import { indexWords, isUnspacedScript, normalizeText, splitWords, type WordIndex } from "./normalize.js";
-import { corpusOf, NO_RANKED_MATCH, queryOf, type RankedMatch, rankQuery, stemWord } from "./rank.js";
+import {
+  corpusOf,
+  isStopWord,
+  NO_RANKED_MATCH,
+  queryOf,
+  type RankedMatch,
+  rankQuery,
+  stemWord,
+} from "./rank.js";
 import { rewriteSenses } from "./senses.js";
 import type { LoadedSkill } from "./types.js";
 
@@ -17,6 +25,23 @@ export const RANK_THRESHOLD = 40;
  * evidence (`hires` is not `hiring`, `renderer` is not `render`), so the ranked match must agree.
  */
 export const STEM_SUPPORT = 15;
+
+/**
+ * Points one matched concept gives, however many of its phrases match: the same as a one-word
+ * trigger, so a skill that names the subject outright still ranks above one found by its meaning.
+ */
+export const CONCEPT_POINTS = 10;
+
+/** One concept of a skill (its manifest's `concepts`) that the text means. */
+export interface ConceptHit {
+  /** The concept's name. */
+  concept: string;
+  /** Its phrases that matched, as the manifest writes them, in manifest order. */
+  phrases: string[];
+  /** The text's words that matched them, normalized, in code-point order. */
+  words: string[];
+  points: number;
+}
 
 /** One trigger of a skill that matched the text. */
 export interface TriggerHit {
@@ -35,16 +60,21 @@ export interface SkillMatch {
   skill: LoadedSkill;
   /** It has a `*` trigger: declared essential for its roles, so it is ranked before the others. */
   always: boolean;
-  /** Points of the triggers that matched, exactly or by stem (0 when only the ranked match found it). */
+  /**
+   * Points of the triggers that matched (exactly or by stem) and of the concepts the text means (0
+   * when only the ranked match found it). An always-on skill counts ALWAYS_POINTS for its `*`.
+   */
   score: number;
   hits: TriggerHit[];
+  /** The skill's concepts whose phrases the text holds, in manifest order. */
+  concepts: ConceptHit[];
   /** BM25 of the text's stems over the skill's triggers, description and headings. */
   ranked: RankedMatch;
   /** True when `ranked.score` reaches RANK_THRESHOLD: the ranked match alone would select the skill. */
   rankedOk: boolean;
   /**
-   * Whether the text selects it: `*`, a trigger matched exactly, a trigger matched only by stem with
-   * the ranked match at STEM_SUPPORT or more, or the ranked match at RANK_THRESHOLD.
+   * Whether the text selects it: `*`, a trigger matched exactly, a concept, a trigger matched only
+   * by stem with the ranked match at STEM_SUPPORT or more, or the ranked match at RANK_THRESHOLD.
    */
   selected: boolean;
 }
@@ -91,6 +121,185 @@ function compileTriggers(skill: LoadedSkill): CompiledTrigger[] {
   }
   compiled.set(skill, list);
   return list;
+}
+
+interface CompiledPhrase {
+  phrase: string;
+  words: string[];
+  stems: string[];
+  /** Matched as a substring (CJK and other unspaced scripts) instead of by words. */
+  substring?: string;
+}
+
+interface CompiledConcept {
+  concept: string;
+  phrases: CompiledPhrase[];
+}
+
+const compiledConcepts = new WeakMap<LoadedSkill, CompiledConcept[]>();
+
+/** Normalizes a skill's concept phrases once per loaded skill; phrases without letters or digits never match. */
+function compileConcepts(skill: LoadedSkill): CompiledConcept[] {
+  let list = compiledConcepts.get(skill);
+  if (list) return list;
+  list = [];
+  // A phrase with the stems of a trigger, or of an earlier phrase, adds nothing: it is left out,
+  // so a word counts once (as the trigger) and the explanation names one phrase per stem.
+  const seen = new Set(compileTriggers(skill).map((t) => t.key));
+  for (const { name, phrases } of skill.manifest.concepts ?? []) {
+    const out: CompiledPhrase[] = [];
+    for (const phrase of phrases) {
+      const words = splitWords(normalizeText(phrase));
+      if (words.length === 0) continue;
+      const unspaced = words.every(isUnspacedScript);
+      const stems = unspaced ? words : words.map(stemWord);
+      const key = unspaced ? words.join("") : stems.join(" ");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(unspaced ? { phrase, words, stems, substring: key } : { phrase, words, stems });
+    }
+    if (out.length > 0) list.push({ concept: name, phrases: out });
+  }
+  compiledConcepts.set(skill, list);
+  return list;
+}
+
+/** Stop words of the text a concept phrase may skip between two of its words ("rotate the keys"). */
+export const MAX_SKIPPED_STOP_WORDS = 2;
+
+/**
+ * Where a phrase's stems appear in the text's stems in order, each next word right after the
+ * previous one or after at most MAX_SKIPPED_STOP_WORDS stop words of the text, never across a
+ * sentence end: `[start, end)` word spans. The phrase's own stop words must be there.
+ */
+function findLoosePhrase(
+  index: WordIndex,
+  stems: StemIndex,
+  phrase: readonly string[],
+): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const start of stems.positions.get(phrase[0]!) ?? []) {
+    let at = start + 1;
+    let ok = true;
+    for (let k = 1; ok && k < phrase.length; k++) {
+      let skipped = 0;
+      while (
+        at < stems.stems.length &&
+        stems.stems[at] !== phrase[k] &&
+        skipped < MAX_SKIPPED_STOP_WORDS &&
+        !index.breakBefore[at] &&
+        isStopWord(index.words[at]!)
+      ) {
+        at++;
+        skipped++;
+      }
+      ok = at < stems.stems.length && stems.stems[at] === phrase[k] && !index.breakBefore[at];
+      at++;
+    }
+    if (ok) spans.push([start, at]);
+  }
+  return spans;
+}
+
+/** One concept phrase of one skill, filed under its first stem (or as a substring to look for). */
+interface PhrasePosting {
+  skill: LoadedSkill;
+  /** Index of the concept in the skill's compiled concepts, and of the phrase in it. */
+  concept: number;
+  order: number;
+  phrase: CompiledPhrase;
+}
+
+/** Every concept phrase of a skill list, by first stem, computed once per list. */
+interface ConceptIndex {
+  skills: readonly LoadedSkill[];
+  byFirstStem: Map<string, PhrasePosting[]>;
+  substrings: PhrasePosting[];
+}
+
+const conceptIndexes = new WeakMap<readonly LoadedSkill[], ConceptIndex>();
+
+function conceptIndexOf(skills: readonly LoadedSkill[]): ConceptIndex {
+  const memo = conceptIndexes.get(skills);
+  if (memo && memo.skills.length === skills.length && memo.skills.every((s, i) => s === skills[i]))
+    return memo;
+  const byFirstStem = new Map<string, PhrasePosting[]>();
+  const substrings: PhrasePosting[] = [];
+  for (const skill of skills) {
+    compileConcepts(skill).forEach(({ phrases }, concept) => {
+      phrases.forEach((phrase, order) => {
+        const posting = { skill, concept, order, phrase };
+        if (phrase.substring !== undefined) substrings.push(posting);
+        else {
+          const list = byFirstStem.get(phrase.stems[0]!);
+          if (list) list.push(posting);
+          else byFirstStem.set(phrase.stems[0]!, [posting]);
+        }
+      });
+    });
+  }
+  const index = { skills: [...skills], byFirstStem, substrings };
+  conceptIndexes.set(skills, index);
+  return index;
+}
+
+/**
+ * The concepts each skill of the list means in the text (skills with none are absent). A concept
+ * matches when one of its phrases appears as words of the text in order, compared by Porter stem
+ * (up to MAX_SKIPPED_STOP_WORDS stop words of the text may come between two of them), never across
+ * a sentence end (a phrase in an unspaced script, as a substring). Each matched concept gives
+ * CONCEPT_POINTS once. Only the phrases whose first stem is in the text are tried, so a large
+ * library costs what its matching phrases cost.
+ */
+export function conceptHits(
+  skills: readonly LoadedSkill[],
+  index: WordIndex,
+): Map<LoadedSkill, ConceptHit[]> {
+  const concepts = conceptIndexOf(skills);
+  const stems = stemIndexOf(index);
+  const found: Array<{ posting: PhrasePosting; words: string[] }> = [];
+  for (const stem of stems.positions.keys()) {
+    for (const posting of concepts.byFirstStem.get(stem) ?? []) {
+      const spans = findLoosePhrase(index, stems, posting.phrase.stems);
+      if (spans.length > 0)
+        found.push({ posting, words: spans.map(([from, to]) => index.words.slice(from, to).join(" ")) });
+    }
+  }
+  for (const posting of concepts.substrings)
+    if (index.text.includes(posting.phrase.substring!))
+      found.push({ posting, words: [posting.phrase.substring!] });
+  const bySkill = new Map<LoadedSkill, ConceptHit[]>();
+  if (found.length === 0) return bySkill;
+  // Concepts in manifest order, their phrases in manifest order.
+  found.sort((a, b) => a.posting.concept - b.posting.concept || a.posting.order - b.posting.order);
+  const byConcept = new Map<LoadedSkill, Map<number, { phrases: string[]; words: Set<string> }>>();
+  for (const { posting, words } of found) {
+    let perSkill = byConcept.get(posting.skill);
+    if (!perSkill) {
+      perSkill = new Map();
+      byConcept.set(posting.skill, perSkill);
+    }
+    let entry = perSkill.get(posting.concept);
+    if (!entry) {
+      entry = { phrases: [], words: new Set() };
+      perSkill.set(posting.concept, entry);
+    }
+    entry.phrases.push(posting.phrase.phrase);
+    for (const w of words) entry.words.add(w);
+  }
+  for (const [skill, perSkill] of byConcept) {
+    const compiledList = compileConcepts(skill);
+    bySkill.set(
+      skill,
+      [...perSkill].map(([concept, { phrases, words }]) => ({
+        concept: compiledList[concept]!.concept,
+        phrases,
+        words: [...words].sort(compareCodePoints),
+        points: CONCEPT_POINTS,
+      })),
+    );
+  }
+  return bySkill;
 }
 
 /** True when the skill has a `*` trigger: it applies to its roles whatever the text. */
@@ -238,10 +447,12 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
   const index = indexWords(text);
   const corpus = corpusOf(skills);
   const rankedBySkill = rankQuery(queryOf(text), corpus);
+  const conceptsBySkill = conceptHits(skills, index);
   const scored: SkillMatch[] = [];
   for (const skill of skills) {
     if (!appliesToRole(skill, query.role, query.kinds) || !appliesToFormat(skill, query.format)) continue;
     const hits = triggerHits(skill, index);
+    const concepts = conceptsBySkill.get(skill) ?? [];
     const ranked = rankedBySkill.get(skill) ?? { ...NO_RANKED_MATCH, hits: [] };
     const always = hits.some((h) => h.occurrences === 0);
     const rankedOk = ranked.score >= RANK_THRESHOLD;
@@ -250,11 +461,12 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
     scored.push({
       skill,
       always,
-      score: hits.reduce((sum, h) => sum + h.points, 0),
+      score: hits.reduce((sum, h) => sum + h.points, 0) + concepts.reduce((sum, c) => sum + c.points, 0),
       hits,
+      concepts,
       ranked,
       rankedOk,
-      selected: exact || rankedOk || (stemmed && ranked.score >= STEM_SUPPORT),
+      selected: exact || concepts.length > 0 || rankedOk || (stemmed && ranked.score >= STEM_SUPPORT),
     });
   }
   return scored.sort(
@@ -268,7 +480,7 @@ export function scoreSkills(skills: readonly LoadedSkill[], query: SeatQuery): S
 
 /**
  * The skills that apply to the role and that the text selects: by a trigger (exactly or by stem),
- * by `*`, or by the ranked match reaching RANK_THRESHOLD. Best first: always-on (`*`) skills, then
+ * by `*`, by a concept, or by the ranked match reaching RANK_THRESHOLD. Best first: always-on (`*`) skills, then
  * trigger points descending, then ranked score descending, then name in code-point order. The
  * ranked match's document frequencies are taken over all of `skills`, whatever the role.
  */

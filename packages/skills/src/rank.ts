@@ -85,6 +85,11 @@ export interface Term {
   word: string;
 }
 
+/** True for a word that says nothing about a text's subject: a stop word or a single Latin letter. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word) || /^[a-z]$/.test(word);
+}
+
 /**
  * The terms of a text: normalized words (as for triggers), less stop words and single Latin
  * letters (the `s` of `company's`), each with its Porter stem.
@@ -92,7 +97,7 @@ export interface Term {
 export function termsOf(text: string): Term[] {
   const terms: Term[] = [];
   for (const word of splitWords(normalizeText(text))) {
-    if (STOP_WORDS.has(word) || /^[a-z]$/.test(word)) continue;
+    if (isStopWord(word)) continue;
     terms.push({ stem: stemWord(word), word });
   }
   return terms;

@@ -69,7 +69,7 @@ describe("selectSkills", () => {
     const sel = selectSkills(all, { text: motion, role: "judge", budgetTokens: 10_000, exclude: ["perf"] });
     expect(sel.chosen.map((c) => c.name)).not.toContain("perf");
     expect(sel.dropped).toEqual([
-      { name: "perf", score: 21, code: "excluded", reason: "excluded by skills.exclude" },
+      { name: "perf", always: false, score: 21, code: "excluded", reason: "excluded by skills.exclude" },
     ]);
     const none = selectSkills(all, { text: motion, role: "judge", budgetTokens: 0 });
     expect(none).toMatchObject({ chosen: [], text: "", totalTokens: 0 });

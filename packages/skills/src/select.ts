@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { compareCodePoints, matchSkills, type SeatQuery, type TriggerHit } from "./match.js";
+import { type ConceptHit, compareCodePoints, matchSkills, type SeatQuery, type TriggerHit } from "./match.js";
 import { countTokens, cutToTokens, TOKEN_ENCODING } from "./tokens.js";
 import type { LoadedSkill } from "./types.js";
 
@@ -13,10 +13,15 @@ export interface SkillQuery extends SeatQuery {
 /** A skill that goes into the prompt. */
 export interface ChosenSkill {
   name: string;
+  /** It has a `*` trigger: ranked before every other skill, whatever the scores. */
+  always: boolean;
+  /** Trigger and concept points (an always-on skill's `*` counts ALWAYS_POINTS). */
   score: number;
   /** The triggers that matched, best first ("*" for an always-on skill). */
   matched: string[];
   hits: TriggerHit[];
+  /** The concepts of its manifest that the text means. */
+  concepts: ConceptHit[];
   /** Tokens of its block in the prompt (heading + text). */
   tokens: number;
   /** Tokens of the whole entry text before any cut. */
@@ -31,6 +36,8 @@ export interface ChosenSkill {
 /** A matching skill that was left out, and why. */
 export interface DroppedSkill {
   name: string;
+  /** It has a `*` trigger. */
+  always: boolean;
   score: number;
   code: "excluded" | "over_budget";
   reason: string;
@@ -149,9 +156,15 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
   let used = 0;
   let budgetCut: string | undefined;
   for (const match of matchSkills(skills, query)) {
-    const { skill, score, hits } = match;
+    const { skill, score, hits, always, concepts } = match;
     if (excluded.has(skill.name)) {
-      dropped.push({ name: skill.name, score, code: "excluded", reason: "excluded by skills.exclude" });
+      dropped.push({
+        name: skill.name,
+        always,
+        score,
+        code: "excluded",
+        reason: "excluded by skills.exclude",
+      });
       continue;
     }
     const own = cutToOwnLimit(skill);
@@ -160,9 +173,11 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     const blockTokens = own.blockTokens;
     const base = {
       name: skill.name,
+      always,
       score,
       matched: hits.map((h) => h.trigger),
       hits,
+      concepts,
       fullTokens: own.fullTokens,
     };
     if (own.text !== "" && blockTokens <= left) {
@@ -196,6 +211,7 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     }
     dropped.push({
       name: skill.name,
+      always: match.always,
       score,
       code: "over_budget",
       reason: `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left${
@@ -214,6 +230,7 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     const last = chosen.pop()!;
     dropped.push({
       name: last.name,
+      always: last.always,
       score: last.score,
       code: "over_budget",
       reason: `joining the blocks came to ${totalTokens} tokens, over the budget of ${budget}`,
@@ -221,6 +238,8 @@ export function selectSkills(skills: readonly LoadedSkill[], query: SkillQuery):
     text = chosen.map((c) => renderSkillBlock(c.name, c.text)).join(BLOCK_JOINER);
     totalTokens = countTokens(text);
   }
-  dropped.sort((a, b) => b.score - a.score || compareCodePoints(a.name, b.name));
+  dropped.sort(
+    (a, b) => Number(b.always) - Number(a.always) || b.score - a.score || compareCodePoints(a.name, b.name),
+  );
   return { chosen, dropped, totalTokens, budgetTokens: budget, encoding: TOKEN_ENCODING, text };
 }

@@ -1,4 +1,12 @@
-import type { LoadResult, RankField, Selection, SkillMatch, SkillProblem } from "@debatekit/skills";
+import type {
+  ChosenSkill,
+  DroppedSkill,
+  LoadResult,
+  RankField,
+  Selection,
+  SkillMatch,
+  SkillProblem,
+} from "@debatekit/skills";
 // The budget alone: the rest of the skills package (tokenizer, matcher) loads when a command runs.
 import { DEFAULT_SKILL_BUDGET_TOKENS } from "@debatekit/skills/budget";
 import { type Command, Option } from "commander";
@@ -66,9 +74,17 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** `~ cookies, tokens` for a skill only the ranked match found; the trigger list otherwise. */
+/**
+ * The triggers that matched, then `means: <concept>` for each concept the text means; `~ cookies,
+ * tokens` (the ranked match's words) for a skill neither found.
+ */
 function matchedText(matched: readonly string[], match: SkillMatch | undefined): string {
-  if (matched.length > 0 || !match) return matched.join(", ");
+  const concepts = match?.concepts.map((c) => c.concept) ?? [];
+  const parts = [
+    ...(matched.length > 0 ? [matched.join(", ")] : []),
+    ...(concepts.length > 0 ? [`means: ${concepts.join(", ")}`] : []),
+  ];
+  if (parts.length > 0 || !match) return parts.join("; ");
   const words = [...new Set(match.ranked.hits.flatMap((h) => h.words))];
   return `~ ${words.join(", ")}`;
 }
@@ -85,24 +101,19 @@ export function renderExplain(
   selection: Selection,
   { RANK_THRESHOLD, STEM_SUPPORT }: { RANK_THRESHOLD: number; STEM_SUPPORT: number },
 ): string {
-  const chosen = new Set(selection.chosen.map((c) => c.name));
-  const dropped = new Map(selection.dropped.map((d) => [d.name, d.code]));
+  const chosen = new Map(selection.chosen.map((c) => [c.name, c]));
+  const dropped = new Map(selection.dropped.map((d) => [d.name, d]));
   const lines = [
     "",
-    `why (a skill is selected by a trigger matched exactly, by one matched by stem with a ranked score of at least ${STEM_SUPPORT}, or by a ranked score of at least ${RANK_THRESHOLD})`,
+    `why (a skill is selected by "*", by a trigger matched exactly, by a concept it means, by a trigger matched by stem with a ranked score of at least ${STEM_SUPPORT}, or by a ranked score of at least ${RANK_THRESHOLD}; "*" skills go first, then by score, then by ranked score; then each goes in whole while it fits the budget of ${selection.budgetTokens} tokens)`,
   ];
   const untouched: string[] = [];
   for (const m of scored) {
-    if (m.hits.length === 0 && m.ranked.hits.length === 0) {
+    if (m.hits.length === 0 && m.concepts.length === 0 && m.ranked.hits.length === 0) {
       untouched.push(m.skill.name);
       continue;
     }
-    const outcome = chosen.has(m.skill.name)
-      ? "chosen"
-      : dropped.has(m.skill.name)
-        ? `dropped (${dropped.get(m.skill.name)})`
-        : "not selected";
-    lines.push("", `  ${m.skill.name}: ${outcome}`);
+    lines.push("", `  ${m.skill.name}: ${outcomeOf(m, chosen.get(m.skill.name), dropped.get(m.skill.name))}`);
     if (m.hits.length === 0) lines.push("    triggers  none matched");
     else {
       const hits = m.hits.map((h) =>
@@ -110,8 +121,10 @@ export function renderExplain(
           ? `"${h.trigger}" (always) ${h.points}`
           : `"${h.trigger}"${h.stemmed ? ` by stem in ${h.stemmed.map((w) => `"${w}"`).join(", ")}` : ""} ×${h.occurrences} ${h.points}`,
       );
-      lines.push(`    triggers  ${hits.join(", ")} = ${m.score} points`);
+      const points = m.hits.reduce((sum, h) => sum + h.points, 0);
+      lines.push(`    triggers  ${hits.join(", ")} = ${points} points`);
     }
+    lines.push(...conceptLines(m));
     const { ranked } = m;
     if (ranked.hits.length === 0) {
       lines.push("    ranked    no term of the text in its triggers, description or headings");
@@ -142,8 +155,37 @@ export function renderExplain(
   return `${lines.join("\n")}\n`;
 }
 
-/** Trigger points, or the ranked score for a skill only the ranked match selected. */
+/** Chosen (tokens, whole or cut and why), dropped (and why), or not selected; with its score. */
+function outcomeOf(
+  m: SkillMatch,
+  chosen: ChosenSkill | undefined,
+  dropped: DroppedSkill | undefined,
+): string {
+  const score = m.always ? `always ("*"), score ${m.score}` : `score ${m.score}`;
+  if (chosen)
+    return `chosen, ${score}, ${chosen.tokens} tokens${chosen.truncated ? ` (cut by ${chosen.cutBy}, full text ${chosen.fullTokens})` : ""}`;
+  if (dropped) return `dropped, ${score}: ${dropped.code}: ${dropped.reason}`;
+  return m.selected ? `selected, ${score}` : "not selected";
+}
+
+/** The concepts a skill's manifest lists that the text means, and the words that meant them. */
+function conceptLines(m: SkillMatch): string[] {
+  if (m.concepts.length === 0)
+    return (m.skill.manifest.concepts ?? []).length > 0 ? ["    concepts  none meant"] : [];
+  const parts = m.concepts.map(
+    (c) =>
+      `"${c.concept}" by ${c.phrases.map((p) => `"${p}"`).join(", ")} in ${c.words.map((w) => `"${w}"`).join(", ")} ${c.points}`,
+  );
+  const points = m.concepts.reduce((sum, c) => sum + c.points, 0);
+  return [`    concepts  ${parts.join("; ")} = ${points} points`];
+}
+
+/**
+ * `always` for a `*` skill (ranked before every other, whatever its score), trigger and concept
+ * points, or the ranked score for a skill only the ranked match selected.
+ */
 function scoreCell(score: number, match: SkillMatch | undefined): string {
+  if (match?.always) return "always";
   return score > 0 || !match ? `score ${score}` : `ranked ${round(match.ranked.score)}`;
 }
 
@@ -190,8 +232,10 @@ function explainJson(scored: readonly SkillMatch[], RANK_THRESHOLD: number) {
   return scored.map((m) => ({
     name: m.skill.name,
     selected: m.selected,
+    always: m.always,
     score: m.score,
     hits: m.hits,
+    concepts: m.concepts,
     ranked: { ...m.ranked, threshold: RANK_THRESHOLD, selects: m.rankedOk },
   }));
 }
@@ -280,7 +324,7 @@ export function registerSkills(program: Command, io: CliIO): void {
       .option("--print", "also print the text that would go into the prompt")
       .option(
         "--explain",
-        "say why each skill was selected or not: trigger hits, and the ranked match's terms per field with their weights",
+        "say why each skill was chosen, dropped or left out: trigger hits, the concepts the text means, the ranked match's terms per field with their weights, the score and the budget",
       )
       .addOption(rootOption)
       .option("--json", "print JSON (includes the text)")

@@ -2074,6 +2074,24 @@ export interface SkillManifest {
    */
   triggers: string[]
   /**
+   * What the skill is about in other words than its triggers: each concept is a name and the phrases (synonyms, related words) that mean it. A phrase matches when its words appear in order in the text, compared by Porter stem ("signing key" matches "signing keys"); a concept that matches selects the skill like a trigger and says so in `debate skills match --explain`.
+   * 
+   * @maxItems 100
+   */
+  concepts?: {
+    /**
+     * What the phrases mean, as the explanation names it ("secret in a shipped client").
+     */
+    name: string
+    /**
+     * Words or phrases that mean the concept; matched by stem, in order, never across a sentence end.
+     * 
+     * @minItems 1
+     * @maxItems 200
+     */
+    phrases: string[]
+  }[]
+  /**
    * Roles whose prompts may carry the skill.
    * 
    * @minItems 1

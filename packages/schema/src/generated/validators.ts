@@ -19211,7 +19211,7 @@ return errors === 0;
 validate104.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSkillManifestRaw = validate106;
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"formats":{"description":"The formats whose seats may carry the skill, by registered name (a rubric written for one format's judge); absent: every format.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"concepts":{"description":"What the skill is about in other words than its triggers: each concept is a name and the phrases (synonyms, related words) that mean it. A phrase matches when its words appear in order in the text, compared by Porter stem (\"signing key\" matches \"signing keys\"); a concept that matches selects the skill like a trigger and says so in `debate skills match --explain`.","type":"array","maxItems":100,"items":{"type":"object","required":["name","phrases"],"additionalProperties":false,"properties":{"name":{"description":"What the phrases mean, as the explanation names it (\"secret in a shipped client\").","type":"string","minLength":1,"maxLength":80},"phrases":{"description":"Words or phrases that mean the concept; matched by stem, in order, never across a sentence end.","type":"array","minItems":1,"maxItems":200,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}}}}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"formats":{"description":"The formats whose seats may carry the skill, by registered name (a rubric written for one format's judge); absent: every format.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
 const pattern45 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
 const pattern46 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
 
@@ -19298,7 +19298,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "name") || (key0 === "version")) || (key0 === "description")) || (key0 === "triggers")) || (key0 === "applicable_agents")) || (key0 === "formats")) || (key0 === "max_context_tokens")) || (key0 === "entry_file"))){
+if(!(func1.call(schema132.properties, key0))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -19489,11 +19489,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.applicable_agents !== undefined){
-let data5 = data.applicable_agents;
+if(data.concepts !== undefined){
+let data5 = data.concepts;
 if(Array.isArray(data5)){
-if(data5.length < 1){
-const err22 = {instancePath:instancePath+"/applicable_agents",schemaPath:"#/properties/applicable_agents/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data5.length > 100){
+const err22 = {instancePath:instancePath+"/concepts",schemaPath:"#/properties/concepts/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19505,8 +19505,9 @@ errors++;
 const len1 = data5.length;
 for(let i2=0; i2<len1; i2++){
 let data6 = data5[i2];
-if(typeof data6 !== "string"){
-const err23 = {instancePath:instancePath+"/applicable_agents/" + i2,schemaPath:"agent.schema.json#/$defs/Role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.name === undefined){
+const err23 = {instancePath:instancePath+"/concepts/" + i2,schemaPath:"#/properties/concepts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19515,8 +19516,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!(((((((((data6 === "proposition") || (data6 === "opposition")) || (data6 === "debater")) || (data6 === "judge")) || (data6 === "proposer")) || (data6 === "challenger")) || (data6 === "summarizer")) || (data6 === "author")) || (data6 === "critic"))){
-const err24 = {instancePath:instancePath+"/applicable_agents/" + i2,schemaPath:"agent.schema.json#/$defs/Role/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(data6.phrases === undefined){
+const err24 = {instancePath:instancePath+"/concepts/" + i2,schemaPath:"#/properties/concepts/items/required",keyword:"required",params:{missingProperty: "phrases"},message:"must have required property '"+"phrases"+"'"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19525,15 +19526,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-let i3 = data5.length;
-let j1;
-if(i3 > 1){
-outer0:
-for(;i3--;){
-for(j1 = i3; j1--;){
-if(func0(data5[i3], data5[j1])){
-const err25 = {instancePath:instancePath+"/applicable_agents",schemaPath:"#/properties/applicable_agents/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"};
+for(const key1 in data6){
+if(!((key1 === "name") || (key1 === "phrases"))){
+const err25 = {instancePath:instancePath+"/concepts/" + i2,schemaPath:"#/properties/concepts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19541,14 +19536,13 @@ else {
 vErrors.push(err25);
 }
 errors++;
-break outer0;
 }
 }
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/applicable_agents",schemaPath:"#/properties/applicable_agents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data6.name !== undefined){
+let data7 = data6.name;
+if(typeof data7 === "string"){
+if(func2(data7) > 80){
+const err26 = {instancePath:instancePath+"/concepts/" + i2+"/name",schemaPath:"#/properties/concepts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19557,12 +19551,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.formats !== undefined){
-let data7 = data.formats;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err27 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(func2(data7) < 1){
+const err27 = {instancePath:instancePath+"/concepts/" + i2+"/name",schemaPath:"#/properties/concepts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19571,12 +19561,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const len2 = data7.length;
-for(let i4=0; i4<len2; i4++){
-let data8 = data7[i4];
-if(typeof data8 === "string"){
-if(!pattern46.test(data8)){
-const err28 = {instancePath:instancePath+"/formats/" + i4,schemaPath:"#/properties/formats/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
+}
+else {
+const err28 = {instancePath:instancePath+"/concepts/" + i2+"/name",schemaPath:"#/properties/concepts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19586,8 +19573,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/formats/" + i4,schemaPath:"#/properties/formats/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6.phrases !== undefined){
+let data8 = data6.phrases;
+if(Array.isArray(data8)){
+if(data8.length > 200){
+const err29 = {instancePath:instancePath+"/concepts/" + i2+"/phrases",schemaPath:"#/properties/concepts/items/properties/phrases/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19596,19 +19586,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-let i5 = data7.length;
-let j2;
-if(i5 > 1){
-const indices1 = {};
-for(;i5--;){
-let item1 = data7[i5];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j2 = indices1[item1];
-const err30 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"};
+if(data8.length < 1){
+const err30 = {instancePath:instancePath+"/concepts/" + i2+"/phrases",schemaPath:"#/properties/concepts/items/properties/phrases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19616,14 +19595,13 @@ else {
 vErrors.push(err30);
 }
 errors++;
-break;
 }
-indices1[item1] = i5;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len2 = data8.length;
+for(let i3=0; i3<len2; i3++){
+let data9 = data8[i3];
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+const err31 = {instancePath:instancePath+"/concepts/" + i2+"/phrases/" + i3,schemaPath:"#/properties/concepts/items/properties/phrases/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19632,11 +19610,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.max_context_tokens !== undefined){
-let data9 = data.max_context_tokens;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err32 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(func2(data9) < 1){
+const err32 = {instancePath:instancePath+"/concepts/" + i2+"/phrases/" + i3,schemaPath:"#/properties/concepts/items/properties/phrases/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19645,9 +19620,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 100000 || isNaN(data9)){
-const err33 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+}
+else {
+const err33 = {instancePath:instancePath+"/concepts/" + i2+"/phrases/" + i3,schemaPath:"#/properties/concepts/items/properties/phrases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -19656,8 +19631,19 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data9 < 1 || isNaN(data9)){
-const err34 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let i4 = data8.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data8[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err34 = {instancePath:instancePath+"/concepts/" + i2+"/phrases",schemaPath:"#/properties/concepts/items/properties/phrases/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -19665,14 +19651,14 @@ else {
 vErrors.push(err34);
 }
 errors++;
+break;
+}
+indices1[item1] = i4;
 }
 }
 }
-if(data.entry_file !== undefined){
-let data10 = data.entry_file;
-if(typeof data10 === "string"){
-if(func2(data10) > 200){
-const err35 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err35 = {instancePath:instancePath+"/concepts/" + i2+"/phrases",schemaPath:"#/properties/concepts/items/properties/phrases/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19681,8 +19667,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(func2(data10) < 1){
-const err36 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/concepts/" + i2,schemaPath:"#/properties/concepts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -19692,8 +19680,9 @@ vErrors.push(err36);
 errors++;
 }
 }
+}
 else {
-const err37 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err37 = {instancePath:instancePath+"/concepts",schemaPath:"#/properties/concepts/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19703,14 +19692,228 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.applicable_agents !== undefined){
+let data10 = data.applicable_agents;
+if(Array.isArray(data10)){
+if(data10.length < 1){
+const err38 = {instancePath:instancePath+"/applicable_agents",schemaPath:"#/properties/applicable_agents/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
+}
+errors++;
+}
+const len3 = data10.length;
+for(let i5=0; i5<len3; i5++){
+let data11 = data10[i5];
+if(typeof data11 !== "string"){
+const err39 = {instancePath:instancePath+"/applicable_agents/" + i5,schemaPath:"agent.schema.json#/$defs/Role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!(((((((((data11 === "proposition") || (data11 === "opposition")) || (data11 === "debater")) || (data11 === "judge")) || (data11 === "proposer")) || (data11 === "challenger")) || (data11 === "summarizer")) || (data11 === "author")) || (data11 === "critic"))){
+const err40 = {instancePath:instancePath+"/applicable_agents/" + i5,schemaPath:"agent.schema.json#/$defs/Role/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+let i6 = data10.length;
+let j2;
+if(i6 > 1){
+outer0:
+for(;i6--;){
+for(j2 = i6; j2--;){
+if(func0(data10[i6], data10[j2])){
+const err41 = {instancePath:instancePath+"/applicable_agents",schemaPath:"#/properties/applicable_agents/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i6+" are identical)"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/applicable_agents",schemaPath:"#/properties/applicable_agents/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.formats !== undefined){
+let data12 = data.formats;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err43 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+const len4 = data12.length;
+for(let i7=0; i7<len4; i7++){
+let data13 = data12[i7];
+if(typeof data13 === "string"){
+if(!pattern46.test(data13)){
+const err44 = {instancePath:instancePath+"/formats/" + i7,schemaPath:"#/properties/formats/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/formats/" + i7,schemaPath:"#/properties/formats/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+let i8 = data12.length;
+let j3;
+if(i8 > 1){
+const indices2 = {};
+for(;i8--;){
+let item2 = data12[i8];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j3 = indices2[item2];
+const err46 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i8+" are identical)"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+break;
+}
+indices2[item2] = i8;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/formats",schemaPath:"#/properties/formats/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.max_context_tokens !== undefined){
+let data14 = data.max_context_tokens;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err48 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 100000 || isNaN(data14)){
+const err49 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data14 < 1 || isNaN(data14)){
+const err50 = {instancePath:instancePath+"/max_context_tokens",schemaPath:"#/properties/max_context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data.entry_file !== undefined){
+let data15 = data.entry_file;
+if(typeof data15 === "string"){
+if(func2(data15) > 200){
+const err51 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(func2(data15) < 1){
+const err52 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/entry_file",schemaPath:"#/properties/entry_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
 }
 errors++;
 }

@@ -77,9 +77,15 @@ export function selectSkillsReference(skills: readonly LoadedSkill[], query: Ski
   let used = 0;
   let budgetCut: string | undefined;
   for (const match of matchSkills(skills, query)) {
-    const { skill, score, hits } = match;
+    const { skill, score, hits, always, concepts } = match;
     if (excluded.has(skill.name)) {
-      dropped.push({ name: skill.name, score, code: "excluded", reason: "excluded by skills.exclude" });
+      dropped.push({
+        name: skill.name,
+        always,
+        score,
+        code: "excluded",
+        reason: "excluded by skills.exclude",
+      });
       continue;
     }
     const own = cutToOwnLimit(skill);
@@ -88,9 +94,11 @@ export function selectSkillsReference(skills: readonly LoadedSkill[], query: Ski
     const blockTokens = own.blockTokens;
     const base = {
       name: skill.name,
+      always,
       score,
       matched: hits.map((h) => h.trigger),
       hits,
+      concepts,
       fullTokens: own.fullTokens,
     };
     if (own.text !== "" && blockTokens <= left) {
@@ -125,6 +133,7 @@ export function selectSkillsReference(skills: readonly LoadedSkill[], query: Ski
     }
     dropped.push({
       name: skill.name,
+      always: match.always,
       score,
       code: "over_budget",
       reason: `needs ${blockTokens} tokens, ${Math.max(0, left)} of ${budget} left${
@@ -143,6 +152,7 @@ export function selectSkillsReference(skills: readonly LoadedSkill[], query: Ski
     const last = chosen.pop()!;
     dropped.push({
       name: last.name,
+      always: last.always,
       score: last.score,
       code: "over_budget",
       reason: `joining the blocks came to ${totalTokens} tokens, over the budget of ${budget}`,
@@ -150,7 +160,9 @@ export function selectSkillsReference(skills: readonly LoadedSkill[], query: Ski
     text = chosen.map((c) => renderSkillBlock(c.name, c.text)).join(BLOCK_JOINER);
     totalTokens = countTokens(text);
   }
-  dropped.sort((a, b) => b.score - a.score || compareCodePoints(a.name, b.name));
+  dropped.sort(
+    (a, b) => Number(b.always) - Number(a.always) || b.score - a.score || compareCodePoints(a.name, b.name),
+  );
   return { chosen, dropped, totalTokens, budgetTokens: budget, encoding: TOKEN_ENCODING, text };
 }
 
