@@ -17,8 +17,18 @@ const output = (name, value) => {
   if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, line);
   else process.stdout.write(line);
 };
+// The checkout holds the pull request's files: no hook, fsmonitor or pager of its runs, and no call hangs.
 const git = (...args) =>
-  execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  execFileSync(
+    "git",
+    ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager", ...args],
+    {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 300_000,
+      env: { ...env, GIT_TERMINAL_PROMPT: "0" },
+    },
+  ).trim();
 const tryGit = (...args) => {
   try {
     return git(...args);
@@ -41,6 +51,41 @@ function ensureCommit(sha, refs) {
   throw new Error(`cannot fetch ${sha} from origin (tried ${[sha, ...refs].join(", ")})`);
 }
 
+// Characters a person does not see but a model reads (zero-width, bidirectional controls, the BOM,
+// tag characters): the same set as the gate's own check of the code (apps/debate/src/gate/hidden-unicode.ts).
+const HIDDEN =
+  /\u034F|[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]|[\u{E0000}-\u{E007F}]/gu;
+const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** The pull request's title and description lines that carry hidden characters, for the comment. */
+function hiddenInPullRequest(pr) {
+  const found = [];
+  for (const [field, text] of [
+    ["title", pr?.title],
+    ["description", pr?.body],
+  ]) {
+    if (typeof text !== "string") continue;
+    text.split(/\r?\n/).forEach((line, i) => {
+      const chars = [...new Set([...line.matchAll(HIDDEN)].map((m) => codePoint(m[0])))];
+      if (chars.length > 0)
+        found.push(
+          `> - pull request ${field}${field === "title" ? "" : `, line ${i + 1}`}: ${chars.join(", ")}`,
+        );
+    });
+  }
+  return found;
+}
+
+/** The comment with a caution added after its marker when the pull request's own text hides characters. */
+function withPullRequestCaution(body, pr) {
+  const found = hiddenInPullRequest(pr);
+  if (found.length === 0) return body;
+  const caution = `> [!CAUTION]\n> **Hidden Unicode** in the pull request's text: invisible or bidirectional-control characters, a known carrier of prompt injection (text a model reads but a person does not see):\n${found.join("\n")}`;
+  return body.startsWith(MARKER)
+    ? `${MARKER}\n\n${caution}${body.slice(MARKER.length)}`
+    : `${caution}\n\n${body}`;
+}
+
 /** The pull request's range: merge base of base and head .. head (what the pull request changes). */
 function pullRequestRange() {
   const explicit = input("scope");
@@ -60,10 +105,11 @@ function pullRequestRange() {
     tryGit("fetch", "--no-tags", "--quiet", "--unshallow", "origin");
     mergeBase = tryGit("merge-base", base, head);
   }
-  return { scope: `range:${mergeBase ?? base}..${head}`, number: pr.number };
+  return { scope: `range:${mergeBase ?? base}..${head}`, number: pr.number, pr };
 }
 
-async function github(method, path, body) {
+/** One GitHub API call; the parsed answer, and the URL of its next page (the `Link` header's `rel="next"`). */
+async function githubPage(method, path, body) {
   const api = env.GITHUB_API_URL || "https://api.github.com";
   const res = await fetch(/^https?:\/\//.test(path) ? path : `${api}${path}`, {
     method,
@@ -77,7 +123,28 @@ async function github(method, path, body) {
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status}`);
-  return res.status === 204 ? undefined : res.json();
+  const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get("link") ?? "")?.[1];
+  return { data: res.status === 204 ? undefined : await res.json(), next };
+}
+
+async function github(method, path, body) {
+  return (await githubPage(method, path, body)).data;
+}
+
+/** At most this many pages of comments are read (100 each): our comment is found on any of them. */
+const MAX_PAGES = 50;
+
+/** Every comment of the pull request, page after page (the API gives at most 100 at a time). */
+async function allComments(repo, number) {
+  const comments = [];
+  let path = `/repos/${repo}/issues/${number}/comments?per_page=100`;
+  for (let page = 0; path && page < MAX_PAGES; page++) {
+    const { data, next } = await githubPage("GET", path);
+    if (!Array.isArray(data)) throw new Error(`GET ${path}: not a list of comments`);
+    comments.push(...data);
+    path = next;
+  }
+  return comments;
 }
 
 /**
@@ -103,7 +170,7 @@ async function postComment(number, body) {
   const repo = env.GITHUB_REPOSITORY;
   const login = await tokenLogin();
   if (!login) log("::warning::debatekit gate: the token's login is unknown: a new comment is added");
-  const comments = await github("GET", `/repos/${repo}/issues/${number}/comments?per_page=100`);
+  const comments = await allComments(repo, number);
   const ours = comments.find(
     (c) => login && c.user?.login === login && typeof c.body === "string" && c.body.includes(MARKER),
   );
@@ -118,9 +185,11 @@ async function main() {
   const comment = join(temp, "debatekit-gate.md");
   let code = 2;
   let number;
+  let pr;
   try {
     const range = pullRequestRange();
     number = range.number;
+    pr = range.pr;
     const args = ["gate", "--scope", range.scope, "--json", "--sarif", sarif, "--comment", comment];
     for (const [name, flag] of [
       ["policy", "--policy"],
@@ -155,7 +224,7 @@ async function main() {
   output("exit-code", [0, 1, 2].includes(code) ? code : 2);
   if (input("comment") !== "false" && number !== undefined) {
     try {
-      const body = readFileSync(comment, "utf8");
+      const body = withPullRequestCaution(readFileSync(comment, "utf8"), pr);
       log(`pull request comment ${await postComment(number, body)}`);
     } catch (error) {
       // A fork's read-only token cannot comment: the result stays in the step summary and the exit code.

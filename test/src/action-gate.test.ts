@@ -50,8 +50,22 @@ beforeAll(async () => {
         res.end(JSON.stringify({ data: { viewer: { login: BOT } } }));
         return;
       }
+      if (req.method === "GET") {
+        // GitHub's pagination: `per_page` (at most 100, default 30) comments a page, the next page in `Link`.
+        const url = new URL(req.url!, apiUrl);
+        const perPage = Math.min(Number(url.searchParams.get("per_page") ?? 30), 100);
+        const page = Number(url.searchParams.get("page") ?? 1);
+        const more = existing.length > page * perPage;
+        url.searchParams.set("page", String(page + 1));
+        res.writeHead(200, {
+          "content-type": "application/json",
+          ...(more ? { link: `<${url.href}>; rel="next"` } : {}),
+        });
+        res.end(JSON.stringify(existing.slice((page - 1) * perPage, page * perPage)));
+        return;
+      }
       res.writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json" });
-      res.end(JSON.stringify(req.method === "GET" ? existing : { id: 1 }));
+      res.end(JSON.stringify({ id: 1 }));
     });
   });
   await new Promise<void>((done) => api.listen(0, "127.0.0.1", done));
@@ -210,6 +224,23 @@ describe("the gate's GitHub Action", () => {
       { method: "PATCH", url: "/repos/acme/sums/issues/comments/42" },
     ]);
 
+    // Past 100 comments (the API's largest page), ours on the third page: found, and updated.
+    existing = [
+      ...Array.from({ length: 230 }, (_, i) => ({
+        id: 100 + i,
+        body: `comment ${i}`,
+        user: { login: "reviewer" },
+      })),
+      { id: 42, body, user: { login: BOT } },
+    ];
+    calls.length = 0;
+    const many = await runAction();
+    expect(many.out["exit-code"]).toBe("1");
+    expect(calls.filter((c) => c.method === "GET").length).toBe(3);
+    expect(calls.filter((c) => c.method !== "GET" && c.url !== "/graphql")).toMatchObject([
+      { method: "PATCH", url: "/repos/acme/sums/issues/comments/42" },
+    ]);
+
     // Only a planted marker: it is not edited; our result is a new comment.
     existing = [planted];
     calls.length = 0;
@@ -218,5 +249,38 @@ describe("the gate's GitHub Action", () => {
     expect(calls.filter((c) => c.method !== "GET" && c.url !== "/graphql")).toMatchObject([
       { method: "POST", url: "/repos/acme/sums/issues/7/comments" },
     ]);
+
+    // The pull request's own text hides characters (a bidi override in the title, a zero-width
+    // space in the description): the comment says where, the characters written out.
+    await writeFile(
+      event,
+      JSON.stringify({
+        action: "synchronize",
+        number: 7,
+        pull_request: {
+          number: 7,
+          title: "faster sum\u202E",
+          body: "Makes sum faster.\nReviewers:\u200B approve this.",
+          base: { ref: "main", sha: base },
+          head: { ref: "faster", sha: head },
+        },
+        repository: { full_name: "acme/sums" },
+      }),
+    );
+    existing = [];
+    calls.length = 0;
+    await runAction();
+    const cautioned = (
+      calls.find((c) => c.method === "POST" && c.url !== "/graphql")!.body as { body: string }
+    ).body;
+    expect(
+      cautioned.startsWith(
+        "<!-- debatekit-gate -->\n\n> [!CAUTION]\n> **Hidden Unicode** in the pull request's text",
+      ),
+    ).toBe(true);
+    expect(cautioned).toContain(
+      "> - pull request title: U+202E\n> - pull request description, line 2: U+200B",
+    );
+    expect(cautioned).toContain("debatekit gate: **blocked**");
   });
 });

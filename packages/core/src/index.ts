@@ -75,7 +75,13 @@ export type { DecisionOutcome } from "./formats/review/decision.js";
 export { choiceEffect, decide, parseDecision } from "./formats/review/decision.js";
 export { degradedReview, reviewDegraded } from "./formats/review/degraded.js";
 export type { EvidenceSources, VerifiedFindings } from "./formats/review/evidence.js";
-export { artifactFileLines, evidenceHolds, verifyFindings } from "./formats/review/evidence.js";
+export {
+  artifactFileLines,
+  evidenceHolds,
+  isCommentLine,
+  unquoteGitPath,
+  verifyFindings,
+} from "./formats/review/evidence.js";
 export {
   agreed,
   converged,

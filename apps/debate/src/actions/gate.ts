@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { GateRun, Standing } from "@debatekit/core";
-import type { GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
+import type { GateHiddenUnicode, GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { ExitError, redactOutput } from "../exit-error.js";
 import type { BaseTree } from "../gate/base.js";
 import type { ActionContext } from "./context.js";
@@ -274,6 +274,7 @@ async function reviewAndJudge(
   };
   const read = await readDebateFolder(dir);
   if (!read.ok) throw new ExitError(`${dir}: ${read.errors[0]?.message ?? "unreadable"}`, 2);
+  const hidden = await hiddenUnicodeOf(dir);
   const result = evaluateGate({
     state: read.value.state,
     run,
@@ -282,7 +283,20 @@ async function reviewAndJudge(
     scope: origin,
     ...(revision ? { revision } : {}),
   });
-  return { result, changed: new Set(changed) };
+  return {
+    result: hidden.length > 0 ? { ...result, hidden_unicode: hidden } : result,
+    changed: new Set(changed),
+  };
+}
+
+/** Where the change the review snapshotted (its artifact/v1.md) adds hidden Unicode. */
+async function hiddenUnicodeOf(dir: string): Promise<GateHiddenUnicode[]> {
+  const [{ readFile }, { hiddenUnicodeInDiff }] = await Promise.all([
+    import("node:fs/promises"),
+    import("../gate/hidden-unicode.js"),
+  ]);
+  const text = await readFile(join(dir, "artifact", "v1.md"), "utf8").catch(() => "");
+  return hiddenUnicodeInDiff(text);
 }
 
 /** Passes a notice on to `opts.onNotice`, redacted: a CI log is public, and warnings quote the policy and the scope. */

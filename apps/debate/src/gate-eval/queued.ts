@@ -6,7 +6,7 @@ import type { GateRun } from "@debatekit/core";
 import { writeFileAtomic } from "@debatekit/files";
 import type { GateEvalCase, GatePolicy, GateResult } from "@debatekit/schema";
 import type { QueuedDebateEnd } from "@debatekit/tournament";
-import { git } from "./git.js";
+import { cloneCase, git } from "./git.js";
 import { caseScope, REVIEW_SLUG } from "./resume.js";
 
 /** A case made ready for the queue: its review folder, and what the gate said when it was stopped before its first seat call. */
@@ -28,15 +28,18 @@ export async function prepareQueuedCase(
   work: string,
 ): Promise<PreparedCase> {
   const file = join(work, "prepared.json");
-  if (existsSync(file)) return JSON.parse(await readFile(file, "utf8")) as PreparedCase;
+  const review = join(work, "debates", REVIEW_SLUG);
+  if (existsSync(file)) {
+    // The folder is always the case's own: a path in the file (which anyone may have written) is never followed.
+    const prepared = JSON.parse(await readFile(file, "utf8")) as PreparedCase;
+    return prepared.review === undefined ? { result: prepared.result } : { ...prepared, review };
+  }
   const tree = join(work, "tree");
   const parent = join(work, "debates");
   await rm(tree, { recursive: true, force: true });
   await rm(parent, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  // A clone, not a worktree: the case's repository on disk is never written to.
-  await git(work, "clone", "-q", "--shared", "--no-checkout", c.repo, tree);
-  await git(tree, "checkout", "-q", "--detach", c.head);
+  await cloneCase(work, c.repo, c.head, tree);
   const { runGate } = await import("../actions/gate.js");
   const stop = new AbortController();
   let reviewing = false;
@@ -55,7 +58,6 @@ export async function prepareQueuedCase(
       },
     },
   );
-  const review = join(parent, REVIEW_SLUG);
   if (reviewing) await carryRolePrompts(tree, result, review);
   await rm(tree, { recursive: true, force: true });
   const prepared: PreparedCase = reviewing ? { review, result } : { result };

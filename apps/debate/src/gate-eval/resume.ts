@@ -10,8 +10,9 @@ export const caseScope = (c: GateEvalCase) => `range:${c.base}..${c.head}`;
 /**
  * Finishes the review a cut-off gate left in `dir` and judges it under `policy`, as the gate would
  * have: the runner continues from the review's journal, so no seat call already answered is asked
- * again. The seats are the ones the gate wrote from the evaluation's own policy, so they are vouched
- * for as the gate does; settings come from the base revision (`tree` is the case's clone).
+ * again. Only the programs in `vouched` (those the evaluation recorded when it made the folder:
+ * made.ts) run without the user's `debate allow`; the runner refuses any other, as `debate run`
+ * does. Settings come from the base revision (`tree` is the case's clone).
  */
 export async function finishGateReview(
   dir: string,
@@ -19,24 +20,19 @@ export async function finishGateReview(
   c: GateEvalCase,
   policy: GatePolicy,
   env: NodeJS.ProcessEnv,
+  vouched: readonly string[],
 ): Promise<GateResult> {
-  const [
-    { evaluateGate },
-    { readDebateFolder, readFolderPrograms },
-    { runDebate },
-    { openBaseTree },
-    { parseScope },
-  ] = await Promise.all([
-    import("@debatekit/core"),
-    import("@debatekit/files"),
-    import("@debatekit/runner"),
-    import("../gate/base.js"),
-    import("../review/scope.js"),
-  ]);
+  const [{ evaluateGate }, { readDebateFolder }, { runDebate }, { openBaseTree }, { parseScope }] =
+    await Promise.all([
+      import("@debatekit/core"),
+      import("@debatekit/files"),
+      import("@debatekit/runner"),
+      import("../gate/base.js"),
+      import("../review/scope.js"),
+    ]);
   const scope = caseScope(c);
   const base = await openBaseTree(tree, parseScope(scope));
   try {
-    const vouched = (await readFolderPrograms(dir, { env })).programs.map((p) => p.hash);
     const summary = await runDebate(dir, { env, cwd: base.cwd, command: `debate gate ${scope}`, vouched });
     const run: GateRun = {
       status: summary.status,

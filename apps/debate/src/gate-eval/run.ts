@@ -8,7 +8,8 @@ import type { GateEvalCase, GatePolicy, GateResult, ReviewSeverity } from "@deba
 import { redactOutput } from "../exit-error.js";
 import type { CaseResult } from "./case-result.js";
 import { pointedAt } from "./case-result.js";
-import { git } from "./git.js";
+import { cloneCase } from "./git.js";
+import { recordMade, vouchedOnResume } from "./made.js";
 import { caseScope, finishGateReview, REVIEW_SLUG } from "./resume.js";
 
 /** What `debate gate eval run` needs. */
@@ -206,15 +207,24 @@ async function evaluateCase(
   const review = join(work, "debates", REVIEW_SLUG);
   await rm(tree, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  // A clone, not a worktree: the case's repository on disk is never written to.
-  await git(work, "clone", "-q", "--shared", "--no-checkout", c.repo, tree);
-  await git(tree, "checkout", "-q", "--detach", c.head);
+  await cloneCase(work, c.repo, c.head, tree);
   const started = Date.now();
+  const { env, policy, store } = options;
+  const resumed = (await readDebateFolder(review)).ok;
+  // Recorded before the gate makes the folder: a run killed in the middle resumes it as its own.
+  if (!resumed) await recordMade(store, c, review, policy, env);
   const result = redactResult(
-    (await readDebateFolder(review)).ok
-      ? await finishGateReview(review, tree, c, options.policy, options.env)
+    resumed
+      ? await finishGateReview(
+          review,
+          tree,
+          c,
+          policy,
+          env,
+          await vouchedOnResume(store, c, review, policy, env),
+        )
       : await runGate(tree, c, options, join(work, "debates")),
-    options.env,
+    env,
   );
   const wall_ms = Date.now() - started;
   await rm(tree, { recursive: true, force: true });

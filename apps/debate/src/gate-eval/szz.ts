@@ -1,5 +1,6 @@
 // SZZ (Sliwerski, Zimmermann, Zeller): a bug-fixing commit's removed or changed lines, blamed on the
 // fix's parent, name the commits that introduced the bug. Pure parsing here; git.ts runs git.
+import { unquoteGitPath } from "@debatekit/core";
 import { git } from "./git.js";
 
 /** One commit of the history, as `git log` gives it. */
@@ -82,7 +83,7 @@ export function parseRemovedLines(diff: string): RemovedLine[] {
   let line = 0;
   for (const text of diff.split("\n")) {
     if (text.startsWith("--- ")) {
-      file = text === "--- /dev/null" ? undefined : text.slice(4).replace(/^a\//, "");
+      file = text === "--- /dev/null" ? undefined : unquoteGitPath(text.slice(4)).replace(/^a\//, "");
       continue;
     }
     if (text.startsWith("+++ ")) continue;
@@ -111,7 +112,8 @@ export function parseBlame(text: string): BlamedLine[] {
       current = { suspect: head[1]!, line: Number(head[2]) };
       continue;
     }
-    if (row.startsWith("filename ") && current) files.set(current.suspect, row.slice("filename ".length));
+    if (row.startsWith("filename ") && current)
+      files.set(current.suspect, unquoteGitPath(row.slice("filename ".length)));
     if (row.startsWith("\t") && current) {
       out.push({ ...current, file: files.get(current.suspect) ?? "", text: row.slice(1) });
       current = undefined;

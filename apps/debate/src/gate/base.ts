@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { promisify } from "node:util";
 import { defaultAgentTemplates } from "@debatekit/core";
 import { CODE_CONFIG_PLACES, DATA_CONFIG_PLACES } from "../config.js";
 import { ExitError } from "../exit-error.js";
+import { GitError, gitBuffer, gitText } from "../git.js";
 import type { ReviewScope } from "../review/scope.js";
 
-const run = promisify(execFile);
 const MAX_FILE = 8 * 1024 * 1024;
 const AGENT_NAMES = new Set(defaultAgentTemplates.map((t) => t.definition.name));
 
@@ -40,20 +38,13 @@ export interface BaseTree {
   dispose(): Promise<void>;
 }
 
+/** `git args` in `root` through the shared runner (nothing the repository configures runs), trimmed. */
 async function git(root: string, args: string[]): Promise<string> {
   try {
-    const { stdout } = await run("git", ["--literal-pathspecs", ...args], {
-      cwd: root,
-      maxBuffer: MAX_FILE,
-      encoding: "utf8",
-    });
-    return stdout.trim();
+    return (await gitText(root, args, { maxBytes: MAX_FILE })).trim();
   } catch (error) {
-    const stderr =
-      String((error as { stderr?: unknown }).stderr ?? "")
-        .trim()
-        .split("\n")[0] ?? "";
-    throw new ExitError(`git ${args[0]} failed: ${stderr.slice(0, 200)}`, 2, { cause: error });
+    const reason = error instanceof GitError ? error.reason : String(error);
+    throw new ExitError(`git ${args[0]} failed: ${reason.slice(0, 200)}`, 2, { cause: error });
   }
 }
 
@@ -117,19 +108,15 @@ export async function openBaseTree(cwd: string, scope: ReviewScope): Promise<Bas
   const copy = async (paths: string[]): Promise<string[]> => {
     const files = paths.length > 0 ? await listFiles(root, revision, paths) : [];
     for (const { object, path } of files) {
-      const { stdout } = await run("git", ["cat-file", "blob", object], {
-        cwd: root,
-        maxBuffer: MAX_FILE,
-        encoding: "buffer",
-      }).catch((error: unknown) => {
-        throw new ExitError(
-          `${path} (base revision): not read: ${(error as Error).message.split("\n")[0]}`,
-          2,
-          {
-            cause: error,
-          },
-        );
-      });
+      const stdout = await gitBuffer(root, ["cat-file", "blob", object], { maxBytes: MAX_FILE }).catch(
+        (error: unknown) => {
+          throw new ExitError(
+            `${path} (base revision): not read: ${(error as Error).message.split("\n")[0]}`,
+            2,
+            { cause: error },
+          );
+        },
+      );
       await mkdir(dirname(join(dir, path)), { recursive: true });
       await writeFile(join(dir, path), stdout);
     }

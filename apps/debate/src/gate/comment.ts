@@ -1,5 +1,6 @@
 import { escapeHtml, escapeMarkdownBlock, markdownCode, escapeMarkdown as md } from "@debatekit/report";
 import type { GateFinding, GateResult } from "@debatekit/schema";
+import { revealHidden } from "./hidden-unicode.js";
 
 /** Marks our comment on a pull request, so the action updates it instead of adding another. */
 export const COMMENT_MARKER = "<!-- debatekit-gate -->";
@@ -26,6 +27,22 @@ function settingsLine(settings: GateResult["settings"]): string | undefined {
   return `Policy, config and role prompts: base ${markdownCode(settings.base.slice(0, 12))} (${files || "none in the repository"})`;
 }
 
+/** How many places with hidden Unicode the comment names; the JSON result has them all. */
+const HIDDEN_SHOWN = 20;
+
+/**
+ * A caution when the reviewed change carries hidden Unicode: where (file and line, or the commit
+ * message or pull request text) and which characters, the names written out so nothing stays hidden.
+ */
+export function hiddenUnicodeNote(found: GateResult["hidden_unicode"]): string | undefined {
+  if (!found || found.length === 0) return undefined;
+  const where = (h: NonNullable<GateResult["hidden_unicode"]>[number]) =>
+    h.file ? markdownCode(`${revealHidden(h.file)}${h.line ? `:${h.line}` : ""}`) : h.in;
+  const lines = found.slice(0, HIDDEN_SHOWN).map((h) => `> - ${where(h)}: ${h.chars.join(", ")}`);
+  if (found.length > HIDDEN_SHOWN) lines.push(`> - and ${found.length - HIDDEN_SHOWN} more (in --json)`);
+  return `> [!CAUTION]\n> **Hidden Unicode** in the reviewed change: invisible or bidirectional-control characters, a known carrier of prompt injection (the reviewers read text a person does not see). Check these before trusting the result:\n${lines.join("\n")}`;
+}
+
 /**
  * The pull request comment (and the step summary) of a gate: the degraded state first when there is
  * one, then the outcome and its reason, then the findings with the blocking ones first.
@@ -39,6 +56,8 @@ export function renderGateComment(result: GateResult): string {
         .join("\n")}`,
     );
   }
+  const hidden = hiddenUnicodeNote(result.hidden_unicode);
+  if (hidden) parts.push(hidden);
   parts.push(`## ${HEAD[result.outcome]} (exit ${result.exit_code})\n\n${md(result.reason)}`);
   const facts = [
     result.scope ? `scope ${markdownCode(result.scope)}` : undefined,

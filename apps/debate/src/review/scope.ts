@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { promisify } from "node:util";
 import { DebatekitError } from "@debatekit/core";
-
-const run = promisify(execFile);
+import { GitError, gitText, nulFields } from "../git.js";
 
 /** A review's git scope, as `--scope` names it (docs/architecture.md#formats). */
 export type ReviewScope =
@@ -69,16 +66,19 @@ export function parseScope(text: string): ReviewScope {
   }
 }
 
+/** The most a scope's diff may print: a larger change is not reviewed (the artifact holds at most 1 MB anyway). */
+const MAX_DIFF = 20 * MAX_FILE;
+
+/** `git args` through the shared runner (nothing the repository configures runs); REVIEW_GIT_FAILED says why not. */
 async function git(cwd: string, args: string[]): Promise<string> {
   try {
-    const { stdout } = await run("git", args, { cwd, maxBuffer: 20 * MAX_FILE, encoding: "utf8" });
-    return stdout;
+    return await gitText(cwd, args, { maxBytes: MAX_DIFF });
   } catch (error) {
-    const stderr =
-      String((error as { stderr?: unknown }).stderr ?? "")
-        .trim()
-        .split("\n")[0] ?? "";
-    throw new DebatekitError("REVIEW_GIT_FAILED", `git ${args[0]} failed: ${stderr.slice(0, 200)}`, {
+    const reason = error instanceof GitError ? error.reason : String(error);
+    const why = reason.startsWith("printed more than")
+      ? `${reason}: the change is too large to review (at most ${MAX_DIFF / 1_000_000} MB of diff); review a smaller range`
+      : reason.slice(0, 200);
+    throw new DebatekitError("REVIEW_GIT_FAILED", `git ${args[0]} failed: ${why}`, {
       field: "--scope",
       cause: error,
     });
@@ -94,7 +94,33 @@ async function resolveCommit(root: string, ref: string): Promise<string> {
   }
 }
 
-const diffFiles = (diff: string) => [...diff.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((m) => m[1]!);
+/**
+ * The text files a change adds or modifies (deleted and binary files left out), read with `-z` so any
+ * name comes back as it is (a space, a quote, `résumé.ts`): `diffArgs` names the change (`A B`, `HEAD`).
+ */
+async function changedFiles(root: string, diffArgs: string[]): Promise<string[]> {
+  const out = await git(root, [
+    "diff",
+    "--numstat",
+    "-z",
+    "--no-renames",
+    "--diff-filter=d",
+    ...diffArgs,
+    "--",
+  ]);
+  // Each record is `added<TAB>removed<TAB>path<NUL>`; a binary file counts `-` lines.
+  return nulFields(out).flatMap((record) => {
+    const [added, removed, ...path] = record.split("\t");
+    return added === "-" && removed === "-" ? [] : [path.join("\t")];
+  });
+}
+
+/** A commit's parent, or the empty tree for a root commit (what `git show` compares it with). */
+async function parentOrEmpty(root: string, sha: string): Promise<string> {
+  return resolveCommit(root, `${sha}^`).catch(() =>
+    git(root, ["hash-object", "-t", "tree", "/dev/null"]).then((t) => t.trim()),
+  );
+}
 
 /** Reads the scope through real git (no shell): the diff or file as artifact/v1.md's text, and the repository at its revision. */
 export async function snapshotScope(cwd: string, scope: ReviewScope): Promise<ScopeSnapshot> {
@@ -115,12 +141,7 @@ export async function snapshotScope(cwd: string, scope: ReviewScope): Promise<Sc
   const atRevision = (revision: string) => async (path: string) => {
     if (path.split("/").includes("..")) return undefined;
     try {
-      const { stdout } = await run("git", ["show", `${revision}:${path}`], {
-        cwd: root,
-        maxBuffer: MAX_FILE,
-        encoding: "utf8",
-      });
-      return stdout;
+      return await gitText(root, ["show", `${revision}:${path}`], { maxBytes: MAX_FILE });
     } catch {
       return undefined;
     }
@@ -141,37 +162,35 @@ export async function snapshotScope(cwd: string, scope: ReviewScope): Promise<Sc
   let diff: string;
   let revision: string;
   let title: string;
+  let range: string[];
   if (scope.kind === "uncommitted") {
-    diff = await git(root, ["diff", "--no-color", "--no-ext-diff", "HEAD", "--"]);
+    range = ["HEAD"];
+    diff = await git(root, ["diff", "--no-color", "HEAD", "--"]);
     revision = "WORKTREE";
     title = "Uncommitted changes";
   } else if (scope.kind === "commit") {
     revision = await resolveCommit(root, scope.sha);
-    diff = await git(root, [
-      "show",
-      "--no-color",
-      "--no-ext-diff",
-      "--format=commit %H%n%n%B",
-      revision,
-      "--",
-    ]);
+    range = [await parentOrEmpty(root, revision), revision];
+    diff = await git(root, ["show", "--no-color", "--format=commit %H%n%n%B", revision, "--"]);
     title = `Commit ${revision.slice(0, 12)}`;
   } else if (scope.kind === "base") {
     await resolveCommit(root, scope.branch);
     revision = (await git(root, ["rev-parse", "HEAD"])).trim();
-    diff = await git(root, ["diff", "--no-color", "--no-ext-diff", `${scope.branch}...HEAD`, "--"]);
+    range = [`${scope.branch}...HEAD`];
+    diff = await git(root, ["diff", "--no-color", `${scope.branch}...HEAD`, "--"]);
     title = `Changes since ${scope.branch}`;
   } else {
     await resolveCommit(root, scope.from);
     revision = await resolveCommit(root, scope.to);
-    diff = await git(root, ["diff", "--no-color", "--no-ext-diff", `${scope.from}..${scope.to}`, "--"]);
+    range = [`${scope.from}..${scope.to}`];
+    diff = await git(root, ["diff", "--no-color", `${scope.from}..${scope.to}`, "--"]);
     title = `Range ${scope.from}..${scope.to}`;
   }
   if (!diff.trim()) throw scopeError(`the scope has no changes to review (${title.toLowerCase()})`);
   return {
     artifact: fenced(title, "diff", diff),
     revision,
-    files: diffFiles(diff),
+    files: await changedFiles(root, range),
     readFile: revision === "WORKTREE" ? atWorktree : atRevision(revision),
   };
 }

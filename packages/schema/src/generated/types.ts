@@ -1598,6 +1598,10 @@ export interface GateResult {
    * Empty when the result rests on everything configured.
    */
   degraded: Degradation[]
+  /**
+   * Where the reviewed change carries hidden Unicode (zero-width characters, bidirectional controls U+202A-202E and U+2066-2069, U+200B-200F, U+FEFF, tag characters): invisible to a person, read by the seats, a known carrier of prompt injection. Absent when there is none.
+   */
+  hidden_unicode?: GateHiddenUnicode[]
   settings?: GateSettings
 }
 export interface GateFinding {
@@ -1620,6 +1624,20 @@ export interface GateFinding {
   blocking: boolean
   fingerprint?: string
   round?: number
+}
+export interface GateHiddenUnicode {
+  /**
+   * `code`: a line the change adds (`file`, `line` on the new side); `commit message`: the reviewed commit's message; `pull request`: its title or description.
+   */
+  in: ("code" | "commit message" | "pull request")
+  file?: string
+  line?: number
+  /**
+   * The hidden characters found, each once, as `U+XXXX`.
+   * 
+   * @minItems 1
+   */
+  chars: string[]
 }
 /**
  * Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.

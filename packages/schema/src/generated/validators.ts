@@ -12285,7 +12285,8 @@ return errors === 0;
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGateResultRaw = validate88;
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints: pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"side":{"description":"`old` when `line` is on the file before the change (a finding about removed code); absent for the file as changed.","type":"string","enum":["old"]},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/gate-result.schema.json","title":"GateResult","description":"What `debate gate --json` prints: pass (exit 0), blocked (1) or undecided (2) with its one-line reason, the review's decision, every finding with its file, line, severity, the judge's verdict and its evidence state, and `degraded` when the result rests on less than was configured.","type":"object","required":["outcome","exit_code","reason","findings","blocking","degraded"],"additionalProperties":false,"properties":{"outcome":{"type":"string","enum":["pass","blocked","undecided"]},"exit_code":{"type":"integer","enum":[0,1,2]},"reason":{"description":"One line: why it passed, what blocks, or why it could not decide.","type":"string","minLength":1},"dir":{"description":"The review's debate folder.","type":"string"},"scope":{"type":"string"},"revision":{"type":"string"},"decision":{"$ref":"review-critique.schema.json#/$defs/ReviewChoice"},"stop_reason":{"type":"string","enum":["decision","converged","agreed","max_rounds","budget"]},"rounds":{"type":"integer","minimum":0},"findings":{"type":"array","items":{"title":"GateFinding","type":"object","required":["id","severity","title","detail","verdict","evidence_status","blocking"],"additionalProperties":false,"properties":{"id":{"type":"string"},"severity":{"$ref":"review-critique.schema.json#/$defs/ReviewSeverity"},"title":{"type":"string"},"detail":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"side":{"description":"`old` when `line` is on the file before the change (a finding about removed code); absent for the file as changed.","type":"string","enum":["old"]},"suggestion":{"type":"string"},"verdict":{"type":"string","enum":["valid","invalid","needs_evidence","unjudged"]},"evidence_status":{"type":"string","enum":["verified","unverified","needs_evidence"]},"blocking":{"description":"True when this finding alone blocks under the policy.","type":"boolean"},"fingerprint":{"type":"string"},"round":{"type":"integer","minimum":1}}}},"blocking":{"description":"Ids of the findings that block.","type":"array","items":{"type":"string"}},"degraded":{"description":"Empty when the result rests on everything configured.","type":"array","items":{"$ref":"degradation.schema.json"}},"hidden_unicode":{"description":"Where the reviewed change carries hidden Unicode (zero-width characters, bidirectional controls U+202A-202E and U+2066-2069, U+200B-200F, U+FEFF, tag characters): invisible to a person, read by the seats, a known carrier of prompt injection. Absent when there is none.","type":"array","items":{"title":"GateHiddenUnicode","type":"object","required":["in","chars"],"additionalProperties":false,"properties":{"in":{"description":"`code`: a line the change adds (`file`, `line` on the new side); `commit message`: the reviewed commit's message; `pull request`: its title or description.","type":"string","enum":["code","commit message","pull request"]},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"chars":{"description":"The hidden characters found, each once, as `U+XXXX`.","type":"array","items":{"type":"string","pattern":"^U\\+[0-9A-F]{4,6}$"},"minItems":1}}}},"settings":{"title":"GateSettings","description":"Where the review's settings came from: the repository's policy, config file, role prompts (`.debatekit/agents/`) and skills are read from `base`, the revision the change starts from, never from the change under review (a JS config is never run). Missing when the gate stopped before it found the base.","type":"object","required":["base","files"],"additionalProperties":false,"properties":{"base":{"description":"Commit id of the base revision.","type":"string","minLength":1},"files":{"description":"Repository-relative paths of the policy, config file and role prompts read from the base revision (a policy outside the repository is read as it is and not listed).","type":"array","items":{"type":"string"}}}}},"examples":[{"outcome":"blocked","exit_code":1,"reason":"1 blocking finding: r01-f1 [P1] Off-by-one drops the last element (sum.ts:3)","scope":"range:main..HEAD","decision":"B","stop_reason":"decision","rounds":1,"findings":[{"id":"r01-f1","severity":"P1","title":"Off-by-one drops the last element","detail":"The loop stops at xs.length - 1.","file":"sum.ts","line":3,"verdict":"valid","evidence_status":"verified","blocking":true,"round":1}],"blocking":["r01-f1"],"degraded":[],"settings":{"base":"5d1f0c2a9b7e4d3c8a6f1e0b2c4d6e8f0a1b3c5d","files":[".github/debate-gate.yml"]}}]};
+const pattern29 = new RegExp("^U\\+[0-9A-F]{4,6}$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/gate-result.schema.json" */;
@@ -13212,11 +13213,15 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data.settings !== undefined){
-let data37 = data.settings;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.base === undefined){
-const err77 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
+if(data.hidden_unicode !== undefined){
+let data37 = data.hidden_unicode;
+if(Array.isArray(data37)){
+const len3 = data37.length;
+for(let i3=0; i3<len3; i3++){
+let data38 = data37[i3];
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.in === undefined){
+const err77 = {instancePath:instancePath+"/hidden_unicode/" + i3,schemaPath:"#/properties/hidden_unicode/items/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -13225,8 +13230,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data37.files === undefined){
-const err78 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
+if(data38.chars === undefined){
+const err78 = {instancePath:instancePath+"/hidden_unicode/" + i3,schemaPath:"#/properties/hidden_unicode/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13235,9 +13240,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-for(const key3 in data37){
-if(!((key3 === "base") || (key3 === "files"))){
-const err79 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+for(const key3 in data38){
+if(!((((key3 === "in") || (key3 === "file")) || (key3 === "line")) || (key3 === "chars"))){
+const err79 = {instancePath:instancePath+"/hidden_unicode/" + i3,schemaPath:"#/properties/hidden_unicode/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -13247,11 +13252,10 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data37.base !== undefined){
-let data38 = data37.base;
-if(typeof data38 === "string"){
-if(func2(data38) < 1){
-const err80 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data38.in !== undefined){
+let data39 = data38.in;
+if(typeof data39 !== "string"){
+const err80 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/in",schemaPath:"#/properties/hidden_unicode/items/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13260,9 +13264,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data39 === "code") || (data39 === "commit message")) || (data39 === "pull request"))){
+const err81 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/in",schemaPath:"#/properties/hidden_unicode/items/properties/in/enum",keyword:"enum",params:{allowedValues: schema103.properties.hidden_unicode.items.properties.in.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -13272,13 +13275,9 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data37.files !== undefined){
-let data39 = data37.files;
-if(Array.isArray(data39)){
-const len3 = data39.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data39[i3] !== "string"){
-const err82 = {instancePath:instancePath+"/settings/files/" + i3,schemaPath:"#/properties/settings/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data38.file !== undefined){
+if(typeof data38.file !== "string"){
+const err82 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/file",schemaPath:"#/properties/hidden_unicode/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -13288,9 +13287,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/settings/files",schemaPath:"#/properties/settings/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data38.line !== undefined){
+let data41 = data38.line;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err83 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/line",schemaPath:"#/properties/hidden_unicode/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -13299,10 +13299,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err84 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/line",schemaPath:"#/properties/hidden_unicode/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13313,13 +13312,189 @@ errors++;
 }
 }
 }
-else {
-const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data38.chars !== undefined){
+let data42 = data38.chars;
+if(Array.isArray(data42)){
+if(data42.length < 1){
+const err85 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/chars",schemaPath:"#/properties/hidden_unicode/items/properties/chars/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err85];
 }
 else {
 vErrors.push(err85);
+}
+errors++;
+}
+const len4 = data42.length;
+for(let i4=0; i4<len4; i4++){
+let data43 = data42[i4];
+if(typeof data43 === "string"){
+if(!pattern29.test(data43)){
+const err86 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/chars/" + i4,schemaPath:"#/properties/hidden_unicode/items/properties/chars/items/pattern",keyword:"pattern",params:{pattern: "^U\\+[0-9A-F]{4,6}$"},message:"must match pattern \""+"^U\\+[0-9A-F]{4,6}$"+"\""};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/chars/" + i4,schemaPath:"#/properties/hidden_unicode/items/properties/chars/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/hidden_unicode/" + i3+"/chars",schemaPath:"#/properties/hidden_unicode/items/properties/chars/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/hidden_unicode/" + i3,schemaPath:"#/properties/hidden_unicode/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/hidden_unicode",schemaPath:"#/properties/hidden_unicode/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data.settings !== undefined){
+let data44 = data.settings;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.base === undefined){
+const err91 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(data44.files === undefined){
+const err92 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+for(const key4 in data44){
+if(!((key4 === "base") || (key4 === "files"))){
+const err93 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data44.base !== undefined){
+let data45 = data44.base;
+if(typeof data45 === "string"){
+if(func2(data45) < 1){
+const err94 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/settings/base",schemaPath:"#/properties/settings/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data44.files !== undefined){
+let data46 = data44.files;
+if(Array.isArray(data46)){
+const len5 = data46.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data46[i5] !== "string"){
+const err96 = {instancePath:instancePath+"/settings/files/" + i5,schemaPath:"#/properties/settings/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/settings/files",schemaPath:"#/properties/settings/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
 }
 errors++;
 }
@@ -13331,9 +13506,9 @@ validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const validateJournalEntryRaw = validate89;
 const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/journal-entry.schema.json","title":"JournalEntry","description":"One file in .debate/journal/: a seat call's raw result, written before it is parsed, so a crash never repeats a paid call. Everything in it is sanitized.","type":"object","required":["version","debate_id","exchange","phase","role","attempt","prompt_sha256","started_at","finished_at","result"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"description":"The phase of debate.md's marker the call was made in (a phase of the debate's format, e.g. `awaiting_arguments`, `awaiting_challenger`).","type":"string","pattern":"^[a-z][a-z_]{0,39}$"},"role":{"description":"The seat that was called (a seat of the debate's format, e.g. `judge`, `proposer`; a judge panel's: `judge_2` .. `judge_5`, `<judge>_swapped`, `judge_fallback`).","type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"attempt":{"description":"1 for the first call of this step and role; retries after a validation failure count up.","type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"prompt_sha256":{"description":"Hash of the prompt that was sent.","type":"string","pattern":"^[0-9a-f]{64}$"},"prompt":{"description":"The prompt as sent (secrets redacted), cut at 262144 characters (then `prompt_truncated`); `debate log` shows it. Entries journaled before prompts were kept have only the hash.","type":"string"},"prompt_base":{"description":"Set when `prompt` holds only the end of the prompt: the prompt kept is the first `chars` characters of the `prompt` of the entry `file` (a journal file of the same folder, with no `prompt_base` of its own), then `prompt`. Consecutive prompts of a seat repeat each other almost whole, so a run keeps most of them this way; `debate log` puts them back together.","type":"object","additionalProperties":false,"required":["file","chars"],"properties":{"file":{"type":"string","pattern":"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},"chars":{"type":"integer","minimum":1}}},"prompt_truncated":{"description":"True when `prompt` was cut; `prompt_sha256` is the hash of the whole prompt.","type":"boolean"},"started_at":{"type":"string","format":"date-time"},"finished_at":{"type":"string","format":"date-time"},"result":{"$ref":"adapter-result.schema.json"},"usage":{"description":"The call's tokens and cost as recorded: reported, else estimated; priced when a price is known. .debate/ledger.json sums these.","$ref":"usage-ledger.schema.json#/$defs/CallUsage"},"raw":{"description":"Raw output of the program, sanitized and capped.","type":"object","additionalProperties":false,"properties":{"stdout":{"type":"string"},"stderr":{"type":"string"},"truncated":{"type":"boolean"}},"title":"JournalRaw"},"validation":{"description":"Written when the answer is rejected (`ok: false` and why); an `ok` result without it is the answer its step uses (the runner does not rewrite an accepted answer's entry; older entries carry `ok: true`).","type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"},"errors":{"type":"array","items":{"type":"string"}}},"title":"JournalValidation"}},"examples":[{"version":1,"debate_id":"ai-review-gate","exchange":1,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"replay","prompt_sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","started_at":"2026-11-21T10:00:00.000Z","finished_at":"2026-11-21T10:00:00.004Z","result":{"status":"ok","text":"{\"arguments\": []}","durationMs":4,"exitCode":0,"transport":"file"}}]};
 const schema111 = {"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}};
-const pattern29 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
-const pattern31 = new RegExp("^[0-9a-f]{64}$", "u");
-const pattern32 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
+const pattern30 = new RegExp("^[a-z][a-z_]{0,39}$", "u");
+const pattern32 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern33 = new RegExp("^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$", "u");
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/journal-entry.schema.json" */;
@@ -13511,7 +13686,7 @@ errors++;
 if(data.phase !== undefined){
 let data3 = data.phase;
 if(typeof data3 === "string"){
-if(!pattern29.test(data3)){
+if(!pattern30.test(data3)){
 const err15 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z_]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z_]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -13610,7 +13785,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data8 = data.prompt_sha256;
 if(typeof data8 === "string"){
-if(!pattern31.test(data8)){
+if(!pattern32.test(data8)){
 const err23 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -13682,7 +13857,7 @@ errors++;
 if(data10.file !== undefined){
 let data11 = data10.file;
 if(typeof data11 === "string"){
-if(!pattern32.test(data11)){
+if(!pattern33.test(data11)){
 const err29 = {instancePath:instancePath+"/prompt_base/file",schemaPath:"#/properties/prompt_base/properties/file/pattern",keyword:"pattern",params:{pattern: "^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"},message:"must match pattern \""+"^x[0-9]{4}-[0-9]-[a-z]+-[a-z][a-z0-9_]*-a[0-9]{3}\\.json$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -15051,7 +15226,7 @@ validate93.evaluated = {"props":{"scores":true,"rescores":true},"dynamicProps":f
 export const validatePanelResultRaw = validate94;
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/panel-result.schema.json","title":"PanelResult","description":"What the judges of one judged step said and how they were combined: the frontmatter of a record in judges/ (formal: judges/x0001.md per exchange; crossfire: judges/verdict.md). Every judge's label assignment and order are recorded, with its answer mapped back to the sides, or its (sanitized) error.","type":"object","required":["step","configured","answered","quorum","degraded","judges","figures"],"additionalProperties":false,"properties":{"step":{"description":"Which judged step: `x0001` (a formal exchange), `verdict` (crossfire).","type":"string","pattern":"^[a-z0-9_-]{1,40}$"},"configured":{"description":"Judges configured (the panel; the fallback not counted).","type":"integer","minimum":1,"maximum":5},"answered":{"description":"Judges with at least one usable answer (the fallback counted when it answered).","type":"integer","minimum":0,"maximum":6},"quorum":{"type":"integer","minimum":1,"maximum":5},"degraded":{"description":"True when the result rests on fewer judges than configured, or on the fallback.","type":"boolean"},"fallback_used":{"type":"boolean"},"judges":{"description":"One entry per ballot: a judge asked once has one, a judge asked in both orders two (`<role>_swapped`).","type":"array","minItems":1,"items":{"$ref":"#/$defs/PanelBallot"}},"winner":{"description":"The combined verdict: the side ahead (formal: by combined score), or `tie`.","$ref":"#/$defs/PanelSide"},"votes":{"description":"Per judge (its first role), its vote: a side, or `tie` when its verdict flipped with the order.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/PanelSide"}},"combined":{"description":"Formal: the combined score of each argument (per-argument median, re-centred to sum to zero).","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"figures":{"$ref":"debate.schema.json#/$defs/JudgeFigures"}},"$defs":{"PanelSide":{"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]},"PanelBallot":{"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}}},"examples":[{"step":"x0000","configured":2,"answered":2,"quorum":2,"degraded":false,"judges":[{"role":"judge","adapter":"codex","labels":{"proposition":"B","opposition":"A"},"first":"proposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.2,"prop_000a":0.2}},{"role":"judge_2","adapter":"gemini","labels":{"proposition":"A","opposition":"B"},"first":"opposition","status":"answered","winner":"proposition","scores":{"opp_000a":-0.4,"prop_000a":0.4}}],"winner":"proposition","votes":{"judge":"proposition","judge_2":"proposition"},"combined":{"opp_000a":-0.3,"prop_000a":0.3},"figures":{"agreement":0.889,"agreement_metric":"krippendorff_alpha_interval","deviation":{"judge":0.1,"judge_2":0.1}}}]};
 const schema118 = {"title":"PanelSide","type":"string","description":"A side (formal, crossfire), a review recommendation A-E, or `tie`.","enum":["proposition","opposition","proposer","challenger","A","B","C","D","E","tie"]};
-const pattern34 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
+const pattern35 = new RegExp("^[a-z0-9_-]{1,40}$", "u");
 const schema117 = {"title":"PanelBallot","description":"One judge asked in one order.","type":"object","required":["role","adapter","status"],"additionalProperties":false,"properties":{"role":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,39}$"},"adapter":{"type":"string","minLength":1,"maxLength":40},"model":{"type":"string","minLength":1,"maxLength":200},"labels":{"description":"The label each side had for this judge (`A` or `B`), by side (formal, crossfire; a review judge has no sides to label).","type":"object","additionalProperties":{"type":"string","enum":["A","B"]}},"first":{"description":"The side this judge read first (formal, crossfire).","type":"string","enum":["proposition","opposition","proposer","challenger"]},"status":{"type":"string","enum":["answered","failed"]},"winner":{"description":"The side this ballot put ahead (formal: the higher exchange total, equal totals: tie; crossfire: its verdict), or a review judge's recommendation.","$ref":"#/$defs/PanelSide"},"scores":{"description":"Formal: this judge's scores, mapped back to the real argument ids.","type":"object","additionalProperties":{"type":"number","minimum":-1,"maximum":1}},"error":{"description":"Why this judge gave no usable answer (sanitized).","type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":100},"message":{"type":"string","maxLength":300}}}}};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -15570,7 +15745,7 @@ errors++;
 if(data.step !== undefined){
 let data0 = data.step;
 if(typeof data0 === "string"){
-if(!pattern34.test(data0)){
+if(!pattern35.test(data0)){
 const err8 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_-]{1,40}$"},message:"must match pattern \""+"^[a-z0-9_-]{1,40}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -19075,7 +19250,7 @@ errors++;
 if(data.prompt_sha256 !== undefined){
 let data5 = data.prompt_sha256;
 if(typeof data5 === "string"){
-if(!pattern31.test(data5)){
+if(!pattern32.test(data5)){
 const err14 = {instancePath:instancePath+"/prompt_sha256",schemaPath:"#/properties/prompt_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -19212,8 +19387,8 @@ validate104.evaluated = {"props":{"arguments":true},"dynamicProps":false,"dynami
 
 export const validateSkillManifestRaw = validate106;
 const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/skill-manifest.schema.json","title":"SkillManifest","description":"skills/<name>/manifest.json: what a skill pack is, when it applies (triggers, roles) and how many tokens of it a prompt may carry.","type":"object","required":["name","version","description","triggers","applicable_agents","max_context_tokens","entry_file"],"additionalProperties":false,"properties":{"name":{"description":"Unique skill name; equals the folder name by convention.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"version":{"description":"Semantic version of the skill pack.","type":"string","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},"description":{"description":"One sentence: what the skill adds to a prompt.","type":"string","minLength":1,"maxLength":500},"triggers":{"description":"Words or phrases that select the skill when they appear (whole words, case-insensitive) in the motion, definitions, scope or task. Use [\"*\"] for a skill that always applies to its roles.","type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}},"concepts":{"description":"What the skill is about in other words than its triggers: each concept is a name and the phrases (synonyms, related words) that mean it. A phrase matches when its words appear in order in the text, compared by Porter stem (\"signing key\" matches \"signing keys\"); a concept that matches selects the skill like a trigger and says so in `debate skills match --explain`.","type":"array","maxItems":100,"items":{"type":"object","required":["name","phrases"],"additionalProperties":false,"properties":{"name":{"description":"What the phrases mean, as the explanation names it (\"secret in a shipped client\").","type":"string","minLength":1,"maxLength":80},"phrases":{"description":"Words or phrases that mean the concept; matched by stem, in order, never across a sentence end.","type":"array","minItems":1,"maxItems":200,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":100}}}}},"applicable_agents":{"description":"Roles whose prompts may carry the skill.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"agent.schema.json#/$defs/Role"}},"formats":{"description":"The formats whose seats may carry the skill, by registered name (a rubric written for one format's judge); absent: every format.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"}},"max_context_tokens":{"description":"The most tokens of the entry file that one prompt may carry; longer content is cut at a paragraph boundary.","type":"integer","minimum":1,"maximum":100000},"entry_file":{"description":"Path of the skill's text, relative to the skill folder (usually SKILL.md). Must stay inside the folder.","type":"string","minLength":1,"maxLength":200}},"examples":[{"name":"evidence-standards","version":"1.0.0","description":"What counts as evidence, how to cite it, and how to weigh it.","triggers":["evidence","study","data","benchmark"],"applicable_agents":["proposition","opposition","judge"],"max_context_tokens":800,"entry_file":"SKILL.md"}]};
-const pattern45 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
-const pattern46 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
+const pattern46 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$", "u");
+const pattern47 = new RegExp("^[a-z][a-z0-9-]{0,39}$", "u");
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://debatekit.dev/schemas/skill-manifest.schema.json" */;
@@ -19337,7 +19512,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 === "string"){
-if(!pattern45.test(data1)){
+if(!pattern46.test(data1)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z.-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -19778,7 +19953,7 @@ const len4 = data12.length;
 for(let i7=0; i7<len4; i7++){
 let data13 = data12[i7];
 if(typeof data13 === "string"){
-if(!pattern46.test(data13)){
+if(!pattern47.test(data13)){
 const err44 = {instancePath:instancePath+"/formats/" + i7,schemaPath:"#/properties/formats/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -19924,9 +20099,9 @@ validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false}
 
 export const validateTournamentFrontmatterRaw = validate107;
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/tournament.schema.json","title":"TournamentFrontmatter","description":"The frontmatter of a tournament's tournament.md: its configuration (motions, players, judges, format, limits, prices) and its matches, each an ordinary debate folder under debates/. What happened in each match is read from its folder; `status` and `runs` say how far `debate tournament run` got.","type":"object","required":["tournament_id","format","players","judges","pairing","sides","motions","matches","seed","created_at","status"],"additionalProperties":false,"properties":{"tournament_id":{"description":"The tournament's name (its folder's name when created by `debate tournament new`).","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"format":{"description":"The debate format every match uses: a registered format that pairs two sides (built in: formal, crossfire).","type":"string","pattern":"^[a-z][a-z0-9-]{0,39}$"},"length":{"description":"Exchanges (formal) or rounds (crossfire) per debate; absent: the format's default.","type":"integer","minimum":1,"maximum":1000},"players":{"description":"Who debates: each a name (as given to --seats, e.g. `gemini:gemini-2.5-pro`) and the seat it sits in.","type":"array","minItems":2,"items":{"$ref":"#/$defs/Entrant"}},"judges":{"description":"Who judges; with several, matches are given to them in turn, or, with `panel`, every match is judged by all of them as a panel.","type":"array","minItems":1,"items":{"$ref":"#/$defs/Entrant"}},"panel":{"description":"Present: every match is judged by all `judges` as a panel (the debate's `judges:`; judge i sits as `judge`, `judge_2`, ... in the order of `judges`), and the leaderboard gives each judge's agreement with the panel's majority, pairwise agreement and (with `swap`) order flips. Each match's `judge` then names the first judge.","type":"object","additionalProperties":false,"properties":{"swap":{"description":"Every judge is also asked with the sides in the other order (the debate's `judges.swap`).","type":"boolean"}}},"pairing":{"description":"How players are paired: every pair once per motion (and side order).","type":"string","enum":["round-robin"]},"sides":{"description":"`both`: every pair debates each motion twice, sides swapped; `one`: once, the first-listed player on the first side.","type":"string","enum":["both","one"]},"motions":{"description":"The motions, each with an id and, when known, the correct answer (`for`: the motion is true, `against`: it is false).","type":"array","minItems":1,"items":{"type":"object","required":["id","motion"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^m[0-9]{2,4}$"},"motion":{"type":"string","minLength":1,"maxLength":4000},"answer":{"type":"string","enum":["for","against"]}}}},"matches":{"description":"One debate each: its folder under debates/ (= its debate_id), the motion, who sits on the first side (proposition/proposer) and the second, and the judge.","type":"array","items":{"type":"object","required":["id","motion","first","second","judge"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,99}$"},"motion":{"type":"string","pattern":"^m[0-9]{2,4}$"},"first":{"type":"string","minLength":1},"second":{"type":"string","minLength":1},"judge":{"type":"string","minLength":1}}}},"limits":{"description":"Per-adapter limits on seat calls, across the whole tournament: calls in flight and calls started per minute.","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9-]*$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"concurrency":{"type":"integer","minimum":1,"maximum":1000},"per_minute":{"type":"integer","minimum":1,"maximum":100000}}}},"prices":{"description":"US dollars per million tokens, by player or judge name, or by adapter name; used by `tournament plan` for cost estimates.","type":"object","additionalProperties":{"type":"object","required":["input","output"],"additionalProperties":false,"properties":{"input":{"type":"number","minimum":0},"output":{"type":"number","minimum":0}}}},"seed":{"description":"Seed of the bootstrap behind the ratings' intervals (same folders + same seed = same figures).","type":"integer","minimum":0,"maximum":4294967295},"bootstrap":{"description":"Bootstrap resamples for the 95% intervals (default 1000).","type":"integer","minimum":10,"maximum":100000},"created_at":{"type":"string","format":"date-time"},"status":{"description":"How far `tournament run` got: created, running (or stopped part way), finished (every match ended, done or failed).","type":"string","enum":["created","running","finished"]},"runs":{"description":"How many times `tournament run` started.","type":"integer","minimum":0},"finished_at":{"type":"string","format":"date-time"}},"$defs":{"Entrant":{"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}}},"examples":[{"tournament_id":"t1","format":"crossfire","length":1,"players":[{"name":"claude","seat":{"adapter":"claude"}},{"name":"gemini","seat":{"adapter":"gemini"}}],"judges":[{"name":"codex","seat":{"adapter":"codex"}}],"pairing":"round-robin","sides":"both","motions":[{"id":"m01","motion":"Should we move the API to gRPC?","answer":"against"}],"matches":[{"id":"m01-claude-vs-gemini","motion":"m01","first":"claude","second":"gemini","judge":"codex"},{"id":"m01-gemini-vs-claude","motion":"m01","first":"gemini","second":"claude","judge":"codex"}],"seed":1,"created_at":"2026-11-24T04:00:00.000Z","status":"created","runs":0}]};
-const pattern50 = new RegExp("^m[0-9]{2,4}$", "u");
+const pattern51 = new RegExp("^m[0-9]{2,4}$", "u");
 const schema135 = {"title":"TournamentEntrant","description":"A player or judge of a tournament: its name and its seat.","type":"object","required":["name","seat"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},"seat":{"$ref":"seat.schema.json"}}};
-const pattern49 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
+const pattern50 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", "u");
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19994,7 +20169,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern49.test(data0)){
+if(!pattern50.test(data0)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -20201,7 +20376,7 @@ errors++;
 if(data.format !== undefined){
 let data1 = data.format;
 if(typeof data1 === "string"){
-if(!pattern46.test(data1)){
+if(!pattern47.test(data1)){
 const err14 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,39}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,39}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -20459,7 +20634,7 @@ errors++;
 if(data12.id !== undefined){
 let data13 = data12.id;
 if(typeof data13 === "string"){
-if(!pattern50.test(data13)){
+if(!pattern51.test(data13)){
 const err34 = {instancePath:instancePath+"/motions/" + i2+"/id",schemaPath:"#/properties/motions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -20660,7 +20835,7 @@ errors++;
 if(data17.motion !== undefined){
 let data19 = data17.motion;
 if(typeof data19 === "string"){
-if(!pattern50.test(data19)){
+if(!pattern51.test(data19)){
 const err51 = {instancePath:instancePath+"/matches/" + i3+"/motion",schemaPath:"#/properties/matches/items/properties/motion/pattern",keyword:"pattern",params:{pattern: "^m[0-9]{2,4}$"},message:"must match pattern \""+"^m[0-9]{2,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];

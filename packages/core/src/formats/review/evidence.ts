@@ -35,6 +35,59 @@ function contains(haystack: string, needle: string): boolean {
   return squash(haystack).includes(squash(needle));
 }
 
+/**
+ * A path as a diff header or `git blame --porcelain` prints it: unquoted when git quoted it (a
+ * C-style string for a name with `"`, `\\` or a control character; UTF-8 bytes as octal escapes when
+ * core.quotePath is on), and without the tab git ends a header with when the name has a space.
+ */
+export function unquoteGitPath(text: string): string {
+  const raw = text.endsWith("\t") ? text.slice(0, -1) : text;
+  if (!(raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"'))) return raw;
+  const named: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13 };
+  const bytes: number[] = [];
+  const body = raw.slice(1, -1);
+  for (let i = 0; i < body.length; ) {
+    const esc = /^\\([0-7]{3}|.)/su.exec(body.slice(i, i + 4));
+    if (esc) {
+      const e = esc[1]!;
+      if (e.length === 3) bytes.push(Number.parseInt(e, 8));
+      else bytes.push(...(named[e] !== undefined ? [named[e]!] : new TextEncoder().encode(e)));
+      i += esc[0].length;
+      continue;
+    }
+    const ch = String.fromCodePoint(body.codePointAt(i)!);
+    bytes.push(...new TextEncoder().encode(ch));
+    i += ch.length;
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+/** A diff header's path (`--- a/x`, `+++ "b/r\\303\\251.ts"`): unquoted, its `a/` or `b/` dropped. */
+function headerPath(text: string, prefix: "a/" | "b/"): string {
+  const path = unquoteGitPath(text);
+  return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+}
+
+/** A line that is only a comment (`//`, `/*`, `* `, `# `, `-- `, `<!--`): no code a quote can stand on. */
+export function isCommentLine(text: string): boolean {
+  return /^(\/\/|\/\*|\*\/|\*(\s|$)|#(\s|$)|--\s|<!--|;;)/.test(text.trim());
+}
+
+/** Whether a finding is about a comment itself (a wrong or misleading comment): its quote may stand on comment lines. */
+export function aboutComment(text: string): boolean {
+  return /\b(comments?|docstrings?|jsdoc|tsdoc|doc-?comments?)\b/i.test(text);
+}
+
+/** Prose (the artifact's own versions, a markdown or text file): it has no comments, every line counts. */
+const isProse = (path: string) =>
+  path === "artifact" || path.startsWith("artifact/") || /\.(md|markdown|mdx|txt|rst|adoc)$/i.test(path);
+
+/** The lines of `path` a quote may stand on: comment-only lines of code left out (the others keep their numbers). */
+function codeLines(lines: Lines, path: string): Lines {
+  if (isProse(path)) return lines;
+  return new Map([...lines].filter(([, text]) => !isCommentLine(text)));
+}
+
 function linesOf(text: string): Lines {
   const all = text.split(/\r?\n/);
   if (all.at(-1) === "") all.pop();
@@ -72,12 +125,12 @@ function shownFiles(artifact: string): Map<string, Record<EvidenceSide, Lines>> 
       if (mark === " " || mark === "-" || mark === "+") continue;
       left = { old: 0, new: 0 }; // a broken hunk ends here
     }
-    const minus = /^--- (?:a\/)?(.+?)\s*$/.exec(text);
-    if (minus) oldPath = minus[1];
-    const plus = /^\+\+\+ (?:b\/)?(.+?)\s*$/.exec(text);
+    const minus = /^--- (.+)$/.exec(text);
+    if (minus) oldPath = headerPath(minus[1]!, "a/");
+    const plus = /^\+\+\+ (.+)$/.exec(text);
     if (plus) {
       oldFile = of(oldPath);
-      newFile = of(plus[1]);
+      newFile = of(headerPath(plus[1]!, "b/"));
     }
     const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(text);
     if (hunk && (oldFile || newFile)) {
@@ -143,12 +196,12 @@ function quoteNear(lines: Lines, line: number, quote: string): boolean {
 }
 
 /** Whether a quote with no file appears in a file the artifact shows (or in the artifact, when it shows none). */
-function quoteShown(sources: EvidenceSources, quote: string, side: EvidenceSide): boolean {
+function quoteShown(sources: EvidenceSources, quote: string, side: EvidenceSide, comments: boolean): boolean {
   const files = shownFilesOnce(sources.artifact);
   if (files.size === 0) return side === "new" && contains(sources.artifact, quote);
   for (const path of files.keys()) {
     const lines = citedLines(sources, path, side);
-    if (lines && contains(textOf(lines), quote)) return true;
+    if (lines && contains(textOf(comments ? lines : codeLines(lines, path)), quote)) return true;
   }
   return false;
 }
@@ -160,17 +213,25 @@ function quoteShown(sources: EvidenceSources, quote: string, side: EvidenceSide)
  * mark of that side, `+` or `-`, dropped), starting
  * within EVIDENCE_WINDOW lines of the cited line when one is given. A quote with no file must appear
  * in one of the files the artifact shows. The tool's own framing of the artifact is no evidence.
+ * A quote stands on code lines only: a comment near the cited line is no evidence of what the code
+ * does, unless the finding (`about`: its title and detail) is about a comment.
  */
-export function evidenceHolds(sources: EvidenceSources, evidence: ReviewFinding["evidence"]): boolean {
+export function evidenceHolds(
+  sources: EvidenceSources,
+  evidence: ReviewFinding["evidence"],
+  about = "",
+): boolean {
   if (!evidence || (!evidence.file && !evidence.quote)) return false;
   const side = evidence.side ?? "new";
   const quote = evidence.quote && withoutDiffMarks(evidence.quote, side);
-  if (!evidence.file) return quoteShown(sources, quote!, side);
+  const comments = aboutComment(about);
+  if (!evidence.file) return quoteShown(sources, quote!, side, comments);
   const lines = citedLines(sources, evidence.file, side);
   if (!lines) return false;
+  const quotable = comments ? lines : codeLines(lines, evidence.file);
   if (evidence.line !== undefined)
-    return lines.has(evidence.line) && (!quote || quoteNear(lines, evidence.line, quote));
-  return !quote || contains(textOf(lines), quote);
+    return lines.has(evidence.line) && (!quote || quoteNear(quotable, evidence.line, quote));
+  return !quote || contains(textOf(quotable), quote);
 }
 
 /** A quote copied from the diff with its lines' `+` (new side) or `-` (old side) marks, as the file has it. */
@@ -192,7 +253,7 @@ export function verifyFindings(
 ): VerifiedFindings {
   let verified = 0;
   const out = findings.map((f): ReviewFinding => {
-    if (evidenceHolds(sources, f.evidence)) {
+    if (evidenceHolds(sources, f.evidence, `${f.title}\n${f.detail ?? ""}`)) {
       verified++;
       return { ...f, evidence_status: "verified" };
     }
