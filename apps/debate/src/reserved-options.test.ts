@@ -2,8 +2,8 @@ import { RESERVED_OPTION_NAMES } from "@debatekit/core";
 import { formatDeclarations } from "@debatekit/core/declarations";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import type { CliIO } from "./output.js";
 import { declareNew } from "./commands/new.impl.js";
+import type { CliIO } from "./output.js";
 
 // A format's roles become `debate new --<role>` and its length `--<flag>`; core refuses those that
 // would be one of new's own options, from its RESERVED_OPTION_NAMES. This keeps that list whole.

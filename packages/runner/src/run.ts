@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { DebateState, FormatStep } from "@debatekit/core";
+import type { DebateState, FormatStep, ProgressUnit } from "@debatekit/core";
 import { DebatekitError, formatOfState, formatRuleErrors } from "@debatekit/core";
 import type { DebateFolder } from "@debatekit/files";
 import { acquireLock, commitStep, readDebateFolder } from "@debatekit/files";
@@ -78,6 +78,7 @@ function stepToTake(
   step: FormatStep,
   options: RunOptions,
   committed: number,
+  unit: ProgressUnit,
 ): { ok: true; step: RunnableStep } | { ok: false; stop: RunStop } {
   const stop = (rest: RunStop) => ({ ok: false as const, stop: rest });
   if (step.kind === "done") return stop({ status: "done", reason: step.message });
@@ -96,7 +97,8 @@ function stepToTake(
     step.opens &&
     step.completed >= options.exchanges
   ) {
-    return stop({ status: "done", reason: `stopped after ${options.exchanges} exchange(s) as requested` });
+    const counted = options.exchanges === 1 ? unit.one : unit.many;
+    return stop({ status: "done", reason: `stopped after ${options.exchanges} ${counted} as requested` });
   }
   if (options.steps !== undefined && committed >= options.steps) {
     return stop({ status: "done", reason: `stopped after ${committed} step(s) as requested` });
@@ -156,7 +158,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       };
       if (options.signal?.aborted) return finish({ status: "cancelled", reason: "stopped by a signal" });
       const format = formatOfState(state);
-      const next = stepToTake(format.next(state), options, committed);
+      const next = stepToTake(format.next(state), options, committed, format.unit);
       if (!next.ok) return finish(next.stop);
       // Every seat the run may call is checked once, before the first call (a run with nothing to ask checks none).
       if (!seatsChecked && next.step.kind === "ask") {

@@ -1,4 +1,5 @@
-import { readJournal, readJournalPrompts } from "@debatekit/files";
+import { formatOfState } from "@debatekit/core";
+import { readDebateFolder, readJournal, readJournalPrompts } from "@debatekit/files";
 import type { JournalEntry } from "@debatekit/schema";
 import type { ActionContext } from "./context.js";
 import { debateFolderOf } from "./folder.js";
@@ -35,4 +36,13 @@ export async function readLog(
     const prompt = prompts[i];
     return prompt === undefined ? rest : { ...rest, prompt };
   });
+}
+
+/**
+ * What the debate's format counts its steps in (`exchange`, `round`), for the log's headings; the
+ * default format's when the folder does not read (the log still shows what the journal holds).
+ */
+export async function logUnit(ctx: Pick<ActionContext, "cwd">, input: { dir: string }): Promise<string> {
+  const read = await readDebateFolder(await debateFolderOf(ctx, input.dir));
+  return read.ok ? formatOfState(read.value.state).unit.one : "exchange";
 }

@@ -22,6 +22,8 @@ export interface StatusRow {
   scores?: { proposition: number; opposition: number };
   /** The two sides' standing as the format shows it (formal: signed totals; crossfire: the verdict). */
   sides?: { proposition: string; opposition: string };
+  /** The format's own status columns, in order (formal: PROP and OPP), once the debate has started. */
+  columns?: ReadonlyArray<{ name: string; value: string }>;
   /** Set when the result rests on less than configured: `aborted`, `uncontested`, `partial (rounds 1-2 of 3)`. */
   outcome?: string;
   /** Every reason the result rests on less than configured, with the real (sanitized) error (docs/architecture.md#honest-degradation). */
@@ -92,6 +94,7 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   if (standing.started !== false) {
     if (standing.scores) row.scores = standing.scores;
     if (standing.sides) row.sides = standing.sides;
+    if (standing.columns && standing.columns.length > 0) row.columns = standing.columns;
   }
   if (standing.outcome) row.outcome = standing.outcome;
   if (standing.degraded && standing.degraded.length > 0) {

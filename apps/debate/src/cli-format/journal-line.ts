@@ -10,13 +10,14 @@ function block(title: string, text: string): string {
 }
 
 /**
- * One journaled call as a person reads it: what was sent, what came back, what was made of it.
- * Control characters are shown escaped: a model's answer cannot retitle or clear the terminal.
+ * One journaled call as a person reads it: what was sent, what came back, what was made of it,
+ * headed by its step in the format's unit (`exchange 2`, `round 2`). Control characters are shown
+ * escaped: a model's answer cannot retitle or clear the terminal.
  */
-export function formatJournalEntry(entry: JournalEntry): string {
+export function formatJournalEntry(entry: JournalEntry, unit = "exchange"): string {
   const r = entry.result;
   const head = [
-    `exchange ${entry.exchange}`,
+    `${unit} ${entry.exchange}`,
     entry.phase,
     entry.role,
     `attempt ${entry.attempt}`,

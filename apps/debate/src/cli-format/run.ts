@@ -52,7 +52,7 @@ export async function runAndPrint(io: CliIO, input: RunInput, face: RunFace = {}
         printed = printed.then(async () => {
           const step = { exchange: event.exchange, phase: event.phase, role: event.role };
           const entry = (await readJournal(dir, step).catch(() => [])).at(-1);
-          if (entry) io.stderr.write(`${formatJournalEntry(entry)}\n`);
+          if (entry) io.stderr.write(`${formatJournalEntry(entry, start?.progress.unit)}\n`);
         });
       }
     : shown;

@@ -36,7 +36,7 @@ Examples:
   $ debate log debates/tests-first --step 0 --json`,
     )
     .action(async (dirArg: string, opts: { step?: StepFilter; json?: boolean }) => {
-      const [{ readLog }, { formatJournalEntry }] = await Promise.all([
+      const [{ logUnit, readLog }, { formatJournalEntry }] = await Promise.all([
         import("../actions/log.js"),
         import("../cli-format/journal-line.js"),
       ]);
@@ -51,6 +51,7 @@ Examples:
         );
         return;
       }
-      io.stdout.write(entries.map(formatJournalEntry).join("\n"));
+      const unit = await logUnit(io, { dir: dirArg });
+      io.stdout.write(entries.map((entry) => formatJournalEntry(entry, unit)).join("\n"));
     });
 }

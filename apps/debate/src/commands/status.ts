@@ -67,14 +67,15 @@ Examples:
         return rel === "" || /^(\.\.[\\/]?)+$/.test(rel) ? basename(dir) : rel;
       };
       const cut: string[] = [];
+      // The formats' own columns (formal: PROP and OPP), each once, in the order the rows give them.
+      const columns = [...new Set(rows.flatMap((r) => (r.columns ?? []).map((col) => col.name)))];
       const body = rows.map((r) => [
         nameOf(r.dir),
         r.activity === "paused" ? `paused (${r.phase ?? "-"})` : (r.phase ?? "-"),
         r.exchange === undefined ? "-" : `${r.exchange}/${r.exchanges ?? "-"}`,
-        // The sides' columns hold scores; a verdict or a decision is the RESULT, said once.
-        r.scores ? table.signed(r.scores.proposition) : "-",
-        r.scores ? table.signed(r.scores.opposition) : "-",
-        r.winner ?? r.result ?? "-",
+        ...columns.map((name) => r.columns?.find((col) => col.name === name)?.value ?? "-"),
+        // The format's result in its own words; else the side it decided for.
+        r.result ?? r.winner ?? "-",
         table.judgesCell(r.reliability),
         table.formatCost(r.usage?.total),
         r.activity && r.activity !== "paused" ? r.activity : "",
@@ -86,8 +87,7 @@ Examples:
           "DEBATE",
           "PHASE",
           progressHeader(rows),
-          "PROP",
-          "OPP",
+          ...columns.map((name) => name.toUpperCase()),
           "RESULT",
           "JUDGES",
           "COST",

@@ -64,6 +64,11 @@ export interface Standing {
   progress: { done: number; total?: number; unit: string };
   /** The two sides' standing as short strings (formal: signed score totals; crossfire: the verdict). */
   sides?: { proposition: string; opposition: string };
+  /**
+   * The format's own columns for status tables, in order (formal: `PROP` and `OPP`, the signed score
+   * totals): a short header and a short value each. Faces show them as given; absent: none.
+   */
+  columns?: ReadonlyArray<{ name: string; value: string }>;
   /** Numbers behind `sides`, when the format scores (formal). */
   scores?: { proposition: number; opposition: number };
   /** One line for people, when the format has one (crossfire: `the challenger wins`). */

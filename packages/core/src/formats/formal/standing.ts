@@ -36,6 +36,10 @@ export function formalStanding(state: DebateState<DebateFrontmatter>): Standing 
       proposition: signed(cumulative.proposition.total),
       opposition: signed(cumulative.opposition.total),
     },
+    columns: [
+      { name: "PROP", value: signed(cumulative.proposition.total) },
+      { name: "OPP", value: signed(cumulative.opposition.total) },
+    ],
     ...(complete ? { winner: leader(cumulative.proposition.total - cumulative.opposition.total) } : {}),
     complete,
     ...(degraded.length > 0 ? { degraded } : {}),
