@@ -65,7 +65,7 @@ const KEY_SHAPES: readonly KeyShape[] = [
     // The scheme, user and host stay, the password goes: "redis://default:[REDACTED]@host". Any
     // password, however short or plain: a URL's password is a secret by where it sits.
     kind: "URL password",
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#"'`<>:@]*:(?<span>[^\s/?#"'`<>]+)@/gi,
+    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#"'`<>:@]*:(?<span>[^\s/?#"'`<>]+)(?=@)/gi,
     not: [REDACTED, "***"],
   },
   { kind: "GitHub token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
@@ -240,6 +240,7 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
 
 /** A secret of the environment: the variable it comes from, the value, and how an error names it. */
 export interface EnvSecret extends LabelledSecret {
+  /** The variable it comes from. */
   name: string;
 }
 
