@@ -83,7 +83,56 @@ const removedJudgment = JSON.stringify({
   reasons: ["A verified P1."],
 });
 
+/**
+ * Two rounds over unchanged code: round 1 a verified P1 judged valid (compromise: go on), round 2
+ * only a P3 on another line whose title shares most of the P1's words, judged valid (keep).
+ */
+const eraseCritique = (request: ModelRequest) =>
+  JSON.stringify(
+    request.lastUserText.includes("### Round 1 (")
+      ? {
+          findings: [
+            {
+              severity: "P3",
+              title: "Loop comment: last element wording",
+              detail: "Say in a comment what the loop covers.",
+              evidence: { file: "sum.ts", line: 1, quote: "export function sum" },
+            },
+          ],
+          recommendation: "A",
+          agree: false,
+        }
+      : { findings: [{ ...offByOne, title: "Loop drops last element" }], recommendation: "C", agree: false },
+  );
+/** Round 2 repeats the P1 over the same code, reworded, and the judge calls it invalid (keep). */
+const talkedCritique = (request: ModelRequest) =>
+  JSON.stringify(
+    request.lastUserText.includes("### Round 1 (")
+      ? {
+          findings: [{ ...offByOne, title: "The loop drops the last element" }],
+          recommendation: "A",
+          agree: false,
+        }
+      : { findings: [offByOne], recommendation: "C", agree: false },
+  );
+const eraseJudgment = (request: ModelRequest, round2 = "valid") =>
+  request.lastUserText.includes("r02-f1")
+    ? JSON.stringify({
+        classifications: [{ finding_id: "r02-f1", verdict: round2, reasoning: "Fine as it is." }],
+        recommendation: "A",
+        reasons: ["Only a nit is left."],
+      })
+    : JSON.stringify({
+        classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: "Line 3 stops one short." }],
+        recommendation: "C",
+        reasons: ["Fix the loop bound."],
+      });
+
 function reply(request: ModelRequest) {
+  if (request.model === "critic-erase") return eraseCritique(request);
+  if (request.model === "judge-erase") return eraseJudgment(request);
+  if (request.model === "critic-talked") return talkedCritique(request);
+  if (request.model === "judge-talked") return eraseJudgment(request, "invalid");
   const answers: Record<string, string> = {
     "critic-near": nearCritique,
     "judge-near": nearJudgment,
@@ -113,7 +162,7 @@ afterAll(async () => {
 });
 
 /** Runs `debate gate --scope base:main` with the critic and judge answering as `critic-<name>` and `judge-<name>`. */
-async function gate(name: string) {
+async function gate(name: string, extra: string[] = []) {
   const seat = (model: string) => ({
     adapter: "http",
     base_url: `${server.url}/v1`,
@@ -140,6 +189,7 @@ async function gate(name: string) {
       out.sarif,
       "--comment",
       out.comment,
+      ...extra,
     ],
     repo,
     { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" },
@@ -250,5 +300,29 @@ describe("debate gate: the verdict is right", () => {
     expect(run.comment).toContain(
       "| **blocks** | P1 | The full loop bound was removed | `sum.ts:3` (before the change) | valid | verified |",
     );
+  });
+
+  it("a later round cannot erase a verified P1: a P3 on another line, alike in words, leaves it blocking (exit 1)", async () => {
+    const run = await gate("erase", ["--intensity", "standard"]);
+    expect(run.result).toMatchObject({ outcome: "blocked", exit_code: 1, decision: "A", rounds: 2 });
+    expect(run.code).toBe(1);
+    expect(run.result.blocking).toEqual(["r01-f1"]);
+    expect(
+      run.result.findings.map((f: Record<string, unknown>) => [f.id, f.severity, f.line, f.blocking]),
+    ).toEqual([
+      ["r01-f1", "P1", 3, true],
+      ["r02-f1", "P3", 1, false],
+    ]);
+    expect(run.result.findings[0].fingerprint).not.toBe(run.result.findings[1].fingerprint);
+    expect(run.sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(["P1", "P3"]);
+  });
+
+  it("nor can a later judge's `invalid` on its repeat over unchanged code: the round-1 P1 still blocks (exit 1)", async () => {
+    const run = await gate("talked", ["--intensity", "standard"]);
+    expect(run.result).toMatchObject({ outcome: "blocked", exit_code: 1, decision: "A", rounds: 2 });
+    expect(run.code).toBe(1);
+    expect(run.result.findings.map((f: Record<string, unknown>) => [f.id, f.verdict, f.blocking])).toEqual([
+      ["r01-f1", "valid", true],
+    ]);
   });
 });

@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type ModelRequest, type ModelServer, startModelServer } from "@debatekit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSumRepo } from "./gate-fixtures.js";
 import { type Ran, debate as run } from "./newcomer.js";
-import { repoRoot } from "./workspace.js";
+import { repoRoot, runDebateAsync } from "./workspace.js";
 
 // Secrets a person put where they do not belong (a key where a variable's NAME goes, a password in
 // a URL) never come back out of the built CLI: not on stderr or stdout, not in the gate's --json,
@@ -149,5 +150,112 @@ describe("errors quoting what a person typed", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/^debate: --queue must be a redis:\/\/ URL/m);
     expect(run.stderr).not.toContain(token);
+  });
+});
+
+// Secrets a model repeats: the value of a variable a seat names (its `api_key_env`, under a name
+// that does not look secret) and the passwords of the environment's REDIS_URL and DATABASE_URL, in
+// the critic's findings and again in the judge's reasons. The seats are http seats on the loopback
+// model server; nothing of any value may come back out, in any stream or file.
+/** The critic's key, under a name with no KEY/TOKEN/SECRET in it, shaped like no vendor's key. */
+const CRED = "Qv7rT2mX9kLp4wZs";
+const REDIS_PASSWORD = "rEd1s-Pw-7731xq";
+const DB_PASSWORD = "dB-s3cr3t-55kk";
+const REDIS_URL = `redis://default:${REDIS_PASSWORD}@127.0.0.1:6379/0`;
+const DATABASE_URL = `postgres://app:${DB_PASSWORD}@127.0.0.1:5432/app`;
+const echoed = `key ${CRED}, ${REDIS_URL}, ${DATABASE_URL}, passwords ${REDIS_PASSWORD} and ${DB_PASSWORD}`;
+
+function echo(request: ModelRequest): string {
+  if (request.model === "critic")
+    return JSON.stringify({
+      findings: [
+        {
+          severity: "P1",
+          title: `Off-by-one drops the last element (${CRED}, ${REDIS_PASSWORD})`,
+          detail: `The loop stops one short; ${echoed}.`,
+          evidence: { file: "sum.ts", line: 3, quote: "i < xs.length - 1" },
+          suggestion: `Loop while i < xs.length; rotate ${DB_PASSWORD}.`,
+        },
+      ],
+      recommendation: "B",
+      agree: false,
+    });
+  return JSON.stringify({
+    classifications: [{ finding_id: "r01-f1", verdict: "valid", reasoning: `Stops one short; ${echoed}.` }],
+    recommendation: "B",
+    reasons: [`A verified P1; the critic's ${echoed}.`],
+  });
+}
+
+describe("values a model repeats", () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer(echo);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("a seat's api_key_env value (LLM_CRED) and REDIS_URL/DATABASE_URL passwords, echoed by critic and judge: in no output, no file", async () => {
+    const dir = join(work, "echo");
+    await mkdir(dir);
+    const seat = (model: string) => ({
+      adapter: "http",
+      base_url: `${server.url}/v1`,
+      model,
+      timeout_ms: 30_000,
+    });
+    const policy = join(dir, "policy.json");
+    await writeFile(
+      policy,
+      JSON.stringify({ critic: { ...seat("critic"), api_key_env: "LLM_CRED" }, judge: seat("judge") }),
+    );
+    const outputs = ["gate.sarif", "gate.md", "step-summary.md"].map((f) => join(dir, f));
+    const gate = await runDebateAsync(
+      [
+        "gate",
+        "--scope",
+        "base:main",
+        "--policy",
+        policy,
+        "--dir",
+        join(dir, "debates"),
+        "--json",
+        "--sarif",
+        outputs[0]!,
+        "--comment",
+        outputs[1]!,
+      ],
+      repo,
+      {
+        ...process.env,
+        NO_COLOR: "1",
+        CI: "1",
+        GITHUB_STEP_SUMMARY: outputs[2]!,
+        LLM_CRED: CRED,
+        REDIS_URL,
+        DATABASE_URL,
+      },
+    );
+    // The review ran and judged: the finding blocks, its words kept around what was removed.
+    expect(JSON.parse(gate.stdout)).toMatchObject({ outcome: "blocked", exit_code: 1 });
+    expect(gate.code).toBe(1);
+    const folder = await filesUnder(join(dir, "debates"));
+    const files = folder.map(([file]) => file.slice(join(dir, "debates").length + 1).replace(/^[^/]+\//, ""));
+    expect(files).toEqual(expect.arrayContaining(["rounds/r01-judgment.md", "summary.md"]));
+    expect(files.some((f) => f.startsWith(".debate/journal/"))).toBe(true);
+    const written = await Promise.all(
+      outputs.map(async (f) => [f, await readFile(f, "utf8")] as [string, string]),
+    );
+    const all: Array<[string, string]> = [
+      ["stdout", gate.stdout],
+      ["stderr", gate.stderr],
+      ...written,
+      ...folder,
+    ];
+    for (const [what, text] of all)
+      for (const secret of [CRED, REDIS_PASSWORD, DB_PASSWORD]) expect(text, what).not.toContain(secret);
+    const judgment = folder.find(([file]) => file.endsWith("rounds/r01-judgment.md"))![1];
+    expect(judgment).toContain("A verified P1; the critic's key [REDACTED]");
   });
 });

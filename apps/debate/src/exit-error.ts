@@ -1,5 +1,5 @@
 // The secrets module alone: every command loads this file, most never need the rest of core.
-import { redactMessage, secretEnvValues } from "@debatekit/core/secrets";
+import { type LabelledSecret, redactMessage, secretEnvValues } from "@debatekit/core/secrets";
 
 /** An error that ends the command with a one-line message and a chosen exit code. */
 export class ExitError extends Error {
@@ -22,13 +22,15 @@ export function exitCodeOf(error: unknown): number {
 
 /**
  * `text` as the CLI may print or write it (an error, a gate's outputs): core's redactMessage, with
- * the values of `env`'s secret-named variables too. The last net before anything leaves the process.
+ * `env`'s secrets (secretEnvValues: secret-named variables, URL passwords) and `more` (the
+ * secrets of the seats the command asked: seatSecretValues) too. The last net before anything leaves the process.
  */
-export function redactOutput(text: string, env: Readonly<Record<string, string | undefined>>): string {
-  return redactMessage(
-    text,
-    secretEnvValues(env).map(({ name, value }) => ({ label: `the value of $${name}`, value })),
-  );
+export function redactOutput(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  more: readonly LabelledSecret[] = [],
+): string {
+  return redactMessage(text, [...secretEnvValues(env), ...more]);
 }
 
 /** The first line of `error`'s message, redacted before it is cut (a PEM key spans lines). */

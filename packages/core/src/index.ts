@@ -161,7 +161,7 @@ export type {
   TurningPoint,
 } from "./report-model.js";
 export { seatConfigs } from "./seats.js";
-export type { LabelledSecret, SecretSpan } from "./secrets.js";
+export type { EnvSecret, LabelledSecret, SecretSpan } from "./secrets.js";
 export {
   findSecretSpans,
   hideUrlCredentials,
@@ -171,8 +171,10 @@ export {
   redactMessage,
   removeSecrets,
   replaceSecretSpans,
+  seatSecretValues,
   secretEnvValues,
   URL_PASSWORD_MARK,
+  urlCredentials,
 } from "./secrets.js";
 export type {
   AgentTemplate,

@@ -8,7 +8,9 @@ import {
   redactMessage,
   removeSecrets,
   replaceSecretSpans,
+  seatSecretValues,
   secretEnvValues,
+  urlCredentials,
 } from "./secrets.js";
 
 // Fake credentials with the shapes of real ones (random-looking bodies, right lengths and prefixes).
@@ -183,6 +185,65 @@ describe("secretEnvValues", () => {
       "MY_SERVICE_TOKEN",
       "DB_PASSWORD",
     ]);
+  });
+});
+
+/** A `${NAME}` reference, as a seat's `env:` value holds it. */
+const ref = (name: string) => `\${${name}}`;
+
+describe("secrets a seat or a URL makes", () => {
+  it("the environment's URL passwords are secrets whatever the variable's name, however short", () => {
+    const env = {
+      REDIS_URL: "redis://default:rEd1s-Pw@10.0.0.5:6379/0",
+      DATABASE_URL: "postgres://app:p%40ss@db/app",
+      GIT_REMOTE: "ssh://git@github.com/o/r.git",
+      HOME: "/home/me",
+    };
+    expect(secretEnvValues(env).map((s) => [s.name, s.value, s.label])).toEqual([
+      ["REDIS_URL", "rEd1s-Pw", "the password in $REDIS_URL"],
+      ["DATABASE_URL", "p%40ss", "the password in $DATABASE_URL"],
+      ["DATABASE_URL", "p@ss", "the password in $DATABASE_URL"],
+    ]);
+    expect(urlCredentials("https://ghp1x2y3z4a5b6c7d8e9f0g@github.com/o")).toEqual([
+      "ghp1x2y3z4a5b6c7d8e9f0g",
+    ]);
+  });
+
+  it("a URL's password is a secret shape: the password goes, scheme, user and host stay; what redaction left is not found again", () => {
+    expect(removeSecrets("connect to redis://default:x1@host:6379/0 now")).toBe(
+      `connect to redis://default:${REDACTED}@host:6379/0 now`,
+    );
+    expect(removeSecrets("postgres://app:p@ss@db/app")).toBe(`postgres://app:${REDACTED}@db/app`);
+    expect(findSecretSpans(`redis://u:${REDACTED}@h and redis://u:***@h`)).toEqual([]);
+  });
+
+  it("the value of every variable a seat names, whatever its name: api_key_env, env references, filled-in env entries", () => {
+    const env = {
+      LLM_CRED: "Qv7rT2mX9kLp4wZs",
+      HOST_PART: "inner-host-77",
+      SHORT: "abc",
+      OTHER: "not-named-1234",
+    };
+    const seats = {
+      seats: { critic: { adapter: "http", api_key_env: "LLM_CRED" } },
+      judges: {
+        panel: [
+          {
+            adapter: "codex",
+            env: { CODEX_HOST: `https://${ref("HOST_PART")}.example`, MODE: "plain-literal-value" },
+          },
+        ],
+        fallback: { adapter: "gemini", api_key_env: "SHORT" },
+      },
+    };
+    expect(seatSecretValues(seats, env).map((s) => [s.name, s.value])).toEqual([
+      ["LLM_CRED", "Qv7rT2mX9kLp4wZs"],
+      ["HOST_PART", "inner-host-77"],
+      ["CODEX_HOST", "https://inner-host-77.example"],
+    ]);
+    expect(removeSecrets("the judge says Qv7rT2mX9kLp4wZs", seatSecretValues(seats, env))).toBe(
+      `the judge says ${REDACTED}`,
+    );
   });
 });
 

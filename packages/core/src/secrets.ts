@@ -47,6 +47,8 @@ interface KeyShape {
   pattern: RegExp;
   /** Named group `body` must look random for a match to count. */
   random?: boolean;
+  /** What a match's span may not be (what redaction itself leaves there). */
+  not?: readonly string[];
 }
 
 const TOKEN_CHARS = "[A-Za-z0-9._~+/=-]";
@@ -58,6 +60,13 @@ const KEY_SHAPES: readonly KeyShape[] = [
     kind: "Anthropic/OpenAI-style API key",
     pattern: /(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-)?(?<body>[A-Za-z0-9_-]{20,})/g,
     random: true,
+  },
+  {
+    // The scheme, user and host stay, the password goes: "redis://default:[REDACTED]@host". Any
+    // password, however short or plain: a URL's password is a secret by where it sits.
+    kind: "URL password",
+    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#"'`<>:@]*:(?<span>[^\s/?#"'`<>]+)(?=@)/gi,
+    not: [REDACTED, "***"],
   },
   { kind: "GitHub token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
   { kind: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
@@ -111,6 +120,7 @@ function findKeyShapesIn(text: string): SecretSpan[] {
       const groups = match.groups ?? {};
       if (shape.random && !looksRandom(groups.body ?? match[0])) continue;
       const covered = groups.span ?? match[0];
+      if (shape.not?.includes(covered)) continue;
       // The span group always ends the match, so its start is the match's end minus its length.
       const end = match.index + match[0].length;
       spans.push({ start: end - covered.length, end, kind: `what looks like a ${shape.kind}` });
@@ -228,21 +238,103 @@ export function removeSecrets(text: string, secrets: ReadonlyArray<string | Labe
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
 
+/** A secret of the environment: the variable it comes from, the value, and how an error names it. */
+export interface EnvSecret extends LabelledSecret {
+  /** The variable it comes from. */
+  name: string;
+}
+
+const URL_USERINFO = /\b[a-z][a-z0-9+.-]*:\/\/([^\s/?#"'`<>]*)@/gi;
+
 /**
- * The variables of `env` whose name says secret and whose value could not turn up in text by chance:
- * at least 8 characters without spaces, not a path or URL (`SSH_AUTH_SOCK`, `XAUTHORITY`), and mixing
- * letters and digits unless it is 16 characters or more (so `TOKEN_LIMIT=100000` is not a secret).
+ * The credentials of every `scheme://user:password@host` in `text`: each password (as written, and
+ * %-decoded when that differs), and a userinfo without a colon (`https://TOKEN@host`) when it looks
+ * random (a token rather than a user name).
  */
-export function secretEnvValues(
-  env: Readonly<Record<string, string | undefined>>,
-): Array<{ name: string; value: string }> {
-  return Object.entries(env).flatMap(([name, value]) => {
+export function urlCredentials(text: string): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(URL_USERINFO)) {
+    const userinfo = m[1]!;
+    const colon = userinfo.indexOf(":");
+    const secret = colon >= 0 ? userinfo.slice(colon + 1) : looksRandom(userinfo) ? userinfo : "";
+    if (!secret) continue;
+    found.add(secret);
+    try {
+      found.add(decodeURIComponent(secret));
+    } catch {
+      // Not %-encoded: the password as written is enough.
+    }
+  }
+  return [...found];
+}
+
+/**
+ * The secrets of `env`: the value of each variable whose name says secret and whose value could not
+ * turn up in text by chance (at least 8 characters without spaces, not a path or URL
+ * (`SSH_AUTH_SOCK`, `XAUTHORITY`), and mixing letters and digits unless it is 16 characters or more,
+ * so `TOKEN_LIMIT=100000` is not a secret), then the credentials of a URL in any variable
+ * (REDIS_URL, DATABASE_URL, whatever its name), however short.
+ */
+export function secretEnvValues(env: Readonly<Record<string, string | undefined>>): EnvSecret[] {
+  const named = Object.entries(env).flatMap(([name, value]): EnvSecret[] => {
     if (!SECRET_NAME.test(name) || typeof value !== "string") return [];
     if (value.length < MIN_SECRET_VALUE_LENGTH || /\s/.test(value)) return [];
     if (/^[/~.]|^[A-Za-z]:[\\/]|:\/\//.test(value)) return [];
     if (value.length < 16 && !(/[A-Za-z]/.test(value) && /\d/.test(value))) return [];
-    return [{ name, value }];
+    return [{ name, value, label: `the value of $${name}` }];
   });
+  const inUrls = Object.entries(env).flatMap(([name, value]): EnvSecret[] =>
+    typeof value === "string" && value.includes("@")
+      ? urlCredentials(value).map((v) => ({ name, value: v, label: `the password in $${name}` }))
+      : [],
+  );
+  return [...named, ...inUrls];
+}
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The seat configs in `data` (any object with a string `adapter`, at any depth: seats, judges, a policy). */
+function seatsOf(data: unknown, depth = 0): Array<Record<string, unknown>> {
+  if (typeof data !== "object" || data === null || depth > 6) return [];
+  const here = data as Record<string, unknown>;
+  if (typeof here.adapter === "string") return [here];
+  return Object.values(here).flatMap((value) => seatsOf(value, depth + 1));
+}
+
+/**
+ * The secrets of a debate's seats: the value in `env` of every variable a seat names (its
+ * `api_key_env`; each `${NAME}` its `env:` entries reference), whatever the variable's name, and
+ * each `env:` entry's value once its references are filled in. `seats` is anything holding seat
+ * configs (debate.md's `seats` and `judges`, a gate policy). A value shorter than
+ * MIN_SECRET_VALUE_LENGTH is not looked for (findSecretSpans skips it).
+ */
+export function seatSecretValues(
+  seats: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): EnvSecret[] {
+  const found: EnvSecret[] = [];
+  const add = (name: string, value: string | undefined, label: string) => {
+    if (value && value.length >= MIN_SECRET_VALUE_LENGTH && !found.some((f) => f.value === value))
+      found.push({ name, value, label });
+  };
+  for (const seat of seatsOf(seats)) {
+    const keyEnv = seat.api_key_env;
+    if (typeof keyEnv === "string")
+      add(keyEnv, env[keyEnv], `the value of $${keyEnv} (a seat's api_key_env)`);
+    const entries = typeof seat.env === "object" && seat.env !== null ? Object.entries(seat.env) : [];
+    for (const [entry, value] of entries) {
+      if (typeof value !== "string") continue;
+      const names = [...value.matchAll(REFERENCE)].map((m) => m[1]!);
+      for (const name of names) add(name, env[name], `the value of $${name} (named by a seat's env)`);
+      if (names.length > 0)
+        add(
+          entry,
+          value.replace(REFERENCE, (_m, name: string) => env[name] ?? ""),
+          `the seat's $${entry}`,
+        );
+    }
+  }
+  return found;
 }
 
 /** What stands for a password in a URL an error shows (`redis://default:***@host`). */

@@ -21,7 +21,7 @@ export function journalSecrets(
   secrets: readonly string[] = [],
 ): LabelledSecret[] {
   return [
-    ...secretEnvValues(env).map(({ name, value }) => ({ label: `the value of $${name}`, value })),
+    ...secretEnvValues(env).map(({ label, value }) => ({ label, value })),
     ...secrets
       .filter((value) => value.length >= MIN_SECRET_VALUE_LENGTH)
       .map((value) => ({ label: "a value passed in `secrets`", value })),

@@ -1,5 +1,5 @@
 import { readdir } from "node:fs/promises";
-import { findSecretSpans } from "@debatekit/core";
+import { findSecretSpans, type LabelledSecret } from "@debatekit/core";
 import {
   journalFileName,
   journalSecrets,
@@ -23,6 +23,11 @@ export interface JournalStore {
    * (`prompt_base`); what is written, and kept in memory, is that form.
    */
   write(entry: JournalEntry): Promise<string>;
+  /**
+   * More values the journal's last check refuses (the secrets of the debate's seats: see
+   * seatSecretValues), for every write from now on.
+   */
+  refuse(secrets: readonly LabelledSecret[]): void;
   /** How many entries this store has written. */
   readonly written: number;
   /** The entries this store has written, each in its last form (a rewrite replaces the first). */
@@ -101,7 +106,7 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
   const mine = new Map<string, JournalEntry>();
   let written = 0;
   // The values the journal's last check refuses, worked out once: the run's environment is fixed.
-  const refused = journalSecrets(options.env ?? process.env);
+  let refused = journalSecrets(options.env ?? process.env);
   // Per role, the last prompt this run journaled whole: a long debate's prompts repeat the one
   // before almost whole (their layout only grows), so keeping each whole made the journal,
   // and its writes, the size of the debate times its calls.
@@ -141,6 +146,10 @@ export function createJournalStore(dir: string, options: { env?: NodeJS.ProcessE
         .sort((a, b) => a.attempt - b.attempt);
     },
     all: load,
+    refuse(secrets) {
+      const more = secrets.filter((s) => !refused.some((r) => r.value === s.value));
+      if (more.length > 0) refused = [...refused, ...more];
+    },
     async write(entry) {
       // What is in memory follows the disk: the step's entries are there before this one is added.
       const entries = all ? await all : await ofStep(entry.exchange, entry.phase as Phase, entry.role);

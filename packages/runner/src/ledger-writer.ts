@@ -57,6 +57,7 @@ export function createLedgerWriter(
       return store.written;
     },
     writtenEntries: () => store.writtenEntries(),
+    refuse: (secrets) => store.refuse(secrets),
     async write(entry) {
       ledgerAtStart ??= startLedger();
       await ledgerAtStart;

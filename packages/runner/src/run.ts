@@ -9,7 +9,7 @@ import { writeDerivedAfterRun } from "./derived-writer.js";
 import { refreshIndexAfterRun } from "./index-writer.js";
 import { createLedgerWriter } from "./ledger-writer.js";
 import { checkSeatsBeforeRun } from "./preflight.js";
-import { createStepContext, executeStep, type RunnableStep } from "./step.js";
+import { createStepContext, executeStep, learnSeatSecrets, type RunnableStep } from "./step.js";
 import { type RunStop, summarize } from "./summary.js";
 import type { RunEvent, RunOptions, RunSummary } from "./types.js";
 
@@ -145,6 +145,7 @@ export async function runDebate(dir: string, options: RunOptions = {}): Promise<
       lastFolder = folder;
       const state = folder.state;
       lastState = state;
+      learnSeatSecrets(ctx, state);
       const fm = state.frontmatter;
       const maxCostUsd = options.maxCostUsd ?? (fm as { max_cost_usd?: number }).max_cost_usd;
       ctx.budget.maxUsd = maxCostUsd ?? Infinity;

@@ -1,6 +1,6 @@
 import { type Adapter, secretsFromEnv } from "@debatekit/adapter-kit";
 import type { AnyFormat, DebateState, FormatStep, Result } from "@debatekit/core";
-import { DebatekitError, formatRuleErrors } from "@debatekit/core";
+import { DebatekitError, formatRuleErrors, seatSecretValues } from "@debatekit/core";
 import { createSeatAdapter } from "./adapters.js";
 import { askSeat, type RunBudget, type SeatContext, type SeatOutcome } from "./ask-seat.js";
 import type { SeatConsentCheck } from "./consent.js";
@@ -24,7 +24,11 @@ export interface StepContext {
   env: NodeJS.ProcessEnv;
   now: () => Date;
   emit: (event: RunEvent) => void;
-  secrets: readonly string[];
+  /**
+   * The values every seat's answer, prompt, error and journal entry is redacted of: the
+   * environment's secrets, then those of the debate's seats as each step finds them (learnSeatSecrets).
+   */
+  secrets: string[];
   journal: JournalStore;
   reportSkillProblems: NonNullable<SeatContext["reportSkillProblems"]>;
   skillCache: SkillCache;
@@ -66,6 +70,20 @@ export function createStepContext(
     seatAdapter: createSeatAdapters(dir, env, run.checkSeat, options),
     refreshLedger: run.ledger.refresh,
   };
+}
+
+/**
+ * Adds the secrets of every seat `state` names (core's seatSecretValues: the value of each variable
+ * a seat names, whatever its name) to what the run redacts and what its journal refuses: a judge
+ * repeating the critic's key gives it up as surely as the critic. debate.md may gain a seat between
+ * steps, so each step looks again.
+ */
+export function learnSeatSecrets(ctx: StepContext, state: DebateState): void {
+  const { seats, judges } = state.frontmatter as { seats?: unknown; judges?: unknown };
+  const found = seatSecretValues({ seats, judges }, ctx.env).filter((s) => !ctx.secrets.includes(s.value));
+  if (found.length === 0) return;
+  ctx.secrets.push(...found.map((s) => s.value));
+  ctx.journal.refuse(found);
 }
 
 /**
@@ -260,6 +278,7 @@ export async function executeStep(
   step: RunnableStep,
   maxCostUsd: number | undefined,
 ): Promise<StepResult> {
+  learnSeatSecrets(ctx, current);
   let next: Result<DebateState>;
   if (step.kind === "advance") {
     // A move that asks nobody (a person's decision, a spent budget): committed like any step.

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import type { GateRun, Standing } from "@debatekit/core";
+import type { GateRun, LabelledSecret, Standing } from "@debatekit/core";
 import type { GateHiddenUnicode, GatePolicy, GateResult, GateSettings, SeatConfig } from "@debatekit/schema";
 import { ExitError, redactOutput } from "../exit-error.js";
 import type { BaseTree } from "../gate/base.js";
@@ -78,10 +78,14 @@ function freeSlug(parent: string, slug: string): string {
  * `result` with every string redacted (its reason quotes the policy, errors and model text): before
  * any output renders or cuts it, so a PR comment never carries a key the user put in the wrong place.
  */
-function redactResult(result: GateResult, env: ActionContext["env"]): GateResult {
+function redactResult(
+  result: GateResult,
+  env: ActionContext["env"],
+  seatSecrets: readonly LabelledSecret[],
+): GateResult {
   return JSON.parse(
     JSON.stringify(result, (_key, value: unknown) =>
-      typeof value === "string" ? redactOutput(value, env) : value,
+      typeof value === "string" ? redactOutput(value, env, seatSecrets) : value,
     ),
   ) as GateResult;
 }
@@ -145,6 +149,7 @@ async function reviewScope(
   io: ActionContext,
   opts: GateInput,
   settings: { value?: GateSettings },
+  seatSecrets: LabelledSecret[],
 ): Promise<GateOutcome> {
   // What the gate needs loads when it runs, not when `debate` starts.
   const [{ openBaseTree }, { parseScope }] = await Promise.all([
@@ -155,6 +160,9 @@ async function reviewScope(
   try {
     settings.value = { base: tree.revision, files: [] };
     const { policy, from } = await readPolicy(io, opts.policy, tree);
+    // The value of every variable a seat of the policy names is a secret of every output.
+    const { seatSecretValues } = await import("@debatekit/core");
+    seatSecrets.push(...seatSecretValues(policy, io.env));
     const config = await readConfig(io, tree, notifier(io, opts));
     settings.value.files = [...(from ? [from] : []), ...config.from, ...tree.rolePrompts];
     // Kept by default in the git folder: a review folder in the working tree would be an untracked
@@ -316,16 +324,17 @@ function notifier(io: ActionContext, opts: GateInput): (notice: GateNotice) => v
  */
 export async function runGate(ctx: ActionContext, input: GateInput): Promise<GateOutcome> {
   const settings: { value?: GateSettings } = {};
+  const seatSecrets: LabelledSecret[] = [];
   let outcome: GateOutcome;
   try {
-    outcome = await reviewScope(ctx, input, settings);
+    outcome = await reviewScope(ctx, input, settings, seatSecrets);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     outcome = {
       result: {
         outcome: "undecided",
         exit_code: 2,
-        reason: `undecided: ${redactOutput(message, ctx.env).split("\n")[0]}`,
+        reason: `undecided: ${redactOutput(message, ctx.env, seatSecrets).split("\n")[0]}`,
         scope: input.scope,
         findings: [],
         blocking: [],
@@ -335,5 +344,5 @@ export async function runGate(ctx: ActionContext, input: GateInput): Promise<Gat
     };
   }
   const result = settings.value ? { ...outcome.result, settings: settings.value } : outcome.result;
-  return { result: redactResult(result, ctx.env), changed: outcome.changed };
+  return { result: redactResult(result, ctx.env, seatSecrets), changed: outcome.changed };
 }

@@ -234,6 +234,26 @@ export function evidenceHolds(
   return !quote || contains(textOf(quotable), quote);
 }
 
+/**
+ * The text a finding's evidence points at, to tell whether it changed between two revisions: the
+ * cited lines (EVIDENCE_WINDOW either side of the cited line) of the cited file on the cited side,
+ * the whole file when no line is given, the whole artifact when no file is; undefined when the
+ * cited file is not there.
+ */
+export function evidenceAnchor(
+  sources: EvidenceSources,
+  evidence: ReviewFinding["evidence"],
+): string | undefined {
+  if (!evidence?.file) return evidence?.quote !== undefined ? sources.artifact : undefined;
+  const lines = citedLines(sources, evidence.file, evidence.side ?? "new");
+  if (!lines) return undefined;
+  if (evidence.line === undefined) return textOf(lines);
+  const near: string[] = [];
+  for (let n = evidence.line - EVIDENCE_WINDOW; n <= evidence.line + EVIDENCE_WINDOW; n++)
+    near.push(lines.get(n) ?? "");
+  return near.join("\n");
+}
+
 /** A quote copied from the diff with its lines' `+` (new side) or `-` (old side) marks, as the file has it. */
 function withoutDiffMarks(quote: string, side: EvidenceSide): string {
   const mark = side === "new" ? "+" : "-";

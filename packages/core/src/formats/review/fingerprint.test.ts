@@ -107,4 +107,34 @@ describe("fingerprints within a round and in any script", () => {
     expect(again[1]!.fingerprint).toBe(ru[0]!.fingerprint);
     expect(findingTerms(f("P3", "変数名"))).toEqual(new Set(["変数", "数名"]));
   });
+
+  it("another severity or another anchored line never takes an earlier fingerprint, however alike the words", () => {
+    const r1 = fingerprintFindings([f("P1", "Loop drops last element", { file: "sum.ts", line: 3 })], []);
+    const [p3] = fingerprintFindings(
+      [f("P3", "Loop comment: last element wording", { file: "sum.ts", line: 3 })],
+      r1,
+    );
+    expect(p3!.fingerprint).not.toBe(r1[0]!.fingerprint);
+    const [moved] = fingerprintFindings(
+      [f("P1", "Loop drops the last element", { file: "sum.ts", line: 1 })],
+      r1,
+    );
+    expect(moved!.fingerprint).not.toBe(r1[0]!.fingerprint);
+    const [same] = fingerprintFindings(
+      [f("P1", "The loop drops the last element", { file: "sum.ts", line: 3 })],
+      r1,
+    );
+    expect(same!.fingerprint).toBe(r1[0]!.fingerprint);
+    // A P1 whose evidence was not found is kept as P2 (needs_evidence): the same claim as the P1.
+    const [demoted] = fingerprintFindings(
+      [
+        {
+          ...f("P2", "The loop drops the last element", { file: "sum.ts", line: 3 }),
+          evidence_status: "needs_evidence",
+        },
+      ],
+      r1,
+    );
+    expect(demoted!.fingerprint).toBe(r1[0]!.fingerprint);
+  });
 });

@@ -81,18 +81,42 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 /** Two findings make the same claim when their title terms have a Jaccard similarity of at least this. */
 export const SAME_CLAIM = 0.5;
 
-/** How alike two findings' claims are: their title terms' Jaccard similarity, 0 when they name different files. */
-export function claimSimilarity(a: ReviewFinding, b: ReviewFinding): number {
+/**
+ * Whether two findings are anchored apart: another file (when both name one), another line (when
+ * either names one: a line and no line differ), or another side of the change.
+ */
+function anchoredApart(a: ReviewFinding, b: ReviewFinding): boolean {
   const fa = a.evidence?.file;
   const fb = b.evidence?.file;
-  if (fa && fb && fa !== fb) return 0;
+  if (fa && fb && fa !== fb) return true;
+  if ((a.evidence?.line ?? null) !== (b.evidence?.line ?? null)) return true;
+  return (a.evidence?.side ?? "new") !== (b.evidence?.side ?? "new");
+}
+
+/**
+ * The severities a finding's critic may have given it: its own, and P1 too for a P2 whose evidence
+ * was not found (the engine demotes such a P1 to P2: see verifyFindings).
+ */
+function claimedSeverities(f: ReviewFinding): ReviewFinding["severity"][] {
+  return f.severity === "P2" && f.evidence_status === "needs_evidence" ? ["P1", "P2"] : [f.severity];
+}
+
+/**
+ * How alike two findings' claims are: their title terms' Jaccard similarity; 0 when they differ in
+ * severity (as their critics gave it) or are anchored apart (another file, line or side), so a
+ * finding of another severity or line never takes over an earlier one's fingerprint, however alike
+ * their words.
+ */
+export function claimSimilarity(a: ReviewFinding, b: ReviewFinding): number {
+  const severities = claimedSeverities(b);
+  if (!claimedSeverities(a).some((s) => severities.includes(s)) || anchoredApart(a, b)) return 0;
   return jaccard(findingTerms(a), findingTerms(b));
 }
 
 /**
  * Whether a finding repeats another (of an earlier round) reworded: the same claim (similarity >=
- * SAME_CLAIM) in the same file when both name one. A nearby line alone is never enough: two
- * concerns often sit a line apart.
+ * SAME_CLAIM) of the same severity at the same anchor (file, line, side). A nearby line is never
+ * enough: two concerns often sit a line apart.
  */
 export function sameFinding(a: ReviewFinding, b: ReviewFinding): boolean {
   return claimSimilarity(a, b) >= SAME_CLAIM;
@@ -143,11 +167,13 @@ function freshFingerprint(f: ReviewFinding, taken: ReadonlySet<string | undefine
 
 /**
  * The latest copy of each distinct finding over rounds (oldest first): a later round's repeat (same
- * fingerprint) replaces the earlier copy, but within a round every finding stays, even two sharing
- * a fingerprint (as a folder written by an older version may hold): the second is keyed by its id.
+ * fingerprint) replaces the earlier copy unless `replaces(later, earlier)` says no (then the earlier
+ * copy stands), but within a round every finding stays, even two sharing a fingerprint (as a folder
+ * written by an older version may hold): the second is keyed by its id.
  */
 export function latestFindings<T extends { id?: string; fingerprint?: string }>(
   rounds: Iterable<readonly T[]>,
+  replaces: (later: T, earlier: T) => boolean = () => true,
 ): T[] {
   const latest = new Map<string, T>();
   for (const round of rounds) {
@@ -155,7 +181,8 @@ export function latestFindings<T extends { id?: string; fingerprint?: string }>(
     for (const f of round) {
       const key = f.fingerprint && !keys.has(f.fingerprint) ? f.fingerprint : (f.id ?? "");
       keys.add(key);
-      latest.set(key, f);
+      const earlier = latest.get(key);
+      if (!earlier || replaces(f, earlier)) latest.set(key, f);
     }
   }
   return [...latest.values()];

@@ -276,4 +276,51 @@ describe("the gate keeps every finding of a round", () => {
     expect(result.outcome).toBe("blocked");
     expect(result.findings.map((f) => f.id)).toEqual(["r01-f1", "r01-f2"]);
   });
+
+  describe("a later round and a blocking finding", () => {
+    const p1 = (title: string, recommendation: string, evidence: object) =>
+      JSON.stringify({
+        findings: [{ severity: "P1", title, detail: "Skips the last item.", evidence }],
+        recommendation,
+        agree: false,
+      });
+    const judgeRound = (round: number, verdict: string, recommendation: string) =>
+      JSON.stringify({
+        classifications: [{ finding_id: `r0${round}-f1`, verdict, reasoning: "checked" }],
+        recommendation,
+        reasons: ["because"],
+      });
+    /** Round 1: a verified P1 judged valid, compromise; the author writes v2; round 2: its repeat judged invalid, keep. */
+    function twoRounds(base: ReviewState, evidence: object, v2: string): ReviewState {
+      let s = step(base, p1("Loop drops last element", "C", evidence));
+      s = step(s, judgeRound(1, "valid", "C"));
+      s = step(s, v2);
+      s = step(s, p1("The loop drops the last element", "A", evidence));
+      return step(s, judgeRound(2, "invalid", "A"));
+    }
+
+    it("its repeat judged invalid over the same code leaves it blocking", () => {
+      const s = twoRounds(reviewState({ max_rounds: 3 }), verified, "# v2\n\nKeep the loop.\n");
+      expect(s.frontmatter).toMatchObject({ current_phase: "complete", final_decision: "A" });
+      const result = evaluateGate({ state: s, run: done });
+      expect(result).toMatchObject({ outcome: "blocked", exit_code: 1, blocking: ["r01-f1"] });
+      expect(result.findings.map((f) => [f.id, f.verdict, f.blocking])).toEqual([["r01-f1", "valid", true]]);
+    });
+
+    it("its repeat judged invalid once the artifact at its anchor changed lets it go", () => {
+      const proposal = "# Proposal\n\nThe loop runs to xs.length - 1.\n";
+      const base = reviewState({ target: "proposal", max_rounds: 3 });
+      const records = [{ ...base.records![0]!, body: proposal }];
+      const s = twoRounds(
+        { ...base, records },
+        { quote: "xs.length - 1" },
+        "# Proposal\n\nThe loop runs to xs.length.\n",
+      );
+      const result = evaluateGate({ state: s, run: done });
+      expect(result).toMatchObject({ outcome: "pass", exit_code: 0, blocking: [] });
+      expect(result.findings.map((f) => [f.id, f.verdict, f.blocking])).toEqual([
+        ["r02-f1", "invalid", false],
+      ]);
+    });
+  });
 });

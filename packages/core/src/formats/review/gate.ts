@@ -11,8 +11,9 @@ import { clipText } from "../../clip.js";
 import { isJudgeRole } from "../../judging/panel.js";
 import type { AnyState } from "../../types.js";
 import { reviewDegraded } from "./degraded.js";
+import { evidenceAnchor } from "./evidence.js";
 import { latestFindings } from "./fingerprint.js";
-import { type ReviewState, reviewStateOf, roundsOf } from "./state.js";
+import { type ReviewState, reviewStateOf, roundsOf, sourcesAtRound } from "./state.js";
 
 /** A gate policy with every default filled in (docs/architecture.md#honest-degradation). */
 export interface ResolvedGatePolicy {
@@ -48,13 +49,29 @@ function where(f: { file?: string; line?: number }): string {
   return f.file ? ` (${f.file}${f.line ? `:${f.line}` : ""})` : "";
 }
 
-/** Every finding of the review, the latest round's copy of each (see latestFindings). */
+/**
+ * Every finding of the review, the latest round's copy of each (see latestFindings), except that a
+ * blocking finding stands until the judge rules a later copy of it invalid on a changed revision:
+ * the text at its anchor (evidenceAnchor) differs between its round and the later one. A later
+ * round over the same code cannot talk a blocking finding away.
+ */
 function gateFindings(state: ReviewState, policy: ResolvedGatePolicy, unchecked: Set<string>): GateFinding[] {
+  const cited = new Map<string, ReviewFinding["evidence"]>();
+  const anchorChanged = (f: ReviewFinding["evidence"], from: number, to: number) => {
+    const before = evidenceAnchor(sourcesAtRound(state, from), f);
+    return before !== undefined && before !== evidenceAnchor(sourcesAtRound(state, to), f);
+  };
+  const replaces = (later: GateFinding, earlier: GateFinding) =>
+    !earlier.blocking ||
+    later.blocking ||
+    (later.verdict === "invalid" &&
+      anchorChanged(cited.get(earlier.id), earlier.round ?? 1, later.round ?? 1));
   const rounds = roundsOf(state).map((round) => {
     const judged = new Map((round.classified ?? []).map((f) => [f.id, f.verdict]));
     const said = new Map((round.judgment?.classifications ?? []).map((c) => [c.finding_id, c.verdict]));
     const all: ReviewFinding[] = [...round.critique.findings, ...(round.judgment?.added_findings ?? [])];
     return all.map((f): GateFinding => {
+      cited.set(f.id!, f.evidence);
       const verdict = judged.get(f.id!) ?? "unjudged";
       const evidence = f.evidence_status ?? "unverified";
       // The engine demotes an unproven P1 to P2 and a judge's `valid` on unfound evidence to
@@ -84,7 +101,7 @@ function gateFindings(state: ReviewState, policy: ResolvedGatePolicy, unchecked:
     });
   });
   const rank = { P1: 0, P2: 1, P3: 2 } as const;
-  return latestFindings(rounds).sort(
+  return latestFindings(rounds, replaces).sort(
     (a, b) => Number(b.blocking) - Number(a.blocking) || rank[a.severity] - rank[b.severity],
   );
 }

@@ -104,6 +104,20 @@ export function evidenceSources(state: ReviewState): EvidenceSources {
   };
 }
 
+/**
+ * What round `round`'s evidence was checked against: evidenceSources as the review stood when its
+ * critic answered (the latest artifact version written before that round).
+ */
+export function sourcesAtRound(state: ReviewState, round: number): EvidenceSources {
+  let version = 1;
+  for (const rec of state.records ?? []) {
+    const m = ARTIFACT_PATH.exec(rec.file);
+    const written = recordData<ReviewArtifact>(rec)?.round;
+    if (m && Number(m[1]) > version && written !== undefined && written < round) version = Number(m[1]);
+  }
+  return evidenceSources({ ...state, frontmatter: { ...state.frontmatter, artifact_version: version } });
+}
+
 /** A committed critique record's frontmatter. */
 export type CritiqueRecord = ReviewCritique & { round: number; form: CritiqueForm; verified: number };
 
