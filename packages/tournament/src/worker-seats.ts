@@ -7,7 +7,9 @@ import { endpointCovers, seatsIn, serversOfSeat, splitFrontmatter } from "@debat
 
 /** The seats a worker runs: their adapters, and the servers (with what lies under them) they may be sent to. */
 export interface WorkerSeats {
+  /** The adapters whose seats the worker runs (`--adapters`). */
   adapters: readonly string[];
+  /** Servers (`http(s)://host[:port][/path]`) a seat may name, with what lies under them (`--endpoint`). */
   endpoints: readonly string[];
 }
 

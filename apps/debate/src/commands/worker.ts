@@ -41,7 +41,6 @@ export function registerWorker(program: Command, io: CliIO): void {
       "--endpoint <url>",
       "a model server this worker's seats may send requests and keys to, and what lies under it (repeatable; loopback servers too, an http seat without base_url goes to http://127.0.0.1:11434/v1)",
       collectEndpoint,
-      [] as string[],
     )
     .option(
       "--redis-timeout <ms>",
@@ -61,7 +60,7 @@ export function registerWorker(program: Command, io: CliIO): void {
           lockDuration: number;
           stalledInterval: number;
           adapters?: string[];
-          endpoint: string[];
+          endpoint?: string[];
           redisTimeout: number;
           json?: boolean;
         },
@@ -82,7 +81,7 @@ export function registerWorker(program: Command, io: CliIO): void {
         for (const warning of queueUrlWarnings(url)) io.stderr.write(`warning: ${warning}\n`);
         const seats = {
           adapters: opts.adapters ?? DEFAULT_WORKER_SEATS.adapters,
-          endpoints: opts.endpoint,
+          endpoints: opts.endpoint ?? [],
         };
         // Load the tokenizer (about a second of CPU) before taking a debate, not inside the first one.
         countTokens("debate");
@@ -132,7 +131,7 @@ replay only), and every server a seat names (base_url, a server or proxy in its 
 too) under an --endpoint. A job that asks for anything else fails unrun, saying why, and the worker
 goes on. A seat's command, workspace or a server off this machine also needs your own consent, as
 in any debate (\`debate allow --help\`). E.g.:
-  debate worker redis://:PASSWORD@10.0.0.5:6379 --adapters claude,http --endpoint http://127.0.0.1:11434/v1
+  debate worker rediss://:PASSWORD@10.0.0.5:6379 --adapters claude,http --endpoint http://127.0.0.1:11434/v1
 
 A Redis off this machine without a password in the URL, or without TLS (rediss://), gets a warning.
 Ctrl-C or SIGTERM hands the debates in hand back to the queue (another worker resumes them from
@@ -170,7 +169,7 @@ const KNOWN_ADAPTERS = [
 ];
 
 /** `--endpoint URL`, repeatable: an http(s) server without credentials, as in allow_endpoints. */
-function collectEndpoint(value: string, previous: string[]): string[] {
+function collectEndpoint(value: string, previous: string[] = []): string[] {
   if (!/^https?:\/\/[^@\s/]+(\/[^@\s]*)?$/.test(value))
     throw new Error(
       `expected an http:// or https:// server without credentials, got ${JSON.stringify(value)}`,
