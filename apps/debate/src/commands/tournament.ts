@@ -302,10 +302,6 @@ Examples:
         },
       ) => {
         const { runTournamentAction } = await actions();
-        if (opts.queue) {
-          const { queueUrlWarnings } = await engine();
-          for (const warning of queueUrlWarnings(opts.queue)) io.stderr.write(`warning: ${warning}\n`);
-        }
         const dir = resolve(io.cwd, dirArg);
         const stop = abortOnSignals(
           io,
@@ -316,6 +312,10 @@ Examples:
           opts.queue ? { exitAfterMs: QUEUE_STOP_MS } : {},
         );
         try {
+          if (opts.queue) {
+            const { queueUrlWarnings } = await engine();
+            for (const warning of queueUrlWarnings(opts.queue)) io.stderr.write(`warning: ${warning}\n`);
+          }
           const summary = await runTournamentAction(
             { cwd: io.cwd, env: io.env, signal: stop.signal },
             {
