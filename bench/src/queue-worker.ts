@@ -7,6 +7,8 @@ import { startWorker } from "@debatekit/tournament";
 
 const seats = await startModelServer(crossfireAnswer);
 const worker = await startWorker(process.argv[2]!, {
+  // The http seats of this process's model server, and nothing else.
+  seats: { adapters: ["http"], endpoints: [seats.url] },
   onEvent: (event) => {
     if (event.type === "job_finished") console.log(JSON.stringify(event));
   },

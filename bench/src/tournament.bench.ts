@@ -114,9 +114,12 @@ async function newTournament(parent: string, name: string, base: string, motions
   return dir;
 }
 
-/** A `debate worker` process (its working copies where it puts them by default); resolves once it waits on the queue. */
-function startWorkerProcess(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, "worker", url], {
+/**
+ * A `debate worker` process (its working copies where it puts them by default) running the http
+ * seats of the model server at `seats`; resolves once it waits on the queue.
+ */
+function startWorkerProcess(url: string, seats: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, "worker", url, "--adapters", "http", "--endpoint", seats], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((done, fail) => {
@@ -273,7 +276,7 @@ export async function run(): Promise<void> {
     for (const workers of WORKERS) {
       const dir = await newTournament(parent, `w${workers}`, slow.url, motionsFor(workers));
       const children = await Promise.all(
-        Array.from({ length: workers }, () => startWorkerProcess(redis.url)),
+        Array.from({ length: workers }, () => startWorkerProcess(redis.url, slow.url)),
       );
       const cpu0 = await Promise.all(children.map((c) => cpuSeconds(c.pid!)));
       const redisCpu0 = await cpuSeconds(redis.child.pid!);

@@ -440,12 +440,19 @@ describe("debate gate eval run --queue", () => {
     return `redis://127.0.0.1:${port}`;
   }
 
-  /** A `debate worker` in a folder of its own; a dead worker's job is taken over within about 3 s. */
-  function startWorker(dir: string, url: string, name: string): ChildProcess {
+  /**
+   * A `debate worker` in a folder of its own, running the policy's http seats on `server` (and
+   * nothing else); a dead worker's job is taken over within about 3 s.
+   */
+  function startWorker(dir: string, url: string, name: string, server: ModelServer): ChildProcess {
     const { child } = spawnDebate(
       [
         "worker",
         url,
+        "--adapters",
+        "http",
+        "--endpoint",
+        server.url,
         "--dir",
         join(dir, "workers", name),
         "--lock-duration",
@@ -473,7 +480,7 @@ describe("debate gate eval run --queue", () => {
     const url = await startRedis();
     const server = await startModelServer(answer);
     await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
-    for (let i = 1; i <= workers; i++) startWorker(dir, url, `w${i}`);
+    for (let i = 1; i <= workers; i++) startWorker(dir, url, `w${i}`, server);
     const ran = await runDebateAsync(
       ["gate", "eval", "run", set, "--policy", "policy.json", "--queue", url, "--json", ...extra],
       dir,
@@ -579,7 +586,7 @@ describe("debate gate eval run --queue", () => {
     try {
       await writePolicy(dir, server, { critic: "critic", judge: "judge", author: "judge" });
       const args = ["gate", "eval", "run", "cart.jsonl", "--policy", "policy.json", "--queue", url, "--json"];
-      const first = startWorker(dir, url, "w1");
+      const first = startWorker(dir, url, "w1", server);
       const evaluation = spawnDebate(args, { cwd: dir, env: process.env });
       children.push(evaluation.child);
       await stuck();
@@ -588,7 +595,7 @@ describe("debate gate eval run --queue", () => {
       await Promise.all([exited(first), exited(evaluation.child)]);
       const before = server.requests.length;
       release();
-      startWorker(dir, url, "w2");
+      startWorker(dir, url, "w2", server);
       const resumed = await runDebateAsync(args, dir, process.env);
       expect(resumed.code, resumed.stderr).toBe(0);
       // The cut-off case's critic answer came back from Redis.

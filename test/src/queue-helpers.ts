@@ -65,3 +65,71 @@ export async function delayReplays(dir: string, delayMs: number): Promise<void> 
     );
   }
 }
+
+/**
+ * A Redis that takes connections and then stops answering, on a free loopback port: it answers the
+ * handshake as a Redis 5 would (HELLO refused, AUTH, CLIENT, SELECT, INFO, PING) and nothing else,
+ * ever (the commands are read and left without a reply). `commands` lists what it was sent.
+ */
+export async function startStuckRedis(): Promise<{
+  port: number;
+  commands: string[];
+  close(): Promise<void>;
+}> {
+  const commands: string[] = [];
+  const sockets = new Set<import("node:net").Socket>();
+  const info = "# Server\r\nredis_version:7.2.4\r\nloading:0\r\n";
+  const replies: Record<string, string> = {
+    HELLO: "-ERR unknown command 'HELLO'\r\n",
+    AUTH: "+OK\r\n",
+    CLIENT: "+OK\r\n",
+    SELECT: "+OK\r\n",
+    PING: "+PONG\r\n",
+    INFO: `$${Buffer.byteLength(info)}\r\n${info}\r\n`,
+  };
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+    let pending = Buffer.alloc(0);
+    socket.on("data", (data) => {
+      pending = Buffer.concat([pending, data]);
+      for (let command = readCommand(pending); command; command = readCommand(pending)) {
+        pending = pending.subarray(command.length);
+        const name = command.args[0]!.toUpperCase();
+        commands.push(name);
+        const reply = replies[name];
+        if (reply) socket.write(reply);
+      }
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return {
+    port: (server.address() as { port: number }).port,
+    commands,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** One RESP command (an array of bulk strings) at the start of `data`, or undefined when incomplete. */
+function readCommand(data: Buffer): { args: string[]; length: number } | undefined {
+  const text = data.toString("latin1");
+  const head = /^\*(\d+)\r\n/.exec(text);
+  if (!head) return undefined;
+  let at = head[0].length;
+  const args: string[] = [];
+  for (let i = 0; i < Number(head[1]); i++) {
+    const bulk = /^\$(\d+)\r\n/.exec(text.slice(at));
+    if (!bulk) return undefined;
+    at += bulk[0].length;
+    const size = Number(bulk[1]);
+    if (text.length < at + size + 2) return undefined;
+    args.push(text.slice(at, at + size));
+    at += size + 2;
+  }
+  return { args, length: at };
+}

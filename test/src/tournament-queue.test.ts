@@ -88,13 +88,16 @@ async function until(test: () => boolean | Promise<boolean>, ms = 60_000) {
 const envFor = (log: string) => ({ ...process.env, DEBATEKIT_REPLAY_LOG: log, NO_COLOR: "1", CI: "1" });
 
 /** A worker process in a working folder of its own; its stderr lines are collected. */
-function startWorker(url: string, log: string, name: string, lockMs = 30_000) {
+function startWorker(url: string, log: string, name: string, lockMs = 30_000, seatsOn?: ModelServer) {
+  // A worker runs replay seats, and the http seats of the test's model server when it has one.
+  const seats = seatsOn ? ["--adapters", "replay,http", "--endpoint", seatsOn.url] : [];
   const child = spawn(
     process.execPath,
     [
       bin,
       "worker",
       url,
+      ...seats,
       "--dir",
       join(work, "workers", name),
       "--lock-duration",
@@ -281,7 +284,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       await startRedis(port, join(work, "redis-a"));
       const url = `redis://127.0.0.1:${port}`;
       const dir = await httpTournament("http-queued", server);
-      const workers = [1, 2, 3].map((n) => startWorker(url, httpLog(), `h${n}`));
+      const workers = [1, 2, 3].map((n) => startWorker(url, httpLog(), `h${n}`, 30_000, server));
       const queued = startQueuedRun(dir, url, httpLog());
       expect((await exited(queued.child)).code, queued.err()).toBe(0);
       expect(queued.out()).toMatch(/^finished: 6 done, 0 failed, 0 not finished of 6 \(6 run now\)/);
@@ -313,7 +316,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       await startRedis(port, join(work, "redis-b"));
       const url = `redis://127.0.0.1:${port}`;
       const dir = await httpTournament("kill", server);
-      const victim = startWorker(url, httpLog(), "k1", 5000);
+      const victim = startWorker(url, httpLog(), "k1", 5000, server);
       const queued = startQueuedRun(dir, url, httpLog());
       // Mid call: the server holds the victim's 5th request (answers take 400 ms; no other worker yet).
       await midCall(server, 5);
@@ -325,7 +328,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       expect(inFlightAtKill).toHaveLength(1);
       await until(() => inFlightAtKill[0]!.outcome !== undefined);
       expect(inFlightAtKill[0]!.outcome).toBe("abandoned");
-      startWorker(url, httpLog(), "k2", 5000);
+      startWorker(url, httpLog(), "k2", 5000, server);
       expect((await exited(queued.child)).code, queued.err()).toBe(0);
       const answered = keysOf(server.requests, "answered");
       expect(answered).toEqual(await journaledPrompts(dir));
@@ -346,7 +349,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       await startRedis(port, join(work, "redis-c"));
       const url = `redis://127.0.0.1:${port}`;
       const dir = await httpTournament("stop", server);
-      const sleeper = startWorker(url, httpLog(), "s1", 5000);
+      const sleeper = startWorker(url, httpLog(), "s1", 5000, server);
       const queued = startQueuedRun(dir, url, httpLog());
       await midCall(server, 2);
       const asleep = server.requests.filter((r) => r.outcome === undefined);
@@ -356,7 +359,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       // A stopped process keeps its socket open: the server delivers the answer into it.
       await until(() => asleep[0]!.outcome !== undefined);
       expect(asleep[0]!.outcome).toBe("answered");
-      const owner = startWorker(url, httpLog(), "s2", 5000);
+      const owner = startWorker(url, httpLog(), "s2", 5000, server);
       // Past the sleeper's lock: the new owner has taken its debate over and asks that call again.
       await until(() => server.requests.filter((r) => promptKey(r) === call).length === 2);
       expect(owner.lines.some((l) => l.includes("the call in flight when its last owner lost it"))).toBe(
@@ -385,7 +388,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       let redis = await startRedis(port, data);
       const url = `redis://127.0.0.1:${port}`;
       const dir = await httpTournament("restart", server);
-      [1, 2].map((n) => startWorker(url, httpLog(), `r${n}`));
+      [1, 2].map((n) => startWorker(url, httpLog(), `r${n}`, 30_000, server));
       const queued = startQueuedRun(dir, url, httpLog());
       await until(() => server.requests.length >= 6);
       redis.kill("SIGKILL");
@@ -502,7 +505,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       const url = `redis://127.0.0.1:${port}`;
       // One http call in flight across all workers; a price, so that --max-cost can be planned.
       const dir = await httpTournament("budget", server, ["--limit", "http=1", "--price", "http=1000/1000"]);
-      const workers = [1, 2, 3].map((n) => startWorker(url, httpLog(), `b${n}`));
+      const workers = [1, 2, 3].map((n) => startWorker(url, httpLog(), `b${n}`, 30_000, server));
       const queued = (...extra: string[]) =>
         run(process.execPath, [bin, "tournament", "run", dir, "--queue", url, ...extra], {
           cwd: work,

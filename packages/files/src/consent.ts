@@ -147,14 +147,12 @@ function referencedNames(value: string): string[] {
 }
 
 /**
- * The servers off this machine a seat would send its requests to (its `base_url`, and env
- * variables naming a server with a value of the folder's own), each with the credentials the
- * request would carry: the variables it names (`api_key_env`, `${NAME}` in `env`) and, for a CLI,
- * the CLI's own login.
+ * The servers a seat names itself, on this machine or off it (none for an adapter that contacts no
+ * server): its `base_url`, and env variables naming a server or proxy with a value of the folder's
+ * own (a `${NAME}` reference passes the caller's own value on), each as `[field, url]`.
  */
-function endpointsOfSeat(seat: string, config: Record<string, unknown>): SeatProgram[] {
-  const adapter = String(config.adapter);
-  if (OFFLINE_ADAPTERS.has(adapter)) return [];
+export function serversOfSeat(config: Record<string, unknown>): Array<[field: string, url: string]> {
+  if (OFFLINE_ADAPTERS.has(String(config.adapter))) return [];
   const env =
     typeof config.env === "object" && config.env !== null ? (config.env as Record<string, unknown>) : {};
   const servers: Array<[field: string, url: string]> = [];
@@ -163,6 +161,21 @@ function endpointsOfSeat(seat: string, config: Record<string, unknown>): SeatPro
     const value = String(raw);
     if (ENDPOINT_ENV.test(name) && !onlyReferences.test(value)) servers.push([`env.${name}`, value]);
   }
+  return servers;
+}
+
+/**
+ * The servers off this machine a seat would send its requests to (its `base_url`, and env
+ * variables naming a server with a value of the folder's own), each with the credentials the
+ * request would carry: the variables it names (`api_key_env`, `${NAME}` in `env`) and, for a CLI,
+ * the CLI's own login.
+ */
+function endpointsOfSeat(seat: string, config: Record<string, unknown>): SeatProgram[] {
+  const adapter = String(config.adapter);
+  const servers = serversOfSeat(config);
+  if (servers.length === 0) return [];
+  const env =
+    typeof config.env === "object" && config.env !== null ? (config.env as Record<string, unknown>) : {};
   const names = [
     ...new Set([
       ...(typeof config.api_key_env === "string" ? [config.api_key_env] : []),
@@ -332,7 +345,7 @@ export async function loadConsent(env: NodeJS.ProcessEnv): Promise<Consent> {
 }
 
 /** True when `url` is the server `allowed` or lies under it: same scheme, host and port, and a path at or below its path. */
-function endpointCovers(allowed: string, url: string): boolean {
+export function endpointCovers(allowed: string, url: string): boolean {
   const [a, u] = [parseUrl(allowed), parseServer(url)];
   if (!a || !u || a.origin !== u.origin || a.origin === "null") return false;
   const base = a.pathname.replace(/\/+$/, "");

@@ -46,7 +46,7 @@ export {
 export type { FitOptions, Game, RatedPlayer, Ratings } from "./ratings.js";
 export { fitBradleyTerry, quantile, rateWithIntervals, seededRandom, winProbability } from "./ratings.js";
 export type { QueueConnection } from "./redis.js";
-export { openQueueConnection, parseQueueUrl, QUEUE_CONNECT_TIMEOUT_MS } from "./redis.js";
+export { openQueueConnection, parseQueueUrl, QUEUE_CONNECT_TIMEOUT_MS, queueUrlWarnings } from "./redis.js";
 export { renderLeaderboardHtml, renderLeaderboardMarkdown, renderRatingChart } from "./render.js";
 export { LEADERBOARD_FILES, writeTournamentReport } from "./report.js";
 export type { FailureRecord, MatchResult, Spend } from "./results.js";
@@ -63,3 +63,5 @@ export { needsRun, runTournament } from "./run-local.js";
 export type { FolderSnapshot } from "./snapshot.js";
 export { readFolderSnapshot, writeFolderSnapshot } from "./snapshot.js";
 export { parseEntrant, parseEntrants, REPLAY_FILE, slugPart } from "./spec.js";
+export type { WorkerSeats } from "./worker-seats.js";
+export { DEFAULT_WORKER_SEATS } from "./worker-seats.js";

@@ -19,6 +19,14 @@ import { readResults, recordFailure, spendOf } from "./results.js";
 import type { TournamentEvent, TournamentRunSummary } from "./run-local.js";
 import { markEnded, needsRun } from "./run-local.js";
 import { type FolderSnapshot, readFolderSnapshot, writeFolderSnapshot } from "./snapshot.js";
+import {
+  DEFAULT_WORKER_SEATS,
+  refusedDebateJob,
+  refusedFolderSeats,
+  refusedRatingJob,
+  refusedSeat,
+  type WorkerSeats,
+} from "./worker-seats.js";
 
 /** The queue of debates (one job per match) and the queue of tournaments (a flow's parent, which rates). */
 export const DEBATE_QUEUE = "debatekit-debates";
@@ -82,6 +90,8 @@ export interface QueueRunOptions {
   pollMs?: number;
   /** Enqueue the debates recorded as failed again (their jobs are replaced). */
   retryFailed?: boolean;
+  /** How long Redis may take to connect, or to answer once connected (default QUEUE_CONNECT_TIMEOUT_MS). */
+  redisTimeoutMs?: number;
   /** Stop enqueuing before a debate whose estimate would take the spend past this (USD). */
   maxCostUsd?: number;
   /** Estimated cost of each match (planTournament's perMatch); needed with maxCostUsd. */
@@ -103,12 +113,14 @@ export async function enqueueTournament(
 ): Promise<TournamentRunSummary> {
   const emit = (event: TournamentEvent) => options.onEvent?.(event);
   const now = options.now ?? (() => new Date());
-  const queue = await openQueueConnection(url, options.signal);
+  const queue = await openQueueConnection(url, options.signal, options.redisTimeoutMs);
   // XREAD blocks its connection: the wait for ended debates has one of its own.
-  const watch = await openQueueConnection(url, options.signal).catch(async (error) => {
-    await queue.close();
-    throw error;
-  });
+  const watch = await openQueueConnection(url, options.signal, options.redisTimeoutMs).catch(
+    async (error) => {
+      await queue.close();
+      throw error;
+    },
+  );
   const { redis } = queue;
   const connection = redis;
   const debates = heard(new Queue(DEBATE_QUEUE, { connection }));
@@ -394,6 +406,8 @@ export interface QueuedDebatesOptions {
   backoffMs?: number;
   /** How often the jobs are looked at (default 200 ms). */
   pollMs?: number;
+  /** How long Redis may take to connect, or to answer once connected (default QUEUE_CONNECT_TIMEOUT_MS). */
+  redisTimeoutMs?: number;
   /** Called for each debate once its folder is written back, before the next is looked at. */
   onEnded?: (end: QueuedDebateEnd) => void | Promise<void>;
 }
@@ -412,7 +426,7 @@ export async function runQueuedDebates(
   folders: Readonly<Record<string, string>>,
   options: QueuedDebatesOptions = {},
 ): Promise<QueuedDebateEnd[]> {
-  const queue = await openQueueConnection(url, options.signal);
+  const queue = await openQueueConnection(url, options.signal, options.redisTimeoutMs);
   const { redis } = queue;
   const debates = heard(new Queue(DEBATE_QUEUE, { connection: redis }));
   try {
@@ -508,6 +522,13 @@ export interface WorkerOptions {
   onEvent?: (event: WorkerEvent) => void;
   /** Stops connecting (startWorker fails at once); stop a started worker with its close(). */
   signal?: AbortSignal;
+  /** How long Redis may take to connect, or to answer once connected (default QUEUE_CONNECT_TIMEOUT_MS). */
+  redisTimeoutMs?: number;
+  /**
+   * The seats this worker runs (default: replay seats only). A job whose debate.md names another
+   * adapter, or a server (loopback included) no entry of `endpoints` covers, fails unrun.
+   */
+  seats?: WorkerSeats;
 }
 
 /** The lock was taken over: another worker owns the job now; this one must stop writing. */
@@ -536,7 +557,8 @@ export async function startWorker(
   // BullMQ stay open when its workers close: close() closes them itself.
   const connections: QueueConnection[] = [];
   try {
-    for (let i = 0; i < 3; i++) connections.push(await openQueueConnection(url, options.signal));
+    for (let i = 0; i < 3; i++)
+      connections.push(await openQueueConnection(url, options.signal, options.redisTimeoutMs));
   } catch (error) {
     await Promise.all(connections.map((c) => c.close()));
     throw error;
@@ -555,6 +577,14 @@ export async function startWorker(
     if ((error as NodeJS.ErrnoException).code || /connection is closed/i.test(error.message)) return;
     emit({ type: "warning", message: redactMessage(error.message.split("\n")[0]!, secrets) });
   };
+  const seats = options.seats ?? DEFAULT_WORKER_SEATS;
+  // A job refused before anything is run: it fails for good (no retry), saying why; the worker goes on.
+  const refuse = (jobId: string | undefined, reason: string): never => {
+    const shownId =
+      typeof jobId === "string" && /^[\w.-]{1,200}$/.test(jobId) ? jobId : JSON.stringify(jobId);
+    emit({ type: "job_finished", job: shownId ?? "(no id)", status: "failed", reason });
+    throw new UnrecoverableError(reason);
+  };
   const ownDir = options.workDir === undefined;
   const workDir = options.workDir ?? (await mkdtemp(path.join(await scratchRoot(), "debatekit-worker-")));
   // Every debate counts its prompts' tokens: the encoder is built now (about a second of CPU, once),
@@ -572,13 +602,25 @@ export async function startWorker(
   const debatesWorker: Worker = new Worker(
     DEBATE_QUEUE,
     async (job, token) => {
-      const { tid, id, limits } = job.data as {
+      // The job is data from whoever can write the queue: its ids name its working folder.
+      const badJob = refusedDebateJob(job.id, job.data);
+      if (badJob) refuse(job.id, badJob);
+      const {
+        tid,
+        id,
+        limits = {},
+      } = job.data as {
         tid: string;
         id: string;
-        limits: Record<string, { concurrency?: number; per_minute?: number }>;
+        limits?: Record<string, { concurrency?: number; per_minute?: number }>;
       };
       const lockKey = `${PREFIX}:${DEBATE_QUEUE}:${job.id}:lock`;
       const dir = path.join(workDir, tid, id);
+      if (path.relative(workDir, dir).split(path.sep).includes(".."))
+        refuse(
+          job.id,
+          `refused: its folder ${JSON.stringify(path.join(tid, id))} leads outside the worker's folder`,
+        );
       const cpu: JobPartsCpu = { materialize: 0, run: 0, checkpoint: 0 };
       const metered = async <T>(part: keyof JobPartsCpu, work: () => Promise<T>): Promise<T> => {
         const start = process.cpuUsage();
@@ -601,6 +643,8 @@ export async function startWorker(
       });
       if (Object.keys(files).length === 0)
         throw new UnrecoverableError(`Redis holds no folder for ${id}: enqueue the tournament again`);
+      const badSeat = refusedFolderSeats(files, seats);
+      if (badSeat) refuse(job.id, badSeat);
       // A scratch copy (Redis holds the debate): plain writes, no fsync.
       await writeFolderSnapshot(dir, files, { atomic: false });
       cpu.materialize += cpuMsSince(materializeStart);
@@ -671,8 +715,12 @@ export async function startWorker(
             checkpoint: async (what, entry) => {
               if (what === "journal" && entry && !entry.validation) await checkpoint();
             },
-            wrapAdapter: (adapter, seat) =>
-              gatedAdapter(markedAdapter(adapter), gates(seat, limits[seat.adapter])),
+            wrapAdapter: (adapter, seat) => {
+              // Checked again as each adapter is made: only seats this worker allows are ever asked.
+              const refused = refusedSeat("(a seat)", seat as unknown as Record<string, unknown>, seats);
+              if (refused) throw new UnrecoverableError(`refused: ${refused}`);
+              return gatedAdapter(markedAdapter(adapter), gates(seat, limits[seat.adapter]));
+            },
             ...(options.env ? { env: options.env } : {}),
           }),
         );
@@ -734,6 +782,8 @@ export async function startWorker(
   const ratingWorker = new Worker(
     TOURNAMENT_QUEUE,
     async (job) => {
+      const badJob = refusedRatingJob(job.data);
+      if (badJob) refuse(job.id, badJob);
       const { tid, matches } = job.data as { tid: string; matches: string[] };
       const dir = await mkdtemp(path.join(tmpdir(), "debatekit-rate-"));
       try {

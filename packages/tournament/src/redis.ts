@@ -4,8 +4,13 @@
 import { DebatekitError, hideUrlCredentials, type LabelledSecret, redactMessage } from "@debatekit/core";
 import { Redis } from "ioredis";
 
-/** An unusable queue (nobody answering, a login refused) ends the command within this long. */
+/**
+ * An unusable queue (nobody answering, a login refused) ends the command within this long, and so
+ * does a queue that stops answering once connected (the default of `--redis-timeout`).
+ */
 export const QUEUE_CONNECT_TIMEOUT_MS = 10_000;
+/** A connection in use is asked something (TIME) at most this often, to notice a Redis that stopped answering. */
+const HEARTBEAT_MAX_MS = 5_000;
 /** A connection lost after it worked is tried again this often, this many times (about 10 s). */
 const RECONNECT_DELAY_MS = 500;
 const RECONNECTS = 20;
@@ -52,6 +57,28 @@ export function parseQueueUrl(url: string): { where: string; secrets: LabelledSe
   };
 }
 
+/**
+ * What to warn about a queue URL before using it (never its password): a Redis off this machine
+ * reached without a password (anyone who can reach it can enqueue debates, and their workers run
+ * them), or over plain redis:// (the password and every debate cross the network unencrypted).
+ */
+export function queueUrlWarnings(url: string): string[] {
+  const { where } = parseQueueUrl(url);
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host)) return [];
+  const warnings: string[] = [];
+  if (!parsed.password)
+    warnings.push(
+      `the queue at ${where} is not on this machine and its URL has no password: whoever can reach it can add jobs to it (give redis://:PASSWORD@host, with requirepass or an ACL user on the server)`,
+    );
+  if (parsed.protocol !== "rediss:")
+    warnings.push(
+      `the queue at ${where} is not on this machine and its URL is redis://, not rediss://: its password and the debates cross the network unencrypted`,
+    );
+  return warnings;
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -74,12 +101,19 @@ function queueError(
 }
 
 /**
- * Connects to the queue's Redis and waits until it is ready: within QUEUE_CONNECT_TIMEOUT_MS, or at
- * once when the login is refused or `signal` aborts, it fails with one line naming host:port.
- * Commands wait while a lost connection is tried again (BullMQ's workers block on theirs); when
- * the reconnects give up, they fail and `lost` resolves.
+ * Connects to the queue's Redis and waits until it is ready: within `timeoutMs` (default
+ * QUEUE_CONNECT_TIMEOUT_MS), or at once when the login is refused or `signal` aborts, it fails
+ * with one line naming host:port. Commands wait while a lost connection is tried again (BullMQ's
+ * workers block on theirs); when the reconnects give up, they fail and `lost` resolves. A ready
+ * connection is asked TIME every few seconds: when no reply comes within `timeoutMs` (a Redis that
+ * accepts connections and then answers nothing), the connection is dropped, its commands fail and
+ * `lost` resolves with QUEUE_STUCK.
  */
-export async function openQueueConnection(url: string, signal?: AbortSignal): Promise<QueueConnection> {
+export async function openQueueConnection(
+  url: string,
+  signal?: AbortSignal,
+  timeoutMs: number = QUEUE_CONNECT_TIMEOUT_MS,
+): Promise<QueueConnection> {
   const { where, secrets } = parseQueueUrl(url);
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -96,19 +130,29 @@ export async function openQueueConnection(url: string, signal?: AbortSignal): Pr
   redis.on("error", (error: Error) => {
     last = error;
   });
+  let loseWith: (error: DebatekitError) => void = () => undefined;
   const lostPromise = new Promise<DebatekitError>((resolve) => {
+    loseWith = (error) => {
+      if (closing || lost) return;
+      lost = error;
+      resolve(error);
+    };
     redis.once("ready", () =>
-      redis.once("end", () => {
-        if (closing) return;
-        lost = queueError(
-          "QUEUE_LOST",
-          `lost the queue at ${where}: no answer after ${RECONNECTS} reconnects ${RECONNECT_DELAY_MS} ms apart`,
-          last,
-          secrets,
-        );
-        resolve(lost);
-      }),
+      redis.once("end", () =>
+        loseWith(
+          queueError(
+            "QUEUE_LOST",
+            `lost the queue at ${where}: no answer after ${RECONNECTS} reconnects ${RECONNECT_DELAY_MS} ms apart`,
+            last,
+            secrets,
+          ),
+        ),
+      ),
     );
+  });
+  let connected = false;
+  redis.on("connect", () => {
+    connected = true;
   });
   try {
     await new Promise<void>((ready, fail) => {
@@ -124,7 +168,9 @@ export async function openQueueConnection(url: string, signal?: AbortSignal): Pr
       const unreachable = () =>
         queueError(
           "QUEUE_UNREACHABLE",
-          `cannot reach the queue at ${where} within ${QUEUE_CONNECT_TIMEOUT_MS / 1000} s`,
+          connected
+            ? `the queue at ${where} took the connection but did not answer its handshake within ${seconds(timeoutMs)} s`
+            : `cannot reach the queue at ${where} within ${seconds(timeoutMs)} s`,
           last,
           secrets,
         );
@@ -138,7 +184,7 @@ export async function openQueueConnection(url: string, signal?: AbortSignal): Pr
       };
       const onAbort = () =>
         finish(new DebatekitError("QUEUE_STOPPED", `stopped while connecting to the queue at ${where}`));
-      const timer = setTimeout(() => finish(unreachable()), QUEUE_CONNECT_TIMEOUT_MS);
+      const timer = setTimeout(() => finish(unreachable()), timeoutMs);
       redis.once("ready", onReady);
       redis.once("end", onEnd);
       redis.on("error", onError);
@@ -152,12 +198,24 @@ export async function openQueueConnection(url: string, signal?: AbortSignal): Pr
     redis.disconnect();
     throw error;
   }
+  const heartbeat = startHeartbeat(redis, timeoutMs, () => {
+    loseWith(
+      new DebatekitError(
+        "QUEUE_STUCK",
+        `the queue at ${where} stopped answering: no reply to TIME within ${seconds(timeoutMs)} s (it answered before; --redis-timeout sets how long to wait)`,
+        { field: "--queue" },
+      ),
+    );
+    // Every command waiting on it fails now, so nothing waits on a Redis that answers nothing.
+    redis.disconnect();
+  });
   return {
     redis,
     where,
     lostError: () => lost,
     lost: lostPromise,
     async close() {
+      clearInterval(heartbeat);
       closing = true;
       const quit = redis.quit().catch(() => undefined);
       const timer = new Promise((done) => setTimeout(done, 1_000).unref());
@@ -165,6 +223,41 @@ export async function openQueueConnection(url: string, signal?: AbortSignal): Pr
       redis.disconnect();
     },
   };
+}
+
+/** Milliseconds as seconds for a message: `10`, `1.5`. */
+const seconds = (ms: number) => String(Math.round(ms / 100) / 10);
+
+/**
+ * Asks `redis` TIME every min(timeoutMs / 2, 5 s) while it is ready, one question at a time; calls
+ * `stuck` when a reply takes longer than `timeoutMs`. Any reply counts, an error too. A connection
+ * that is reconnecting is left to its reconnects. Returns the interval (cleared by close()).
+ */
+function startHeartbeat(redis: Redis, timeoutMs: number, stuck: () => void): NodeJS.Timeout {
+  let asking = false;
+  let timer: NodeJS.Timeout | undefined;
+  // A connection lost is the reconnects' business (they give up in about 10 s), not a stuck one.
+  redis.on("close", () => clearTimeout(timer));
+  const beat = setInterval(
+    () => {
+      if (asking || redis.status !== "ready") return;
+      asking = true;
+      timer = setTimeout(() => {
+        clearInterval(beat);
+        stuck();
+      }, timeoutMs);
+      redis
+        .time()
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(timer);
+          asking = false;
+        });
+    },
+    Math.max(50, Math.min(timeoutMs / 2, HEARTBEAT_MAX_MS)),
+  );
+  beat.unref();
+  return beat;
 }
 
 /** Waits for `work` at most `ms`; whether it settled. A close that hangs on a lost connection must not keep the command. */

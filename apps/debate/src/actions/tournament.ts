@@ -132,6 +132,8 @@ export interface TournamentRunInput {
   retryFailed?: boolean;
   /** A Redis URL: enqueue the debates for `debate worker`s and collect their folders here. */
   queue?: string;
+  /** How long Redis may take to connect, or to answer once connected (default 10 s). */
+  redisTimeoutMs?: number;
   onEvent?: (event: TournamentEvent) => void;
 }
 
@@ -151,7 +153,11 @@ export async function runTournamentAction(
   };
   if (!input.queue)
     return runTournament(dir, { ...common, concurrency: input.concurrency, env: ctx.env, cwd: ctx.cwd });
-  return enqueueTournament(dir, input.queue, common).catch((error: unknown) => {
+  const queued = {
+    ...common,
+    ...(input.redisTimeoutMs !== undefined ? { redisTimeoutMs: input.redisTimeoutMs } : {}),
+  };
+  return enqueueTournament(dir, input.queue, queued).catch((error: unknown) => {
     // Stopped while it connected: a stop like any other, not a failure of the queue.
     if (ctx.signal?.aborted)
       throw new ExitError("stopped; run again to resume", cancelledExitCode, { cause: error });

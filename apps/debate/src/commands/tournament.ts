@@ -220,6 +220,14 @@ function declareNew(
 /** Commander's key of a flag's value: `max-rounds` -> `maxRounds`. */
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/** `--redis-timeout 2000`: whole milliseconds, at least 100. */
+function parseMilliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 100)
+    throw new Error(`expected milliseconds (at least 100), got ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** How long `run --queue` may take to close its queues after a stop signal before it exits anyway. */
 const QUEUE_STOP_MS = 5_000;
 
@@ -272,7 +280,13 @@ Examples:
     .option("--retry-failed", "run the debates recorded as failed again")
     .option(
       "--queue <redis-url>",
-      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here (a Redis that cannot be used ends the run within 10 s)",
+      "enqueue the debates on Redis for `debate worker`s (any machine) and collect their folders here (a Redis that cannot be used, or stops answering, ends the run within --redis-timeout)",
+    )
+    .option(
+      "--redis-timeout <ms>",
+      "with --queue: how long Redis may take to connect, or to answer once connected",
+      parseMilliseconds,
+      10_000,
     )
     .option("--json", "print events as JSON lines")
     .action(
@@ -283,6 +297,7 @@ Examples:
           maxCost?: number;
           retryFailed?: boolean;
           queue?: string;
+          redisTimeout: number;
           json?: boolean;
         },
       ) => {
@@ -297,6 +312,10 @@ Examples:
           opts.queue ? { exitAfterMs: QUEUE_STOP_MS } : {},
         );
         try {
+          if (opts.queue) {
+            const { queueUrlWarnings } = await engine();
+            for (const warning of queueUrlWarnings(opts.queue)) io.stderr.write(`warning: ${warning}\n`);
+          }
           const summary = await runTournamentAction(
             { cwd: io.cwd, env: io.env, signal: stop.signal },
             {
@@ -305,7 +324,7 @@ Examples:
               onEvent: await tournamentProgress(io, Boolean(opts.json)),
               ...(opts.retryFailed ? { retryFailed: true } : {}),
               ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}),
-              ...(opts.queue ? { queue: opts.queue } : {}),
+              ...(opts.queue ? { queue: opts.queue, redisTimeoutMs: opts.redisTimeout } : {}),
             },
           );
           if (!opts.json) {

@@ -32,11 +32,24 @@ export function registerWorker(program: Command, io: CliIO): void {
       parsePositiveInt2,
       30_000,
     )
-    .option("--json", "print events as JSON lines")
-    .addHelpText(
-      "after",
-      "\nCtrl-C or SIGTERM hands the debates in hand back to the queue (another worker resumes them from\ntheir last checkpoint) and exits within seconds; a second signal exits at once. A Redis that cannot\nbe reached, or refuses the login, ends the worker within 10 s with one line (never the password).",
+    .option(
+      "--adapters <list>",
+      "the adapters whose seats this worker runs, comma-separated (default: replay only); a job naming another fails unrun",
+      parseAdapters,
     )
+    .option(
+      "--endpoint <url>",
+      "a model server this worker's seats may send requests and keys to, and what lies under it (repeatable; loopback servers too, an http seat without base_url goes to http://127.0.0.1:11434/v1)",
+      collectEndpoint,
+    )
+    .option(
+      "--redis-timeout <ms>",
+      "how long Redis may take to connect, or to answer once connected, before the worker ends",
+      parsePositiveInt2,
+      10_000,
+    )
+    .option("--json", "print events as JSON lines")
+    .addHelpText("after", WORKER_HELP)
     .action(
       async (
         urlArg: string | undefined,
@@ -46,6 +59,9 @@ export function registerWorker(program: Command, io: CliIO): void {
           dir?: string;
           lockDuration: number;
           stalledInterval: number;
+          adapters?: string[];
+          endpoint?: string[];
+          redisTimeout: number;
           json?: boolean;
         },
       ) => {
@@ -53,11 +69,20 @@ export function registerWorker(program: Command, io: CliIO): void {
         if (!url)
           throw new ExitError("debate worker needs the Redis URL: debate worker redis://HOST:PORT", 2);
         // The queue, the engine and the tokenizer load when a worker starts, not when `debate` starts.
-        const [{ hideUrlCredentials }, { countTokens }, { startWorker }] = await Promise.all([
+        const [
+          { hideUrlCredentials },
+          { countTokens },
+          { startWorker, queueUrlWarnings, DEFAULT_WORKER_SEATS },
+        ] = await Promise.all([
           import("@debatekit/core"),
           import("@debatekit/skills"),
           import("@debatekit/tournament"),
         ]);
+        for (const warning of queueUrlWarnings(url)) io.stderr.write(`warning: ${warning}\n`);
+        const seats = {
+          adapters: opts.adapters ?? DEFAULT_WORKER_SEATS.adapters,
+          endpoints: opts.endpoint ?? [],
+        };
         // Load the tokenizer (about a second of CPU) before taking a debate, not inside the first one.
         countTokens("debate");
         const stop = abortOnSignals(
@@ -71,6 +96,8 @@ export function registerWorker(program: Command, io: CliIO): void {
             ...(opts.dir ? { workDir: resolve(io.cwd, opts.dir) } : {}),
             lockDurationMs: opts.lockDuration,
             stalledIntervalMs: opts.stalledInterval,
+            redisTimeoutMs: opts.redisTimeout,
+            seats,
             env: io.env,
             signal: stop.signal,
             onEvent: (event) => io.stderr.write(opts.json ? `${JSON.stringify(event)}\n` : describe(event)),
@@ -78,7 +105,9 @@ export function registerWorker(program: Command, io: CliIO): void {
             if (stop.signal.aborted) throw new ExitError("stopped", cancelledExitCode, { cause: error });
             throw error;
           });
-          io.stderr.write(`worker ${process.pid}: waiting for debates on ${hideUrlCredentials(url)}\n`);
+          io.stderr.write(
+            `worker ${process.pid}: waiting for debates on ${hideUrlCredentials(url)} (seats: ${seats.adapters.join(",")}; endpoints: ${seats.endpoints.join(", ") || "none"})\n`,
+          );
           const stopped = new Promise<undefined>((done) => {
             if (stop.signal.aborted) done(undefined);
             stop.signal.addEventListener("abort", () => done(undefined), { once: true });
@@ -86,11 +115,66 @@ export function registerWorker(program: Command, io: CliIO): void {
           const lost = await Promise.race([worker.lost, stopped]);
           await worker.close();
           if (lost) throw lost;
+          // Stopped by a signal: 130, as every command a signal stops (README's exit codes).
+          throw new ExitError("stopped; the debates in hand went back to the queue", cancelledExitCode);
         } finally {
           stop.dispose();
         }
       },
     );
+}
+
+const WORKER_HELP = `
+Whoever can write the queue writes its jobs, so a job is data: its ids must be slugs (they name its
+working folder), and its seats must be ones this worker allows: an adapter in --adapters (default:
+replay only), and every server a seat names (base_url, a server or proxy in its env; loopback ones
+too) under an --endpoint. A job that asks for anything else fails unrun, saying why, and the worker
+goes on. A seat's command, workspace or a server off this machine also needs your own consent, as
+in any debate (\`debate allow --help\`). E.g.:
+  debate worker rediss://:PASSWORD@10.0.0.5:6379 --adapters claude,http --endpoint http://127.0.0.1:11434/v1
+
+A Redis off this machine without a password in the URL, or without TLS (rediss://), gets a warning.
+Ctrl-C or SIGTERM hands the debates in hand back to the queue (another worker resumes them from
+their last checkpoint) and exits 130 within seconds; a second signal exits at once. A Redis that
+cannot be reached, refuses the login, or stops answering once connected ends the worker within
+--redis-timeout (10 s) with one line naming host:port (never the password), exit 1.`;
+
+/** `--adapters claude,codex`: known adapter names. */
+function parseAdapters(value: string): string[] {
+  const names = value
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.find((n) => !KNOWN_ADAPTERS.includes(n));
+  if (names.length === 0 || unknown !== undefined)
+    throw new Error(
+      `expected adapter names from ${KNOWN_ADAPTERS.join(", ")}, comma-separated; got ${JSON.stringify(unknown ?? value)}`,
+    );
+  return names;
+}
+
+/** The adapters a seat may name (schemas/seat.schema.json). */
+const KNOWN_ADAPTERS = [
+  "claude",
+  "gemini",
+  "codex",
+  "opencode",
+  "copilot",
+  "qwen",
+  "kilo",
+  "acp",
+  "http",
+  "replay",
+  "manual",
+];
+
+/** `--endpoint URL`, repeatable: an http(s) server without credentials, as in allow_endpoints. */
+function collectEndpoint(value: string, previous: string[] = []): string[] {
+  if (!/^https?:\/\/[^@\s/]+(\/[^@\s]*)?$/.test(value))
+    throw new Error(
+      `expected an http:// or https:// server without credentials, got ${JSON.stringify(value)}`,
+    );
+  return [...previous, value];
 }
 
 /** How long a stopping worker may take to hand its debates back and close before it exits anyway. */
