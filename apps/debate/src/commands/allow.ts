@@ -2,7 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { FolderPrograms, SeatProgram } from "@debatekit/files";
 import type { Command } from "commander";
-import { allowProjectConfig, denyProjectConfig, type ProjectConfig, projectConfigIn } from "../allow-config.js";
+import type { ProjectConfig } from "../allow-config.js";
 import { ExitError } from "../exit-error.js";
 import { type CliIO, shownPath } from "../output.js";
 
@@ -19,6 +19,7 @@ async function consentFolderOf(io: CliIO, arg: string): Promise<AllowTarget> {
   const dir = resolve(io.cwd, arg);
   if (!(await stat(dir).catch(() => undefined))?.isDirectory())
     throw new ExitError(`${arg}: no such folder`, 2);
+  const { projectConfigIn } = await import("../allow-config.js");
   const config = await projectConfigIn(dir);
   for (const file of ["debate.md", "tournament.md"]) {
     if ((await stat(join(dir, file)).catch(() => undefined))?.isFile()) return { dir, debate: true, config };
@@ -100,7 +101,7 @@ Until then every command leaves them out and says so; none imports them.
     )
     .action(async (arg: string) => {
       const target = await consentFolderOf(io, arg);
-      if (target.config) await allowProjectConfig(io, target.config);
+      if (target.config) await (await import("../allow-config.js")).allowProjectConfig(io, target.config);
       if (target.debate) await allowDebateFolder(io, arg, target.dir);
     });
   program
@@ -109,7 +110,7 @@ Until then every command leaves them out and says so; none imports them.
     .argument("<folder>", "the debate or tournament folder, or the project folder holding the config")
     .action(async (arg: string) => {
       const target = await consentFolderOf(io, arg);
-      if (target.config) await denyProjectConfig(io, target.config);
+      if (target.config) await (await import("../allow-config.js")).denyProjectConfig(io, target.config);
       if (!target.debate) return;
       const { denyFolder, readFolderPrograms } = await import("@debatekit/files");
       const { dir: real } = await readFolderPrograms(target.dir, { env: io.env });

@@ -1,6 +1,7 @@
 import type { DebateState } from "@debatekit/core";
 import type { RunEvent } from "@debatekit/runner";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { debateStatus } from "../actions/status.js";
@@ -27,8 +28,10 @@ import {
   PAGE_CSP,
   REPORT_CSP,
   type ServeSecrets,
+  MAX_BODY_BYTES,
+  sameOriginPath,
   sameSecret,
-  TOKEN_COOKIE,
+  tokenCookie,
 } from "./security.js";
 import { writeNewFile } from "./write-new-file.js";
 
@@ -102,13 +105,25 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     if (fromUrl !== undefined) {
       if (!sameSecret(fromUrl, secrets.token)) return c.html(refusedPage(403, NO_TOKEN), 403);
       // The token moves into a cookie only this site sends, and out of the address bar and history.
-      setCookie(c, TOKEN_COOKIE, secrets.token, { httpOnly: true, sameSite: "Strict", path: "/" });
-      return c.redirect(c.req.path, 303);
+      setCookie(c, tokenCookie(options.port()), secrets.token, {
+        httpOnly: true,
+        sameSite: "Strict",
+        path: "/",
+      });
+      return c.redirect(sameOriginPath(c.req.path), 303);
     }
-    if (!sameSecret(getCookie(c, TOKEN_COOKIE), secrets.token))
+    if (!sameSecret(getCookie(c, tokenCookie(options.port())), secrets.token))
       return c.html(refusedPage(403, NO_TOKEN), 403);
     return next();
   });
+
+  // A body over the limit is refused as it is read: no more of it is kept (a declared length over it, at once).
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.html(refusedPage(413, `refused: the request is over ${MAX_BODY_BYTES} bytes`), 413),
+    }),
+  );
 
   // A request that changes something carries the page's CSRF token and comes from this origin.
   app.use(async (c, next) => {
