@@ -309,6 +309,34 @@ describe("debate serve refuses", () => {
 });
 
 describe("debate serve killed while an answer is being written", () => {
+  it("a symlinked inbox/ in a debate folder: the answer is refused with a 4xx naming it, no stack, nothing written through it", async () => {
+    const motion = "This house would require a second AI model's review before merging AI-written code";
+    expect(newManualDebate(motion, "sym", { cwd: join(cwd, "debates"), env }).code).toBe(0);
+    const dir = join(cwd, "debates/sym");
+    expect(debate(["run", dir], { cwd, env }).code).toBe(0);
+    const elsewhere = join(root, "elsewhere");
+    await mkdir(elsewhere, { recursive: true });
+    await rm(join(dir, "inbox"), { recursive: true, force: true });
+    await symlink(elsewhere, join(dir, "inbox"));
+    const text = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((e) => e.exchange === 0 && e.role === "proposition").text as string;
+    const answer = await http(served, "/d/sym/answer", {
+      method: "POST",
+      headers: { ...cookie(served), ...formHeaders },
+      body: form({ csrf, stem: "e000-proposition", text }),
+    });
+    expect(answer.status, answer.body).toBeGreaterThanOrEqual(400);
+    expect(answer.status, answer.body).toBeLessThan(500);
+    expect(answer.body).toMatch(/inbox.*symbolic link/);
+    expect(answer.body).not.toMatch(/\n\s+at /);
+    // The typed answer is kept on the page, to copy.
+    expect(answer.body).toContain("textarea");
+    expect(await readdir(elsewhere)).toEqual([]);
+  });
+
   it("leaves the answer whole in inbox/, or absent", async () => {
     const text = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
       .trim()

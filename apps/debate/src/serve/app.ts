@@ -142,6 +142,15 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return next();
   });
 
+  // What no route expected (a folder that does not read, a file that vanished): one line, never a
+  // stack; a path the files package refuses (a symbolic link out of the folder) is the request's fault.
+  app.onError((error, c) => {
+    const line = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+    const status = (error as { code?: unknown }).code === "PATH_ESCAPE" ? 403 : 500;
+    if (status === 500) process.stderr.write(`debate serve: ${c.req.method} ${c.req.path}: ${line}\n`);
+    return c.html(refusedPage(status, `${status === 403 ? "refused" : "failed"}: ${line}`), status);
+  });
+
   app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("/static/serve.css", (c) => c.body(SERVE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
   app.get("/static/serve.js", (c) =>
@@ -565,7 +574,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const state = await readState(debate.dir);
     const asks = state ? await unansweredAsks(debate.dir, state.frontmatter.current_exchange) : [];
     const ask = asks.find((a) => a.stem === stem);
-    const page = async (status: 409 | 413 | 422, extra: Partial<DebatePanel>) =>
+    const page = async (status: 403 | 409 | 413 | 422, extra: Partial<DebatePanel>) =>
       c.html(
         debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, extra), secrets.csrf),
         status,
@@ -589,7 +598,15 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     if (!parsed.ok) return refusedAnswer(formatRuleErrors(parsed.errors));
     // As a person's editor would: the whole file at once, in the seat's inbox; never over an answer
     // that another page or an editor wrote first.
-    if (!(await writeNewFile(resolveInside(debate.dir, `inbox/${stem}.md`), text)))
+    // inbox/ (or the file) a symbolic link out of the folder: refused with the reason, the text kept.
+    let target: string;
+    try {
+      target = resolveInside(debate.dir, `inbox/${stem}.md`);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "PATH_ESCAPE") throw error;
+      return page(403, { kept: { stem, text, reason: `not written: ${(error as Error).message}` } });
+    }
+    if (!(await writeNewFile(target, text)))
       return page(409, { kept: { stem, text, reason: ANSWERED_FIRST } });
     await startRun(debate);
     return back(c, debate);
