@@ -323,8 +323,17 @@ describe("debate log with a model's terminal escape sequences", () => {
 describe("direction controls in a model's text", () => {
   // Right-to-left override, isolates, embeddings and the invisible marks: each could show a reader
   // other words than the ones written (`txt.exe` reading as `exe.txt`).
-  const BIDI_CHARS = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
-    .concat(["\u200e", "\u200f", "\u061c"]);
+  const BIDI_CHARS = [
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+  ].concat(["\u200e", "\u200f", "\u061c"]);
   const BIDI_TEXT = `pass ${BIDI_CHARS.join("x")} \u202etxt.exe\u202c`;
   const ANY_BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 

@@ -91,8 +91,6 @@ export async function allowProjectConfig(io: CliIO, config: ProjectConfig): Prom
 export async function denyProjectConfig(io: CliIO, config: ProjectConfig): Promise<void> {
   const had = await denyConfig(io.env, config.file);
   io.stdout.write(
-    had
-      ? `denied: what ${config.file} names no longer loads\n`
-      : `${config.file} had nothing allowed\n`,
+    had ? `denied: what ${config.file} names no longer loads\n` : `${config.file} had nothing allowed\n`,
   );
 }

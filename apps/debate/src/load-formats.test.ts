@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFormat, formatNames } from "@debatekit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExitError } from "./exit-error.js";
 import { allowProjectConfig, projectConfigIn } from "./allow-config.js";
+import { ExitError } from "./exit-error.js";
 import { registerConfigFormats } from "./load-formats.js";
 import type { CliIO } from "./output.js";
 

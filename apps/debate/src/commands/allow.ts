@@ -106,7 +106,9 @@ Until then every command leaves them out and says so; none imports them.
     });
   program
     .command("deny")
-    .description("take back `debate allow` for a folder: its programs, and its config's formats, no longer run")
+    .description(
+      "take back `debate allow` for a folder: its programs, and its config's formats, no longer run",
+    )
     .argument("<folder>", "the debate or tournament folder, or the project folder holding the config")
     .action(async (arg: string) => {
       const target = await consentFolderOf(io, arg);

@@ -25,10 +25,10 @@ import {
 } from "./pages.js";
 import {
   isLoopbackHost,
+  MAX_BODY_BYTES,
   PAGE_CSP,
   REPORT_CSP,
   type ServeSecrets,
-  MAX_BODY_BYTES,
   sameOriginPath,
   sameSecret,
   tokenCookie,
