@@ -100,11 +100,21 @@ describe("start-up loads only what the command uses", () => {
 
 describe("completion reads the formats' declarations", () => {
   it("lists the flags of a format a config file registers (its module loads, with core in full)", () => {
-    // test/formats/debatekit.config.json registers the toy format: its seats and its length flag.
+    // test/formats/debatekit.config.json registers the toy format: its seats and its length flag,
+    // once allowed (a state folder of the test's own records it).
+    const env = { ...process.env, XDG_STATE_HOME: join(work, "state") };
+    const allowed = spawnSync(process.execPath, [bin, "allow", "."], {
+      cwd: join(repoRoot, "test/formats"),
+      encoding: "utf8",
+      env,
+    });
+    expect(allowed.status, allowed.stderr).toBe(0);
     const child = spawnSync(process.execPath, [bin, "completion", "bash"], {
       cwd: join(repoRoot, "test/formats"),
       encoding: "utf8",
+      env,
     });
+    expect(child.stderr).toBe("");
     expect(child.status, child.stderr).toBe(0);
     const opts = /^ {4}new\) opts="([^"]*)"/m.exec(child.stdout)?.[1]?.split(" ");
     expect(opts).toEqual(

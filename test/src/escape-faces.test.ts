@@ -319,3 +319,50 @@ describe("debate log with a model's terminal escape sequences", () => {
     expect(log.stdout).toContain("--- received ---\n\\x1b]0;pwned\\x07\\x1b[2J\n{");
   });
 });
+
+describe("direction controls in a model's text", () => {
+  // Right-to-left override, isolates, embeddings and the invisible marks: each could show a reader
+  // other words than the ones written (`txt.exe` reading as `exe.txt`).
+  const BIDI_CHARS = [
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+  ].concat(["\u200e", "\u200f", "\u061c"]);
+  const BIDI_TEXT = `pass ${BIDI_CHARS.join("x")} \u202etxt.exe\u202c`;
+  const ANY_BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+  it("report.md, report.html and debate log show each as a visible \\uNNNN, never the character", async () => {
+    const dir = join(work, "bidi");
+    await cp(join(repoRoot, "examples/ai-review-gate"), dir, { recursive: true });
+    await editReplay(dir, (answer, line) => {
+      const args = answer.arguments as Array<{ title: string; body?: string }> | undefined;
+      if (args?.[0]) args[0].title = `Tests first ${BIDI_TEXT}`;
+      const scores = answer.scores as Array<{ reasoning: string }> | undefined;
+      if (scores?.[0] && line.exchange === 0) scores[0].reasoning = `Reasoned. ${BIDI_TEXT}`;
+    });
+    const md = await runAndReport(dir);
+    const html = await readFile(join(dir, "report.html"), "utf8");
+    // Markdown escapes the backslash (`\\u202e` in the file renders as `\u202e`); HTML needs none.
+    for (const [face, text, slash] of [
+      ["report.md", md, "\\\\"],
+      ["report.html", html, "\\"],
+    ] as const) {
+      expect(text, face).not.toMatch(ANY_BIDI);
+      expect(text, face).toContain(`${slash}u202etxt.exe${slash}u202c`);
+      for (const ch of BIDI_CHARS)
+        expect(text, face).toContain(`${slash}u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    }
+    const env = { ...process.env, NO_COLOR: "1", CI: "1" };
+    const log = debate(["log", dir, "--step", "0:judge"], { cwd: work, env });
+    expect(log.code, log.stderr).toBe(0);
+    expect(log.stdout).not.toMatch(ANY_BIDI);
+    expect(log.stdout).toContain("\\u202etxt.exe\\u202c");
+    expect(log.stdout).toContain("\\u200f");
+  });
+});

@@ -1,6 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import { type FormatCase, outsideCase, testFormat } from "./conformance/format-suite.js";
 import { repoRoot } from "./workspace.js";
 
@@ -76,6 +78,14 @@ const builtins: FormatCase[] = [
 ];
 
 const outside = join(repoRoot, "test/formats");
+// test/formats is a project like any other: its formats load once allowed (`debate allow`), here
+// in a state folder of this file's own, which every run of the binary below inherits.
+process.env.XDG_STATE_HOME = await mkdtemp(join(tmpdir(), "format-conformance-state-"));
+afterAll(() => rm(process.env.XDG_STATE_HOME!, { recursive: true, force: true }));
+const allowed = spawnSync(process.execPath, [join(repoRoot, "apps/debate/dist/bin.js"), "allow", outside], {
+  encoding: "utf8",
+});
+if (allowed.status !== 0) throw new Error(`debate allow ${outside}: ${allowed.stderr}`);
 const config = JSON.parse(await readFile(join(outside, "debatekit.config.json"), "utf8")) as {
   formats: string[];
 };

@@ -559,4 +559,35 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await page.close();
     await models.close();
   }, 90_000);
+
+  it("two servers in one browser keep their own token: opening one does not sign the other out", async () => {
+    // A browser keeps cookies by host, not port: one cookie name for both would be overwritten.
+    const second = spawn(process.execPath, [debateBin, "serve", "debates/replayed", "--port", "0"], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    second.stdout!.on("data", (d) => (out += d));
+    const pattern = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/;
+    await until("the second server prints its URL", () => pattern.test(out), 20_000);
+    const secondUrl = pattern.exec(out)![1]!;
+    const context = await session.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.goto(secondUrl);
+    expect(await page.locator('tr[data-debate="replayed"]').count()).toBe(1);
+    // Back to the first server, by its address without the token: still signed in.
+    const first = await page.goto(new URL("/", url).href);
+    expect(first?.status()).toBe(200);
+    expect(await page.locator('tr[data-debate="played"]').count()).toBe(1);
+    const again = await page.goto(new URL("/", secondUrl).href);
+    expect(again?.status()).toBe(200);
+    const cookies = (await context.cookies()).map((c) => c.name).sort();
+    expect(cookies).toEqual(
+      [`debatekit_serve_${new URL(url).port}`, `debatekit_serve_${new URL(secondUrl).port}`].sort(),
+    );
+    await context.close();
+    second.kill("SIGTERM");
+  }, 60_000);
 });

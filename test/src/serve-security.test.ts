@@ -68,7 +68,46 @@ function http(
   });
 }
 
-const cookie = (s: Served) => ({ cookie: `debatekit_serve=${s.token}` });
+/** An authenticated POST of `size` bytes, sent chunked until the server answers. */
+function hugePost(served: Served, size: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: served.port,
+        path: "/d/m/answer",
+        method: "POST",
+        headers: {
+          host: `127.0.0.1:${served.port}`,
+          cookie: `debatekit_serve_${served.port}=${served.token}`,
+          "content-type": "application/x-www-form-urlencoded",
+          "transfer-encoding": "chunked",
+        },
+      },
+      (res) => {
+        answered = true;
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      },
+    );
+    // Once answered, the server may close the connection on the rest of the body.
+    req.on("error", (error) => answered || reject(error));
+    const chunk = Buffer.alloc(1024 * 1024, "a");
+    let sent = 0;
+    const pump = () => {
+      while (!answered && sent < size) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+const cookie = (s: Served) => ({ cookie: `debatekit_serve_${s.port}=${s.token}` });
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const formHeaders = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -119,18 +158,82 @@ describe("debate serve refuses", () => {
       expect(answer.status, path).toBe(403);
       expect(answer.body).not.toContain("write-tests-first");
     }
-    expect((await http(served, "/", { headers: { cookie: "debatekit_serve=wrong" } })).status).toBe(403);
+    expect(
+      (await http(served, "/", { headers: { cookie: `debatekit_serve_${served.port}=wrong` } })).status,
+    ).toBe(403);
+    // The token under another server's cookie name (the browser sends every 127.0.0.1 cookie): refused.
+    expect(
+      (await http(served, "/", { headers: { cookie: `debatekit_serve_${served.port + 1}=${served.token}` } }))
+        .status,
+    ).toBe(403);
     // The right token in the URL becomes a cookie only this site sends, and leaves the address.
     const first = await http(served, `/?token=${served.token}`);
     expect(first.status).toBe(303);
     expect(first.headers.location).toBe("/");
     expect(String(first.headers["set-cookie"])).toMatch(/HttpOnly/i);
+    expect(String(first.headers["set-cookie"])).toMatch(new RegExp(`^debatekit_serve_${served.port}=`));
     expect(String(first.headers["set-cookie"])).toMatch(/SameSite=Strict/i);
     const page = await http(served, "/", { headers: cookie(served) });
     expect(page.status).toBe(200);
     expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
     expect(page.headers["content-security-policy"]).not.toContain("unsafe-inline");
   });
+
+  it("the token's redirect stays on this server: a path that starts with // is not another host", async () => {
+    for (const [path, location] of [
+      ["//evil.example/x", "/evil.example/x"],
+      ["///evil.example/x", "/evil.example/x"],
+      ["/%2F%2Fevil.example", "/%2F%2Fevil.example"],
+      ["/d/m", "/d/m"],
+    ]) {
+      const answer = await http(served, `${path}?token=${served.token}`);
+      expect(answer.status, path).toBe(303);
+      expect(answer.headers.location, path).toBe(location);
+      // Read by a browser against this server's address, the Location is this server.
+      expect(new URL(answer.headers.location!, `http://127.0.0.1:${served.port}/`).origin).toBe(
+        `http://127.0.0.1:${served.port}`,
+      );
+    }
+  });
+
+  it("a body over the limit is refused while it is read: 413, and the server's memory does not grow with it", async () => {
+    const peak = async () =>
+      Number(/^VmHWM:\s+(\d+) kB$/m.exec(await readFile(`/proc/${served.process.pid}/status`, "utf8"))![1]) *
+      1024;
+    const before = await peak();
+    // 150 MB sent chunked (no length to refuse up front), as fast as the server takes it.
+    const answer = await hugePost(served, 150 * 1024 * 1024);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain("refused: the request is over");
+    expect((await peak()) - before).toBeLessThan(100 * 1024 * 1024);
+    // A declared length over the limit is refused before any of the body is read.
+    const declared = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: served.port,
+          path: "/d/m/answer",
+          method: "POST",
+          headers: {
+            host: `127.0.0.1:${served.port}`,
+            ...cookie(served),
+            ...formHeaders,
+            "content-length": String(150 * 1024 * 1024),
+          },
+        },
+        (res) => {
+          res.resume();
+          req.destroy();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on("error", reject);
+      // The headers alone: the server answers without waiting for a byte of the body.
+      req.flushHeaders();
+    });
+    expect(declared).toBe(413);
+    expect(await http(served, "/rows", { headers: cookie(served) }).then((a) => a.status)).toBe(200);
+  }, 60_000);
 
   it("a Host header that is not this loopback server (DNS rebinding), even with the token", async () => {
     for (const host of [
@@ -206,6 +309,34 @@ describe("debate serve refuses", () => {
 });
 
 describe("debate serve killed while an answer is being written", () => {
+  it("a symlinked inbox/ in a debate folder: the answer is refused with a 4xx naming it, no stack, nothing written through it", async () => {
+    const motion = "This house would require a second AI model's review before merging AI-written code";
+    expect(newManualDebate(motion, "sym", { cwd: join(cwd, "debates"), env }).code).toBe(0);
+    const dir = join(cwd, "debates/sym");
+    expect(debate(["run", dir], { cwd, env }).code).toBe(0);
+    const elsewhere = join(root, "elsewhere");
+    await mkdir(elsewhere, { recursive: true });
+    await rm(join(dir, "inbox"), { recursive: true, force: true });
+    await symlink(elsewhere, join(dir, "inbox"));
+    const text = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((e) => e.exchange === 0 && e.role === "proposition").text as string;
+    const answer = await http(served, "/d/sym/answer", {
+      method: "POST",
+      headers: { ...cookie(served), ...formHeaders },
+      body: form({ csrf, stem: "e000-proposition", text }),
+    });
+    expect(answer.status, answer.body).toBeGreaterThanOrEqual(400);
+    expect(answer.status, answer.body).toBeLessThan(500);
+    expect(answer.body).toMatch(/inbox.*symbolic link/);
+    expect(answer.body).not.toMatch(/\n\s+at /);
+    // The typed answer is kept on the page, to copy.
+    expect(answer.body).toContain("textarea");
+    expect(await readdir(elsewhere)).toEqual([]);
+  });
+
   it("leaves the answer whole in inbox/, or absent", async () => {
     const text = (await readFile(join(repoRoot, "examples/ai-review-gate/replay.jsonl"), "utf8"))
       .trim()

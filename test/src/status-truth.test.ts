@@ -100,7 +100,7 @@ async function servedReport(name: string): Promise<string> {
     await until("the server prints its URL", () => pattern.test(out), 20_000);
     const [, base, token] = pattern.exec(out)!;
     // The token as the cookie the printed URL sets (a redirect would drop it from a plain fetch).
-    const headers = { cookie: `debatekit_serve=${token}` };
+    const headers = { cookie: `debatekit_serve_${new URL(base!).port}=${token}` };
     const home = await (await fetch(`${base}/`, { headers })).text();
     const link = /\/d\/[^/"?#]+/.exec(home)![0];
     const report = await fetch(`${base}${link}/report`, { headers });

@@ -7,6 +7,7 @@ import { builtinAdapters, isAdapterInstalled } from "@debatekit/runner/adapters"
 import { type DebatekitConfig, type ValidationError, validateDebatekitConfig } from "@debatekit/schema";
 import { defaultLoaders, type Loader, lilconfig } from "lilconfig";
 import { parse as parseYaml } from "yaml";
+import { assertCodeConfigAllowed, ConfigNotAllowedError } from "./config-consent.js";
 import { CODE_CONFIG_PLACES, DATA_CONFIG_PLACES, USER_CONFIG_PLACES } from "./config-places.js";
 import { didYouMean } from "./did-you-mean.js";
 import { ExitError, firstLineOf } from "./exit-error.js";
@@ -28,6 +29,8 @@ export interface FormatSource {
   index: number;
   /** The module as written: a package name, or a path relative to the file's folder. */
   specifier: string;
+  /** True for a project's file (its formats load only once allowed), false for the user's own. */
+  project: boolean;
 }
 
 const yamlLoader: Loader = (_file, content) => parseYaml(content);
@@ -62,6 +65,22 @@ const loaders = Object.fromEntries(
     ([ext, loader]) => [ext, namingFile(loader)],
   ),
 );
+
+/**
+ * The loaders of a project's search: a code config (.js, .mjs, .cjs) is imported only when the user
+ * allowed it as it is now (`debate allow`); otherwise the search ends with ConfigNotAllowedError.
+ */
+function projectLoaders(io: ConfigIO): Record<string, Loader> {
+  const guarded: Record<string, Loader> = {};
+  for (const ext of [".js", ".mjs", ".cjs"]) {
+    const load = loaders[ext]!;
+    guarded[ext] = async (file, content) => {
+      await assertCodeConfigAllowed(io.env, io.cwd, file, content);
+      return load(file, content);
+    };
+  }
+  return { ...loaders, ...guarded };
+}
 
 /** config.schema.json, for the fields a misspelt key may have meant. */
 const configSchema = createRequire(import.meta.url)(
@@ -159,8 +178,10 @@ async function isFile(path: string): Promise<boolean> {
 export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<LoadedConfig> {
   const files: string[] = [];
   const formatSources: FormatSource[] = [];
-  const sourcesOf = (file: string, own: DebatekitConfig) =>
-    formatSources.push(...(own.formats ?? []).map((specifier, index) => ({ file, index, specifier })));
+  const sourcesOf = (file: string, own: DebatekitConfig, project: boolean) =>
+    formatSources.push(
+      ...(own.formats ?? []).map((specifier, index) => ({ file, index, specifier, project })),
+    );
   let config: DebatekitConfig = {};
   const configHome = io.env.XDG_CONFIG_HOME || join(io.env.HOME || homedir(), ".config");
   const load = async (file: string) => {
@@ -176,7 +197,7 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
     const found = await load(file);
     const own = checked(file, found?.config, io);
     config = { ...config, ...own };
-    sourcesOf(file, own);
+    sourcesOf(file, own, false);
     files.push(file);
     break;
   }
@@ -184,10 +205,11 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
   try {
     project = await lilconfig("debatekit", {
       searchPlaces: tree ? DATA_CONFIG_PLACES : PROJECT_PLACES,
-      loaders,
+      loaders: projectLoaders(io),
       ...(tree ? { stopDir: tree.dir } : {}),
     }).search(tree?.cwd ?? io.cwd);
   } catch (error) {
+    if (error instanceof ConfigNotAllowedError) throw error;
     const file =
       error instanceof ConfigParseError ? relative(io.cwd, error.file) || error.file : "debatekit config";
     throw new ExitError(`${file}: ${firstLineOf(error)}`, 2);
@@ -204,8 +226,8 @@ export async function loadConfig(io: ConfigIO, tree?: ConfigTree): Promise<Loade
           2,
         );
     config = { ...config, ...own, seats: { ...config.seats, ...own.seats } };
-    // Both files' formats are registered: the user's own, and the project's.
-    sourcesOf(file, own);
+    // Both files' formats are registered: the user's own, and the project's once allowed.
+    sourcesOf(file, own, true);
     if (formatSources.length > 0) config.formats = formatSources.map((f) => f.specifier);
     files.push(file);
   }

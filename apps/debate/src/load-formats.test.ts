@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFormat, formatNames } from "@debatekit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allowProjectConfig, projectConfigIn } from "./allow-config.js";
 import { ExitError } from "./exit-error.js";
 import { registerConfigFormats } from "./load-formats.js";
 import type { CliIO } from "./output.js";
@@ -49,8 +50,16 @@ ${exportLine}
 `;
 }
 
-/** A project folder with `.debatekitrc.json` naming `formats`, and `files` written under it. */
-async function project(name: string, formats: string[], files: Record<string, string>): Promise<string> {
+/**
+ * A project folder with `.debatekitrc.json` naming `formats`, and `files` written under it, allowed
+ * as `debate allow` does (unless `allow` is false).
+ */
+async function project(
+  name: string,
+  formats: string[],
+  files: Record<string, string>,
+  allow = true,
+): Promise<string> {
   const dir = join(work, name);
   await mkdir(dir);
   await writeFile(join(dir, ".debatekitrc.json"), `${JSON.stringify({ formats })}\n`);
@@ -58,11 +67,30 @@ async function project(name: string, formats: string[], files: Record<string, st
     await mkdir(join(dir, file, ".."), { recursive: true });
     await writeFile(join(dir, file), content);
   }
+  const config = await projectConfigIn(dir);
+  if (allow && config) await allowProjectConfig(io(dir) as CliIO, config);
   return dir;
 }
 
-function io(cwd: string): Pick<CliIO, "cwd" | "env"> {
-  return { cwd, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), PATH: process.env.PATH } };
+/** What registerConfigFormats wrote on stderr, by the io that carried it. */
+const said = new WeakMap<object, string[]>();
+
+function io(cwd: string): Pick<CliIO, "cwd" | "env" | "stderr" | "stdout"> {
+  const lines: string[] = [];
+  const stderr = { write: (s: string) => lines.push(s) } as unknown as CliIO["stderr"];
+  const value = {
+    cwd,
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_STATE_HOME: join(home, "state"),
+      PATH: process.env.PATH,
+    },
+    stderr,
+    stdout: { write: () => true } as unknown as CliIO["stdout"],
+  };
+  said.set(value, lines);
+  return value;
 }
 
 /** What registerConfigFormats threw, for an error that must end the command. */
@@ -127,13 +155,26 @@ describe("registerConfigFormats", () => {
     expect(await registerConfigFormats(io(dir))).toEqual(["lf-twice"]);
   });
 
-  it("ends the command (exit 2) naming the file and `formats[i]` when a module cannot be found", async () => {
-    const dir = await project("missing", ["./nowhere/index.mjs"], {});
-    const error = await failure(dir);
-    expect(error.exitCode).toBe(2);
-    expect(error.message).toMatch(
-      /^\.debatekitrc\.json: `formats\[0\]` \(\.\/nowhere\/index\.mjs\) cannot be loaded: /,
+  it("allows nothing (exit 2) naming the file and `formats[i]` when a module cannot be found", async () => {
+    const error = await project("missing", ["./nowhere/index.mjs"], {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExitError);
+    expect((error as ExitError).exitCode).toBe(2);
+    expect((error as ExitError).message).toMatch(
+      /\.debatekitrc\.json: `formats\[0\]` \(\.\/nowhere\/index\.mjs\) cannot be found: .*; nothing was allowed$/,
     );
+  });
+
+  it("leaves a project's formats out until allowed, and again once a module changes, saying how to allow them", async () => {
+    const dir = await project("consent", ["./c.mjs"], { "c.mjs": formatModule("lf-consent") }, false);
+    const before = io(dir);
+    expect(await registerConfigFormats(before)).toEqual([]);
+    expect(said.get(before)).toEqual([
+      "debate: .debatekitrc.json names formats that are not allowed yet (./c.mjs): none of them was loaded. Check them, then allow them with `debate allow .`\n",
+    ]);
+    await allowProjectConfig(io(dir) as CliIO, (await projectConfigIn(dir))!);
+    await writeFile(join(dir, "c.mjs"), formatModule("lf-consent-changed"));
+    expect(await registerConfigFormats(io(dir))).toEqual([]);
+    expect(formatNames()).not.toContain("lf-consent-changed");
   });
 
   it("ends the command (exit 2) when a module throws while it loads", async () => {

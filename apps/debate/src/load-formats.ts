@@ -82,7 +82,7 @@ function packageFolder(file: string, name: string): string | undefined {
 }
 
 /** Where a `formats` entry's module is: a path relative to its config file's folder, or a package found from there. */
-function resolveSource(source: FormatSource): string {
+export function resolveSource(source: Pick<FormatSource, "file" | "specifier">): string {
   const { file, specifier } = source;
   const local = specifier.startsWith(".") || isAbsolute(specifier);
   const target = local ? resolve(dirname(file), specifier) : specifier;
@@ -99,20 +99,56 @@ function resolveSource(source: FormatSource): string {
 }
 
 /**
- * Registers the formats the config files name (`formats`: the user's, then the project's), before
- * any command reads the registry. A module's default export (or its `format` export) must be a
- * format made with `defineFormat`; a module that cannot be found, loaded or checked, or whose name
- * is taken, ends the command naming the config file and the entry (exit 2). A config file that does
- * not load at all is left to the command that reads it, which reports it as it always has.
- * Returns the names registered.
+ * The formats of `sources` that may load: the user's own, and a project's when the user allowed
+ * them as they are now (the modules' real paths and content, `debate allow`). A project's that are
+ * not are left out, with one line on stderr naming the file and the command that allows them.
  */
-export async function registerConfigFormats(io: ConfigIO): Promise<string[]> {
+async function allowedSources(io: StartIO, sources: FormatSource[]): Promise<FormatSource[]> {
+  const project = sources.filter((s) => s.project);
+  if (project.length === 0) return sources;
+  const file = project[0]!.file;
+  const { allowanceOf, formatsHash } = await import("./config-consent.js");
+  const allowed = await allowanceOf(io.env, file);
+  // A code config the user allowed is trusted code: what it names loads, as its own imports would.
+  if (allowed?.code) return sources;
+  let hash: string | undefined;
+  try {
+    hash = await formatsHash(project.map((s) => ({ specifier: s.specifier, module: resolveSource(s) })));
+  } catch {
+    hash = undefined;
+  }
+  if (allowed?.formats !== undefined && allowed.formats === hash) return sources;
+  io.stderr.write(`debate: ${notAllowedNote(io, file, project)}\n`);
+  return sources.filter((s) => !s.project);
+}
+
+/** The line saying a project's formats were not loaded, and how to allow them. */
+export function notAllowedNote(io: ConfigIO, file: string, project: readonly FormatSource[]): string {
+  const shown = relative(io.cwd, file) || file;
+  const folder = relative(io.cwd, dirname(file)) || ".";
+  return `${shown} names formats that are not allowed yet (${project.map((s) => s.specifier).join(", ")}): none of them was loaded. Check them, then allow them with \`debate allow ${folder}\``;
+}
+
+/** What start-up reads of a command's surroundings, and where it says what it left out. */
+type StartIO = Pick<CliIO, "cwd" | "env" | "stderr">;
+
+/**
+ * Registers the formats the config files name (`formats`: the user's, then the project's once
+ * allowed), before any command reads the registry. A module's default export (or its `format`
+ * export) must be a format made with `defineFormat`; a module that cannot be found, loaded or
+ * checked, or whose name is taken, ends the command naming the config file and the entry (exit 2).
+ * A config file that does not load at all is left to the command that reads it, which reports it as
+ * it always has; a code config not allowed yet is said on stderr. Returns the names registered.
+ */
+export async function registerConfigFormats(io: StartIO): Promise<string[]> {
   if (!(await mayNameFormats(io))) return [];
   const { loadConfig } = await import("./config.js");
   let sources: FormatSource[];
   try {
-    sources = (await loadConfig(io)).formatSources;
-  } catch {
+    sources = await allowedSources(io, (await loadConfig(io)).formatSources);
+  } catch (error) {
+    if ((error as Error).name === "ConfigNotAllowedError")
+      io.stderr.write(`debate: ${(error as Error).message}\n`);
     return [];
   }
   const { findFormat, registerFormat } = await import("@debatekit/core");

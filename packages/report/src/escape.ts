@@ -1,9 +1,25 @@
 // Untrusted text (a model's answer, a debate folder someone hands you) is escaped where it lands:
 // one function per medium, used by every face (report, gate comment, SARIF, terminal).
 
-/** Escapes text for HTML and SVG content and attribute values. */
+// The invisible characters that change the order text is shown in: the bidirectional embeddings,
+// overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the direction marks (U+200E, U+200F,
+// U+061C). In a model's text they can show a reader other words than the ones written (a reversed
+// file name, a line that reads as a verdict), so every medium shows them as a visible `\uNNNN`.
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** `\uNNNN` for a character: the visible form of a control or direction mark. */
+function codePointText(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** Text with every bidirectional control and direction mark shown as a visible `\uNNNN`. */
+function showBidi(text: string): string {
+  return text.replace(BIDI, codePointText);
+}
+
+/** Escapes text for HTML and SVG content and attribute values; direction controls shown as `\uNNNN`. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.codePointAt(0)};`);
+  return showBidi(text).replace(/[&<>"']/g, (ch) => `&#${ch.codePointAt(0)};`);
 }
 
 // A zero-width space after `@` keeps GitHub from reading a mention (`@user`, `@org/team`) or an
@@ -35,7 +51,7 @@ function escapeLineStart(line: string): string {
  * rendered text reads exactly as given.
  */
 export function escapeMarkdown(text: string): string {
-  return escapeInline(text.replace(/\s+/g, " ").trim());
+  return escapeInline(showBidi(text).replace(/\s+/g, " ").trim());
 }
 
 /**
@@ -59,7 +75,7 @@ export function escapeMarkdownBlock(text: string): string {
  * outside a table).
  */
 export function markdownCode(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = showBidi(text).replace(/\s+/g, " ").trim();
   if (line === "" || line.includes("|")) return escapeMarkdown(line);
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
@@ -74,7 +90,7 @@ export function markdownCode(text: string): string {
  * CommonMark reads as one) shown as `␍`. The text renders as given, never as markup.
  */
 export function markdownFence(lines: readonly string[], info = ""): string {
-  const body = lines.map((l) => l.replace(/\r\n?|\n/g, "␍"));
+  const body = lines.map((l) => showBidi(l).replace(/\r\n?|\n/g, "␍"));
   const longest = Math.max(0, ...body.flatMap((l) => l.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   return [`${fence}${info.replace(/[^A-Za-z0-9_+-]/g, "")}`, ...body, fence].join("\n");
@@ -83,9 +99,9 @@ export function markdownFence(lines: readonly string[], info = ""): string {
 /** @deprecated The same as {@link escapeMarkdown} (its old name). */
 export const escapeCell = escapeMarkdown;
 
-// C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides that make a
-// terminal show text in another order than it is (U+202A-U+202E, U+2066-U+2069).
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// C0 controls but tab and newline, DEL, C1 controls, and the bidirectional controls and direction
+// marks that make a terminal show text in another order than it is (BIDI).
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
 /**
  * Escapes text for a terminal: every control character but newline and tab shown as a visible
@@ -94,7 +110,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 export function escapeTerminal(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(CONTROL, (ch) => {
     const code = ch.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : codePointText(ch);
   });
 }
 

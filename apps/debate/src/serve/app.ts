@@ -1,6 +1,7 @@
 import type { DebateState } from "@debatekit/core";
 import type { RunEvent } from "@debatekit/runner";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { debateStatus } from "../actions/status.js";
@@ -24,11 +25,13 @@ import {
 } from "./pages.js";
 import {
   isLoopbackHost,
+  MAX_BODY_BYTES,
   PAGE_CSP,
   REPORT_CSP,
   type ServeSecrets,
+  sameOriginPath,
   sameSecret,
-  TOKEN_COOKIE,
+  tokenCookie,
 } from "./security.js";
 import { writeNewFile } from "./write-new-file.js";
 
@@ -102,13 +105,25 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     if (fromUrl !== undefined) {
       if (!sameSecret(fromUrl, secrets.token)) return c.html(refusedPage(403, NO_TOKEN), 403);
       // The token moves into a cookie only this site sends, and out of the address bar and history.
-      setCookie(c, TOKEN_COOKIE, secrets.token, { httpOnly: true, sameSite: "Strict", path: "/" });
-      return c.redirect(c.req.path, 303);
+      setCookie(c, tokenCookie(options.port()), secrets.token, {
+        httpOnly: true,
+        sameSite: "Strict",
+        path: "/",
+      });
+      return c.redirect(sameOriginPath(c.req.path), 303);
     }
-    if (!sameSecret(getCookie(c, TOKEN_COOKIE), secrets.token))
+    if (!sameSecret(getCookie(c, tokenCookie(options.port())), secrets.token))
       return c.html(refusedPage(403, NO_TOKEN), 403);
     return next();
   });
+
+  // A body over the limit is refused as it is read: no more of it is kept (a declared length over it, at once).
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.html(refusedPage(413, `refused: the request is over ${MAX_BODY_BYTES} bytes`), 413),
+    }),
+  );
 
   // A request that changes something carries the page's CSRF token and comes from this origin.
   app.use(async (c, next) => {
@@ -125,6 +140,15 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       );
     c.set("form" as never, form as never);
     return next();
+  });
+
+  // What no route expected (a folder that does not read, a file that vanished): one line, never a
+  // stack; a path the files package refuses (a symbolic link out of the folder) is the request's fault.
+  app.onError((error, c) => {
+    const line = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+    const status = (error as { code?: unknown }).code === "PATH_ESCAPE" ? 403 : 500;
+    if (status === 500) process.stderr.write(`debate serve: ${c.req.method} ${c.req.path}: ${line}\n`);
+    return c.html(refusedPage(status, `${status === 403 ? "refused" : "failed"}: ${line}`), status);
   });
 
   app.get("/favicon.ico", (c) => c.body(null, 204));
@@ -550,7 +574,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const state = await readState(debate.dir);
     const asks = state ? await unansweredAsks(debate.dir, state.frontmatter.current_exchange) : [];
     const ask = asks.find((a) => a.stem === stem);
-    const page = async (status: 409 | 413 | 422, extra: Partial<DebatePanel>) =>
+    const page = async (status: 403 | 409 | 413 | 422, extra: Partial<DebatePanel>) =>
       c.html(
         debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, extra), secrets.csrf),
         status,
@@ -574,7 +598,15 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     if (!parsed.ok) return refusedAnswer(formatRuleErrors(parsed.errors));
     // As a person's editor would: the whole file at once, in the seat's inbox; never over an answer
     // that another page or an editor wrote first.
-    if (!(await writeNewFile(resolveInside(debate.dir, `inbox/${stem}.md`), text)))
+    // inbox/ (or the file) a symbolic link out of the folder: refused with the reason, the text kept.
+    let target: string;
+    try {
+      target = resolveInside(debate.dir, `inbox/${stem}.md`);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "PATH_ESCAPE") throw error;
+      return page(403, { kept: { stem, text, reason: `not written: ${(error as Error).message}` } });
+    }
+    if (!(await writeNewFile(target, text)))
       return page(409, { kept: { stem, text, reason: ANSWERED_FIRST } });
     await startRun(debate);
     return back(c, debate);

@@ -11,8 +11,25 @@ export function newSecrets(): ServeSecrets {
   return { token: randomBytes(24).toString("base64url"), csrf: randomBytes(24).toString("base64url") };
 }
 
-/** The cookie that carries the token once the URL's `?token=` was seen. */
-export const TOKEN_COOKIE = "debatekit_serve";
+/**
+ * The cookie that carries the token once the URL's `?token=` was seen, named by the server's port: a
+ * browser keeps cookies by host, not port, so two servers on 127.0.0.1 each keep their own.
+ */
+export function tokenCookie(port: number): string {
+  return `debatekit_serve_${port}`;
+}
+
+/** The most a request body may hold: an answer of MAX_MARKDOWN_BYTES form-encoded (each byte as `%XX`), and the form around it. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024 + 64 * 1024;
+
+/**
+ * Where the token's redirect goes: the request's own path on this server. A path that starts with
+ * `//` or a backslash would be read by a browser as another host (`//evil.example/x`), so the
+ * leading slashes collapse to one.
+ */
+export function sameOriginPath(path: string): string {
+  return `/${path.replace(/^[/\\]+/, "")}`;
+}
 
 /** True when both strings are equal, in a time that does not depend on where they differ. */
 export function sameSecret(given: string | undefined | null, expected: string): boolean {
