@@ -1,4 +1,4 @@
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ReviewSeverity } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -13,6 +13,8 @@ interface BuildFlags {
   since?: string;
   max?: number;
   pattern?: string[];
+  fixInBody?: boolean;
+  issues?: string;
   json?: boolean;
 }
 
@@ -44,6 +46,19 @@ function inputError(error: unknown): never {
   throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
 }
 
+/** The tracker's labels per issue (`--issues`): JSON Lines of `{"number", "labels"}`; errors name the file, line and field. */
+async function readIssues(cwd: string, file: string): Promise<Map<number, string[]>> {
+  const { parseIssueLabels } = await import("../gate-eval/fix-commits.js");
+  const text = await readFile(resolve(cwd, file), "utf8").catch((error: unknown) => {
+    throw new ExitError(`--issues ${file}: cannot read it (${(error as Error).message})`, 2);
+  });
+  try {
+    return parseIssueLabels(text, file);
+  } catch (error) {
+    return inputError(error);
+  }
+}
+
 /** `debate gate eval build`: a labelled set from the repository's own history (SZZ). */
 async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
   const [{ buildEvalSet }, { serializeEvalSet }, { writeFileAtomic }] = await Promise.all([
@@ -54,6 +69,7 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
   const repo = resolve(io.cwd, flags.repo);
   if (!(await stat(repo).catch(() => undefined))?.isDirectory())
     throw new ExitError(`--repo ${flags.repo}: not a folder (expected a git repository on disk)`, 2);
+  const issues = flags.issues ? await readIssues(io.cwd, flags.issues) : undefined;
   const out = resolve(io.cwd, flags.out);
   const repoRef = relative(dirname(out), repo) || ".";
   const built = await buildEvalSet({
@@ -63,6 +79,8 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
     ...(flags.since ? { since: flags.since } : {}),
     ...(flags.max ? { max: flags.max } : {}),
     ...(flags.pattern?.length ? { patterns: flags.pattern } : {}),
+    ...(flags.fixInBody ? { fixInBody: true } : {}),
+    ...(issues ? { issues } : {}),
   }).catch(inputError);
   await writeFileAtomic(out, serializeEvalSet(built.cases));
   const bad = built.cases.filter((c) => c.label === "bad").length;
@@ -153,7 +171,15 @@ export function registerGateEval(program: Command, io: CliIO): void {
     .option("--max <n>", "at most this many bad cases (and as many good)", parsePositiveInt)
     .option(
       "--pattern <regex...>",
-      "what a bug-fixing commit's message matches (case-insensitive; replaces the defaults: fix/fixes/fixed, bug, closes/resolves #N, reverts)",
+      "fix words a bug-fixing commit's subject matches (case-insensitive; replaces the defaults: fix/fixes/fixed/fixing, bug); conventional types other than fix (feat:, docs:, chore:, ...) never count",
+    )
+    .option(
+      "--fix-in-body",
+      "also look for fix words in a commit's body (off: a squashed pull request's body lists every commit's subject)",
+    )
+    .option(
+      "--issues <jsonl>",
+      'the tracker\'s issues, one a line ({"number": 12, "labels": ["bug"]}): a commit referring to an issue labelled bug is a fix',
     )
     .option("--json", "print the file, the counts and the notes (commits skipped and why) as JSON")
     .action((flags: BuildFlags) => buildAction(io, flags));
