@@ -141,8 +141,8 @@ async function suspectsOf(
     return found;
   }
   const traced: TracedLine[] = [];
-  for (const line of await blameOnParent(repo, fix.sha, removed))
-    traced.push(await passCosmetic(repo, line, tools.diffOf));
+  const blamed = await blameOnParent(repo, fix.sha, removed);
+  for (const line of blamed) traced.push(await passCosmetic(repo, line, tools.diffOf, line.fixed));
   for (const line of traced) {
     const s = found.get(line.suspect) ?? { defects: [], passed: [] };
     s.defects.push({ file: line.file, line: line.line });

@@ -66,6 +66,13 @@ export function isPunctuation(text: string): boolean {
   return /^[\s{}()[\];,]*$/.test(text);
 }
 
+/** A line of a file that carries no behaviour: a package manifest's version, or its test and lint scripts. */
+export function isInertLine(file: string, text: string): boolean {
+  return (
+    /(^|\/)package\.json$/.test(file) && /^\s*"(version|test[\w:-]*|lint[\w:-]*|release)"\s*:/.test(text)
+  );
+}
+
 /** The line with formatting taken out: no whitespace, one kind of quote, no trailing `;` or `,`. */
 export function normalize(text: string): string {
   return text
@@ -79,7 +86,11 @@ const KEYWORDS = new Set(
     " ",
   ),
 );
-const tokens = (text: string) => text.match(/[A-Za-z_$][\w$]*|\d[\w.]*|'[^']*'|"[^"]*"|\S/g) ?? [];
+const tokens = (text: string) =>
+  text
+    .replace(/["`]/g, "'")
+    .replace(/[;,]+\s*$/, "")
+    .match(/[A-Za-z_$][\w$]*|\d[\w.]*|'[^']*'|"[^"]*"|\S/g) ?? [];
 const isIdentifier = (t: string) => /^[A-Za-z_$][\w$]*$/.test(t) && !KEYWORDS.has(t);
 
 /** Whether `after` is `before` with identifiers renamed one-to-one (and nothing else changed). */
@@ -189,4 +200,76 @@ export function cosmeticOrigin(files: readonly FileDiff[], file: string, line: n
     if (expanded) return { file: f.oldPath, line: expanded.line, kind: "type alias expanded" };
   }
   return undefined;
+}
+
+/** `a` less `b`, as multisets of tokens. */
+function minus(a: readonly string[], b: readonly string[]): string[] {
+  const left = new Map<string, number>();
+  for (const t of b) left.set(t, (left.get(t) ?? 0) + 1);
+  return a.filter((t) => {
+    const n = left.get(t) ?? 0;
+    if (n > 0) left.set(t, n - 1);
+    return n === 0;
+  });
+}
+
+/** The share of `a`'s tokens that `b` keeps (multisets). */
+function kept(a: readonly string[], b: readonly string[]): number {
+  return a.length === 0 ? 0 : (a.length - minus(a, b).length) / a.length;
+}
+
+/** The line of `candidates` that keeps most of `text`'s tokens, when it keeps at least half of them. */
+function pairOf<T extends { text: string }>(text: string, candidates: readonly T[]): T | undefined {
+  const mine = tokens(text);
+  let best: T | undefined;
+  let score = 0.5;
+  for (const c of candidates) {
+    const s = kept(mine, tokens(c.text));
+    if (s >= score && !isPunctuation(c.text)) [best, score] = [c, s + 1e-9];
+  }
+  return best;
+}
+
+/** What a fix did to a line it edited in place: the tokens it took out and those it put in. */
+export interface TokenChange {
+  out: string[];
+  in: string[];
+}
+
+/**
+ * What a fix did to a line it edited in place (the line it wrote instead keeps at least half of the
+ * old line's tokens): `x.at(-1)` -> `x.endsWith(...)` took out `at`, `-`, `1` and put in `endsWith`...
+ * Undefined when the fix replaced or deleted the line whole.
+ */
+export function tokensFixed(hunk: Hunk, removed: string): TokenChange | undefined {
+  const after = pairOf(removed, hunk.added);
+  if (!after) return undefined;
+  return { out: minus(tokens(removed), tokens(after.text)), in: minus(tokens(after.text), tokens(removed)) };
+}
+
+/**
+ * Whether the commit whose diff is `files` edited line `line` of `file` in place without writing a
+ * token the fix took out nor dropping one the fix put back: then the defect was in the line before
+ * it, and the line is followed into the commit's parent. Undefined when the commit wrote the line
+ * new, or wrote or dropped what the fix changed.
+ */
+export function untouchedOrigin(
+  files: readonly FileDiff[],
+  file: string,
+  line: number,
+  fixed: TokenChange,
+): { file: string; line: number } | undefined {
+  const f = files.find((x) => x.newPath === file);
+  const hunk = f?.hunks.find((h) => h.added.some((a) => a.line === line));
+  const added = hunk?.added.find((a) => a.line === line);
+  if (!f?.oldPath || !hunk || !added) return undefined;
+  const before = pairOf(added.text, hunk.removed);
+  if (!before) return undefined;
+  const wrote = minus(tokens(added.text), tokens(before.text));
+  const dropped = minus(tokens(before.text), tokens(added.text));
+  // Put back: only words count (a restored `*` or `(` says little; a restored `declare` says much).
+  const restored = fixed.in.filter((t) => /^[A-Za-z_$]/.test(t));
+  const touched =
+    minus(fixed.out, wrote).length < fixed.out.length || minus(restored, dropped).length < restored.length;
+  return touched ? undefined : { file: f.oldPath, line: before.line };
 }

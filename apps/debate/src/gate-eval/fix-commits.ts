@@ -72,6 +72,8 @@ export function classifyFix(commit: LoggedCommit, options: FixOptions): FixDecis
     return { fix: false, reasons: [`subject: type ${c.type}, never a fix`] };
   if (c?.type === "fix" && c.scope && NOT_FIX_SCOPES.includes(c.scope))
     return { fix: false, reasons: [`subject: fix(${c.scope}), a ${c.scope} change, not a bug fix`] };
+  if (c?.type === "fix" && /^revert\b/i.test(c.text))
+    return { fix: false, reasons: [`subject: a revert ("${c.text}") that names no fix it undoes`] };
   if (c?.type === "fix") return { fix: true, reasons: [`subject: type fix${c.scope ? `(${c.scope})` : ""}`] };
   const text = c ? c.text : commit.subject;
   const word = fixWord(text, options.patterns);

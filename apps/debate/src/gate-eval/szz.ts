@@ -1,6 +1,16 @@
 // SZZ (Sliwerski, Zimmermann, Zeller): a bug-fixing commit's removed or changed lines, blamed on the
 // fix's parent, name the commits that introduced the bug. Pure parsing here; git.ts runs git.
-import { cosmeticOrigin, type FileDiff, isNonCodePath, type Origin, parseDiff } from "./cosmetic.js";
+import {
+  cosmeticOrigin,
+  type FileDiff,
+  isInertLine,
+  isNonCodePath,
+  type Origin,
+  parseDiff,
+  type TokenChange,
+  tokensFixed,
+  untouchedOrigin,
+} from "./cosmetic.js";
 import { git } from "./git.js";
 
 export { DEFAULT_FIX_PATTERNS } from "./fix-commits.js";
@@ -18,6 +28,8 @@ export interface RemovedLine {
   file: string;
   line: number;
   text: string;
+  /** When the fix edited the line in place: the tokens it took out and put in (the defect is among them). */
+  fixed?: TokenChange;
 }
 
 /** A commit blamed for a line a fix removed: where the line was in that commit. */
@@ -26,6 +38,8 @@ export interface BlamedLine {
   file: string;
   line: number;
   text: string;
+  /** The line's number in the blamed revision (the fix's parent). */
+  final: number;
 }
 
 const FIELD = "\x1f";
@@ -64,11 +78,11 @@ export function isCommentOrBlank(text: string): boolean {
 export function parseBlame(text: string): BlamedLine[] {
   const files = new Map<string, string>();
   const out: BlamedLine[] = [];
-  let current: { suspect: string; line: number } | undefined;
+  let current: { suspect: string; line: number; final: number } | undefined;
   for (const row of text.split("\n")) {
-    const head = /^([0-9a-f]{40}) (\d+) \d+/.exec(row);
+    const head = /^([0-9a-f]{40}) (\d+) (\d+)/.exec(row);
     if (head) {
-      current = { suspect: head[1]!, line: Number(head[2]) };
+      current = { suspect: head[1]!, line: Number(head[2]), final: Number(head[3]) };
       continue;
     }
     if (row.startsWith("filename ") && current) files.set(current.suspect, row.slice("filename ".length));
@@ -105,7 +119,12 @@ export async function removedByFix(repo: string, fix: string): Promise<RemovedLi
     f.oldPath === undefined || isNonCodePath(f.oldPath)
       ? []
       : f.hunks.flatMap((h) =>
-          h.removed.filter((r) => !isCommentOrBlank(r.text)).map((r) => ({ file: f.oldPath!, ...r })),
+          h.removed
+            .filter((r) => !isCommentOrBlank(r.text) && !isInertLine(f.oldPath!, r.text))
+            .map((r) => {
+              const fixed = tokensFixed(h, r.text);
+              return { file: f.oldPath!, ...r, ...(fixed ? { fixed } : {}) };
+            }),
         ),
   );
 }
@@ -122,22 +141,24 @@ export async function blameOnParent(
   repo: string,
   fix: string,
   lines: readonly RemovedLine[],
-): Promise<BlamedLine[]> {
+): Promise<Array<BlamedLine & { fixed?: TokenChange }>> {
   const byFile = new Map<string, number[]>();
   for (const l of lines) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l.line]);
   const out: BlamedLine[] = [];
   for (const [file, numbers] of byFile) {
     const ranges = numbers.flatMap((n) => ["-L", `${n},${n}`]);
-    out.push(
-      ...parseBlame(await git(repo, "blame", "--porcelain", "-w", "-M", "-C", ...ranges, `${fix}^`, "--", file)),
-    );
+    const blamed = parseBlame(await git(repo, "blame", "--porcelain", "-w", "-M", "-C", ...ranges, `${fix}^`, "--", file));
+    for (const b of blamed) {
+      const asked = lines.find((l) => l.file === file && l.line === b.final);
+      out.push({ ...b, ...(asked?.fixed ? { fixed: asked.fixed } : {}) });
+    }
   }
   return out;
 }
 
 /** A blamed line followed past cosmetic changes, and the commits passed over (why, for the reasons). */
 export interface TracedLine extends BlamedLine {
-  passed: Array<{ sha: string; kind: Origin["kind"] }>;
+  passed: Array<{ sha: string; kind: Origin["kind"] | "did not write what the fix changed" }>;
 }
 
 /**
@@ -149,12 +170,15 @@ export async function passCosmetic(
   repo: string,
   blamed: BlamedLine,
   diffOf: (sha: string) => Promise<FileDiff[] | undefined>,
+  fixed?: TokenChange,
   hops = 5,
 ): Promise<TracedLine> {
   let at: TracedLine = { ...blamed, passed: [] };
   for (let i = 0; i < hops; i++) {
     const files = await diffOf(at.suspect);
-    const origin = files && cosmeticOrigin(files, at.file, at.line);
+    const cosmetic = files && cosmeticOrigin(files, at.file, at.line);
+    const untouched = files && !cosmetic && fixed ? untouchedOrigin(files, at.file, at.line, fixed) : undefined;
+    const origin = cosmetic ?? (untouched && { ...untouched, kind: "did not write what the fix changed" as const });
     if (!origin) break;
     const [before] = await blameLine(repo, `${at.suspect}^`, origin.file, origin.line).catch(() => []);
     if (!before) break;
