@@ -269,6 +269,8 @@ export function untouchedOrigin(
   const dropped = minus(tokens(before.text), tokens(added.text));
   // Put back: only words count (a restored `*` or `(` says little; a restored `declare` says much).
   const restored = fixed.in.filter((t) => /^[A-Za-z_$]/.test(t));
+  // A fix that only changed punctuation (`>` -> `>=`) says too little to look past the line's writer.
+  if (fixed.out.length === 0 && restored.length === 0) return undefined;
   const touched =
     minus(fixed.out, wrote).length < fixed.out.length || minus(restored, dropped).length < restored.length;
   return touched ? undefined : { file: f.oldPath, line: before.line };

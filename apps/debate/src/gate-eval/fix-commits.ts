@@ -75,8 +75,8 @@ export function classifyFix(commit: LoggedCommit, options: FixOptions): FixDecis
   if (c?.type === "fix" && /^revert\b/i.test(c.text))
     return { fix: false, reasons: [`subject: a revert ("${c.text}") that names no fix it undoes`] };
   if (c?.type === "fix") return { fix: true, reasons: [`subject: type fix${c.scope ? `(${c.scope})` : ""}`] };
-  const text = c ? c.text : commit.subject;
-  const word = fixWord(text, options.patterns);
+  // Any other type ("types:", "oops:") is read with the rest of the subject.
+  const word = fixWord(commit.subject, options.patterns);
   if (word) return { fix: true, reasons: [`subject: matches /${word.source}/`] };
   const labelled = bugIssue(commit, options);
   if (labelled) return { fix: true, reasons: [labelled] };
