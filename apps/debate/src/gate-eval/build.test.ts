@@ -193,6 +193,8 @@ describe("buildEvalSet (SZZ)", () => {
   it("renames are followed: a fix that renames a file and changes one line blames that line only", async () => {
     const { repo, git, commit } = await newRepo();
     const body = ["export function f(x) {", "  const y = x + 1;", "  return y * 2;", "}"];
+    await commit("start", { "README.md": "f\n" });
+    // Not the root: were the renamed file's lines counted as removed, this commit would be blamed too.
     const first = await commit("f", { "index.js": lines(...body) });
     const bug = await commit("f doubles", { "index.js": lines(body[0]!, body[1]!, "  return y * 3;", body[3]!) });
     git("mv", "index.js", "index.mjs");
