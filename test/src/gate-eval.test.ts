@@ -338,22 +338,28 @@ describe("debate gate eval", () => {
     expect(bad).toEqual(
       expect.arrayContaining([
         ["22ee5e8", "7b23618", ["src/index.js:51"]],
-        ["7b23618", "5793881", ["src/index.js:4", "src/index.js:52"]],
-        ["c09055b", "4bdde7d", ["README.md:76", "README.md:77", "mitt.d.ts:11"]],
+        // The README's lines are docs: only the type definition counts.
+        ["c09055b", "4bdde7d", ["mitt.d.ts:11"]],
         ["b7d8bec", "fb03239", ["rollup.config.js:4"]],
-        ["8a7e10d", "8c0dcfe", ["package.json:11", "package.json:73"]],
-        // Blamed by 712dd1e and 7b23618: one case, labelled with the earlier fix.
-        ["ab7c4b8", "712dd1e", ["package.json:10"]],
+        // package.json's "testonly" script line is inert: only the dependency line counts.
+        ["8a7e10d", "8c0dcfe", ["package.json:73"]],
+        // Blamed by 22ee5e8 and 7b23618: one case, labelled with the earlier fix. 712dd1e says
+        // `fix(...)` only in its body ("Add Standard Version"): no fix.
+        ["ab7c4b8", "22ee5e8", ["src/index.js:54"]],
       ]),
     );
-    expect(bad).toHaveLength(6);
+    expect(bad).toHaveLength(5);
     // As many good changes, none of them blamed.
     const good = cases.filter((c) => c.label === "good").map((c) => short(c.head));
-    expect(good).toHaveLength(6);
+    expect(good).toHaveLength(5);
     for (const [head] of bad) expect(good).not.toContain(head);
+    // 5793881 ("more precise type annotation") has no fix word: 7b23618 is no case.
+    expect(bad.map(([head]) => head)).not.toContain("7b23618");
     // The real bug fix of the slice blames lines older than the slice; a fix that only adds lines has no suspect.
     expect(notes).toContain("c0a3d0c: blamed c31b222, the root commit (no base to compare with): skipped");
-    expect(notes).toContain("36706e0: only adds lines (or changes whitespace and comments): no suspect");
+    expect(notes).toContain(
+      "36706e0: only adds lines (or changes whitespace, comments, tests, docs or lock files): no suspect",
+    );
     expect(notes).toContain("8c0dcfe: blamed 924db1e, huge (6 files, 4561 lines): skipped");
   });
   it("docs: 'Before you make the gate required' fits one screen, says what scripted figures measure, and its flags exist", async () => {

@@ -82,7 +82,7 @@ export function normalize(text: string): string {
 }
 
 const KEYWORDS = new Set(
-  "break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof undefined var void while with yield async await of type interface".split(
+  "break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof undefined var void while with yield async await of type interface any unknown never string number boolean object symbol bigint".split(
     " ",
   ),
 );
