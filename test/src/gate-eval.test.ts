@@ -11,7 +11,8 @@ import {
   type ModelServer,
   startModelServer,
 } from "@debatekit/model-server";
-import { validateGateEvalCase } from "@debatekit/schema";
+import { validateGateEvalCase, validateGatePolicy } from "@debatekit/schema";
+import { parse as parseYaml } from "yaml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { exited, freePort, REDIS, spawnDebate } from "./queue-helpers.js";
 import { repoRoot, runDebateAsync } from "./workspace.js";
@@ -207,6 +208,28 @@ describe("debate gate eval", () => {
       bad: { blocked: 2, pass: 1, undecided: 0 },
       good: { blocked: 1, pass: 2, undecided: 0 },
     });
+    // tune: from the stored results (no seat asked), the severities reaching precision 0.6 with the
+    // best recall are [P1, P2] (2/3 precision, 2/3 recall; [P1] has 1/2): a policy file with its figures.
+    const tuned = await runDebateAsync(["gate", "eval", "tune", "cart.jsonl"], dir, process.env);
+    expect(tuned.code, tuned.stderr).toBe(0);
+    expect(tuned.stdout).toBe(`${join("cart.eval", "tuned-policy.yml")}: block_on [P1, P2]\n`);
+    const policyText = await readFile(join(dir, "cart.eval", "tuned-policy.yml"), "utf8");
+    expect(policyText).toContain(
+      "#   block_on [P1, P2]: precision 66.7% [20.8%, 93.9%] (2/3), recall 66.7% [20.8%, 93.9%] (2/3), false-positive rate 33.3% [6.1%, 79.2%] (1/3)",
+    );
+    const tunedPolicy = parseYaml(policyText);
+    expect(tunedPolicy.block_on).toEqual(["P1", "P2"]);
+    expect(validateGatePolicy(tunedPolicy).ok).toBe(true);
+    const unreachable = await runDebateAsync(
+      ["gate", "eval", "tune", "cart.jsonl", "--target", "0.9"],
+      dir,
+      process.env,
+    );
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain("no severity threshold reaches precision 0.9 on these 6 case(s)");
+    // eval.md carries the labels' measured quality.
+    expect(ran.stdout).toContain("## Labels");
+    expect(ran.stdout).toMatch(/bad labels right \d+\.\d% \[/);
     // Results of one policy are never mixed with another's.
     await writeFile(join(dir, "other.json"), JSON.stringify({ block_on: ["P1"] }));
     const other = await runDebateAsync(

@@ -147,6 +147,45 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
   else io.stdout.write(`${shownPath(io.cwd, join(store, "eval.md"))}\n`);
 }
 
+interface TuneFlags {
+  out?: string;
+  target: number;
+  write?: string;
+  json?: boolean;
+}
+
+/** "0.8" -> 0.8; anything outside (0, 1] is a usage error naming the flag. */
+function parseTarget(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 1))
+    throw new ExitError(`--target: expected a precision between 0 and 1 (e.g. 0.8), got ${JSON.stringify(value)}`, 2);
+  return n;
+}
+
+/** `debate gate eval tune`: the blocking policy reaching the target precision with the best recall. */
+async function tuneAction(io: CliIO, set: string, flags: TuneFlags): Promise<void> {
+  const [{ readEvalSet }, { renderTunedPolicy, tuneFromStore }, { writeFileAtomic }] = await Promise.all([
+    import("../gate-eval/set-file.js"),
+    import("../gate-eval/tune.js"),
+    import("@debatekit/files"),
+  ]);
+  const file = resolve(io.cwd, set);
+  const cases = await readEvalSet(file).catch(inputError);
+  const store = resolve(io.cwd, flags.out ?? `${file.replace(/\.jsonl$/, "")}.eval`);
+  const { result, policy } = await tuneFromStore(cases, store, flags.target).catch(inputError);
+  const out = resolve(io.cwd, flags.write ?? join(store, "tuned-policy.yml"));
+  await writeFileAtomic(join(store, "tune.json"), `${JSON.stringify(result, null, 2)}\n`);
+  if (result.chosen) await writeFileAtomic(out, renderTunedPolicy(policy, result, result.chosen));
+  if (flags.json) io.stdout.write(`${JSON.stringify({ ...result, ...(result.chosen ? { file: out } : {}) }, null, 2)}\n`);
+  if (!result.chosen)
+    throw new ExitError(
+      `no severity threshold reaches precision ${flags.target} on these ${result.cases} case(s) (figures in ${shownPath(io.cwd, join(store, "tune.json"))}); lower --target or add cases`,
+      1,
+    );
+  if (!flags.json)
+    io.stdout.write(`${shownPath(io.cwd, out)}: block_on [${result.chosen.block_on.join(", ")}]\n`);
+}
+
 /** Adds `eval build` and `eval run` to the `gate` command (registered before this). */
 export function registerGateEval(program: Command, io: CliIO): void {
   const gate = program.commands.find((c) => c.name() === "gate");
@@ -203,4 +242,15 @@ export function registerGateEval(program: Command, io: CliIO): void {
     ])
     .option("--json", "print the figures as JSON")
     .action((set: string, flags: RunFlags) => runAction(io, set, flags));
+  evaluation
+    .command("tune")
+    .description(
+      "from an evaluation's results (no seat asked), write the policy whose blocking severities reach a target precision with the best recall, with the figures it rests on and their 95% intervals",
+    )
+    .argument("<set>", "the labelled set the evaluation ran")
+    .option("--out <dir>", "the evaluation's results folder (default: the set's path without .jsonl, plus .eval)")
+    .option("--target <precision>", "the precision the policy must reach (0 to 1)", parseTarget, 0.6)
+    .option("--write <file>", "where the tuned policy goes (default: <results>/tuned-policy.yml)")
+    .option("--json", "print every threshold's figures and the choice as JSON")
+    .action((set: string, flags: TuneFlags) => tuneAction(io, set, flags));
 }
