@@ -86,7 +86,7 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
   const bad = built.cases.filter((c) => c.label === "bad").length;
   if (flags.json) {
     io.stdout.write(
-      `${JSON.stringify({ file: out, bad, good: built.cases.length - bad, notes: built.notes }, null, 2)}\n`,
+      `${JSON.stringify({ file: out, bad, good: built.cases.length - bad, notes: built.notes, fixes: built.fixes }, null, 2)}\n`,
     );
     return;
   }
@@ -220,7 +220,10 @@ export function registerGateEval(program: Command, io: CliIO): void {
       "--issues <jsonl>",
       'the tracker\'s issues, one a line ({"number": 12, "labels": ["bug"]}): a commit referring to an issue labelled bug is a fix',
     )
-    .option("--json", "print the file, the counts and the notes (commits skipped and why) as JSON")
+    .option(
+      "--json",
+      "print the file, the counts, the notes (commits skipped and why) and the commits taken for fixes (and why) as JSON",
+    )
     .action((flags: BuildFlags) => buildAction(io, flags));
   evaluation
     .command("run")

@@ -41,6 +41,8 @@ export interface BuildOptions {
 export interface BuiltSet {
   cases: GateEvalCase[];
   notes: string[];
+  /** Every commit taken for a bug fix (merges and the root included), oldest first, and why. */
+  fixes: Array<{ sha: string; subject: string; reasons: string[] }>;
 }
 
 const short = (sha: string) => sha.slice(0, 7);
@@ -57,6 +59,7 @@ export async function buildEvalSet(options: BuildOptions): Promise<BuiltSet> {
   };
   const bad = new Map<string, GateEvalCase>();
   const fixes = new Set<string>();
+  const taken: BuiltSet["fixes"] = [];
   const fixOptions = {
     patterns,
     ...(options.fixInBody ? { body: true } : {}),
@@ -72,6 +75,7 @@ export async function buildEvalSet(options: BuildOptions): Promise<BuiltSet> {
     const decision = classifyFix(fix, fixOptions);
     if (!decision.fix) continue;
     fixes.add(fix.sha);
+    taken.push({ sha: fix.sha, subject: fix.subject, reasons: decision.reasons });
     const found = await suspectsOf(options.repo, fix, { huge, notes, diffOf });
     for (const [sha, lines] of found) {
       const suspect = byShort.get(sha) ?? [...byShort.values()].find((c) => c.sha.startsWith(sha));
@@ -97,7 +101,7 @@ export async function buildEvalSet(options: BuildOptions): Promise<BuiltSet> {
   }
   const cases = [...bad.values()].slice(0, options.max ?? Number.POSITIVE_INFINITY);
   const good = await goodCases(options, log, new Set([...bad.keys(), ...fixes]), cases.length, huge);
-  return { cases: [...cases, ...good], notes };
+  return { cases: [...cases, ...good], notes, fixes: taken };
 }
 
 /** What a fix blames on one commit: the lines (as that commit has them) and the cosmetic commits passed over to reach it. */
