@@ -40,10 +40,14 @@ export async function run(): Promise<void> {
       const repo = join(work, name);
       execFileSync("git", ["clone", "-q", "-b", branch, join(fixture, `${name}.bundle`), repo]);
       const start = performance.now();
-      const out = execFileSync(process.execPath, [bin, "gate", "eval", "build", "--repo", repo, "--out", `${repo}.jsonl`, "--json"], {
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      const out = execFileSync(
+        process.execPath,
+        [bin, "gate", "eval", "build", "--repo", repo, "--out", `${repo}.jsonl`, "--json"],
+        {
+          encoding: "utf8",
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
       report(`gate eval build on ${name}`, performance.now() - start, "ms");
       const built = JSON.parse(out) as { fixes: Array<{ sha: string }> };
       const cases = (await readFile(`${repo}.jsonl`, "utf8"))
@@ -67,7 +71,13 @@ export async function run(): Promise<void> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  console.log(`${"bad labels right (blamed commit wrote the defect)".padEnd(56)} ${wilson(tally.right, tally.right + tally.wrong)}`);
-  console.log(`${"commits taken for fixes that fix a bug".padEnd(56)} ${wilson(tally.fixRight, tally.fixRight + tally.fixWrong)}`);
-  console.log(`${"bad cases / fixes the oracle does not label".padEnd(56)} ${tally.unlabelled} / ${tally.fixUnlabelled}`);
+  console.log(
+    `${"bad labels right (blamed commit wrote the defect)".padEnd(56)} ${wilson(tally.right, tally.right + tally.wrong)}`,
+  );
+  console.log(
+    `${"commits taken for fixes that fix a bug".padEnd(56)} ${wilson(tally.fixRight, tally.fixRight + tally.fixWrong)}`,
+  );
+  console.log(
+    `${"bad cases / fixes the oracle does not label".padEnd(56)} ${tally.unlabelled} / ${tally.fixUnlabelled}`,
+  );
 }

@@ -12,8 +12,8 @@ import {
   startModelServer,
 } from "@debatekit/model-server";
 import { validateGateEvalCase, validateGatePolicy } from "@debatekit/schema";
-import { parse as parseYaml } from "yaml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { exited, freePort, REDIS, spawnDebate } from "./queue-helpers.js";
 import { repoRoot, runDebateAsync } from "./workspace.js";
 

@@ -158,7 +158,10 @@ interface TuneFlags {
 function parseTarget(value: string): number {
   const n = Number(value);
   if (!(n > 0 && n <= 1))
-    throw new ExitError(`--target: expected a precision between 0 and 1 (e.g. 0.8), got ${JSON.stringify(value)}`, 2);
+    throw new ExitError(
+      `--target: expected a precision between 0 and 1 (e.g. 0.8), got ${JSON.stringify(value)}`,
+      2,
+    );
   return n;
 }
 
@@ -176,7 +179,8 @@ async function tuneAction(io: CliIO, set: string, flags: TuneFlags): Promise<voi
   const out = resolve(io.cwd, flags.write ?? join(store, "tuned-policy.yml"));
   await writeFileAtomic(join(store, "tune.json"), `${JSON.stringify(result, null, 2)}\n`);
   if (result.chosen) await writeFileAtomic(out, renderTunedPolicy(policy, result, result.chosen));
-  if (flags.json) io.stdout.write(`${JSON.stringify({ ...result, ...(result.chosen ? { file: out } : {}) }, null, 2)}\n`);
+  if (flags.json)
+    io.stdout.write(`${JSON.stringify({ ...result, ...(result.chosen ? { file: out } : {}) }, null, 2)}\n`);
   if (!result.chosen)
     throw new ExitError(
       `no severity threshold reaches precision ${flags.target} on these ${result.cases} case(s) (figures in ${shownPath(io.cwd, join(store, "tune.json"))}); lower --target or add cases`,
@@ -251,7 +255,10 @@ export function registerGateEval(program: Command, io: CliIO): void {
       "from an evaluation's results (no seat asked), write the policy whose blocking severities reach a target precision with the best recall, with the figures it rests on and their 95% intervals",
     )
     .argument("<set>", "the labelled set the evaluation ran")
-    .option("--out <dir>", "the evaluation's results folder (default: the set's path without .jsonl, plus .eval)")
+    .option(
+      "--out <dir>",
+      "the evaluation's results folder (default: the set's path without .jsonl, plus .eval)",
+    )
     .option("--target <precision>", "the precision the policy must reach (0 to 1)", parseTarget, 0.6)
     .option("--write <file>", "where the tuned policy goes (default: <results>/tuned-policy.yml)")
     .option("--json", "print every threshold's figures and the choice as JSON")

@@ -159,7 +159,13 @@ describe("buildEvalSet (SZZ)", () => {
     const set = await build(repo);
     expect(
       set.cases.filter((c) => c.fix === revert).map((c) => [c.head, c.defects, c.reasons.slice(1)]),
-    ).toEqual([[bad, undefined, ["the fix reverts this change", 'a fix because subject: a revert of a fix ("fix: s is 3")']]]);
+    ).toEqual([
+      [
+        bad,
+        undefined,
+        ["the fix reverts this change", 'a fix because subject: a revert of a fix ("fix: s is 3")'],
+      ],
+    ]);
     const fix = await commit("oops: r is 1", { "r.js": lines("r = 1", "s = 1", "t = 1") });
     const huge = await buildEvalSet({ repo, repoRef: repo, patterns: ["oops"], maxLines: 1 });
     expect(huge.notes).toContain(`${fix.slice(0, 7)}: huge (1 files, 4 lines), never a fix: skipped`);
@@ -184,9 +190,9 @@ describe("buildEvalSet (SZZ)", () => {
     ]);
     const issues = new Map([[7, ["type: bug"]]]);
     const labelled = await buildEvalSet({ repo, repoRef: repo, issues });
-    expect(labelled.cases.filter((x) => x.label === "bad").map((x) => [x.head, x.fix, x.reasons.at(-1)])).toEqual([
-      [c, issueFix, 'a fix because issue #7 is labelled "type: bug" (--issues)'],
-    ]);
+    expect(
+      labelled.cases.filter((x) => x.label === "bad").map((x) => [x.head, x.fix, x.reasons.at(-1)]),
+    ).toEqual([[c, issueFix, 'a fix because issue #7 is labelled "type: bug" (--issues)']]);
     expect(a).not.toBe(bodyFix);
   });
 
@@ -196,7 +202,9 @@ describe("buildEvalSet (SZZ)", () => {
     await commit("start", { "README.md": "f\n" });
     // Not the root: were the renamed file's lines counted as removed, this commit would be blamed too.
     const first = await commit("f", { "index.js": lines(...body) });
-    const bug = await commit("f doubles", { "index.js": lines(body[0]!, body[1]!, "  return y * 3;", body[3]!) });
+    const bug = await commit("f doubles", {
+      "index.js": lines(body[0]!, body[1]!, "  return y * 3;", body[3]!),
+    });
     git("mv", "index.js", "index.mjs");
     const fix = await commit("fix: f doubles, not triples", {
       "index.mjs": lines(body[0]!, body[1]!, "  return y * 2;", body[3]!),
@@ -234,7 +242,9 @@ describe("buildEvalSet (SZZ)", () => {
       { file: "m.js", line: 2 },
       { file: "m.js", line: 1 },
     ]);
-    expect(cases[0]!.reasons.at(-1)).toMatch(/^passed over cosmetic changes: .*\(moved or reformatted\).*\(identifier renamed\)/);
+    expect(cases[0]!.reasons.at(-1)).toMatch(
+      /^passed over cosmetic changes: .*\(moved or reformatted\).*\(identifier renamed\)/,
+    );
     expect(git("log", "--format=%s", "-1", bug)).toBe("rate and cap");
   });
 
@@ -269,7 +279,9 @@ describe("buildEvalSet (SZZ)", () => {
     expect(set.notes).toContain(
       `${docsFix.slice(0, 7)}: only adds lines (or changes whitespace, comments, tests, docs or lock files): no suspect`,
     );
-    expect(set.notes).toContain(`${braceFix.slice(0, 7)}: blamed ${brace.slice(0, 7)} only for punctuation lines: skipped`);
+    expect(set.notes).toContain(
+      `${braceFix.slice(0, 7)}: blamed ${brace.slice(0, 7)} only for punctuation lines: skipped`,
+    );
   });
 
   it("a revert naming a commit of another branch says so, not that it lies before --since", async () => {
@@ -278,9 +290,13 @@ describe("buildEvalSet (SZZ)", () => {
     git("checkout", "-q", "-b", "side");
     const other = await commit("fix: v is 2", { "v.js": lines("v = 2") });
     git("checkout", "-q", "main");
-    const revert = await commit(`Revert "fix: v is 2"\n\nThis reverts commit ${other}.`, { "w.js": lines("w") });
+    const revert = await commit(`Revert "fix: v is 2"\n\nThis reverts commit ${other}.`, {
+      "w.js": lines("w"),
+    });
     const set = await build(repo);
-    expect(set.notes).toContain(`${revert.slice(0, 7)}: blamed ${other.slice(0, 7)}, not in the history of HEAD: skipped`);
+    expect(set.notes).toContain(
+      `${revert.slice(0, 7)}: blamed ${other.slice(0, 7)}, not in the history of HEAD: skipped`,
+    );
     const since = await buildEvalSet({ repo, repoRef: repo, since: "2000-01-01" });
     expect(since.notes).toContain(
       `${revert.slice(0, 7)}: blamed ${other.slice(0, 7)}, outside the history read (--since): skipped`,

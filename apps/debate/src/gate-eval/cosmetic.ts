@@ -53,7 +53,9 @@ export function parseDiff(diff: string): FileDiff[] {
 export function isNonCodePath(file: string): boolean {
   const name = file.split("/").at(-1) ?? file;
   return (
-    /(^|\/)(tests?|__tests__|spec|__snapshots__|fixtures?|docs?|bench|benchmarks?|\.github|examples?)\//i.test(file) ||
+    /(^|\/)(tests?|__tests__|spec|__snapshots__|fixtures?|docs?|bench|benchmarks?|\.github|examples?)\//i.test(
+      file,
+    ) ||
     /\.(test|spec|bench)\.[cm]?[jt]sx?$/i.test(name) ||
     /\.(md|mdx|markdown|txt|rst|snap)$/i.test(name) ||
     /^(license|licence|changelog|authors|contributing)(\.|$)/i.test(name) ||
@@ -153,7 +155,8 @@ function aliases(files: readonly FileDiff[]): Map<string, string> {
 /** `text` with each alias replaced by its definition. */
 function expand(text: string, defs: ReadonlyMap<string, string>): string {
   let out = text;
-  for (const [name, def] of defs) out = out.replace(new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\b`, "g"), def);
+  for (const [name, def] of defs)
+    out = out.replace(new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\b`, "g"), def);
   return out;
 }
 

@@ -47,7 +47,9 @@ export function revertedSubject(subject: string): string | undefined {
 
 /** Issue numbers a text refers to (`#12`, `fixes #12`, `owner/repo#12`). */
 export function issueRefs(text: string): number[] {
-  return [...new Set([...text.matchAll(/(?:^|[\s(,[])(?:[\w.-]+\/[\w.-]+)?#(\d+)\b/g)].map((m) => Number(m[1])))];
+  return [
+    ...new Set([...text.matchAll(/(?:^|[\s(,[])(?:[\w.-]+\/[\w.-]+)?#(\d+)\b/g)].map((m) => Number(m[1]))),
+  ];
 }
 
 const BUG_LABEL = /\b(bug|defect|regression|crash)\b/i;
@@ -121,7 +123,9 @@ export function parseIssueLabels(text: string, file: string): Map<number, string
     if (!Number.isInteger(number) || (number as number) < 1)
       throw new Error(`${where}: field \`number\` must be a positive integer`);
     if (!Array.isArray(labels)) throw new Error(`${where}: field \`labels\` must be a list`);
-    const names = labels.map((l: unknown) => (typeof l === "object" && l ? (l as { name?: unknown }).name : l));
+    const names = labels.map((l: unknown) =>
+      typeof l === "object" && l ? (l as { name?: unknown }).name : l,
+    );
     if (names.some((n) => typeof n !== "string"))
       throw new Error(`${where}: field \`labels\` must hold strings or objects with a string \`name\``);
     out.set(number as number, names as string[]);

@@ -90,7 +90,7 @@ function labelFacts(s: EvalSummary): string[] {
   return [
     `How the labels were made (by \`gate eval build\`; a hand-written set has its own): ${l.method}`,
     `Measured on ${l.oracle}: bad labels right ${formatProportion(l.precision)}; commits taken for fixes that fix a bug ${formatProportion(l.fix_precision)}.`,
-    "So the labels are no ground truth: a blocked \"bad\" case may be a good change, and recall and the false-positive rate lie in the ranges given under each threshold (a wrong bad label taken as a good change; good labels taken as right).",
+    'So the labels are no ground truth: a blocked "bad" case may be a good change, and recall and the false-positive rate lie in the ranges given under each threshold (a wrong bad label taken as a good change; good labels taken as right).',
   ];
 }
 

@@ -8,7 +8,14 @@ import {
   LABEL_QUALITY,
   labelPrecision,
 } from "./label-quality.js";
-import { type Confusion, confusionOf, panelAgreement, type Proportion, type Rates, ratesOf } from "./metrics.js";
+import {
+  type Confusion,
+  confusionOf,
+  type Proportion,
+  panelAgreement,
+  type Rates,
+  ratesOf,
+} from "./metrics.js";
 
 /** The figures of one severity threshold. */
 export interface ThresholdSummary {

@@ -13,8 +13,6 @@ import {
 } from "./cosmetic.js";
 import { git } from "./git.js";
 
-export { DEFAULT_FIX_PATTERNS } from "./fix-commits.js";
-
 /** One commit of the history, as `git log` gives it. */
 export interface LoggedCommit {
   sha: string;
@@ -130,7 +128,12 @@ export async function removedByFix(repo: string, fix: string): Promise<RemovedLi
 }
 
 /** `git blame` of one line at `rev`: whitespace, moves and copies ignored (-w -M -C). */
-export async function blameLine(repo: string, rev: string, file: string, line: number): Promise<BlamedLine[]> {
+export async function blameLine(
+  repo: string,
+  rev: string,
+  file: string,
+  line: number,
+): Promise<BlamedLine[]> {
   return parseBlame(
     await git(repo, "blame", "--porcelain", "-w", "-M", "-C", "-L", `${line},${line}`, rev, "--", file),
   );
@@ -147,7 +150,9 @@ export async function blameOnParent(
   const out: BlamedLine[] = [];
   for (const [file, numbers] of byFile) {
     const ranges = numbers.flatMap((n) => ["-L", `${n},${n}`]);
-    const blamed = parseBlame(await git(repo, "blame", "--porcelain", "-w", "-M", "-C", ...ranges, `${fix}^`, "--", file));
+    const blamed = parseBlame(
+      await git(repo, "blame", "--porcelain", "-w", "-M", "-C", ...ranges, `${fix}^`, "--", file),
+    );
     for (const b of blamed) {
       const asked = lines.find((l) => l.file === file && l.line === b.final);
       out.push({ ...b, ...(asked?.fixed ? { fixed: asked.fixed } : {}) });
@@ -177,8 +182,10 @@ export async function passCosmetic(
   for (let i = 0; i < hops; i++) {
     const files = await diffOf(at.suspect);
     const cosmetic = files && cosmeticOrigin(files, at.file, at.line);
-    const untouched = files && !cosmetic && fixed ? untouchedOrigin(files, at.file, at.line, fixed) : undefined;
-    const origin = cosmetic ?? (untouched && { ...untouched, kind: "did not write what the fix changed" as const });
+    const untouched =
+      files && !cosmetic && fixed ? untouchedOrigin(files, at.file, at.line, fixed) : undefined;
+    const origin =
+      cosmetic ?? (untouched && { ...untouched, kind: "did not write what the fix changed" as const });
     if (!origin) break;
     const [before] = await blameLine(repo, `${at.suspect}^`, origin.file, origin.line).catch(() => []);
     if (!before) break;

@@ -33,7 +33,10 @@ export interface TuneResult {
  * The candidate whose precision reaches `target` with the best recall (ties: the higher precision,
  * then the fewer severities). Undefined when none reaches it.
  */
-export function chooseCandidate(candidates: readonly TuneCandidate[], target: number): TuneCandidate | undefined {
+export function chooseCandidate(
+  candidates: readonly TuneCandidate[],
+  target: number,
+): TuneCandidate | undefined {
   const value = (p: Proportion) => p.value ?? -1;
   return candidates
     .filter((c) => value(c.rates.precision) >= target)
@@ -63,10 +66,13 @@ export async function tuneFromStore(
     const r = await readCaseResult(c, options);
     if (r) results.push(r);
   }
-  if (results.length === 0) throw new Error(`${store}: no finished case of this set; run \`gate eval run\` first`);
+  if (results.length === 0)
+    throw new Error(`${store}: no finished case of this set; run \`gate eval run\` first`);
   const candidates = TUNE_THRESHOLDS.map((block_on) => ({
     block_on,
-    rates: ratesOf(confusionOf(results.map((r) => ({ label: r.label, ...r.thresholds[thresholdName(block_on)]! })))),
+    rates: ratesOf(
+      confusionOf(results.map((r) => ({ label: r.label, ...r.thresholds[thresholdName(block_on)]! }))),
+    ),
   }));
   const chosen = chooseCandidate(candidates, target);
   return {
