@@ -17,4 +17,5 @@ export const benchmarks: Record<string, () => Promise<Benchmark>> = {
   judges: () => import("./judges.bench.js"),
   tournament: () => import("./tournament.bench.js"),
   cli: () => import("./cli.bench.js"),
+  szz: () => import("./szz.bench.js"),
 };

@@ -1,4 +1,4 @@
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ReviewSeverity } from "@debatekit/schema";
 import type { Command } from "commander";
@@ -13,6 +13,8 @@ interface BuildFlags {
   since?: string;
   max?: number;
   pattern?: string[];
+  fixInBody?: boolean;
+  issues?: string;
   json?: boolean;
 }
 
@@ -44,6 +46,19 @@ function inputError(error: unknown): never {
   throw new ExitError(error instanceof Error ? error.message : String(error), 2, { cause: error });
 }
 
+/** The tracker's labels per issue (`--issues`): JSON Lines of `{"number", "labels"}`; errors name the file, line and field. */
+async function readIssues(cwd: string, file: string): Promise<Map<number, string[]>> {
+  const { parseIssueLabels } = await import("../gate-eval/fix-commits.js");
+  const text = await readFile(resolve(cwd, file), "utf8").catch((error: unknown) => {
+    throw new ExitError(`--issues ${file}: cannot read it (${(error as Error).message})`, 2);
+  });
+  try {
+    return parseIssueLabels(text, file);
+  } catch (error) {
+    return inputError(error);
+  }
+}
+
 /** `debate gate eval build`: a labelled set from the repository's own history (SZZ). */
 async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
   const [{ buildEvalSet }, { serializeEvalSet }, { writeFileAtomic }] = await Promise.all([
@@ -54,6 +69,7 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
   const repo = resolve(io.cwd, flags.repo);
   if (!(await stat(repo).catch(() => undefined))?.isDirectory())
     throw new ExitError(`--repo ${flags.repo}: not a folder (expected a git repository on disk)`, 2);
+  const issues = flags.issues ? await readIssues(io.cwd, flags.issues) : undefined;
   const out = resolve(io.cwd, flags.out);
   const repoRef = relative(dirname(out), repo) || ".";
   const built = await buildEvalSet({
@@ -63,12 +79,14 @@ async function buildAction(io: CliIO, flags: BuildFlags): Promise<void> {
     ...(flags.since ? { since: flags.since } : {}),
     ...(flags.max ? { max: flags.max } : {}),
     ...(flags.pattern?.length ? { patterns: flags.pattern } : {}),
+    ...(flags.fixInBody ? { fixInBody: true } : {}),
+    ...(issues ? { issues } : {}),
   }).catch(inputError);
   await writeFileAtomic(out, serializeEvalSet(built.cases));
   const bad = built.cases.filter((c) => c.label === "bad").length;
   if (flags.json) {
     io.stdout.write(
-      `${JSON.stringify({ file: out, bad, good: built.cases.length - bad, notes: built.notes }, null, 2)}\n`,
+      `${JSON.stringify({ file: out, bad, good: built.cases.length - bad, notes: built.notes, fixes: built.fixes }, null, 2)}\n`,
     );
     return;
   }
@@ -129,6 +147,49 @@ async function runAction(io: CliIO, set: string, flags: RunFlags): Promise<void>
   else io.stdout.write(`${shownPath(io.cwd, join(store, "eval.md"))}\n`);
 }
 
+interface TuneFlags {
+  out?: string;
+  target: number;
+  write?: string;
+  json?: boolean;
+}
+
+/** "0.8" -> 0.8; anything outside (0, 1] is a usage error naming the flag. */
+function parseTarget(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 1))
+    throw new ExitError(
+      `--target: expected a precision between 0 and 1 (e.g. 0.8), got ${JSON.stringify(value)}`,
+      2,
+    );
+  return n;
+}
+
+/** `debate gate eval tune`: the blocking policy reaching the target precision with the best recall. */
+async function tuneAction(io: CliIO, set: string, flags: TuneFlags): Promise<void> {
+  const [{ readEvalSet }, { renderTunedPolicy, tuneFromStore }, { writeFileAtomic }] = await Promise.all([
+    import("../gate-eval/set-file.js"),
+    import("../gate-eval/tune.js"),
+    import("@debatekit/files"),
+  ]);
+  const file = resolve(io.cwd, set);
+  const cases = await readEvalSet(file).catch(inputError);
+  const store = resolve(io.cwd, flags.out ?? `${file.replace(/\.jsonl$/, "")}.eval`);
+  const { result, policy } = await tuneFromStore(cases, store, flags.target).catch(inputError);
+  const out = resolve(io.cwd, flags.write ?? join(store, "tuned-policy.yml"));
+  await writeFileAtomic(join(store, "tune.json"), `${JSON.stringify(result, null, 2)}\n`);
+  if (result.chosen) await writeFileAtomic(out, renderTunedPolicy(policy, result, result.chosen));
+  if (flags.json)
+    io.stdout.write(`${JSON.stringify({ ...result, ...(result.chosen ? { file: out } : {}) }, null, 2)}\n`);
+  if (!result.chosen)
+    throw new ExitError(
+      `no severity threshold reaches precision ${flags.target} on these ${result.cases} case(s) (figures in ${shownPath(io.cwd, join(store, "tune.json"))}); lower --target or add cases`,
+      1,
+    );
+  if (!flags.json)
+    io.stdout.write(`${shownPath(io.cwd, out)}: block_on [${result.chosen.block_on.join(", ")}]\n`);
+}
+
 /** Adds `eval build` and `eval run` to the `gate` command (registered before this). */
 export function registerGateEval(program: Command, io: CliIO): void {
   const gate = program.commands.find((c) => c.name() === "gate");
@@ -153,9 +214,20 @@ export function registerGateEval(program: Command, io: CliIO): void {
     .option("--max <n>", "at most this many bad cases (and as many good)", parsePositiveInt)
     .option(
       "--pattern <regex...>",
-      "what a bug-fixing commit's message matches (case-insensitive; replaces the defaults: fix/fixes/fixed, bug, closes/resolves #N, reverts)",
+      "fix words a bug-fixing commit's subject matches (case-insensitive; replaces the defaults: fix/fixes/fixed/fixing, bug); conventional types other than fix (feat:, docs:, chore:, ...) never count",
     )
-    .option("--json", "print the file, the counts and the notes (commits skipped and why) as JSON")
+    .option(
+      "--fix-in-body",
+      "also look for fix words in a commit's body (off: a squashed pull request's body lists every commit's subject)",
+    )
+    .option(
+      "--issues <jsonl>",
+      'the tracker\'s issues, one a line ({"number": 12, "labels": ["bug"]}): a commit referring to an issue labelled bug is a fix',
+    )
+    .option(
+      "--json",
+      "print the file, the counts, the notes (commits skipped and why) and the commits taken for fixes (and why) as JSON",
+    )
     .action((flags: BuildFlags) => buildAction(io, flags));
   evaluation
     .command("run")
@@ -177,4 +249,18 @@ export function registerGateEval(program: Command, io: CliIO): void {
     ])
     .option("--json", "print the figures as JSON")
     .action((set: string, flags: RunFlags) => runAction(io, set, flags));
+  evaluation
+    .command("tune")
+    .description(
+      "from an evaluation's results (no seat asked), write the policy whose blocking severities reach a target precision with the best recall, with the figures it rests on and their 95% intervals",
+    )
+    .argument("<set>", "the labelled set the evaluation ran")
+    .option(
+      "--out <dir>",
+      "the evaluation's results folder (default: the set's path without .jsonl, plus .eval)",
+    )
+    .option("--target <precision>", "the precision the policy must reach (0 to 1)", parseTarget, 0.6)
+    .option("--write <file>", "where the tuned policy goes (default: <results>/tuned-policy.yml)")
+    .option("--json", "print every threshold's figures and the choice as JSON")
+    .action((set: string, flags: TuneFlags) => tuneAction(io, set, flags));
 }

@@ -1,13 +1,16 @@
 import type { GateEvalCase, GateEvalDefect } from "@debatekit/schema";
+import { type FileDiff, isPunctuation } from "./cosmetic.js";
+import { classifyFix, DEFAULT_FIX_PATTERNS, type FixDecision, type IssueLabels } from "./fix-commits.js";
 import {
   blameOnParent,
   changeSize,
-  DEFAULT_FIX_PATTERNS,
-  isFixCommit,
+  commitDiff,
   type LoggedCommit,
+  passCosmetic,
   readLog,
   removedByFix,
   revertedCommit,
+  type TracedLine,
 } from "./szz.js";
 
 /** What `debate gate eval build` reads. */
@@ -22,8 +25,12 @@ export interface BuildOptions {
   since?: string;
   /** At most this many bad cases (and as many good ones). */
   max?: number;
-  /** Regular expressions (case-insensitive) a bug-fixing commit's message matches; default DEFAULT_FIX_PATTERNS. */
+  /** Regular expressions (case-insensitive) of fix words a bug-fixing commit's subject has; default DEFAULT_FIX_PATTERNS. */
   patterns?: readonly string[];
+  /** Also look for fix words in a commit's body (off by default: squashed pull requests list every commit). */
+  fixInBody?: boolean;
+  /** The tracker's labels per issue: a commit referring to an issue labelled as a bug is a fix. */
+  issues?: IssueLabels;
   /** A commit touching more files than this is huge: never a fix nor a suspect (default 20). */
   maxFiles?: number;
   /** A commit changing more lines than this is huge (default 500). */
@@ -34,6 +41,8 @@ export interface BuildOptions {
 export interface BuiltSet {
   cases: GateEvalCase[];
   notes: string[];
+  /** Every commit taken for a bug fix (merges and the root included), oldest first, and why. */
+  fixes: Array<{ sha: string; subject: string; reasons: string[] }>;
 }
 
 const short = (sha: string) => sha.slice(0, 7);
@@ -50,14 +59,31 @@ export async function buildEvalSet(options: BuildOptions): Promise<BuiltSet> {
   };
   const bad = new Map<string, GateEvalCase>();
   const fixes = new Set<string>();
+  const taken: BuiltSet["fixes"] = [];
+  const fixOptions = {
+    patterns,
+    ...(options.fixInBody ? { body: true } : {}),
+    ...(options.issues ? { issues: options.issues } : {}),
+  };
+  const diffs = new Map<string, Promise<FileDiff[] | undefined>>();
+  const diffOf = (sha: string) => {
+    if (!diffs.has(sha)) diffs.set(sha, commitDiff(options.repo, sha));
+    return diffs.get(sha)!;
+  };
   // Oldest fix first: a change blamed by two fixes is labelled with the first that fixed it.
-  for (const fix of [...log].reverse().filter((c) => isFixCommit(c, patterns))) {
+  for (const fix of [...log].reverse()) {
+    const decision = classifyFix(fix, fixOptions);
+    if (!decision.fix) continue;
     fixes.add(fix.sha);
-    const found = await suspectsOf(options.repo, fix, huge, notes);
+    taken.push({ sha: fix.sha, subject: fix.subject, reasons: decision.reasons });
+    const found = await suspectsOf(options.repo, fix, { huge, notes, diffOf });
     for (const [sha, lines] of found) {
       const suspect = byShort.get(sha) ?? [...byShort.values()].find((c) => c.sha.startsWith(sha));
       if (!suspect) {
-        notes.push(`${short(fix.sha)}: blamed ${short(sha)}, outside the history read (--since): skipped`);
+        const where = options.since
+          ? "outside the history read (--since)"
+          : `not in the history of ${options.rev ?? "HEAD"}`;
+        notes.push(`${short(fix.sha)}: blamed ${short(sha)}, ${where}: skipped`);
         continue;
       }
       const why = await unusable(suspect, huge);
@@ -70,26 +96,34 @@ export async function buildEvalSet(options: BuildOptions): Promise<BuiltSet> {
         known.reasons.push(`also fixed by ${short(fix.sha)} "${fix.subject}"`);
         continue;
       }
-      bad.set(suspect.sha, badCase(options.repoRef, suspect, fix, lines));
+      bad.set(suspect.sha, badCase(options.repoRef, suspect, fix, decision, lines));
     }
   }
   const cases = [...bad.values()].slice(0, options.max ?? Number.POSITIVE_INFINITY);
   const good = await goodCases(options, log, new Set([...bad.keys(), ...fixes]), cases.length, huge);
-  return { cases: [...cases, ...good], notes };
+  return { cases: [...cases, ...good], notes, fixes: taken };
 }
 
-/** The commits a fix blames (sha -> the lines, as each suspect has them); notes why a fix yields none. */
+/** What a fix blames on one commit: the lines (as that commit has them) and the cosmetic commits passed over to reach it. */
+interface Suspect {
+  defects: GateEvalDefect[];
+  passed: string[];
+}
+
+type Huge = (sha: string) => Promise<{ files: number; lines: number } | undefined>;
+
+/** The commits a fix blames (sha -> its lines); notes why a fix yields none. */
 async function suspectsOf(
   repo: string,
   fix: LoggedCommit,
-  huge: (sha: string) => Promise<{ files: number; lines: number } | undefined>,
-  notes: string[],
-): Promise<Map<string, GateEvalDefect[]>> {
-  const found = new Map<string, GateEvalDefect[]>();
+  tools: { huge: Huge; notes: string[]; diffOf: (sha: string) => Promise<FileDiff[] | undefined> },
+): Promise<Map<string, Suspect>> {
+  const { huge, notes } = tools;
+  const found = new Map<string, Suspect>();
   const reverted = revertedCommit(fix);
   if (reverted) {
     // A revert names the change it undoes: that change is the suspect, with no line to point at.
-    found.set(reverted, []);
+    found.set(reverted, { defects: [], passed: [] });
     return found;
   }
   if (fix.parents.length !== 1) {
@@ -105,11 +139,28 @@ async function suspectsOf(
   }
   const removed = await removedByFix(repo, fix.sha);
   if (removed.length === 0) {
-    notes.push(`${short(fix.sha)}: only adds lines (or changes whitespace and comments): no suspect`);
+    notes.push(
+      `${short(fix.sha)}: only adds lines (or changes whitespace, comments, tests, docs or lock files): no suspect`,
+    );
     return found;
   }
-  for (const line of await blameOnParent(repo, fix.sha, removed))
-    found.set(line.suspect, [...(found.get(line.suspect) ?? []), { file: line.file, line: line.line }]);
+  const traced: TracedLine[] = [];
+  const blamed = await blameOnParent(repo, fix.sha, removed);
+  for (const line of blamed) traced.push(await passCosmetic(repo, line, tools.diffOf, line.fixed));
+  for (const line of traced) {
+    const s = found.get(line.suspect) ?? { defects: [], passed: [] };
+    s.defects.push({ file: line.file, line: line.line });
+    for (const p of line.passed) s.passed.push(`${short(p.sha)} (${p.kind})`);
+    found.set(line.suspect, s);
+  }
+  // A suspect blamed only for lines like `}` is no suspect: such a line says nothing alone.
+  for (const [sha] of found) {
+    const lines = traced.filter((l) => l.suspect === sha);
+    if (lines.every((l) => isPunctuation(l.text))) {
+      found.delete(sha);
+      notes.push(`${short(fix.sha)}: blamed ${short(sha)} only for punctuation lines: skipped`);
+    }
+  }
   return found;
 }
 
@@ -128,8 +179,10 @@ function badCase(
   repoRef: string,
   suspect: LoggedCommit,
   fix: LoggedCommit,
-  defects: GateEvalDefect[],
+  decision: FixDecision,
+  found: Suspect,
 ): GateEvalCase {
+  const { defects, passed } = found;
   const where = defects.map((d) => `${d.file}:${d.line}`).join(", ");
   return {
     id: `bad-${short(suspect.sha)}`,
@@ -144,6 +197,8 @@ function badCase(
       defects.length > 0
         ? `the fix removed or changed ${where}, written by this change`
         : "the fix reverts this change",
+      `a fix because ${decision.reasons.join("; ")}`,
+      ...(passed.length > 0 ? [`passed over cosmetic changes: ${[...new Set(passed)].join(", ")}`] : []),
     ],
   };
 }

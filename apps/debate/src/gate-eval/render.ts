@@ -7,6 +7,7 @@ export const OFFLINE_NOTE =
   "These figures come from scripted seats (replay or a loopback model server): they measure the pipeline, not a model. Give the policy real seats (e.g. critic: { adapter: codex }, judge: { adapter: claude }) to measure a model.";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const range = (b: readonly [number, number]) => `${pct(b[0])} to ${pct(b[1])}`;
 
 /** "66.7% [20.8%, 93.9%] (2/3)", or "n/a (0/0)": never a figure without its count. */
 export function formatProportion(p: Proportion): string {
@@ -26,6 +27,7 @@ interface EvalView {
   title: string;
   note?: string;
   counts: string;
+  labels: string[];
   thresholds: ThresholdView[];
   facts: string[];
 }
@@ -52,6 +54,12 @@ function thresholdView(t: ThresholdSummary): ThresholdView {
       ["false-positive rate (good changes blocked)", formatProportion(t.rates.false_positive_rate)],
       ["undecided rate", formatProportion(t.rates.undecided_rate)],
       ["blocks pointing at the defect's line (±3) / file / elsewhere", pointed],
+      ...(t.under_labels
+        ? [
+            ["recall if bad labels are as right as measured", range(t.under_labels.recall)],
+            ["false-positive rate likewise", range(t.under_labels.false_positive_rate)],
+          ]
+        : []),
     ],
   };
 }
@@ -67,12 +75,23 @@ function evalView(s: EvalSummary): EvalView {
     title: "debatekit gate evaluation",
     ...(s.offline ? { note: OFFLINE_NOTE } : {}),
     counts: `${s.cases.n} cases: ${s.cases.bad} bad, ${s.cases.good} good.`,
+    labels: labelFacts(s),
     thresholds: s.thresholds.map(thresholdView),
     facts: [
       `Judge agreement: ${agreement}`,
       `Per change: ${p.calls.toFixed(1)} seat calls, $${p.cost_usd.toFixed(4)}${unknown}, ${(p.wall_ms / 1000).toFixed(1)} s (mean of ${p.n} cases)`,
     ],
   };
+}
+
+/** What the report says of its labels: how they were made, how often right, what that does to the figures. */
+function labelFacts(s: EvalSummary): string[] {
+  const l = s.labels;
+  return [
+    `How the labels were made (by \`gate eval build\`; a hand-written set has its own): ${l.method}`,
+    `Measured on ${l.oracle}: bad labels right ${formatProportion(l.precision)}; commits taken for fixes that fix a bug ${formatProportion(l.fix_precision)}.`,
+    'So the labels are no ground truth: a blocked "bad" case may be a good change, and recall and the false-positive rate lie in the ranges given under each threshold (a wrong bad label taken as a good change; good labels taken as right).',
+  ];
 }
 
 const mdRow = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
@@ -85,6 +104,10 @@ export function renderEvalMarkdown(s: EvalSummary): string {
     "",
     ...(v.note ? [`> ${v.note}`, ""] : []),
     v.counts,
+    "",
+    "## Labels",
+    "",
+    ...v.labels.map((f) => `- ${f}`),
     "",
     ...v.thresholds.flatMap((t) => [
       `## ${t.title}`,
@@ -138,6 +161,8 @@ export function renderEvalHtml(s: EvalSummary): string {
     `<h1>${escapeHtml(v.title)}</h1>`,
     ...(v.note ? [`<p class="note">${escapeHtml(v.note)}</p>`] : []),
     `<p>${escapeHtml(v.counts)}</p>`,
+    "<h2>Labels</h2>",
+    `<ul>${v.labels.map((f) => `<li>${escapeHtml(f)}</li>`).join("")}</ul>`,
     ...v.thresholds.flatMap((t) => [
       `<section><h2>${escapeHtml(t.title)}</h2>`,
       htmlTable("Gate outcome by label", CONFUSION_HEAD, t.confusion, true),

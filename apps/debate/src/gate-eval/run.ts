@@ -163,7 +163,10 @@ async function claimStore(store: string, policy: GatePolicy): Promise<void> {
 }
 
 /** A finished case's result, with any threshold it lacks worked out from its stored gate result (no seat asked). */
-async function readCaseResult(c: GateEvalCase, options: RunOptions): Promise<CaseResult | undefined> {
+export async function readCaseResult(
+  c: GateEvalCase,
+  options: Pick<RunOptions, "store" | "thresholds" | "policy">,
+): Promise<CaseResult | undefined> {
   const file = caseFile(options.store, c.id);
   if (!existsSync(file)) return undefined;
   const stored = JSON.parse(await readFile(file, "utf8")) as CaseResult;

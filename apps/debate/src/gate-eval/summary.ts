@@ -1,6 +1,21 @@
 import type { GatePolicy, SeatConfig } from "@debatekit/schema";
 import type { CaseResult, Pointed } from "./case-result.js";
-import { type Confusion, confusionOf, panelAgreement, type Rates, ratesOf } from "./metrics.js";
+import {
+  type Bounds,
+  boundsUnderLabels,
+  fixPrecision,
+  LABEL_METHOD,
+  LABEL_QUALITY,
+  labelPrecision,
+} from "./label-quality.js";
+import {
+  type Confusion,
+  confusionOf,
+  type Proportion,
+  panelAgreement,
+  type Rates,
+  ratesOf,
+} from "./metrics.js";
 
 /** The figures of one severity threshold. */
 export interface ThresholdSummary {
@@ -9,6 +24,18 @@ export interface ThresholdSummary {
   rates: Rates;
   /** Of the blocked bad cases whose defect the set names: where the blocking finding pointed. */
   pointed: Record<Pointed, number> & { n: number };
+  /** Recall and false-positive rate if the bad labels are only as right as measured on the oracle. */
+  under_labels?: { recall: Bounds; false_positive_rate: Bounds };
+}
+
+/** How the labels were made and how often they are right, as measured on the shipped oracle. */
+export interface LabelSummary {
+  method: string;
+  oracle: string;
+  /** Bad labels whose blamed commit wrote the defect. */
+  precision: Proportion;
+  /** Commits taken for bug fixes that fix a bug. */
+  fix_precision: Proportion;
 }
 
 /** What `debate gate eval run --json` prints, and eval.md renders. Every figure carries its case count. */
@@ -20,6 +47,7 @@ export interface EvalSummary {
   per_change: { n: number; calls: number; cost_usd: number; unknown_cost_calls: number; wall_ms: number };
   /** True when every seat is scripted (replay, a loopback server): the figures measure the pipeline, not a model. */
   offline: boolean;
+  labels: LabelSummary;
 }
 
 const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
@@ -42,6 +70,12 @@ export function summarizeEval(
       const confusion = confusionOf(at);
       const located = at.filter((r) => r.label === "bad" && r.pointed !== undefined);
       const count = (p: Pointed) => located.filter((r) => r.pointed === p).length;
+      const bad = confusion.bad.blocked + confusion.bad.pass + confusion.bad.undecided;
+      const good = confusion.good.blocked + confusion.good.pass + confusion.good.undecided;
+      const under = boundsUnderLabels(
+        { bad, badBlocked: confusion.bad.blocked, good, goodBlocked: confusion.good.blocked },
+        labelPrecision(),
+      );
       return {
         threshold,
         confusion,
@@ -52,6 +86,7 @@ export function summarizeEval(
           file: count("file"),
           elsewhere: count("elsewhere"),
         },
+        ...(under ? { under_labels: under } : {}),
       };
     }),
     ...(agreement ? { agreement } : {}),
@@ -63,6 +98,12 @@ export function summarizeEval(
       wall_ms: mean(results.map((r) => r.wall_ms)),
     },
     offline,
+    labels: {
+      method: LABEL_METHOD,
+      oracle: LABEL_QUALITY.oracle,
+      precision: labelPrecision(),
+      fix_precision: fixPrecision(),
+    },
   };
 }
 

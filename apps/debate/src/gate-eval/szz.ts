@@ -1,6 +1,17 @@
 // SZZ (Sliwerski, Zimmermann, Zeller): a bug-fixing commit's removed or changed lines, blamed on the
 // fix's parent, name the commits that introduced the bug. Pure parsing here; git.ts runs git.
 import { unquoteGitPath } from "@debatekit/core";
+import {
+  cosmeticOrigin,
+  type FileDiff,
+  isInertLine,
+  isNonCodePath,
+  type Origin,
+  parseDiff,
+  type TokenChange,
+  tokensFixed,
+  untouchedOrigin,
+} from "./cosmetic.js";
 import { git } from "./git.js";
 
 /** One commit of the history, as `git log` gives it. */
@@ -16,6 +27,8 @@ export interface RemovedLine {
   file: string;
   line: number;
   text: string;
+  /** When the fix edited the line in place: the tokens it took out and put in (the defect is among them). */
+  fixed?: TokenChange;
 }
 
 /** A commit blamed for a line a fix removed: where the line was in that commit. */
@@ -24,16 +37,9 @@ export interface BlamedLine {
   file: string;
   line: number;
   text: string;
+  /** The line's number in the blamed revision (the fix's parent). */
+  final: number;
 }
-
-/** What matches a bug-fixing commit message by default: fix words, `Fixes #N` links, reverts. */
-export const DEFAULT_FIX_PATTERNS = [
-  "\\bfix(e[sd])?\\b",
-  "\\bbug\\b",
-  "\\b(close[sd]?|resolve[sd]?) #\\d+",
-  '^Revert "',
-  "This reverts commit [0-9a-f]{7,40}",
-];
 
 const FIELD = "\x1f";
 const RECORD = "\x1e";
@@ -56,12 +62,6 @@ export async function readLog(repo: string, rev: string, since?: string): Promis
   return parseLog(await git(repo, "log", format, ...(since ? [`--since=${since}`] : []), rev, "--"));
 }
 
-/** Whether `commit`'s message matches one of `patterns` (case-insensitive, multi-line regular expressions). */
-export function isFixCommit(commit: LoggedCommit, patterns: readonly RegExp[]): boolean {
-  const message = `${commit.subject}\n${commit.body}`;
-  return patterns.some((p) => p.test(message));
-}
-
 /** The commit a revert's message names (`This reverts commit X.`), if any. */
 export function revertedCommit(commit: LoggedCommit): string | undefined {
   return /This reverts commit ([0-9a-f]{7,40})/.exec(commit.body)?.[1];
@@ -73,43 +73,15 @@ export function isCommentOrBlank(text: string): boolean {
   return t === "" || /^(\/\/|#|\/\*|\*|--|<!--)/.test(t);
 }
 
-/**
- * The lines a `git diff --unified=0` removed or changed, numbered as the old side has it (a hunk
- * that only adds lines contributes nothing). Comment-only and blank lines are left out.
- */
-export function parseRemovedLines(diff: string): RemovedLine[] {
-  const out: RemovedLine[] = [];
-  let file: string | undefined;
-  let line = 0;
-  for (const text of diff.split("\n")) {
-    if (text.startsWith("--- ")) {
-      file = text === "--- /dev/null" ? undefined : unquoteGitPath(text.slice(4)).replace(/^a\//, "");
-      continue;
-    }
-    if (text.startsWith("+++ ")) continue;
-    const hunk = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(text);
-    if (hunk) {
-      line = Number(hunk[1]);
-      continue;
-    }
-    if (text.startsWith("-") && file !== undefined) {
-      const body = text.slice(1);
-      if (!isCommentOrBlank(body)) out.push({ file, line, text: body });
-      line++;
-    }
-  }
-  return out;
-}
-
 /** Parses `git blame --porcelain`: for each line, the commit it comes from and its line and file there. */
 export function parseBlame(text: string): BlamedLine[] {
   const files = new Map<string, string>();
   const out: BlamedLine[] = [];
-  let current: { suspect: string; line: number } | undefined;
+  let current: { suspect: string; line: number; final: number } | undefined;
   for (const row of text.split("\n")) {
-    const head = /^([0-9a-f]{40}) (\d+) \d+/.exec(row);
+    const head = /^([0-9a-f]{40}) (\d+) (\d+)/.exec(row);
     if (head) {
-      current = { suspect: head[1]!, line: Number(head[2]) };
+      current = { suspect: head[1]!, line: Number(head[2]), final: Number(head[3]) };
       continue;
     }
     if (row.startsWith("filename ") && current)
@@ -133,36 +105,100 @@ export async function changeSize(repo: string, sha: string): Promise<{ files: nu
   return { files: rows.length, lines };
 }
 
-/** The lines `fix` removed or changed (whitespace ignored), as its parent has them. */
+/** Options of git diff and git blame on a handed repository: no external diff or text conversion. */
+const DIFF = ["--unified=0", "--no-color", "--no-ext-diff", "--no-textconv"];
+
+/**
+ * The lines `fix` removed or changed, as its parent has them: whitespace ignored, renames followed (a
+ * renamed file's unchanged lines are not removed), and nothing from files that carry no behaviour
+ * (tests, docs, lock files) nor blank or comment lines.
+ */
 export async function removedByFix(repo: string, fix: string): Promise<RemovedLine[]> {
-  return parseRemovedLines(
-    await git(
-      repo,
-      "diff",
-      "--unified=0",
-      "--no-color",
-      "--no-ext-diff",
-      "-w",
-      "--no-renames",
-      `${fix}^`,
-      fix,
-      "--",
-    ),
+  const files = parseDiff(await git(repo, "diff", ...DIFF, "-w", "-M", `${fix}^`, fix, "--"));
+  return files.flatMap((f) =>
+    f.oldPath === undefined || isNonCodePath(f.oldPath)
+      ? []
+      : f.hunks.flatMap((h) =>
+          h.removed
+            .filter((r) => !isCommentOrBlank(r.text) && !isInertLine(f.oldPath!, r.text))
+            .map((r) => {
+              const fixed = tokensFixed(h, r.text);
+              return { file: f.oldPath!, ...r, ...(fixed ? { fixed } : {}) };
+            }),
+        ),
   );
 }
 
-/** Blames `lines` on `fix`'s parent (whitespace ignored), one `git blame` per file. */
+/** `git blame` of one line at `rev`: whitespace, moves and copies ignored (-w -M -C). */
+export async function blameLine(
+  repo: string,
+  rev: string,
+  file: string,
+  line: number,
+): Promise<BlamedLine[]> {
+  return parseBlame(
+    await git(repo, "blame", "--porcelain", "-w", "-M", "-C", "-L", `${line},${line}`, rev, "--", file),
+  );
+}
+
+/** Blames `lines` on `fix`'s parent (whitespace, moves and copies ignored), one `git blame` per file. */
 export async function blameOnParent(
   repo: string,
   fix: string,
   lines: readonly RemovedLine[],
-): Promise<BlamedLine[]> {
+): Promise<Array<BlamedLine & { fixed?: TokenChange }>> {
   const byFile = new Map<string, number[]>();
   for (const l of lines) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l.line]);
   const out: BlamedLine[] = [];
   for (const [file, numbers] of byFile) {
     const ranges = numbers.flatMap((n) => ["-L", `${n},${n}`]);
-    out.push(...parseBlame(await git(repo, "blame", "--porcelain", "-w", ...ranges, `${fix}^`, "--", file)));
+    const blamed = parseBlame(
+      await git(repo, "blame", "--porcelain", "-w", "-M", "-C", ...ranges, `${fix}^`, "--", file),
+    );
+    for (const b of blamed) {
+      const asked = lines.find((l) => l.file === file && l.line === b.final);
+      out.push({ ...b, ...(asked?.fixed ? { fixed: asked.fixed } : {}) });
+    }
   }
   return out;
+}
+
+/** A blamed line followed past cosmetic changes, and the commits passed over (why, for the reasons). */
+export interface TracedLine extends BlamedLine {
+  passed: Array<{ sha: string; kind: Origin["kind"] | "did not write what the fix changed" }>;
+}
+
+/**
+ * Follows a blamed line back while the commit blamed for it changed it only cosmetically (whitespace,
+ * formatting, a move, an identifier renamed, a type alias expanded): the commit before it wrote the
+ * behaviour. At most `hops` steps; a root commit ends the walk (its line stays blamed on it).
+ */
+export async function passCosmetic(
+  repo: string,
+  blamed: BlamedLine,
+  diffOf: (sha: string) => Promise<FileDiff[] | undefined>,
+  fixed?: TokenChange,
+  hops = 5,
+): Promise<TracedLine> {
+  let at: TracedLine = { ...blamed, passed: [] };
+  for (let i = 0; i < hops; i++) {
+    const files = await diffOf(at.suspect);
+    const cosmetic = files && cosmeticOrigin(files, at.file, at.line);
+    const untouched =
+      files && !cosmetic && fixed ? untouchedOrigin(files, at.file, at.line, fixed) : undefined;
+    const origin =
+      cosmetic ?? (untouched && { ...untouched, kind: "did not write what the fix changed" as const });
+    if (!origin) break;
+    const [before] = await blameLine(repo, `${at.suspect}^`, origin.file, origin.line).catch(() => []);
+    if (!before) break;
+    at = { ...before, passed: [...at.passed, { sha: at.suspect, kind: origin.kind }] };
+  }
+  return at;
+}
+
+/** A commit's own diff against its first parent (no whitespace ignored: formatting is judged here), or undefined for a root. */
+export async function commitDiff(repo: string, sha: string): Promise<FileDiff[] | undefined> {
+  const parents = (await git(repo, "rev-list", "--parents", "-n", "1", sha, "--")).trim().split(" ");
+  if (parents.length < 2) return undefined;
+  return parseDiff(await git(repo, "diff", ...DIFF, "-M", `${sha}^`, sha, "--"));
 }
