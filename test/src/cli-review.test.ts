@@ -73,7 +73,7 @@ async function reviewCommit(slug: string, extra: string[] = []): Promise<string>
     repo,
   );
   // Recorded answers have no findings of their own to favour: no warning that they might.
-  expect(made.stderr).not.toContain("is the critic's adapter");
+  expect(made.stderr).not.toContain("is the critic's own adapter");
   expect(made.code).toBe(0);
   const dir = join(work, "debates", slug);
   await copyFile(join(example, "code.jsonl"), join(dir, "replay.jsonl"));
