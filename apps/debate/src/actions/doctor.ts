@@ -216,6 +216,9 @@ async function seatsToCheck(state: AnyState, onlyUsed = false): Promise<Array<[s
   });
 }
 
+/** Adapters that start no program of their own: nothing to install (an http seat's server is checked when called). */
+const NO_PROGRAM = new Set(["http", "manual", "replay"]);
+
 /** Every adapter's row (default seats: no model, no command). */
 export function diagnoseAdapters(context: {
   debateDir: string;
@@ -235,11 +238,12 @@ export function nextStep(row: DoctorRow): string | undefined {
 /**
  * Every seat of the debate in `dir` checked as doctor checks it: a seat whose program the user has
  * not allowed is shown, never started. `shown` names the folder in hints (`debate allow <shown>`).
- * `onlyUsed`: only the seats the debate's length calls (its format's plannedCalls).
+ * `onlyUsed`: only the seats the debate's length calls (its format's plannedCalls); `programsOnly`:
+ * only seats that start a program (no http seat's server is contacted, no person or recording checked).
  */
 export async function diagnoseDebateSeats(
   dir: string,
-  context: { env: NodeJS.ProcessEnv; shown: string; onlyUsed?: boolean },
+  context: { env: NodeJS.ProcessEnv; shown: string; onlyUsed?: boolean; programsOnly?: boolean },
 ): Promise<DoctorRow[]> {
   const { loadConsent, readDebateFolder, readFolderPrograms, shellQuote } = await import("@debatekit/files");
   const { env, shown } = context;
@@ -251,7 +255,9 @@ export async function diagnoseDebateSeats(
       2,
     );
   }
-  const seats = await seatsToCheck(read.value.state, context.onlyUsed);
+  const seats = (await seatsToCheck(read.value.state, context.onlyUsed)).filter(
+    ([, seat]) => !context.programsOnly || !NO_PROGRAM.has(seat.adapter),
+  );
   const consent = await loadConsent(env);
   const { dir: realDir } = await readFolderPrograms(dir, { env });
   return Promise.all(

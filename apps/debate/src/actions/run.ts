@@ -54,9 +54,6 @@ export async function runDebateAction(ctx: ActionContext, input: RunInput): Prom
   });
 }
 
-/** Adapters that start no program of their own: nothing to install (an http seat's server is checked when called). */
-const NO_PROGRAM = new Set(["http", "manual", "replay"]);
-
 /**
  * A seat the debate will still call whose program is not installed is found before the first call,
  * in every format: exit 2 with each such seat and how to install it, nothing asked or written, and
@@ -74,8 +71,13 @@ async function refuseMissingPrograms(ctx: ActionContext, dir: string): Promise<v
   const state = read.value.state;
   const next = formatOfState(state).next(state);
   if (next.kind !== "ask" && next.kind !== "advance") return;
-  const rows = await diagnoseDebateSeats(resolve(ctx.cwd, dir), { env: ctx.env, shown: dir, onlyUsed: true });
-  const missing = rows.filter((r) => !r.notAllowed && !r.installed && !NO_PROGRAM.has(r.adapter));
+  const rows = await diagnoseDebateSeats(resolve(ctx.cwd, dir), {
+    env: ctx.env,
+    shown: dir,
+    onlyUsed: true,
+    programsOnly: true,
+  });
+  const missing = rows.filter((r) => !r.notAllowed && !r.installed);
   if (missing.length === 0) return;
   throw new ExitError(
     [
