@@ -48,7 +48,9 @@ describe("debate new --format crossfire", () => {
       dir,
     ]);
     expect(made.code).toBe(0);
-    expect(made.stderr).toContain("warning: the judge (codex) is the same adapter and model as the proposer");
+    expect(made.stderr).toContain(
+      "warning: the judge (codex) is the proposer's own adapter, model and endpoint",
+    );
     const text = await readFile(join(dir, "should-we-move-the-api-to-grpc/debate.md"), "utf8");
     expect(text).toMatch(
       /^format: crossfire\nrounds: 3\ncurrent_exchange: 1\ncurrent_phase: awaiting_proposer\n/m,

@@ -73,7 +73,7 @@ async function reviewCommit(slug: string, extra: string[] = []): Promise<string>
     repo,
   );
   // Recorded answers have no findings of their own to favour: no warning that they might.
-  expect(made.stderr).not.toContain("is the critic's adapter");
+  expect(made.stderr).not.toContain("is the critic's own adapter");
   expect(made.code).toBe(0);
   const dir = join(work, "debates", slug);
   await copyFile(join(example, "code.jsonl"), join(dir, "replay.jsonl"));
@@ -200,7 +200,7 @@ describe("debate review", () => {
       repo,
     );
     expect(manual.code).toBe(0);
-    expect(manual.stderr).not.toContain("critic's adapter");
+    expect(manual.stderr).not.toContain("critic's own adapter");
     const cli = await debate(
       [
         "review",
@@ -213,7 +213,9 @@ describe("debate review", () => {
       ],
       repo,
     );
-    expect(cli.stderr).toContain("warning: the judge (codex) is the critic's adapter");
+    expect(cli.stderr).toContain(
+      "warning: the judge (codex) is the critic's own adapter, model and endpoint",
+    );
   });
 
   it("manual: the run ends waiting for `decision:`; once written in debate.md the next run applies it", async () => {

@@ -230,7 +230,7 @@ describe("debate new", () => {
       .result;
     expect(self.code).toBe(1);
     expect(self.stderr).toMatch(
-      /SELF_JUDGING.*claude is also a debater \(proposition\).*--allow-self-judging/,
+      /SELF_JUDGING.*the judge claude is also the proposition.*--allow-self-judging/,
     );
     const allowed = await start([
       "new",

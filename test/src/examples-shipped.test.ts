@@ -55,6 +55,11 @@ describe("debate example", () => {
       const see = /^see: (.*)$/m.exec(copied.stdout)?.[1];
       // Something to do, either way: commands that run it, or the file that explains the setup.
       expect(next.length > 0 || see !== undefined, `${name}: ${copied.stdout}`).toBe(true);
+      // "Runs offline" only of a copy whose next lines run (below, with no CLI and no network).
+      const says = /^created .* \((.*)\)$/m.exec(copied.stdout)?.[1];
+      if (next.length > 0) expect(says, name).toBe("recorded answers: runs offline");
+      else expect(says, name).not.toMatch(/recorded|offline/);
+      if (name === "gate") expect(says).toMatch(/needs? codex and claude|calls codex and claude/);
       if (see) expect(await exists(join(cwd, see.replace(`'${folder}'`, folder)))).toBe(true);
       for (const line of next) {
         const ran = spawnSync("sh", ["-c", line], { cwd, env: shellEnv, encoding: "utf8", timeout: 120_000 });

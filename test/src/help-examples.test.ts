@@ -6,11 +6,13 @@ import { buggySum, gitEnv, goodSum } from "./gate-fixtures.js";
 import { debate, debateBin, newcomer, type Ran } from "./newcomer.js";
 import { repoRoot } from "./workspace.js";
 
-// Every example a `--help` shows is run through the built binary, in a workspace holding what the
-// examples name: debates/tests-first (a replay debate), a git repository with a change on a branch,
-// a policy, motions. No seat's CLI is on PATH (only node, git and a do-nothing browser), so nothing
-// calls a model or the network: an example that needs one must end with a clear error, never with
-// commander's usage error.
+// Every example a `--help` shows is run through the built binary, each command's examples in order
+// from an empty folder of their own, as a reader would follow them: what an example names, an
+// earlier example of the same help made (`debate example ...` copies an offline debate). The gate's
+// examples review a change, so theirs is a git repository with a change on a branch and a policy.
+// No seat's CLI is on PATH (only node, git and a do-nothing browser), so nothing calls a model or
+// the network: an example that needs one must end with a clear error, never with commander's usage
+// error.
 
 /** What commander prints when an example's words do not match the command's declaration. */
 const usageError = /error: (missing required argument|unknown option|too many arguments|unknown command)/;
@@ -21,12 +23,13 @@ const usageError = /error: (missing required argument|unknown option|too many ar
  */
 const expectedExit: Record<string, number | "any"> = {
   'debate new "This house would write tests first"': 0,
-  'debate new "This house would write tests first" --proposition claude:sonnet --opposition codex:gpt-5.5:high --judge gemini': 0,
-  'debate new "This house would write tests first" --proposition manual --opposition manual --judge manual': 0,
+  'debate new "This house would ship on Fridays" --proposition claude:sonnet --opposition codex:gpt-5.5:high --judge gemini': 0,
+  'debate new "This house would pair on every change" --proposition manual --opposition manual --judge manual': 0,
   'debate new --format crossfire "gRPC or REST for the public API" --proposer claude --challenger codex': 0,
   // codex and claude are not installed: the gate cannot decide.
   "debate gate --scope base:main --critic codex --judge claude": 2,
   "debate gate --scope range:$BASE..$HEAD --policy .github/debate-gate.yml --sarif gate.sarif --comment gate.md": 2,
+  "debate example ai-review-gate debates/tests-first": 0,
   "debate run debates/tests-first": 0,
   "debate run debates/tests-first --exchanges 2": 0,
   "debate run debates/tests-first --fresh": 0,
@@ -49,11 +52,10 @@ const expectedExit: Record<string, number | "any"> = {
   "debate serve": 0,
   "debate serve --open": 0,
   "debate serve debates/tests-first --port 8800": 0,
-  "debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges opencode --exchanges 3": 0,
+  "debate example tournament-replay tr": 0,
+  "debate tournament new t/ --motions tr/motions.jsonl --seats replay:alice,replay:bob,replay:carol --judges replay --format crossfire --rounds 1 --replay tr/recordings": 0,
   "debate tournament plan t/": 0,
-  // claude, codex and gemini are not installed: every match ends aborted, and the run's exit code
-  // does not say so yet; only the absence of a usage error is checked.
-  "debate tournament run t/ --concurrency 4": "any",
+  "debate tournament run t/ --concurrency 4": 0,
   "debate tournament status t/": 0,
   "debate tournament report t/": 0,
   "debate example": 0,
@@ -65,6 +67,11 @@ const expectedExit: Record<string, number | "any"> = {
 
 /** What some examples must print (stdout and stderr together), where that is cheap to say. */
 const expectedText: Record<string, RegExp> = {
+  "debate run debates/tests-first --exchanges 2": /stopped at --exchanges 2|exchange 2/,
+  "debate run debates/tests-first --verbose": /done: complete after 5 exchange\(s\)/,
+  "debate reset debates/tests-first --to 2": /exchange 2/,
+  "debate tournament run t/ --concurrency 4": /12 done/,
+  "debate tournament report t/": /replay:alice/,
   "debate watch": /watching debates/,
   "debate serve": /^debate serve: open http:\/\/127\.0\.0\.1:\d+\/\?token=/,
   "debate status": /debates\/tests-first/,
@@ -76,15 +83,6 @@ const expectedText: Record<string, RegExp> = {
 
 /** Commands that run until stopped: started, stopped after their first line. */
 const longRunning = new Set(["watch", "serve"]);
-
-/** Commands whose examples are alternatives that would collide (one folder per motion): each runs in a folder of its own. */
-const eachInItsOwnFolder = new Set(["new"]);
-
-/** What an example needs done just before it, when an earlier example of the same help undid it. */
-const before: Record<string, string[]> = {
-  // The example above it took the debate back to exchange 0.
-  "debate reset debates/tests-first --to 2": ["run", "debates/tests-first"],
-};
 
 let root: string;
 let cwd: string;
@@ -191,9 +189,6 @@ beforeAll(async () => {
   await writeFile(join(cwd, "sum.ts"), buggySum);
   git(["commit", "-q", "-am", "faster sum"]);
   env = { ...env, BASE: "main", HEAD: "change" };
-  // What the examples name: a debate folder (offline, replay seats) and a file of motions.
-  await cp(join(repoRoot, "examples/ai-review-gate"), join(cwd, "debates/tests-first"), { recursive: true });
-  await cp(join(repoRoot, "examples/tournament-replay/motions.jsonl"), join(cwd, "motions.jsonl"));
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -209,13 +204,12 @@ describe("every example in every --help", () => {
       "examples with no expected exit code in this test",
     ).toEqual([]);
     const outcomes: string[] = [];
-    for (const [i, { command, example }] of examples.entries()) {
+    for (const { command, example } of examples) {
       const args = argvOf(example);
-      const where = eachInItsOwnFolder.has(command[0]!) ? join(root, `example-${i}`) : cwd;
+      // Each command's examples run in order in an empty folder of their own (the gate's: a repository).
+      const where = command[0] === "gate" ? cwd : join(root, "from-empty", command.join("-"));
       await mkdir(where, { recursive: true });
-      const prepare = before[example];
-      if (prepare) expect(debate(prepare, { cwd: where, env }).code, `before ${example}`).toBe(0);
-      const ran = longRunning.has(command[0]!)
+      const ran = longRunning.has(args[0]!)
         ? await runUntilFirstLine(args, where)
         : debate(args, { cwd: where, env });
       const said = `${ran.stdout}${ran.stderr}`;
@@ -228,5 +222,5 @@ describe("every example in every --help", () => {
         );
     }
     expect(outcomes).toEqual([]);
-  });
+  }, 900_000);
 });

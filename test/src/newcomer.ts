@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./workspace.js";
@@ -100,6 +100,43 @@ export async function installPacked(
     },
   );
   if (install.status !== 0) throw new Error(`npm install -g failed (${install.status}): ${install.stderr}`);
+  return join(prefix, "bin", "debate");
+}
+
+/** The README's command that installs `debate` from a clone: the backticked span that packs the tarballs. */
+export async function cloneInstallCommand(): Promise<string> {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const span = /`(node scripts\/pnpm\.mjs [^`]*pack[^`]*)`/.exec(readme)?.[1];
+  if (!span) throw new Error("README.md has no `node scripts/pnpm.mjs ... pack ...` install command");
+  return span.replace(/\s*\n\s*/g, " ");
+}
+
+/**
+ * Runs the README's clone install command as written, with `sh` in the repository's root (where it
+ * says to run it), into the clean global `prefix`; its `packs/` folder is removed before and after.
+ * Returns the path of the installed `debate`.
+ */
+export async function installAsReadmeSays(prefix: string): Promise<string> {
+  const command = await cloneInstallCommand();
+  const packs = join(repoRoot, "packs");
+  await rm(packs, { recursive: true, force: true });
+  try {
+    const install = spawnSync("sh", ["-c", command], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      timeout: 280_000,
+      env: {
+        ...process.env,
+        npm_config_prefix: prefix,
+        npm_config_userconfig: join(prefix, "..", "npmrc"),
+        npm_config_audit: "false",
+        npm_config_fund: "false",
+      },
+    });
+    if (install.status !== 0) throw new Error(`${command} failed (${install.status}): ${install.stderr}`);
+  } finally {
+    await rm(packs, { recursive: true, force: true });
+  }
   return join(prefix, "bin", "debate");
 }
 

@@ -46,9 +46,14 @@ describe("debate reset", () => {
     // Motion, seats and settings stay; only the marker and the cumulative scores moved.
     const after = await readFile(join(cwd, "to-two/debate.md"), "utf8");
     const changed = after.split("\n").filter((line, i) => line !== before.split("\n")[i]);
-    expect(changed.every((l) => /^(current_exchange|\s+(proposition|opposition): \{ total)/.test(l))).toBe(
-      true,
-    );
+    // (A finished debate's `current_phase: complete` goes back to awaiting_arguments.)
+    expect(
+      changed.every((l) =>
+        /^(current_exchange|current_phase: awaiting_arguments$|\s+(proposition|opposition): \{ total)/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
     expect(after.slice(after.indexOf("# Motion"))).toBe(before.slice(before.indexOf("# Motion")));
     // What was undone is kept, not deleted.
     const kept = join(cwd, "to-two", reset.stdout.match(/kept in to-two\/(.+)\)/)![1]!);

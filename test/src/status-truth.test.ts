@@ -195,13 +195,18 @@ describe("debate status", () => {
 
   it("names the inbox file a manual seat waits for", async () => {
     const made = debate(
-      ["new", "This house would write tests first", "--proposition", "manual", "--opposition", "manual"],
+      // Every seat a person: a run finds a seat whose CLI is not installed before its first call.
+      [
+        "new",
+        "This house would write tests first",
+        "--proposition",
+        "manual",
+        "--opposition",
+        "manual",
+      ].concat(["--judge", "manual"]),
       { cwd, env },
     );
     expect(made.code, made.stderr).toBe(0);
-    await editDebate(join(cwd, "debates/write-tests-first"), (t) =>
-      t.replace(/judge: \{[^}]*\}/, "judge: { adapter: manual }"),
-    );
     expect(debate(["run", "debates/write-tests-first"], { cwd, env }).code).toBe(0);
     const status = debate(["status", "debates"], { cwd, env });
     expect(status.stdout).toContain("waiting for inbox/e000-opposition.md, inbox/e000-proposition.md");

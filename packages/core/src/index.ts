@@ -122,9 +122,11 @@ export {
   FALLBACK_ROLE,
   firstSide,
   isJudgeRole,
+  isSelfJudging,
   judgeRole,
   judgingOf,
   labelsFor,
+  seatWords,
   selfJudging,
 } from "./judging/panel.js";
 export { flipRate, krippendorffAlpha, meanDeviation } from "./judging/reliability.js";

@@ -84,6 +84,8 @@ export type AnyState = DebateState<FrontmatterBase>;
 export type NextAction =
   | { kind: "arguments"; exchange: number; task: "opening" | "rebuttal" }
   | { kind: "judgment"; exchange: number }
+  /** A complete debate whose `exchanges` was raised: it awaits arguments again, committed first. */
+  | { kind: "reopen"; exchange: number }
   | { kind: "done"; reason: "complete" | "no_exchanges" }
   | { kind: "blocked"; reason: "paused" | "no_seats"; message: string };
 

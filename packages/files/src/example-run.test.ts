@@ -154,7 +154,7 @@ describe("a full run of the example keeps a hand-edited debate.md as written", (
     expect(reread.state.frontmatter).toEqual(done.state.frontmatter);
     expect(reread.state.frontmatter).toMatchObject({
       current_exchange: 5,
-      current_phase: "awaiting_arguments",
+      current_phase: "complete",
     });
     const cumulative = cumulativeScores(reread.state.scores);
     expect(reread.state.frontmatter.cumulative_scores).toEqual(cumulative);
@@ -163,7 +163,7 @@ describe("a full run of the example keeps a hand-edited debate.md as written", (
     const was = frontmatterLines(original);
     const now = frontmatterLines(final);
     const at = (prefix: string) => now[was.findIndex((line) => line.startsWith(prefix))];
-    expect(at("current_phase:")).toBe("current_phase: awaiting_arguments   # commit marker");
+    expect(at("current_phase:")).toBe("current_phase: complete   # commit marker");
     expect(at("current_exchange:")).toBe("current_exchange:   5");
     expect(at("  opposition:  { total")).toBe(
       `  opposition:  { total: ${cumulative.opposition.total}, count: ${cumulative.opposition.count} }`,

@@ -110,7 +110,7 @@ describe("runDebate: the state kept between steps", () => {
     expect(summary).toMatchObject({
       status: "done",
       exchange: 2,
-      phase: "awaiting_arguments",
+      phase: "complete",
       committed: 4,
       reason: "complete after 2 exchange(s)",
     });

@@ -5,7 +5,9 @@ import {
   findFormat,
   formatNames,
   formatRuleErrors,
+  isSelfJudging,
   quote,
+  seatWords,
   type TournamentSides,
 } from "@debatekit/core";
 import {
@@ -210,6 +212,27 @@ export function seatOf(fm: TournamentFrontmatter, name: string): SeatConfig {
   return entrant.seat;
 }
 
+/**
+ * A judge that is a player's own adapter, model and endpoint (isSelfJudging) would judge its own text
+ * in this match: refused, naming both (a person or recorded answers judge nothing of their own).
+ */
+function refuseSelfJudging(
+  fm: TournamentFrontmatter,
+  match: { id: string; first: string; second: string },
+  judges: readonly string[],
+): void {
+  for (const judge of judges)
+    for (const player of [match.first, match.second]) {
+      const seat = seatOf(fm, judge);
+      if (isSelfJudging(seat, seatOf(fm, player)))
+        throw new DebatekitError(
+          "SELF_JUDGING",
+          `the judge ${quote(judge)} (${seatWords(seat)}) is the player ${quote(player)}'s own adapter, model and endpoint, and would judge its own text in ${match.id}; choose judges that are no player's model`,
+          { field: "--judges" },
+        );
+    }
+}
+
 /** What `debate tournament new` needs. */
 export interface NewTournamentInit {
   motions: TournamentMotion[];
@@ -327,9 +350,12 @@ export async function createTournament(
         [roles.judge]: seatOf(frontmatter, match.judge),
       };
       const panelJudges = init.panel ? init.judges : undefined;
+      refuseSelfJudging(frontmatter, match, panelJudges?.map((j) => j.name) ?? [match.judge]);
       const made = format.newDebate({
         slug: match.id,
         seats: Object.fromEntries(Object.entries(seats).map(([role, seat]) => [role, seat.adapter])),
+        // The whole seats (model, endpoint): the format's self-judging check compares them.
+        seatSettings: seats,
         ...(init.length !== undefined ? { length: init.length } : {}),
         now: init.now,
       });

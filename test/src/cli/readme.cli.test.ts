@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   debate,
   exists,
-  installPacked,
+  installAsReadmeSays,
   newcomer,
   newManualDebate,
   type Ran,
@@ -12,7 +12,8 @@ import {
 } from "../newcomer.js";
 
 // A newcomer's first minutes, as the README tells them: `debate` installed globally from the packed
-// tarballs into a clean prefix, then run from a folder that has nothing to do with the repository.
+// tarballs into a clean prefix by the README's own command (its text, run as written), then run from
+// a folder that has nothing to do with the repository.
 let root: string;
 let cwd: string;
 let env: NodeJS.ProcessEnv;
@@ -21,7 +22,7 @@ let installed: string;
 beforeAll(async () => {
   ({ root, cwd, env } = await newcomer("readme-"));
   const prefix = join(root, "prefix");
-  installed = await installPacked(prefix, env);
+  installed = await installAsReadmeSays(prefix);
   env = { ...env, PATH: `${join(prefix, "bin")}:${env.PATH}` };
 }, 300_000);
 afterAll(async () => {

@@ -29,7 +29,9 @@ describe("createDebate", () => {
       dir: join(work, "debates", "grpc-or-rest-for-the-public-api"),
       debateId: "grpc-or-rest-for-the-public-api",
       format: "crossfire",
-      warnings: [expect.stringContaining("the judge (claude) is the same adapter and model as the proposer")],
+      warnings: [
+        expect.stringContaining("the judge (claude) is the proposer's own adapter, model and endpoint"),
+      ],
     });
     const text = await readFile(join(made.dir, "debate.md"), "utf8");
     expect(text).toContain("- **REST**: JSON over HTTP");

@@ -154,16 +154,11 @@ export async function createDebate(ctx: ActionContext, input: CreateInput): Prom
     ...(input.swap ? { swap: true } : {}),
     ...(input.allowSelfJudging ? { allowSelfJudging: true } : {}),
     seatDefaults,
+    // Each seat's own model and effort, so the format's self-judging check sees the whole seat.
+    seatSettings: Object.fromEntries(perSeat),
     now: input.now ?? new Date().toISOString(),
   });
   if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"));
-  const madeSeats = (made.value.frontmatter as { seats?: Record<string, SeatConfig> }).seats;
-  // A single judge may be written as a panel of one (judges.panel): its seat is there.
-  const panel = (made.value.frontmatter as { judges?: { panel?: SeatConfig[] } }).judges?.panel;
-  for (const [role, extra] of perSeat) {
-    if (madeSeats?.[role]) madeSeats[role] = { ...madeSeats[role], ...extra };
-    else if (role === "judge" && panel?.length === 1) panel[0] = { ...panel[0]!, ...extra };
-  }
   const notes = notesOf(input.defines ?? [], input.scope);
   // Checked against the format's schema by createDebateFolder, which names the bad field.
   const dir = await createDebateFolder(resolve(ctx.cwd, input.dir ?? config.dir ?? "debates"), {

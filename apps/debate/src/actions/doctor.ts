@@ -197,9 +197,12 @@ async function unallowedSeat(
  * from outside is diagnosed too): each of its roles, a judge role once per judge of the panel, then
  * any other seat debate.md names.
  */
-async function seatsToCheck(state: AnyState): Promise<Array<[string, SeatConfig]>> {
+async function seatsToCheck(state: AnyState, onlyUsed = false): Promise<Array<[string, SeatConfig]>> {
   const { formatOfState, judgeRole, judgingOf, seatConfigs } = await import("@debatekit/core");
   const format = formatOfState(state);
+  // A seat the debate's length never calls (crossfire's summarizer in a 2-round debate).
+  const planned = onlyUsed ? format.plannedCalls?.(state.frontmatter) : undefined;
+  const unused = (role: string) => planned?.[role] === 0;
   const named = seatConfigs(state.frontmatter);
   const panel = (judgingOf(state.frontmatter)?.panel ?? []).map((_, index) => judgeRole(index));
   const roles = new Set([
@@ -207,10 +210,14 @@ async function seatsToCheck(state: AnyState): Promise<Array<[string, SeatConfig]
     ...Object.keys(named),
   ]);
   return [...roles].flatMap((role): Array<[string, SeatConfig]> => {
+    if (unused(role)) return [];
     const seat = format.seat(state, role) ?? named[role];
     return seat ? [[role, seat]] : [];
   });
 }
+
+/** Adapters that start no program of their own: nothing to install (an http seat's server is checked when called). */
+const NO_PROGRAM = new Set(["http", "manual", "replay"]);
 
 /** Every adapter's row (default seats: no model, no command). */
 export function diagnoseAdapters(context: {
@@ -231,10 +238,12 @@ export function nextStep(row: DoctorRow): string | undefined {
 /**
  * Every seat of the debate in `dir` checked as doctor checks it: a seat whose program the user has
  * not allowed is shown, never started. `shown` names the folder in hints (`debate allow <shown>`).
+ * `onlyUsed`: only the seats the debate's length calls (its format's plannedCalls); `programsOnly`:
+ * only seats that start a program (no http seat's server is contacted, no person or recording checked).
  */
 export async function diagnoseDebateSeats(
   dir: string,
-  context: { env: NodeJS.ProcessEnv; shown: string },
+  context: { env: NodeJS.ProcessEnv; shown: string; onlyUsed?: boolean; programsOnly?: boolean },
 ): Promise<DoctorRow[]> {
   const { loadConsent, readDebateFolder, readFolderPrograms, shellQuote } = await import("@debatekit/files");
   const { env, shown } = context;
@@ -246,7 +255,9 @@ export async function diagnoseDebateSeats(
       2,
     );
   }
-  const seats = await seatsToCheck(read.value.state);
+  const seats = (await seatsToCheck(read.value.state, context.onlyUsed)).filter(
+    ([, seat]) => !context.programsOnly || !NO_PROGRAM.has(seat.adapter),
+  );
   const consent = await loadConsent(env);
   const { dir: realDir } = await readFolderPrograms(dir, { env });
   return Promise.all(

@@ -146,6 +146,8 @@ export async function createReview(ctx: ActionContext, input: ReviewInput): Prom
       judge: opts.judge as string | undefined,
     },
     ...(opts.effort ? { seatDefaults: { effort: opts.effort } } : {}),
+    // The seats a caller gives whole (the gate's policy): their models and endpoints decide self-judging.
+    ...(opts.seats ? { seatSettings: opts.seats } : {}),
     now: new Date().toISOString(),
   });
   if (!made.ok) throw new ExitError(formatRuleErrors(made.errors).join("\n"), 2);

@@ -32,6 +32,7 @@ export interface RunInput {
  * is a summary, not an error; a stop while waiting for the lock is an error (exit 130).
  */
 export async function runDebateAction(ctx: ActionContext, input: RunInput): Promise<RunSummary> {
+  await refuseMissingPrograms(ctx, input.dir);
   const extraSkillRoots = input.skillFolders ?? (await configSkillFolders(ctx));
   return runDebate(input.dir, {
     ...(extraSkillRoots.length > 0 ? { extraSkillRoots } : {}),
@@ -51,6 +52,42 @@ export async function runDebateAction(ctx: ActionContext, input: RunInput): Prom
       throw new ExitError((error as Error).message, cancelledExitCode, { cause: error });
     throw error;
   });
+}
+
+/**
+ * A seat the debate will still call whose program is not installed is found before the first call,
+ * in every format: exit 2 with each such seat and how to install it, nothing asked or written, and
+ * the same command resumes once it is installed. A finished or blocked debate, or a folder that
+ * does not read, is left to the run to report; a program not allowed, to the run's consent check.
+ */
+async function refuseMissingPrograms(ctx: ActionContext, dir: string): Promise<void> {
+  const [{ readDebateFolder }, { formatOfState }, { diagnoseDebateSeats }] = await Promise.all([
+    import("@debatekit/files"),
+    import("@debatekit/core"),
+    import("./doctor.js"),
+  ]);
+  const read = await readDebateFolder(resolve(ctx.cwd, dir));
+  if (!read.ok) return;
+  const state = read.value.state;
+  const next = formatOfState(state).next(state);
+  if (next.kind !== "ask" && next.kind !== "advance") return;
+  const rows = await diagnoseDebateSeats(resolve(ctx.cwd, dir), {
+    env: ctx.env,
+    shown: dir,
+    onlyUsed: true,
+    programsOnly: true,
+  });
+  const missing = rows.filter((r) => !r.notAllowed && !r.installed);
+  if (missing.length === 0) return;
+  throw new ExitError(
+    [
+      ...missing.map(
+        (r) => `${r.seat}: ${r.adapter}: not installed; ${r.hint ?? `see \`debate doctor ${dir}\``}`,
+      ),
+      `${dir}: nothing was asked or written; install ${missing.length === 1 ? "it" : "them"} (or seat a person: \`adapter: manual\` in debate.md), then run the same command again`,
+    ].join("\n"),
+    2,
+  );
 }
 
 /** Copies a debate folder into a new temporary folder, back at its start, and returns the copy's path. */

@@ -55,9 +55,25 @@ async function isDebate(dir: string): Promise<boolean> {
   );
 }
 
-/** The debate folders a path names: itself when it holds debate.md, else its sub-folders that do. */
+/**
+ * A tournament folder's file and the folder of its debates, as @debatekit/tournament names them
+ * (TOURNAMENT_FILE, DEBATES_DIR; not imported: its index loads the queue's client).
+ */
+const TOURNAMENT_FILE = "tournament.md";
+const TOURNAMENT_DEBATES = "debates";
+
+/** Whether `dir` is a tournament folder (holds tournament.md). */
+export async function isTournament(dir: string): Promise<boolean> {
+  return stat(join(dir, TOURNAMENT_FILE)).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** The debate folders a path names: itself when it holds debate.md, a tournament's debates, else its sub-folders that do. */
 async function findDebates(path: string): Promise<string[]> {
   if (await isDebate(path)) return [path];
+  if (await isTournament(path)) return findDebates(join(path, TOURNAMENT_DEBATES));
   const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
   const dirs = entries.filter((e) => e.isDirectory()).map((e) => join(path, e.name));
   const found = await Promise.all(dirs.map(async (d) => ((await isDebate(d)) ? d : undefined)));

@@ -87,6 +87,7 @@ need no allowance; a command listed in your own config's allow_commands runs in 
 a server listed in its allow_endpoints (or one under it) is allowed in every folder.
 
 Examples:
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
   $ debate doctor debates/tests-first   # see what it would run or contact, without doing it
   $ debate allow debates/tests-first
   $ debate deny debates/tests-first

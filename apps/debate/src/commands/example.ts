@@ -11,6 +11,8 @@ const examplesRoot = fileURLToPath(new URL("../examples/", import.meta.url));
 /** What an example says of itself (examples/<name>/example.json): a line for the list, what to run next. */
 interface ExampleManifest {
   description: string;
+  /** What the copy is, printed after `created <dir>`: recorded answers only when it has them. */
+  created: string;
   /** Commands that run it offline, `{dir}` standing for the folder it was copied to. */
   next: string[];
   /** A file to read instead, when it is a setup rather than a run (`{dir}` as above). */
@@ -30,8 +32,8 @@ export async function listExamples(): Promise<string[]> {
 async function manifestOf(name: string): Promise<ExampleManifest> {
   const file = join(examplesRoot, name, "example.json");
   const data = JSON.parse(await readFile(file, "utf8")) as Partial<ExampleManifest>;
-  if (typeof data.description !== "string" || !Array.isArray(data.next))
-    throw new ExitError(`${file}: expected \`description\` and \`next\``, 1);
+  if (typeof data.description !== "string" || typeof data.created !== "string" || !Array.isArray(data.next))
+    throw new ExitError(`${file}: expected \`description\`, \`created\` and \`next\``, 1);
   return data as ExampleManifest;
 }
 
@@ -74,7 +76,7 @@ export function registerExample(program: Command, io: CliIO): void {
       });
       const dir = shellWord(dirArg ?? name);
       const fill = (line: string) => line.replaceAll("{dir}", dir);
-      io.stdout.write(`created ${dirArg ?? name} (recorded answers: runs offline)\n`);
+      io.stdout.write(`created ${dirArg ?? name} (${manifest.created})\n`);
       for (const line of manifest.next) io.stdout.write(`next: ${fill(line)}\n`);
       if (manifest.see) io.stdout.write(`see: ${fill(manifest.see)}\n`);
     });

@@ -31,6 +31,8 @@ export function registerLog(program: Command, io: CliIO): void {
 Secrets are redacted before anything is journaled; a very long prompt is kept cut.
 
 Examples:
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
+  $ debate run debates/tests-first
   $ debate log debates/tests-first                 # every call, in order
   $ debate log debates/tests-first --step 2:judge  # the judge's calls of exchange 2
   $ debate log debates/tests-first --step 0 --json`,

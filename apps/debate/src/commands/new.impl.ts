@@ -52,7 +52,9 @@ async function seatWarnings(
   shown: string,
 ): Promise<string[]> {
   const { diagnoseDebateSeats, nextStep } = await import("../actions/doctor.js");
-  const unready = (await diagnoseDebateSeats(dir, { env: io.env, shown })).filter((row) => !row.ready);
+  const unready = (await diagnoseDebateSeats(dir, { env: io.env, shown, onlyUsed: true })).filter(
+    (row) => !row.ready,
+  );
   if (unready.length === 0) return [];
   const flags = format.newOptions.seats
     .filter((seat) => unready.some((row) => row.seat === seat.role))
@@ -132,8 +134,8 @@ files, or recorded answers). A model goes after the adapter, then an effort:
 
 Examples:
   $ debate new "This house would write tests first"
-  $ debate new "This house would write tests first" --proposition claude:sonnet --opposition codex:gpt-5.5:high --judge gemini
-  $ debate new "This house would write tests first" --proposition manual --opposition manual --judge manual${otherExample()}`,
+  $ debate new "This house would ship on Fridays" --proposition claude:sonnet --opposition codex:gpt-5.5:high --judge gemini
+  $ debate new "This house would pair on every change" --proposition manual --opposition manual --judge manual${otherExample()}`,
     )
     .action(async (motion: string, opts: Record<string, string | number | boolean | undefined>) => {
       const [{ createDebate, refuseForeignFlags }, { findFormat }] = await Promise.all([

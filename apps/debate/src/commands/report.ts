@@ -11,6 +11,8 @@ export function registerReport(program: Command, io: CliIO): void {
       "after",
       `
 Examples:
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
+  $ debate run debates/tests-first
   $ debate report debates/tests-first
   $ debate report debates/tests-first --open`,
     )

@@ -20,8 +20,10 @@ What is undone (arguments, scores, prompts, inbox answers, journal entries) is k
 .debate/reset/<time>/, never deleted. A review debate cannot be reset.
 
 Examples:
-  $ debate reset debates/tests-first            # back to exchange 0
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
+  $ debate run debates/tests-first
   $ debate reset debates/tests-first --to 2     # keep exchanges 0 and 1, redo from 2
+  $ debate reset debates/tests-first            # back to exchange 0
   $ debate run debates/tests-first`,
     )
     .action(async (dirArg: string, opts: { to?: number }) => {

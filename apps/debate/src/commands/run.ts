@@ -17,10 +17,10 @@ allowed it: \`debate allow <dir>\` (see \`debate allow --help\`). Until then the
 before anything is written.
 
 Examples:
-  $ debate run debates/tests-first            # run or resume until done or waiting
-  $ debate run debates/tests-first --exchanges 2
-  $ debate run debates/tests-first --fresh    # start over in a temporary copy
-  $ debate run debates/tests-first --verbose  # print each prompt and answer`,
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
+  $ debate run debates/tests-first --exchanges 2   # stop once 2 exchanges are complete
+  $ debate run debates/tests-first --verbose       # resume until done or waiting, printing each prompt and answer
+  $ debate run debates/tests-first --fresh         # start over in a temporary copy`,
     )
     .argument("<dir>", "the debate folder (holds debate.md)")
     .option(

@@ -30,6 +30,7 @@ debate's files, as a person's editor would make it. Only the printed URL (it car
 opens it; --open hands that URL to $BROWSER, else the system's opener.
 
 Examples:
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
   $ debate serve                   # every debate under debates/
   $ debate serve debates/tests-first --port 8800
   $ debate serve --open`,

@@ -1,4 +1,4 @@
-import { basename, relative } from "node:path";
+import { basename, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import type { StatusRow } from "../actions/status.js";
 import { ExitError } from "../exit-error.js";
@@ -32,6 +32,7 @@ export function registerStatus(program: Command, io: CliIO): void {
       "after",
       `
 Examples:
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
   $ debate status                  # every debate under debates/
   $ debate status debates/tests-first --json`,
     )
@@ -39,14 +40,21 @@ Examples:
     .option("--json", "print the rows as JSON")
     .action(async (dirs: string[], opts: { json?: boolean }) => {
       // The engine's packages load when the command runs, not when `debate` starts.
-      const [{ debateStatuses }, { clipText }, { escapeTerminal }, { palette }, table] = await Promise.all([
-        import("../actions/status.js"),
-        import("@debatekit/core"),
-        import("@debatekit/report/escape"),
-        import("../progress.js"),
-        import("../cli-format/status-table.js"),
-      ]);
+      const [{ debateStatuses, isTournament }, { clipText }, { escapeTerminal }, { palette }, table] =
+        await Promise.all([
+          import("../actions/status.js"),
+          import("@debatekit/core"),
+          import("@debatekit/report/escape"),
+          import("../progress.js"),
+          import("../cli-format/status-table.js"),
+        ]);
       const rows = await debateStatuses(io, dirs);
+      // A tournament folder's rows are its debates; its own progress and leaderboard have commands.
+      for (const d of dirs)
+        if (await isTournament(resolve(io.cwd, d)))
+          io.stderr.write(
+            `${d} is a tournament folder: ${rows.length === 0 ? "it has no debates yet" : "these are its debates"}; \`debate tournament status ${d}\` shows its progress, \`debate tournament report ${d}\` its leaderboard\n`,
+          );
       // A folder that does not read is a failure of the command, after every row is shown.
       const failed = () => {
         if (rows.some((r) => r.unreadable)) throw new ExitError("", 1);

@@ -239,8 +239,9 @@ export function registerTournament(program: Command, io: CliIO): void {
     .addHelpText(
       "after",
       `
-Examples:
-  debate tournament new t/ --motions motions.jsonl --seats claude,codex,gemini --judges opencode --exchanges 3
+Examples (offline: recorded players; with your CLIs, e.g. --seats claude,codex,gemini --judges opencode):
+  debate example tournament-replay tr
+  debate tournament new t/ --motions tr/motions.jsonl --seats replay:alice,replay:bob,replay:carol --judges replay --format crossfire --rounds 1 --replay tr/recordings
   debate tournament plan t/
   debate tournament run t/ --concurrency 4
   debate tournament status t/

@@ -39,6 +39,7 @@ export function registerWatch(program: Command, io: CliIO): void {
       "after",
       `
 Examples:
+  $ debate example ai-review-gate debates/tests-first  # an offline debate (recorded answers) to try these on
   $ debate watch                   # every debate under debates/
   $ debate watch debates/tests-first --json`,
     )

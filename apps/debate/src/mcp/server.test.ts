@@ -68,15 +68,21 @@ describe("the MCP server's debate_new", () => {
     const made = await call(client, "debate_new", {
       format: "crossfire",
       motion: "Should we move the API to gRPC?",
-      seats: { proposer: "manual", challenger: "manual", judge: "manual" },
+      seats: { proposer: "codex", challenger: "manual", judge: "codex" },
     });
     expect(made.isError).toBeFalsy();
     const result = JSON.parse(made.content[0]!.text!) as { format: string; warnings: string[] };
     expect(result.format).toBe("crossfire");
     expect(result.warnings).toEqual([
-      "the judge (manual) is the same adapter and model as the proposer: it may favour its own side; pass --judge with another CLI",
-      "the judge (manual) is the same adapter and model as the challenger: it may favour its own side; pass --judge with another CLI",
+      "the judge (codex) is the proposer's own adapter, model and endpoint: it may favour its own side; pass --judge with another CLI or model",
     ]);
+    // A manual seat is a person: no self-judging warning.
+    const people = await call(client, "debate_new", {
+      format: "crossfire",
+      motion: "Should we move the API to gRPC, people?",
+      seats: { proposer: "manual", challenger: "manual", judge: "manual" },
+    });
+    expect(JSON.parse(people.content[0]!.text!).warnings ?? []).toEqual([]);
     const missing = await call(client, "debate_new", { format: "crossfire", motion: "gRPC?", seats: {} });
     expect(missing.isError).toBe(true);
     expect(missing.content[0]!.text).toBe(

@@ -122,6 +122,8 @@ export interface NewDebateInit {
   allowSelfJudging?: boolean;
   /** Settings every seat gets (effort, isolation), beside its adapter. */
   seatDefaults?: Omit<SeatConfig, "adapter">;
+  /** A seat's own settings by role (`--judge codex:gpt-5.5`: its model), over `seatDefaults`. */
+  seatSettings?: Readonly<Record<string, Omit<SeatConfig, "adapter"> | undefined>>;
   /** ISO time. */
   now: string;
 }

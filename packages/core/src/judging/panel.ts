@@ -133,7 +133,26 @@ export function defaultQuorum(size: number): number {
   return Math.floor(size / 2) + 1;
 }
 
-/** Debaters whose adapter and model a judge shares (self-judging), by debater role. */
+/**
+ * Whether a judge would judge its own text: the same adapter, model and endpoint (`base_url`) as the
+ * debater. A manual seat is a person and a replay seat recorded answers: neither favours its own text.
+ * The one rule of self-judging: every format's `newDebate`, every run and `tournament new` ask it.
+ */
+export function isSelfJudging(judge: SeatConfig, debater: SeatConfig): boolean {
+  if (judge.adapter === "manual" || judge.adapter === "replay") return false;
+  return (
+    judge.adapter === debater.adapter &&
+    (judge.model ?? "") === (debater.model ?? "") &&
+    (judge.base_url ?? "") === (debater.base_url ?? "")
+  );
+}
+
+/** A seat in words for a message: `codex`, `http gpt-4o at http://127.0.0.1:8080/v1`. */
+export function seatWords(seat: SeatConfig): string {
+  return `${seat.adapter}${seat.model ? ` ${seat.model}` : ""}${seat.base_url ? ` at ${seat.base_url}` : ""}`;
+}
+
+/** Debaters a judge would judge its own text against (isSelfJudging), by debater role. */
 export function selfJudging(
   config: JudgingConfig,
   debaters: Readonly<Record<string, SeatConfig | undefined>>,
@@ -143,8 +162,7 @@ export function selfJudging(
   if (config.fallback) judges.push([FALLBACK_ROLE, config.fallback]);
   for (const [judge, seat] of judges)
     for (const [debater, other] of Object.entries(debaters))
-      if (other && other.adapter === seat.adapter && (other.model ?? "") === (seat.model ?? ""))
-        found.push({ judge, debater, seat });
+      if (other && isSelfJudging(seat, other)) found.push({ judge, debater, seat });
   return found;
 }
 
@@ -175,10 +193,8 @@ export function selfJudgingProblem(
 ): string | undefined {
   if (config.allowSelfJudging) return undefined;
   const seats = seatConfigs(state.frontmatter);
-  const found = selfJudging(config, Object.fromEntries(debaters.map((d) => [d, seats[d]]))).filter(
-    (f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual",
-  );
+  const found = selfJudging(config, Object.fromEntries(debaters.map((d) => [d, seats[d]])));
   if (found.length === 0) return undefined;
   const f = found[0]!;
-  return `debate.md: the judge \`${f.judge}\` (${f.seat.adapter}${f.seat.model ? ` ${f.seat.model}` : ""}) is the ${f.debater}'s own adapter and model, and models favour their own text; choose another judge, or set \`judges.allow_self_judging: true\``;
+  return `debate.md: the judge \`${f.judge}\` (${seatWords(f.seat)}) is the ${f.debater}'s own adapter, model and endpoint, and models favour their own text; choose another judge, or set \`judges.allow_self_judging: true\``;
 }

@@ -1232,9 +1232,9 @@ export interface DebateFrontmatter {
    */
   current_exchange: number
   /**
-   * What the current exchange is waiting for.
+   * What the current exchange is waiting for; `complete` once the last exchange is judged (raise `exchanges` to continue). A folder written before `complete` existed reads as complete at awaiting_arguments when current_exchange equals exchanges.
    */
-  current_phase: ("awaiting_arguments" | "awaiting_judgment")
+  current_phase: ("awaiting_arguments" | "awaiting_judgment" | "complete")
   /**
    * When true, runners and watchers leave the debate alone.
    */

@@ -475,7 +475,7 @@ describe("crossfire: a new debate", () => {
       now: "2026-01-01T00:00:00Z",
     });
     expect(made.ok && made.value.warnings).toEqual([
-      "the judge (codex) is the same adapter and model as the proposer: it may favour its own side; pass --judge with another CLI",
+      "the judge (codex) is the proposer's own adapter, model and endpoint: it may favour its own side; pass --judge with another CLI or model",
     ]);
   });
 });

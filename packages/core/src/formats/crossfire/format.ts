@@ -9,7 +9,14 @@ import {
   validatePanelResult,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, callsPerJudgedStep, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import {
+  ballotOf,
+  callsPerJudgedStep,
+  isJudgeRole,
+  isSelfJudging,
+  judgingOf,
+  seatWords,
+} from "../../judging/panel.js";
 import { panelDegradations } from "../../judging/votes.js";
 import { seatConfigs } from "../../seats.js";
 import type { Result } from "../../types.js";
@@ -67,7 +74,11 @@ function newCrossfireDebate(
   init: NewDebateInit,
 ): Result<{ frontmatter: CrossfireFrontmatter; warnings: string[] }> {
   type Adapter = SeatConfig["adapter"];
-  const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
+  const seat = (adapter: string, role = ""): SeatConfig => ({
+    adapter: adapter as Adapter,
+    ...init.seatDefaults,
+    ...init.seatSettings?.[role],
+  });
   const proposer = init.seats.proposer;
   const challenger = init.seats.challenger;
   if (!proposer || !challenger) {
@@ -84,20 +95,19 @@ function newCrossfireDebate(
   // Default judge: a CLI that debates in neither seat. `--judges`: a blind panel in `judges:`.
   const judge =
     init.seats.judge ?? ["claude", "codex", "gemini"].find((a) => a !== proposer && a !== challenger)!;
-  const judgeSeats = init.judges ? init.judges.map(seat) : [seat(judge)];
+  const judgeSeats = init.judges ? init.judges.map((j) => seat(j)) : [seat(judge, "judge")];
   const seats: NonNullable<CrossfireFrontmatter["seats"]> = {
-    proposer: seat(proposer),
-    challenger: seat(challenger),
+    proposer: seat(proposer, "proposer"),
+    challenger: seat(challenger, "challenger"),
     ...(init.judges ? {} : { judge: judgeSeats[0]! }),
-    ...(init.seats.summarizer ? { summarizer: seat(init.seats.summarizer) } : {}),
+    ...(init.seats.summarizer ? { summarizer: seat(init.seats.summarizer, "summarizer") } : {}),
   };
   const warnings: string[] = [];
   for (const judgeSeat of judgeSeats)
     for (const side of ["proposer", "challenger"] as const) {
-      const debater = seats[side];
-      if (debater.adapter === judgeSeat.adapter && debater.model === judgeSeat.model) {
+      if (isSelfJudging(judgeSeat, seats[side])) {
         warnings.push(
-          `the judge (${judgeSeat.adapter}${judgeSeat.model ? ` ${judgeSeat.model}` : ""}) is the same adapter and model as the ${side}: it may favour its own side; pass --judge with another CLI`,
+          `the judge (${seatWords(judgeSeat)}) is the ${side}'s own adapter, model and endpoint: it may favour its own side; pass --judge with another CLI or model`,
         );
       }
     }

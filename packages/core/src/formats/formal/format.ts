@@ -9,8 +9,10 @@ import {
   ballotOf,
   callsPerJudgedStep,
   isJudgeRole,
+  isSelfJudging,
   judgeAsks,
   judgingOf,
+  seatWords,
   selfJudgingProblem,
 } from "../../judging/panel.js";
 import type { ArgumentRecord, DebaterRole, DebateState, RuleError, SeatRole } from "../../types.js";
@@ -28,7 +30,7 @@ import {
   parseJudge,
   reliabilityFrom,
 } from "./judges.js";
-import { applyArguments, applyJudgment, nextAction } from "./machine.js";
+import { applyArguments, applyJudgment, nextAction, reopenFormal } from "./machine.js";
 import { buildPrompt } from "./prompt.js";
 import { formalReport } from "./report.js";
 import { formalReset } from "./reset.js";
@@ -123,6 +125,12 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
           completed: action.exchange,
         };
       }
+      case "reopen":
+        return {
+          kind: "advance",
+          reason: "reopened",
+          message: `exchanges raised to ${fm.exchanges}: exchange ${action.exchange} awaits arguments`,
+        };
       case "done":
         return {
           kind: "done",
@@ -136,6 +144,7 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
         return action;
     }
   },
+  advance: reopenFormal,
   prompt: (state, role, options = {}) =>
     isJudgeRole(role) ? judgePrompt(state, role, options) : buildPrompt(state, role as SeatRole, options),
   skillTask: (state, role) =>
@@ -194,10 +203,11 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
   standing: (state) => formalStanding(state),
   newDebate(init) {
     type Adapter = SeatConfig["adapter"];
-    const seat = (adapter: string): SeatConfig => ({
+    const seat = (adapter: string, role = ""): SeatConfig => ({
       // Checked against the seat schema by createDebateFolder, which names the bad field.
       adapter: adapter as Adapter,
       ...init.seatDefaults,
+      ...init.seatSettings?.[role],
     });
     const proposition = init.seats.proposition ?? "claude";
     const opposition = init.seats.opposition ?? "gemini";
@@ -208,20 +218,22 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
     ];
     if (judges.length > 5)
       return fail(ruleError("JUDGES_TOO_MANY", "judges", `expected 1-5 judges, found ${judges.length}`));
+    const debaters = {
+      proposition: seat(proposition, "proposition"),
+      opposition: seat(opposition, "opposition"),
+    };
+    const panel = judges.map((j) => seat(j, init.judges ? "" : "judge"));
     if (!init.allowSelfJudging) {
-      // A person (manual) or recorded answers (replay) have no text of their own to favour.
-      const own = judges.find(
-        (j) => (j === proposition || j === opposition) && j !== "manual" && j !== "replay",
-      );
-      if (own) {
-        return fail(
-          ruleError(
-            "SELF_JUDGING",
-            "judges",
-            `the judge ${own} is also a debater (${own === proposition ? "proposition" : "opposition"}); models favour their own text, so name another judge, or pass --allow-self-judging`,
-          ),
-        );
-      }
+      for (const judge of panel)
+        for (const [side, debater] of Object.entries(debaters))
+          if (isSelfJudging(judge, debater))
+            return fail(
+              ruleError(
+                "SELF_JUDGING",
+                "judges",
+                `the judge ${seatWords(judge)} is also the ${side} (the same adapter, model and endpoint); models favour their own text, so name another judge, or pass --allow-self-judging`,
+              ),
+            );
     }
     const frontmatter: DebateFrontmatter = {
       debate_id: init.slug,
@@ -229,9 +241,9 @@ export const formalFormat = defineFormat<DebateFrontmatter>({
       exchanges: init.length ?? 5,
       current_exchange: 0,
       current_phase: "awaiting_arguments",
-      seats: { proposition: seat(proposition), opposition: seat(opposition) },
+      seats: debaters,
       judges: {
-        panel: judges.map(seat),
+        panel,
         ...(init.swap ? { swap: true } : {}),
         ...(init.allowSelfJudging ? { allow_self_judging: true } : {}),
       },

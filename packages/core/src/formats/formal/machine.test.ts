@@ -4,7 +4,7 @@ import { roundScore } from "../../judging/round.js";
 import { answer, draft, freshState, zeroSumJudgment } from "../../test-helpers/states.js";
 import type { ArgumentRecord, DebaterRole, DebateState } from "../../types.js";
 import { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
-import { applyArguments, applyJudgment, nextAction } from "./machine.js";
+import { applyArguments, applyJudgment, nextAction, reopenFormal } from "./machine.js";
 import { cumulativeScores } from "./scoring.js";
 
 const NOW = "2026-11-21T12:00:00.000Z";
@@ -91,7 +91,8 @@ describe("a full 3-exchange formal debate", () => {
       "opp_002",
       "prop_002",
     ]);
-    expect(state.frontmatter).toMatchObject({ current_exchange: 3, current_phase: "awaiting_arguments" });
+    // The last judgment writes `complete` into the commit marker, as crossfire and review do.
+    expect(state.frontmatter).toMatchObject({ current_exchange: 3, current_phase: "complete" });
     expect(state.arguments.find((a) => a.frontmatter.id === "opp_002")!.frontmatter.attacks).toEqual([
       { target_id: "prop_001", type: "grounds_attack" },
     ]);
@@ -202,6 +203,36 @@ describe("nextAction", () => {
       kind: "done",
       reason: "complete",
     });
+  });
+
+  it("reads a folder written before `complete` (awaiting_arguments at its last exchange) as complete", () => {
+    expect(
+      nextAction(freshState({ exchanges: 2, current_exchange: 2, current_phase: "awaiting_arguments" })),
+    ).toEqual({ kind: "done", reason: "complete" });
+  });
+
+  it("reopens a complete debate whose `exchanges` was raised: awaiting arguments at the same exchange", () => {
+    const raised = freshState({ exchanges: 4, current_exchange: 2, current_phase: "complete" });
+    expect(nextAction(freshState({ exchanges: 2, current_exchange: 2, current_phase: "complete" }))).toEqual({
+      kind: "done",
+      reason: "complete",
+    });
+    expect(nextAction(raised)).toEqual({ kind: "reopen", exchange: 2 });
+    const reopened = reopenFormal(raised, NOW);
+    expect(reopened.ok && reopened.value.frontmatter).toMatchObject({
+      current_exchange: 2,
+      current_phase: "awaiting_arguments",
+    });
+    expect(reopened.ok && nextAction(reopened.value)).toEqual({
+      kind: "arguments",
+      exchange: 2,
+      task: "rebuttal",
+    });
+    const notRaised = reopenFormal(
+      freshState({ exchanges: 2, current_exchange: 2, current_phase: "complete" }),
+      NOW,
+    );
+    expect(!notRaised.ok && notRaised.errors[0]!.code).toBe("DEBATE_PHASE_MISMATCH");
   });
 
   it("still asks for a judgment already due when `exchanges` was lowered below the current exchange", () => {

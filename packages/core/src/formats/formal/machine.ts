@@ -15,11 +15,14 @@ export function nextAction(state: DebateState): NextAction {
   const fm = state.frontmatter;
   if (fm.exchanges === undefined) return { kind: "done", reason: "no_exchanges" };
   // A judgment already due is still given when `exchanges` was lowered below the current exchange.
-  if (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges) {
+  // A folder written before `complete` existed is complete awaiting arguments at its last exchange.
+  if (fm.current_phase !== "awaiting_judgment" && fm.current_exchange >= fm.exchanges) {
     return { kind: "done", reason: "complete" };
   }
   const blocked = blockedBeforeSeats(fm, SEATS_EXAMPLE, "argue");
   if (blocked) return blocked;
+  // `exchanges` was raised in a complete debate: it awaits arguments again (a commit of its own).
+  if (fm.current_phase === "complete") return { kind: "reopen", exchange: fm.current_exchange };
   if (fm.current_phase === "awaiting_judgment") return { kind: "judgment", exchange: fm.current_exchange };
   return {
     kind: "arguments",
@@ -139,7 +142,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
 
 /**
  * Records the judgment of `exchange` (scores, rescores, cumulative scores mirrored into the
- * frontmatter) and moves to awaiting_arguments at exchange + 1. Refuses unless the state is
+ * frontmatter) and moves to exchange + 1: awaiting_arguments, or complete after the last exchange. Refuses unless the state is
  * awaiting_judgment at `exchange`; `now` is the ISO time written into the score history.
  */
 export function applyJudgment(
@@ -167,9 +170,28 @@ export function applyJudgment(
     frontmatter: {
       ...state.frontmatter,
       current_exchange: exchange + 1,
-      current_phase: "awaiting_arguments",
+      current_phase:
+        state.frontmatter.exchanges !== undefined && exchange + 1 >= state.frontmatter.exchanges
+          ? "complete"
+          : "awaiting_arguments",
       cumulative_scores: cumulativeScores(scores),
     },
     scores,
   });
+}
+
+/** A complete debate whose `exchanges` was raised awaits arguments again at its current exchange. */
+export function reopenFormal(state: DebateState, _now: string): Result<DebateState> {
+  const fm = state.frontmatter;
+  const action = nextAction(state);
+  if (action.kind !== "reopen") {
+    return fail(
+      ruleError(
+        "DEBATE_PHASE_MISMATCH",
+        "current_phase",
+        `expected a complete debate whose exchanges was raised, found ${fm.current_phase} at exchange ${fm.current_exchange} of ${fm.exchanges ?? "none"}`,
+      ),
+    );
+  }
+  return ok({ ...state, frontmatter: { ...fm, current_phase: "awaiting_arguments" } });
 }

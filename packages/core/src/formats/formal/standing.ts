@@ -18,14 +18,22 @@ function leader(lead: number): string {
 export function formalStanding(state: DebateState<DebateFrontmatter>): Standing {
   const fm = state.frontmatter;
   const cumulative = cumulativeScores(state.scores);
+  // Complete: judged to the end (`complete`, or awaiting arguments there in a folder written before
+  // `complete` existed), or a dialectic-plugin folder without `exchanges`.
   const complete =
     fm.exchanges === undefined ||
-    (fm.current_phase === "awaiting_arguments" && fm.current_exchange >= fm.exchanges);
+    (fm.current_phase !== "awaiting_judgment" && fm.current_exchange >= fm.exchanges);
   const degraded = panelDegradations(state);
   return {
     started:
       state.arguments.length > 0 || fm.current_exchange > 0 || fm.current_phase !== "awaiting_arguments",
-    phase: fm.exchanges !== undefined && complete ? "complete" : fm.current_phase,
+    // A complete debate whose `exchanges` was raised awaits arguments (its next run commits that).
+    phase:
+      fm.exchanges !== undefined && complete
+        ? "complete"
+        : fm.current_phase === "complete"
+          ? "awaiting_arguments"
+          : fm.current_phase,
     progress: {
       done: fm.current_exchange,
       ...(fm.exchanges !== undefined ? { total: fm.exchanges } : {}),

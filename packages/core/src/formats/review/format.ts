@@ -8,7 +8,7 @@ import {
   validateReviewJudgment,
 } from "@debatekit/schema";
 import { fail, ok, ruleError } from "../../errors.js";
-import { ballotOf, isJudgeRole, judgingOf } from "../../judging/panel.js";
+import { ballotOf, isJudgeRole, isSelfJudging, judgingOf, seatWords } from "../../judging/panel.js";
 import { seatConfigs } from "../../seats.js";
 import type { Result, RuleError } from "../../types.js";
 import { defineFormat, type NewDebateInit, type Standing } from "../format.js";
@@ -66,34 +66,38 @@ function newReviewDebate(
   init: NewDebateInit,
 ): Result<{ frontmatter: ReviewFrontmatter; warnings: string[] }> {
   type Adapter = SeatConfig["adapter"];
-  const seat = (adapter: string): SeatConfig => ({ adapter: adapter as Adapter, ...init.seatDefaults });
+  const seat = (adapter: string, role = ""): SeatConfig => ({
+    adapter: adapter as Adapter,
+    ...init.seatDefaults,
+    ...init.seatSettings?.[role],
+  });
   // The critic is "the other model": codex against a claude author, claude against a codex one.
   const author = init.seats.author ?? (init.seats.critic === "claude" ? "codex" : "claude");
   const critic = init.seats.critic ?? (author === "codex" ? "claude" : "codex");
   if (init.judges && init.judges.length > 5)
     return fail(ruleError("JUDGES_TOO_MANY", "judges", `expected 1-5 judges, found ${init.judges.length}`));
   const judge = init.seats.judge ?? author;
-  const judges = init.judges ?? [judge];
+  const criticSeat = seat(critic, "critic");
+  const panel = init.judges?.map((j) => seat(j));
+  const judgeSeat = seat(judge, "judge");
   const preset = INTENSITY_PRESETS.standard;
-  // A panel judge that is the critic's own CLI would classify its own findings: refused unless
-  // allowed, as formal and crossfire refuse a judge that is a debater. (A person or recorded
-  // answers have no findings of their own to favour.)
-  const favoursOwn = (j: string) => j === critic && j !== "manual" && j !== "replay";
-  const own = init.judges?.find(favoursOwn);
+  // A panel judge that is the critic's own model (isSelfJudging) would classify its own findings:
+  // refused unless allowed, as formal refuses a judge that is a debater.
+  const own = panel?.find((j) => isSelfJudging(j, criticSeat));
   if (own && !init.allowSelfJudging)
     return fail(
       ruleError(
         "SELF_JUDGING",
         "judges",
-        `the judge ${own} is also the critic; models favour their own findings, so name another judge, or pass --allow-self-judging`,
+        `the judge ${seatWords(own)} is also the critic; models favour their own findings, so name another judge, or pass --allow-self-judging`,
       ),
     );
-  const warnings = judges
-    .filter((j) => favoursOwn(j) && !init.judges)
-    .map(
-      (j) =>
-        `the judge (${j}) is the critic's adapter: it may favour its own findings; pass --judge with another CLI`,
-    );
+  const warnings =
+    !panel && isSelfJudging(judgeSeat, criticSeat)
+      ? [
+          `the judge (${seatWords(judgeSeat)}) is the critic's own adapter, model and endpoint: it may favour its own findings; pass --judge with another CLI or model`,
+        ]
+      : [];
   const frontmatter: ReviewFrontmatter = {
     debate_id: init.slug,
     format: "review",
@@ -105,12 +109,12 @@ function newReviewDebate(
     current_exchange: 1,
     current_phase: "awaiting_critic",
     artifact_version: 1,
-    seats: { author: seat(author), critic: seat(critic), ...(init.judges ? {} : { judge: seat(judge) }) },
+    seats: { author: seat(author, "author"), critic: criticSeat, ...(panel ? {} : { judge: judgeSeat }) },
     // `--judges`: a panel asked in parallel, decided by majority (the tie rule in judges.ts).
     ...(init.judges
       ? {
           judges: {
-            panel: init.judges.map(seat),
+            panel: panel!,
             ...(init.allowSelfJudging ? { allow_self_judging: true } : {}),
           },
         }

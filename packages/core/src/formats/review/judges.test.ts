@@ -241,7 +241,7 @@ describe("a review's judge panel", () => {
       kind: "blocked",
       reason: "self_judging",
       message: expect.stringContaining(
-        "the judge `judge_2` (codex gpt-5) is the critic's own adapter and model",
+        "the judge `judge_2` (codex gpt-5) is the critic's own adapter, model and endpoint",
       ),
     });
     // The same CLI with another model is another judge; allowed self-judging is asked.

@@ -1,7 +1,7 @@
 import type { ReviewArtifact, ReviewChoice, ReviewFrontmatter, SeatConfig } from "@debatekit/schema";
 import { clipText } from "../../clip.js";
 import { fail, ok, ruleError } from "../../errors.js";
-import { isJudgeRole, judgeAsks, judgingOf, selfJudging } from "../../judging/panel.js";
+import { isJudgeRole, judgeAsks, judgingOf, seatWords, selfJudging } from "../../judging/panel.js";
 import { seatConfigs } from "../../seats.js";
 import { removeSecrets } from "../../secrets.js";
 import type { Result, RuleError } from "../../types.js";
@@ -430,13 +430,11 @@ function judgesProblem(fm: ReviewFrontmatter): { reason: string; message: string
   const config = fm.judges ? judgingOf(fm) : undefined;
   if (config && !config.allowSelfJudging) {
     const critic = fm.seats?.critic as SeatConfig | undefined;
-    const own = selfJudging(config, { critic }).find(
-      (f) => f.seat.adapter !== "replay" && f.seat.adapter !== "manual",
-    );
+    const own = selfJudging(config, { critic })[0];
     if (own)
       return {
         reason: "self_judging",
-        message: `debate.md: the judge \`${own.judge}\` (${own.seat.adapter}${own.seat.model ? ` ${own.seat.model}` : ""}) is the critic's own adapter and model, and models favour their own findings; choose another judge, or set \`judges.allow_self_judging: true\``,
+        message: `debate.md: the judge \`${own.judge}\` (${seatWords(own.seat)}) is the critic's own adapter, model and endpoint, and models favour their own findings; choose another judge, or set \`judges.allow_self_judging: true\``,
       };
   }
   if (!fm.judges && !fm.seats?.judge)
