@@ -182,3 +182,4 @@ export type {
   SeatRole,
   SideCode,
 } from "./types.js";
+export { journalOutcome } from "./journal-outcome.js";
