@@ -222,7 +222,9 @@ describe("debate setup opencode", () => {
       other: { type: "remote", url: "http://x" },
       debatekit: { type: "local", command, enabled: true },
     });
-    expect(setup.stdout).toContain(`OpenCode starts it with ${JSON.stringify(command)} (this install of debate`);
+    expect(setup.stdout).toContain(
+      `OpenCode starts it with ${JSON.stringify(command)} (this install of debate`,
+    );
     // The command written starts a server that answers.
     const started = spawnSync(command[0]!, command.slice(1), {
       cwd: work,

@@ -241,7 +241,11 @@ describe("debate mcp when its input ends at once", () => {
           jsonrpc: "2.0",
           id: 1,
           method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "0" },
+          },
         },
         { jsonrpc: "2.0", method: "notifications/initialized" },
         {

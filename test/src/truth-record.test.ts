@@ -27,7 +27,10 @@ const inbox = (stem: string) => join(cwd, "t/inbox", `${stem}.md`);
 
 /** A judge's answer in the labels its prompt gave: each real id's prefix swapped for its side's label. */
 function labelled(text: string, labels: { prop: string; opp: string }): string {
-  return text.replace(/\b(prop|opp)_(\d{3}[a-c])\b/g, (_, side: "prop" | "opp", rest) => `${labels[side]}_${rest}`);
+  return text.replace(
+    /\b(prop|opp)_(\d{3}[a-c])\b/g,
+    (_, side: "prop" | "opp", rest) => `${labels[side]}_${rest}`,
+  );
 }
 
 /** The lines under `--- rejected ---` in `debate log`'s text (up to the next entry). */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
+import { journalOutcome } from "@debatekit/core";
 import { journalFileName, readJournal, resolveInside, writeFileAtomic } from "@debatekit/files";
 import type { CallUsage, JournalEntry, LedgerCall, UsageLedger, UsageTotals } from "@debatekit/schema";
-import { journalOutcome } from "@debatekit/core";
 import { validateUsageLedger } from "@debatekit/schema";
 // The tokenizer alone, not the skill matcher: `debate status` reads the ledger through this module.
 import { countTokens } from "@debatekit/skills/tokens";

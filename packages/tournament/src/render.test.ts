@@ -62,8 +62,24 @@ describe("the leaderboard page", () => {
     const lb: Leaderboard = {
       ...board(),
       debates: [
-        { id: "d1", motion: "m01", motionText: long, first: "alice", second: "bob", judge: "j", status: "done" },
-        { id: "d2", motion: "m02", motionText: "Short one?", first: "bob", second: "alice", judge: "j", status: "done" },
+        {
+          id: "d1",
+          motion: "m01",
+          motionText: long,
+          first: "alice",
+          second: "bob",
+          judge: "j",
+          status: "done",
+        },
+        {
+          id: "d2",
+          motion: "m02",
+          motionText: "Short one?",
+          first: "bob",
+          second: "alice",
+          judge: "j",
+          status: "done",
+        },
       ],
     };
     const md = renderLeaderboardMarkdown(lb);
@@ -78,7 +94,9 @@ describe("the leaderboard page", () => {
     expect(md).toContain("| m02: Short one? |");
     const html = renderLeaderboardHtml(lb);
     expect(html).not.toContain("<img");
-    expect(html).toContain(`title="&#60;img src=x onerror=alert(1)&#62;&#34;&#38; | **This house** would rewrite`);
+    expect(html).toContain(
+      `title="&#60;img src=x onerror=alert(1)&#62;&#34;&#38; | **This house** would rewrite`,
+    );
     expect(html).toContain(">m02: Short one?<");
   });
 });

@@ -153,7 +153,11 @@ function problemsText(validation: { errors?: string[] }): string {
  * unless its answer is there, or the seat's answer for this step was already accepted (fixed in
  * place, say). A prompt of a step already taken is no longer waited on.
  */
-async function waitedOn(dir: string, state: DebateState, journal: readonly JournalEntry[]): Promise<string[]> {
+async function waitedOn(
+  dir: string,
+  state: DebateState,
+  journal: readonly JournalEntry[],
+): Promise<string[]> {
   const step = formatOfState(state).next(state);
   if (step.kind !== "ask") return [];
   const asked = new Set([...step.asks.map((a) => a.role), ...(step.fallback ? [step.fallback.role] : [])]);

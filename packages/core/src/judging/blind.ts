@@ -46,10 +46,7 @@ export function createBlinder<S extends string>(naming: SideNaming<S>): Blinder<
   // A side's bare id prefix (`prop_` in "`prop_` or `opp_` names the side"): only for a joiner,
   // since a bare one-letter code (`P`) cannot be told from a word.
   const barePrefix = naming.joiner
-    ? new RegExp(
-        `\\b(${naming.codes[first]}|${naming.codes[second]})${naming.joiner}(?![A-Za-z0-9])`,
-        "g",
-      )
+    ? new RegExp(`\\b(${naming.codes[first]}|${naming.codes[second]})${naming.joiner}(?![A-Za-z0-9])`, "g")
     : undefined;
   const sideWord = new RegExp(`\\b(?:(?:the|a) )?(${first}|${second})\\b`, "gi");
   const labelWord = /\bDebater ([AB])\b/g;

@@ -14,7 +14,10 @@ const realIdOfTitle = (state: DebateState) =>
 describe("formal blind labels", () => {
   it("tells a panel judge its answer's problems in the ids it was given, and no side's code", () => {
     const state = panelState({ panel: [{ adapter: "codex" }] }, "blind-errors");
-    const judging = { ...state, frontmatter: { ...state.frontmatter, current_phase: "awaiting_judgment" as const } };
+    const judging = {
+      ...state,
+      frontmatter: { ...state.frontmatter, current_phase: "awaiting_judgment" as const },
+    };
     const role = ballotsOf(judgingOf(judging.frontmatter)!)[0]!.role;
     const prompt = formalFormat.prompt(judging, role);
     expect(prompt).not.toMatch(/`(prop|opp)_`/);

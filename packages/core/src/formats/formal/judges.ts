@@ -100,7 +100,9 @@ export function parseJudge(state: DebateState, role: string, text: string): Resu
   const labels = labelsOf(state, found.ballot);
   const parsed = parseJudgeAnswer(state, JSON.stringify(unblindJudgment(json.value, labels)));
   if (parsed.ok) return parsed;
-  return fail(...parsed.errors.map((e) => ({ ...e, message: sortedIds(blindFormalText(e.message, labels)) })));
+  return fail(
+    ...parsed.errors.map((e) => ({ ...e, message: sortedIds(blindFormalText(e.message, labels)) })),
+  );
 }
 
 /** Lists of labelled ids in label order (`A_000a, A_000b, B_000a`): the real ids' order would tell the sides apart. */

@@ -33,7 +33,9 @@ describe("formal's report body", () => {
     const b = formalReport(fixtureState());
     for (const section of b.transcript!) {
       const sides = section.entries.map((e) => e.side);
-      expect(sides, section.title).toEqual([...sides].sort((x, y) => (x === y ? 0 : x === "proposition" ? -1 : 1)));
+      expect(sides, section.title).toEqual(
+        [...sides].sort((x, y) => (x === y ? 0 : x === "proposition" ? -1 : 1)),
+      );
       expect(sides[0], section.title).toBe("proposition");
     }
     const whys = [...b.strongest, ...b.weakest].map((a) => a.why);

@@ -48,7 +48,13 @@ function scoresByExchange(state: DebateState): {
 function ranked(state: DebateState, arg: ArgumentRecord): RankedArgument {
   const { id, side, title } = arg.frontmatter;
   const score = state.scores[id]?.current_score;
-  return { id, side: SIDE[side], title, ...(score === undefined ? {} : { score }), why: scoreStory(state, arg) };
+  return {
+    id,
+    side: SIDE[side],
+    title,
+    ...(score === undefined ? {} : { score }),
+    why: scoreStory(state, arg),
+  };
 }
 
 function scoreStory(state: DebateState, arg: ArgumentRecord): string {
