@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -213,13 +213,31 @@ describe("debate setup opencode", () => {
         mcp: { other: { type: "remote", url: "http://x" } },
       }),
     );
-    await run(process.execPath, [bin, "setup", "opencode"], { cwd: work });
+    const setup = await run(process.execPath, [bin, "setup", "opencode"], { cwd: work });
     const config = await readJson(join(work, "opencode.json"));
     expect(config.model).toBe("anthropic/claude-sonnet-4-5");
+    // This install, by absolute path: it works before (and without) a published package.
+    const command = [process.execPath, bin, "mcp"];
     expect(config.mcp).toEqual({
       other: { type: "remote", url: "http://x" },
-      debatekit: { type: "local", command: ["npx", "-y", "@debatekit/cli", "mcp"], enabled: true },
+      debatekit: { type: "local", command, enabled: true },
     });
+    expect(setup.stdout).toContain(
+      `OpenCode starts it with ${JSON.stringify(command)} (this install of debate`,
+    );
+    // The command written starts a server that answers.
+    const started = spawnSync(command[0]!, command.slice(1), {
+      cwd: work,
+      input: `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      })}\n`,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(JSON.parse(started.stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { serverInfo: {} } });
     const commands = (await readdir(join(work, ".opencode/command"))).sort();
     expect(commands).toEqual([
       "debate-new.md",

@@ -69,7 +69,10 @@ describe("debate report", () => {
       nodes: 14,
       edges: 20,
       chartPoints: [5, 5],
-      alerts: [],
+      // The example's recording has the judge answer once with a sum that is not zero: on record.
+      alerts: [
+        "the judge seat's answer was rejected 1 time(s) and asked again (`debate log` shows each rejection and why)",
+      ],
     });
     expect(html.match(/<g class="node"/g)).toHaveLength(14);
     expect(html.match(/<circle class="point"/g)).toHaveLength(10);
@@ -171,7 +174,8 @@ describe("debate report", () => {
     expect(html).toContain('<h2 id="narrative">Narrative analysis</h2>');
     // the reporter's calls are in the usage table like any seat's
     // (replay seats are on record as free, with no tokens: the ledger's rule)
-    expect(markdown).toMatch(/\| reporter \| replay \| 2 \| 0 \| 0 in \/ 0 out \| \\\$0\.0000 \|/);
+    // (its first answer was refused: rejected, not failed)
+    expect(markdown).toMatch(/\| reporter \| replay \| 2 \| 0 \| 1 \| 0 in \/ 0 out \| \\\$0\.0000 \|/);
     // Same state, same prompt: the journaled answer is reused, no new call.
     const again = await debate(["report", dir]);
     expect(again.stdout).toContain("narrative by the reporter seat (replay), citing r01-f1, r03-f1");

@@ -147,6 +147,12 @@ describe("debate tournament (the offline example, through the built CLI)", () =>
     expect(report.stdout).toMatch(/1\. replay:alice +\d+ \[\d+, \d+\] \(8 debates\)/);
     reference = await leaderboard(dir, log);
     expect(reference).toMatch(/\| 1 \| replay:alice \|/);
+    // Each debate's row says what it was about, not only the motion's id.
+    const motions = (await readFile(join(example, "motions.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { motion: string }).motion);
+    for (const [i, motion] of motions.entries()) expect(reference).toContain(`| m0${i + 1}: ${motion} |`);
   });
 
   it("bad input: a clear error naming the file and field, exit 1, nothing written", async () => {

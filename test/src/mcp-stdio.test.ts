@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -228,5 +229,58 @@ describe("debate mcp over stdio", () => {
     }
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).not.toContain("debate://second-review/notes/link.md");
+  });
+});
+
+describe("debate mcp when its input ends at once", () => {
+  it("answers a tool call sent just before stdin closes, then exits", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mcp-eof-"));
+    try {
+      const lines = [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "0" },
+          },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "debate_new",
+            arguments: {
+              motion: "This house would answer before hanging up",
+              seats: { proposition: "manual", opposition: "manual", judge: "manual" },
+              slug: "eof",
+            },
+          },
+        },
+      ];
+      // The whole conversation in one write, and stdin closed right after it.
+      const ran = spawnSync(process.execPath, [bin, "mcp", "--dir", "debates"], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: "1", HOME: dir },
+        input: lines.map((l) => `${JSON.stringify(l)}\n`).join(""),
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(ran.status, ran.stderr).toBe(0);
+      const replies = ran.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { id?: number; result?: { isError?: boolean } });
+      const call = replies.find((r) => r.id === 2);
+      expect(call, ran.stdout).toBeDefined();
+      expect(call!.result?.isError).toBeFalsy();
+      expect((await readdir(join(dir, "debates"))).includes("eof")).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

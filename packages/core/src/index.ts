@@ -112,6 +112,7 @@ export { repositoryFiles, roundsOf } from "./formats/review/state.js";
 export type { ReviewTarget } from "./formats/review/target.js";
 export { detectTarget, splitMixed } from "./formats/review/target.js";
 export { defaultAgentTemplates } from "./generated/agents.js";
+export { journalOutcome } from "./journal-outcome.js";
 export type { Vote } from "./judging/combine.js";
 export { combineRescores, combineScores, judgeVote, majority, median, recentre } from "./judging/combine.js";
 export type { Ballot, JudgingConfig, Label } from "./judging/panel.js";

@@ -1,4 +1,4 @@
-import { type AnyFormat, type DebateState, formatOfState } from "@debatekit/core";
+import { type AnyFormat, type DebateState, formatOfState, journalOutcome } from "@debatekit/core";
 import type { JournalEntry } from "@debatekit/schema";
 import type { JudgeReliability, Narrative, Report, SeatSummary } from "./model.js";
 
@@ -29,7 +29,7 @@ function seatsOf(input: ReportInput, format: AnyFormat): SeatSummary[] {
     ...new Set([...roles, ...Object.keys(configured), ...(input.journal ?? []).map((j) => j.role)]),
   ];
   return all.map((role) => {
-    const seat: SeatSummary = { role, calls: 0, failedCalls: 0 };
+    const seat: SeatSummary = { role, calls: 0, failedCalls: 0, rejectedCalls: 0 };
     // The seat the format calls for the role (a formal judge lives in its `judges:` panel).
     const conf = format.seat(input.state, role) ?? configured[role];
     if (conf?.adapter) seat.adapter = conf.adapter;
@@ -37,7 +37,9 @@ function seatsOf(input: ReportInput, format: AnyFormat): SeatSummary[] {
     for (const entry of input.journal ?? []) {
       if (entry.role !== role) continue;
       seat.calls++;
-      if (entry.result.status !== "ok") seat.failedCalls++;
+      const outcome = journalOutcome(entry);
+      if (outcome === "rejected") seat.rejectedCalls++;
+      else if (outcome !== "ok") seat.failedCalls++;
       if (!seat.model && (entry.model ?? entry.result.model)) seat.model = entry.model ?? entry.result.model;
       const usage = callUsage(entry);
       if (usage) {
@@ -132,8 +134,13 @@ export function buildReport(input: ReportInput): Report {
   ].filter((c, i, all) => all.indexOf(c) === i);
   if (standing.outcome)
     causes.unshift(`outcome: ${standing.outcome}: the result rests on less than was configured`);
-  for (const s of seats)
+  for (const s of seats) {
     if (s.failedCalls > 0) alerts.push(`the ${s.role} seat failed ${s.failedCalls} of ${s.calls} call(s)`);
+    if (s.rejectedCalls > 0)
+      alerts.push(
+        `the ${s.role} seat's answer was rejected ${s.rejectedCalls} time(s) and asked again (\`debate log\` shows each rejection and why)`,
+      );
+  }
   alerts.push(...(body?.alerts ?? []));
   if (!started) alerts.unshift(notStartedAlert(input, format));
   const { done, total, unit } = standing.progress;

@@ -37,12 +37,13 @@ const seconds = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1
 /** The seats table: who sat where, with which adapter and model, and how its calls went. */
 export function seatRows(report: Report): { columns: string[]; rows: string[][] } {
   return {
-    columns: ["Seat", "Adapter / model", "Calls", "Failed", "Tokens", "Cost"],
+    columns: ["Seat", "Adapter / model", "Calls", "Failed", "Rejected", "Tokens", "Cost"],
     rows: report.seats.map((s) => [
       s.role,
       seatText(s),
       String(s.calls),
       String(s.failedCalls),
+      String(s.rejectedCalls),
       tokensText(s),
       costText(s.costUsd, s.unknownCostCalls),
     ]),
@@ -51,7 +52,7 @@ export function seatRows(report: Report): { columns: string[]; rows: string[][] 
 
 /** The usage table: per seat and in total, tokens (input, cached input, output), cost and time. */
 export function usageRows(report: Report): { columns: string[]; rows: string[][] } {
-  const row = (label: string, u: Omit<SeatSummary, "role" | "failedCalls">) => [
+  const row = (label: string, u: Omit<SeatSummary, "role" | "failedCalls" | "rejectedCalls">) => [
     label,
     String(u.calls),
     orDash(u.inputTokens),
@@ -60,7 +61,7 @@ export function usageRows(report: Report): { columns: string[]; rows: string[][]
     costText(u.costUsd, u.unknownCostCalls),
     seconds(u.durationMs),
   ];
-  const total = { calls: 0 } as Omit<SeatSummary, "role" | "failedCalls">;
+  const total = { calls: 0 } as Omit<SeatSummary, "role" | "failedCalls" | "rejectedCalls">;
   for (const s of report.seats) {
     total.calls += s.calls;
     for (const k of [

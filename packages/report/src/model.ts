@@ -46,7 +46,10 @@ export interface SeatSummary {
   adapter?: string;
   model?: string;
   calls: number;
+  /** Calls that ended without an answer (timeout, exit, error). */
   failedCalls: number;
+  /** Answers the format's rules refused (the seat was asked again); counted in `calls`, not in `failedCalls`. */
+  rejectedCalls: number;
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;

@@ -160,6 +160,24 @@ describe("the header", () => {
     expect(report.totals).toEqual({ inputTokens: 1010, outputTokens: 205, costUsd: 0.012 });
     expect(report.alerts[0]).toBe("the judge seat failed 1 of 2 call(s)");
   });
+
+  it("counts an answer the rules refused as rejected, not failed, and says so", async () => {
+    const state = await fixtureState();
+    const entry = (validation?: object) =>
+      ({ role: "judge", result: { status: "ok" }, ...(validation ? { validation } : {}) }) as never;
+    const report = buildReport({
+      state,
+      journal: [entry({ ok: false, errors: ["JUDGMENT_NOT_ZERO_SUM at scores: ..."] }), entry()],
+    });
+    expect(report.seats.find((s) => s.role === "judge")).toMatchObject({
+      calls: 2,
+      failedCalls: 0,
+      rejectedCalls: 1,
+    });
+    expect(report.alerts).toContain(
+      "the judge seat's answer was rejected 1 time(s) and asked again (`debate log` shows each rejection and why)",
+    );
+  });
 });
 
 describe("a long debate", () => {

@@ -16,10 +16,13 @@ export function summaryLines(report: Report): string[] {
   const b = report.body;
   if (!b) return [];
   const lines = [`Result: ${b.verdict.headline}.`];
-  if (b.strongest.length > 0)
+  // What decided it are the side ahead's strongest points (the verdict names the side); with no side
+  // ahead, the strongest of either side are only that, the strongest.
+  const winner = b.verdict.winner;
+  const points = (winner ? b.strongest.filter((a) => a.side === winner) : b.strongest).slice(0, 3);
+  if (points.length > 0)
     lines.push(
-      `Decided by: ${b.strongest
-        .slice(0, 3)
+      `${winner ? `Decided by the ${winner}'s strongest` : "Strongest"} ${b.itemName ?? "arguments"}: ${points
         .map((a) => `${a.id} (${a.title})`)
         .join("; ")}.`,
     );

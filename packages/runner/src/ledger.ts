@@ -1,4 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
+import { journalOutcome } from "@debatekit/core";
 import { journalFileName, readJournal, resolveInside, writeFileAtomic } from "@debatekit/files";
 import type { CallUsage, JournalEntry, LedgerCall, UsageLedger, UsageTotals } from "@debatekit/schema";
 import { validateUsageLedger } from "@debatekit/schema";
@@ -17,11 +18,14 @@ function emptyTotals(): UsageTotals {
     cost_usd: 0,
     estimated_calls: 0,
     unknown_cost_calls: 0,
+    rejected_calls: 0,
   };
 }
 
-function add(totals: UsageTotals, usage: CallUsage): void {
+function add(totals: UsageTotals, call: LedgerCall): void {
+  const usage = call.usage;
   totals.calls += 1;
+  if (call.status === "rejected") totals.rejected_calls = (totals.rejected_calls ?? 0) + 1;
   totals.input_tokens += usage.input_tokens;
   totals.cached_input_tokens += usage.cached_input_tokens;
   totals.output_tokens += usage.output_tokens;
@@ -60,7 +64,7 @@ function callOf(entry: JournalEntry): LedgerCall {
     attempt: entry.attempt,
     ...(entry.adapter ? { adapter: entry.adapter } : {}),
     ...((entry.result.model ?? entry.model) ? { model: entry.result.model ?? entry.model } : {}),
-    status: entry.result.status,
+    status: journalOutcome(entry),
     finished_at: entry.finished_at,
     usage: entryUsage(entry),
   };
@@ -73,8 +77,8 @@ function ledgerOf(debateId: string, rows: LedgerCall[], options: { maxCostUsd?: 
   const total = emptyTotals();
   for (const call of calls) {
     seats[call.role] ??= emptyTotals();
-    add(seats[call.role]!, call.usage);
-    add(total, call.usage);
+    add(seats[call.role]!, call);
+    add(total, call);
   }
   return {
     version: 1,
@@ -162,6 +166,8 @@ export async function currentLedger(
       const checked = validateUsageLedger(JSON.parse(text));
       if (
         checked.ok &&
+        // A ledger written before rejections were counted is rebuilt (its rows call them `ok`).
+        checked.value.total.rejected_calls !== undefined &&
         checked.value.max_cost_usd === options.maxCostUsd &&
         checked.value.calls.map((c) => c.journal).join("\n") === names.join("\n")
       )

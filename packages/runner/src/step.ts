@@ -173,6 +173,13 @@ function worst(outcomes: SeatOutcome<unknown>[]): Extract<SeatOutcome<unknown>, 
   return failed.sort((a, b) => rank[a.status] - rank[b.status])[0];
 }
 
+/** A step some seats wait on: every waiting seat's line, not only the first one's. */
+function waitingMessage(results: readonly Outcome[]): string {
+  return results
+    .flatMap((r) => (!r.outcome.ok && r.outcome.status === "waiting" ? [r.outcome.error.message] : []))
+    .join("; ");
+}
+
 /** What askSeat needs for one call of this step. */
 function seatContext(
   ctx: StepContext,
@@ -241,7 +248,13 @@ async function askStep(
         ok: false,
         stop: {
           status: bad.status,
-          error: { ...bad.error, role: failedRole, ...(adapter ? { adapter } : {}) },
+          error: {
+            ...bad.error,
+            // Every seat waited on, not only the first (both sides of a parallel step, say).
+            ...(bad.status === "waiting" ? { message: waitingMessage(results) } : {}),
+            role: failedRole,
+            ...(adapter ? { adapter } : {}),
+          },
         },
       };
     }

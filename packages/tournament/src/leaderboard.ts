@@ -39,7 +39,10 @@ export interface Leaderboard {
   failed: Array<{ id: string; code: string; message: string }>;
   debates: Array<{
     id: string;
+    /** The motion's id in tournament.md (`m01`). */
     motion: string;
+    /** The motion's text as tournament.md holds it (whole: a page shortens it as it shows it). */
+    motionText?: string;
     first: string;
     second: string;
     judge: string;
@@ -112,6 +115,7 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
     j.first.score += r.winner === "first" ? 1 : r.winner === "tie" ? 0.5 : 0;
   }
   const answers = new Map(fm.motions.map((m) => [m.id, m.answer]));
+  const motionTexts = new Map(fm.motions.map((m) => [m.id, m.motion]));
   let correctness: Leaderboard["correctness"];
   const known = results.filter((r) => r.status === "done" && r.winner && answers.get(r.match.motion));
   if (known.length > 0) {
@@ -176,6 +180,7 @@ export function computeLeaderboard(fm: TournamentFrontmatter, results: readonly 
     debates: results.map((r) => ({
       id: r.match.id,
       motion: r.match.motion,
+      ...(motionTexts.has(r.match.motion) ? { motionText: motionTexts.get(r.match.motion)! } : {}),
       first: r.match.first,
       second: r.match.second,
       judge: judgeOf(r),

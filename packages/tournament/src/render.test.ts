@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Leaderboard } from "./leaderboard.js";
-import { renderLeaderboardHtml, renderRatingChart } from "./render.js";
+import { renderLeaderboardHtml, renderLeaderboardMarkdown, renderRatingChart } from "./render.js";
 
 const HOSTILE = '<img src=x onerror=alert(1)>"&';
 
@@ -55,5 +55,48 @@ describe("the leaderboard page", () => {
     const svg = renderRatingChart(board().ratings);
     const ticks = [...svg.matchAll(/class="tick-x"[^>]*>([^<]+)</g)].map((m) => Number(m[1]));
     expect(ticks).toEqual([800, 850, 900, 950, 1000, 1050, 1100, 1150, 1200]);
+  });
+
+  it("shows each debate's motion by its text, escaped and shortened at a word, whole in the page's tooltip", () => {
+    const long = `${HOSTILE} | **This house** would ${"rewrite every service ".repeat(8)}in one weekend`;
+    const lb: Leaderboard = {
+      ...board(),
+      debates: [
+        {
+          id: "d1",
+          motion: "m01",
+          motionText: long,
+          first: "alice",
+          second: "bob",
+          judge: "j",
+          status: "done",
+        },
+        {
+          id: "d2",
+          motion: "m02",
+          motionText: "Short one?",
+          first: "bob",
+          second: "alice",
+          judge: "j",
+          status: "done",
+        },
+      ],
+    };
+    const md = renderLeaderboardMarkdown(lb);
+    const row = md.split("\n").find((l) => l.includes("](debates/d1/"))!;
+    const cell = row.split(" | ")[1]!;
+    expect(cell.startsWith("m01: ")).toBe(true);
+    expect(cell.endsWith("…")).toBe(true);
+    expect(cell).not.toContain("<img");
+    expect(cell.length).toBeLessThan(130);
+    // Cut between words, not inside one.
+    expect(cell).toMatch(/(service|every|rewrite|weekend|one|in)…$/);
+    expect(md).toContain("| m02: Short one? |");
+    const html = renderLeaderboardHtml(lb);
+    expect(html).not.toContain("<img");
+    expect(html).toContain(
+      `title="&#60;img src=x onerror=alert(1)&#62;&#34;&#38; | **This house** would rewrite`,
+    );
+    expect(html).toContain(">m02: Short one?<");
   });
 });

@@ -46,6 +46,19 @@ function panelIntro(p: NonNullable<Leaderboard["panel"]>): string {
 }
 
 /** leaderboard.md. */
+/** How long a motion's text the debates table shows; the whole text is in tournament.md (and the page's tooltip). */
+const MOTION_CHARS = 90;
+
+/** A debate's motion as the table shows it: its id and its text, shortened at a word (`m01: This house would…`). */
+function motionCell(d: Leaderboard["debates"][number]): string {
+  if (!d.motionText) return d.motion;
+  const text = d.motionText.replace(/\s+/g, " ").trim();
+  if (text.length <= MOTION_CHARS) return `${d.motion}: ${text}`;
+  const cut = text.slice(0, MOTION_CHARS - 1);
+  const word = cut.lastIndexOf(" ");
+  return `${d.motion}: ${(word > MOTION_CHARS / 2 ? cut.slice(0, word) : cut).trimEnd()}…`;
+}
+
 export function renderLeaderboardMarkdown(lb: Leaderboard): string {
   const lines: string[] = [`# Leaderboard: ${lb.id}`, ""];
   if (lb.failed.length > 0) {
@@ -153,7 +166,7 @@ export function renderLeaderboardMarkdown(lb: Leaderboard): string {
       .sort((a, b) => Number(b.status === "failed") - Number(a.status === "failed"))
       .map(
         (d) =>
-          `| [${c(d.id)}](debates/${d.id}/report.md) | ${d.motion} | ${c(d.first)} | ${c(d.second)} | ${c(d.judge)} | ${d.status}${d.degraded ? ` (${c(d.degraded)})` : ""} | ${c(d.winner ?? "-")} |`,
+          `| [${c(d.id)}](debates/${d.id}/report.md) | ${c(motionCell(d))} | ${c(d.first)} | ${c(d.second)} | ${c(d.judge)} | ${d.status}${d.degraded ? ` (${c(d.degraded)})` : ""} | ${c(d.winner ?? "-")} |`,
       ),
     "",
   );
@@ -344,7 +357,7 @@ export function renderLeaderboardHtml(lb: Leaderboard): string {
         .sort((a, b) => Number(b.status === "failed") - Number(a.status === "failed"))
         .map((d) => [
           `<a href="debates/${encodeURIComponent(d.id)}/report.html">${h(d.id)}</a>`,
-          h(d.motion),
+          d.motionText ? `<span title="${h(d.motionText)}">${h(motionCell(d))}</span>` : h(d.motion),
           h(d.first),
           h(d.second),
           h(d.judge),

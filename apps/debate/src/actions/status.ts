@@ -1,10 +1,10 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { formatOfState } from "@debatekit/core";
+import { type DebateState, formatOfState, journalOutcome } from "@debatekit/core";
 import { readDebateFolder, readJournal, readLockHolder } from "@debatekit/files";
 // The ledger's module alone: the runner's entry would load the adapters and the skill matcher too.
 import { loadUsageLedger } from "@debatekit/runner/ledger";
-import type { Degradation, Reliability, UsageTotals } from "@debatekit/schema";
+import type { Degradation, JournalEntry, Reliability, UsageTotals } from "@debatekit/schema";
 import { ExitError } from "../exit-error.js";
 import { unansweredAsks } from "../manual-asks.js";
 import type { ActionContext } from "./context.js";
@@ -122,17 +122,15 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   if (standing.winner) row.winner = standing.winner;
   if (standing.result) row.result = standing.result;
   const holder = await readLockHolder(dir).catch(() => undefined);
-  const waiting = standing.complete
-    ? []
-    : (await unansweredAsks(dir, fm.current_exchange)).map((ask) => `inbox/${ask.stem}.md`);
-  if (holder) row.activity = `running (pid ${holder.pid})`;
-  else if (fm.paused) row.activity = "paused";
-  else if (waiting.length > 0) row.activity = `waiting for ${waiting.join(", ")}`;
   // Only a failure of the step the debate is still at matters: older ones were overcome. A stop by
   // the user is no error, and an error of a seat since changed (adapter or model) no longer holds.
   const journal = await readJournal(dir, { exchange: fm.current_exchange, phase: fm.current_phase }).catch(
     () => [],
   );
+  const waiting = standing.complete ? [] : await waitedOn(dir, state, journal);
+  if (holder) row.activity = `running (pid ${holder.pid})`;
+  else if (fm.paused) row.activity = "paused";
+  else if (waiting.length > 0) row.activity = `waiting for ${waiting.join(", ")}`;
   const maxCostUsd = (fm as { max_cost_usd?: number }).max_cost_usd;
   const ledger = await loadUsageLedger(
     dir,
@@ -157,9 +155,37 @@ export async function debateStatus(dir: string): Promise<StatusRow> {
   if (!last || !current || last.result.status === "cancelled") return row;
   if (last.result.status !== "ok")
     row.last_error = `${last.role}: ${last.result.error ?? last.result.status}`;
-  else if (last.validation?.ok === false)
-    row.last_error = `${last.role}: ${last.validation.errors?.[0] ?? "invalid answer"}`;
+  else if (last.validation?.ok === false) row.last_error = `${last.role}: ${problemsText(last.validation)}`;
   return row;
+}
+
+/** A rejected answer's problems in one cell: the count first (a cut cell keeps it), then the first. */
+function problemsText(validation: { errors?: string[] }): string {
+  const errors = validation.errors ?? [];
+  if (errors.length === 0) return "invalid answer";
+  if (errors.length === 1) return errors[0]!;
+  return `${errors.length} problems (all in \`debate log\`), the first: ${errors[0]}`;
+}
+
+/**
+ * The inbox files a person still owes: the latest prompt of each manual seat the step asks now,
+ * unless its answer is there, or the seat's answer for this step was already accepted (fixed in
+ * place, say). A prompt of a step already taken is no longer waited on.
+ */
+async function waitedOn(
+  dir: string,
+  state: DebateState,
+  journal: readonly JournalEntry[],
+): Promise<string[]> {
+  const step = formatOfState(state).next(state);
+  if (step.kind !== "ask") return [];
+  const asked = new Set([...step.asks.map((a) => a.role), ...(step.fallback ? [step.fallback.role] : [])]);
+  const accepted = new Set(
+    journal.filter((e) => e.result.status === "ok" && journalOutcome(e) !== "rejected").map((e) => e.role),
+  );
+  return (await unansweredAsks(dir, state.frontmatter.current_exchange))
+    .filter((ask) => asked.has(ask.role) && !accepted.has(ask.role))
+    .map((ask) => `inbox/${ask.stem}.md`);
 }
 
 /**

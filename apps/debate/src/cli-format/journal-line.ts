@@ -1,3 +1,4 @@
+import { journalOutcome } from "@debatekit/core";
 import { journalFileName } from "@debatekit/files";
 import { escapeTerminal } from "@debatekit/report/escape";
 import type { JournalEntry } from "@debatekit/schema";
@@ -22,7 +23,8 @@ export function formatJournalEntry(entry: JournalEntry, unit = "exchange"): stri
     entry.role,
     `attempt ${entry.attempt}`,
     `${entry.adapter ?? "?"}${entry.model ? ` ${entry.model}` : ""}`,
-    r.status,
+    // A refused answer is headed as such, not `ok` above its `--- rejected ---` block.
+    journalOutcome(entry),
     `${((r.durationMs ?? 0) / 1000).toFixed(1)}s`,
   ].join(" · ");
   const parts = [`=== ${head} (.debate/journal/${journalFileName(entry)})\n`];

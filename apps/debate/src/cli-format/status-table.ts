@@ -53,6 +53,7 @@ export function usageTable(usage: NonNullable<StatusRow["usage"]>): string {
     count(t.output_tokens),
     formatCost(t),
     [
+      (t.rejected_calls ?? 0) > 0 ? `${t.rejected_calls} rejected (asked again)` : "",
       t.estimated_calls > 0 ? `${t.estimated_calls} estimated` : "",
       t.unknown_cost_calls > 0 ? `${t.unknown_cost_calls} cost unknown` : "",
     ]

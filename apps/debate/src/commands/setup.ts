@@ -9,8 +9,25 @@ import type { CliIO } from "../output.js";
 /** The Claude Code plugin shipped in this package: its commands are also OpenCode's. */
 export const pluginDir = fileURLToPath(new URL("../../plugin/", import.meta.url));
 
-/** How OpenCode starts the MCP server unless told otherwise: the published CLI through npx. */
-export const defaultMcpCommand = ["npx", "-y", "@debatekit/cli", "mcp"];
+/** How OpenCode starts the MCP server through npx: the published CLI. */
+export const npxMcpCommand = ["npx", "-y", "@debatekit/cli", "mcp"];
+
+/** This install's `debate` program (dist/bin.js beside this file's folder). */
+const thisBin = fileURLToPath(new URL("../bin.js", import.meta.url));
+
+/**
+ * How OpenCode starts the MCP server unless told otherwise, and why: this very install (node and
+ * its bin.js, by absolute path), which works whether or not the package is published; when this
+ * `debate` runs from npx's throwaway cache, npx itself, as that path may be gone tomorrow.
+ */
+export function defaultMcpCommand(
+  execPath = process.execPath,
+  bin = thisBin,
+): { command: string[]; why: string } {
+  if (/[\\/]_npx[\\/]/.test(bin))
+    return { command: npxMcpCommand, why: "npx's copy of @debatekit/cli, as this one runs from npx's cache" };
+  return { command: [execPath, bin, "mcp"], why: "this install of debate, by its absolute path" };
+}
 
 /** One OpenCode command file made from a plugin command: OpenCode reads `description` (and `$ARGUMENTS`). */
 export async function openCodeCommands(): Promise<Array<{ name: string; text: string }>> {
@@ -77,7 +94,7 @@ export function registerSetup(program: Command, io: CliIO): void {
     .option("--dir <folder>", "the project folder", ".")
     .argument(
       "[server...]",
-      `after --, how OpenCode starts the MCP server (default: ${defaultMcpCommand.join(" ")})`,
+      "after --, how OpenCode starts the MCP server (default: this install of debate, by its absolute path)",
     )
     .action(async (server: string[], opts: { global?: boolean; dir: string }) => {
       const base = opts.global
@@ -89,7 +106,9 @@ export function registerSetup(program: Command, io: CliIO): void {
         throw e;
       });
       // Everything is checked before anything is written.
-      const config = withMcpServer(configFile, existing, server.length > 0 ? server : defaultMcpCommand);
+      const chosen =
+        server.length > 0 ? { command: server, why: "the command given after --" } : defaultMcpCommand();
+      const config = withMcpServer(configFile, existing, chosen.command);
       const commands = await openCodeCommands();
       const { writeFileAtomic } = await import("@debatekit/files");
       const commandDir = opts.global ? join(base, "command") : join(base, ".opencode", "command");
@@ -102,7 +121,7 @@ export function registerSetup(program: Command, io: CliIO): void {
       };
       io.stdout.write(
         `wrote ${commands.map((c) => `/${c.name.replace(/\.md$/, "")}`).join(", ")} to ${shown(commandDir)}\n` +
-          `added the debatekit MCP server to ${shown(configFile)}\n`,
+          `added the debatekit MCP server to ${shown(configFile)}: OpenCode starts it with ${JSON.stringify(chosen.command)} (${chosen.why}; \`debate setup opencode -- <command>\` sets another)\n`,
       );
     });
 }

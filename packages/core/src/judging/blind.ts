@@ -43,6 +43,11 @@ export function createBlinder<S extends string>(naming: SideNaming<S>): Blinder<
     "g",
   );
   const blindId = new RegExp(`\\b([AB])${naming.joiner}${naming.rest}\\b`, "g");
+  // A side's bare id prefix (`prop_` in "`prop_` or `opp_` names the side"): only for a joiner,
+  // since a bare one-letter code (`P`) cannot be told from a word.
+  const barePrefix = naming.joiner
+    ? new RegExp(`\\b(${naming.codes[first]}|${naming.codes[second]})${naming.joiner}(?![A-Za-z0-9])`, "g")
+    : undefined;
   const sideWord = new RegExp(`\\b(?:(?:the|a) )?(${first}|${second})\\b`, "gi");
   const labelWord = /\bDebater ([AB])\b/g;
   const sideOf = (labels: Record<S, Label>, label: string): S => (labels[first] === label ? first : second);
@@ -66,6 +71,8 @@ export function createBlinder<S extends string>(naming: SideNaming<S>): Blinder<
       out = out
         .replace(realId, (_, code: string, rest: string) => `${labels[byCode(code)]}${naming.joiner}${rest}`)
         .replace(sideWord, (_, word: string) => `Debater ${labels[byWord(word)]}`);
+      if (barePrefix)
+        out = out.replace(barePrefix, (_, code: string) => `${labels[byCode(code)]}${naming.joiner}`);
       return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]!);
     },
     unblind,

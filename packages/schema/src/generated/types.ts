@@ -2281,6 +2281,9 @@ export interface LedgerCall {
   attempt: number
   adapter?: string
   model?: string
+  /**
+   * How the call ended: the adapter's status (`ok`, `timeout`, `exit`...), or `rejected` when the seat answered and the format's rules refused the answer (it was asked again).
+   */
   status: string
   finished_at?: string
   usage: CallUsage1
@@ -2317,7 +2320,7 @@ export interface CallUsage1 {
   session?: ("new" | "resumed")
 }
 /**
- * Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.
+ * Sums over calls. `rejected_calls` counts the answers refused by the rules; `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.
  * 
  * This interface was referenced by `UsageLedger`'s JSON-Schema
  * via the `definition` "UsageTotals".
@@ -2330,4 +2333,8 @@ export interface UsageTotals {
   cost_usd: number
   estimated_calls: number
   unknown_cost_calls: number
+  /**
+   * Calls whose answer the format's rules refused (status `rejected`; counted in `calls` too).
+   */
+  rejected_calls?: number
 }

@@ -21391,9 +21391,9 @@ return errors === 0;
 validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateUsageLedgerRaw = validate90;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
-const schema112 = {"title":"UsageTotals","description":"Sums over calls. `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0}}};
-const schema110 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://debatekit.dev/schemas/usage-ledger.schema.json","title":"UsageLedger","description":"`.debate/ledger.json`: the tokens and cost of every seat call of one debate, per call, per seat and in total. Derived from the journal (each call's `usage`), rewritten atomically after each step, so it counts every journaled call exactly once; a ledger lost or stale is rebuilt from the journal by the next run or `debate status`.","type":"object","required":["version","debate_id","calls","seats","total"],"additionalProperties":false,"properties":{"version":{"const":1},"debate_id":{"type":"string"},"max_cost_usd":{"description":"The debate's cost budget when one is set (debate.md `max_cost_usd` or `debate run --max-cost`).","type":"number","minimum":0},"calls":{"description":"One row per journaled seat call, in journal order.","type":"array","items":{"$ref":"#/$defs/LedgerCall"}},"seats":{"description":"Totals per seat (role).","type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9_]{0,39}$"},"additionalProperties":{"$ref":"#/$defs/UsageTotals"}},"total":{"$ref":"#/$defs/UsageTotals"}},"$defs":{"CallUsage":{"title":"CallUsage","description":"The tokens and cost of one seat call as debatekit records it. Tokens: `reported` by the CLI or server, or `estimated` with debatekit's tokenizer (cl100k_base) from the prompt sent and the answer when it reported none. Cost: `reported` by the CLI, `priced` from the seat's price (or the price table), `free` for seats that call no model (replay, manual), `unknown` when there is no price: never guessed.","type":"object","required":["input_tokens","cached_input_tokens","output_tokens","tokens","cost"],"additionalProperties":false,"properties":{"input_tokens":{"description":"Every input token of the call, cached ones included.","type":"integer","minimum":0},"cached_input_tokens":{"description":"The part of `input_tokens` read from the provider's prompt cache (0 when not reported).","type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"description":"The call's cost in US dollars; absent when `cost` is `unknown`.","type":"number","minimum":0},"tokens":{"type":"string","enum":["reported","estimated"]},"cost":{"type":"string","enum":["reported","priced","free","unknown"]},"prompt_tokens":{"description":"Tokens of the text debatekit sent (stdin or request), counted with its tokenizer; with `session: resume` this is only what was new.","type":"integer","minimum":0},"session":{"description":"`resumed`: the seat's CLI session was resumed and only what was new was sent; `new`: the full prompt was sent (with `session: resume`: the first turn, or the session was gone).","type":"string","enum":["new","resumed"]}}},"LedgerCall":{"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"description":"How the call ended: the adapter's status (`ok`, `timeout`, `exit`...), or `rejected` when the seat answered and the format's rules refused the answer (it was asked again).","type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}},"UsageTotals":{"title":"UsageTotals","description":"Sums over calls. `rejected_calls` counts the answers refused by the rules; `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0},"rejected_calls":{"description":"Calls whose answer the format's rules refused (status `rejected`; counted in `calls` too).","type":"integer","minimum":0}}}},"examples":[{"version":1,"debate_id":"ai-review-gate","max_cost_usd":2,"calls":[{"journal":"x0000-1-arguments-proposition-a001.json","exchange":0,"phase":"awaiting_arguments","role":"proposition","attempt":1,"adapter":"claude","model":"claude-sonnet-4-5","status":"ok","finished_at":"2026-11-21T10:00:18.000Z","usage":{"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"tokens":"reported","cost":"reported","prompt_tokens":2350,"session":"new"}}],"seats":{"proposition":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}},"total":{"calls":1,"input_tokens":2350,"cached_input_tokens":2048,"output_tokens":912,"cost_usd":0.0149,"estimated_calls":0,"unknown_cost_calls":0}}]};
+const schema112 = {"title":"UsageTotals","description":"Sums over calls. `rejected_calls` counts the answers refused by the rules; `cost_usd` sums the known costs; `unknown_cost_calls` > 0 means the real cost is higher; `estimated_calls` counts calls whose tokens were estimated.","type":"object","required":["calls","input_tokens","cached_input_tokens","output_tokens","cost_usd","estimated_calls","unknown_cost_calls"],"additionalProperties":false,"properties":{"calls":{"type":"integer","minimum":0},"input_tokens":{"type":"integer","minimum":0},"cached_input_tokens":{"type":"integer","minimum":0},"output_tokens":{"type":"integer","minimum":0},"cost_usd":{"type":"number","minimum":0},"estimated_calls":{"type":"integer","minimum":0},"unknown_cost_calls":{"type":"integer","minimum":0},"rejected_calls":{"description":"Calls whose answer the format's rules refused (status `rejected`; counted in `calls` too).","type":"integer","minimum":0}}};
+const schema110 = {"title":"LedgerCall","description":"One seat call: where it is journaled, who answered, how it ended, and its usage.","type":"object","required":["journal","exchange","phase","role","attempt","status","usage"],"additionalProperties":false,"properties":{"journal":{"description":"The journal file of the call, relative to `.debate/journal/`.","type":"string"},"exchange":{"type":"integer","minimum":0},"phase":{"type":"string"},"role":{"type":"string"},"attempt":{"type":"integer","minimum":1},"adapter":{"type":"string"},"model":{"type":"string"},"status":{"description":"How the call ended: the adapter's status (`ok`, `timeout`, `exit`...), or `rejected` when the seat answered and the format's rules refused the answer (it was asked again).","type":"string"},"finished_at":{"type":"string","format":"date-time"},"usage":{"$ref":"#/$defs/CallUsage"}}};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22171,7 +22171,7 @@ vErrors.push(err19);
 errors++;
 }
 for(const key3 in data6){
-if(!(((((((key3 === "calls") || (key3 === "input_tokens")) || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "estimated_calls")) || (key3 === "unknown_cost_calls"))){
+if(!((((((((key3 === "calls") || (key3 === "input_tokens")) || (key3 === "cached_input_tokens")) || (key3 === "output_tokens")) || (key3 === "cost_usd")) || (key3 === "estimated_calls")) || (key3 === "unknown_cost_calls")) || (key3 === "rejected_calls"))){
 const err20 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err20];
@@ -22357,9 +22357,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.rejected_calls !== undefined){
+let data14 = data6.rejected_calls;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err35 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/rejected_calls",schemaPath:"#/$defs/UsageTotals/properties/rejected_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -22368,10 +22369,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err36 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/rejected_calls",schemaPath:"#/$defs/UsageTotals/properties/rejected_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -22381,11 +22381,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.total !== undefined){
-let data14 = data.total;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.calls === undefined){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/seats/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/UsageTotals/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -22394,8 +22393,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data14.input_tokens === undefined){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/seats",schemaPath:"#/properties/seats/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -22404,8 +22405,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data14.cached_input_tokens === undefined){
-const err39 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
+}
+if(data.total !== undefined){
+let data15 = data.total;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.calls === undefined){
+const err39 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -22414,8 +22419,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data14.output_tokens === undefined){
-const err40 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
+if(data15.input_tokens === undefined){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "input_tokens"},message:"must have required property '"+"input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -22424,8 +22429,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data14.cost_usd === undefined){
-const err41 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cost_usd"},message:"must have required property '"+"cost_usd"+"'"};
+if(data15.cached_input_tokens === undefined){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cached_input_tokens"},message:"must have required property '"+"cached_input_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -22434,8 +22439,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data14.estimated_calls === undefined){
-const err42 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "estimated_calls"},message:"must have required property '"+"estimated_calls"+"'"};
+if(data15.output_tokens === undefined){
+const err42 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "output_tokens"},message:"must have required property '"+"output_tokens"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -22444,8 +22449,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data14.unknown_cost_calls === undefined){
-const err43 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "unknown_cost_calls"},message:"must have required property '"+"unknown_cost_calls"+"'"};
+if(data15.cost_usd === undefined){
+const err43 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "cost_usd"},message:"must have required property '"+"cost_usd"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -22454,9 +22459,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key4 in data14){
-if(!(((((((key4 === "calls") || (key4 === "input_tokens")) || (key4 === "cached_input_tokens")) || (key4 === "output_tokens")) || (key4 === "cost_usd")) || (key4 === "estimated_calls")) || (key4 === "unknown_cost_calls"))){
-const err44 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data15.estimated_calls === undefined){
+const err44 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "estimated_calls"},message:"must have required property '"+"estimated_calls"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -22465,11 +22469,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data14.calls !== undefined){
-let data15 = data14.calls;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err45 = {instancePath:instancePath+"/total/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data15.unknown_cost_calls === undefined){
+const err45 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/required",keyword:"required",params:{missingProperty: "unknown_cost_calls"},message:"must have required property '"+"unknown_cost_calls"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -22478,9 +22479,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 0 || isNaN(data15)){
-const err46 = {instancePath:instancePath+"/total/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key4 in data15){
+if(!((((((((key4 === "calls") || (key4 === "input_tokens")) || (key4 === "cached_input_tokens")) || (key4 === "output_tokens")) || (key4 === "cost_usd")) || (key4 === "estimated_calls")) || (key4 === "unknown_cost_calls")) || (key4 === "rejected_calls"))){
+const err46 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -22490,11 +22491,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-if(data14.input_tokens !== undefined){
-let data16 = data14.input_tokens;
+if(data15.calls !== undefined){
+let data16 = data15.calls;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err47 = {instancePath:instancePath+"/total/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err47 = {instancePath:instancePath+"/total/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -22505,7 +22505,7 @@ errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-const err48 = {instancePath:instancePath+"/total/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err48 = {instancePath:instancePath+"/total/calls",schemaPath:"#/$defs/UsageTotals/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -22516,10 +22516,10 @@ errors++;
 }
 }
 }
-if(data14.cached_input_tokens !== undefined){
-let data17 = data14.cached_input_tokens;
+if(data15.input_tokens !== undefined){
+let data17 = data15.input_tokens;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err49 = {instancePath:instancePath+"/total/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err49 = {instancePath:instancePath+"/total/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -22530,7 +22530,7 @@ errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err50 = {instancePath:instancePath+"/total/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err50 = {instancePath:instancePath+"/total/input_tokens",schemaPath:"#/$defs/UsageTotals/properties/input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -22541,10 +22541,10 @@ errors++;
 }
 }
 }
-if(data14.output_tokens !== undefined){
-let data18 = data14.output_tokens;
+if(data15.cached_input_tokens !== undefined){
+let data18 = data15.cached_input_tokens;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err51 = {instancePath:instancePath+"/total/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err51 = {instancePath:instancePath+"/total/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -22555,7 +22555,7 @@ errors++;
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-const err52 = {instancePath:instancePath+"/total/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err52 = {instancePath:instancePath+"/total/cached_input_tokens",schemaPath:"#/$defs/UsageTotals/properties/cached_input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -22566,11 +22566,10 @@ errors++;
 }
 }
 }
-if(data14.cost_usd !== undefined){
-let data19 = data14.cost_usd;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err53 = {instancePath:instancePath+"/total/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data15.output_tokens !== undefined){
+let data19 = data15.output_tokens;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err53 = {instancePath:instancePath+"/total/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -22579,9 +22578,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/total/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err54 = {instancePath:instancePath+"/total/output_tokens",schemaPath:"#/$defs/UsageTotals/properties/output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -22591,10 +22590,12 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data14.estimated_calls !== undefined){
-let data20 = data14.estimated_calls;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err55 = {instancePath:instancePath+"/total/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data15.cost_usd !== undefined){
+let data20 = data15.cost_usd;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err55 = {instancePath:instancePath+"/total/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -22603,9 +22604,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err56 = {instancePath:instancePath+"/total/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err56 = {instancePath:instancePath+"/total/cost_usd",schemaPath:"#/$defs/UsageTotals/properties/cost_usd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -22615,11 +22616,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-if(data14.unknown_cost_calls !== undefined){
-let data21 = data14.unknown_cost_calls;
+if(data15.estimated_calls !== undefined){
+let data21 = data15.estimated_calls;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err57 = {instancePath:instancePath+"/total/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err57 = {instancePath:instancePath+"/total/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -22630,7 +22630,7 @@ errors++;
 }
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 < 0 || isNaN(data21)){
-const err58 = {instancePath:instancePath+"/total/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err58 = {instancePath:instancePath+"/total/estimated_calls",schemaPath:"#/$defs/UsageTotals/properties/estimated_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -22641,9 +22641,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data15.unknown_cost_calls !== undefined){
+let data22 = data15.unknown_cost_calls;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err59 = {instancePath:instancePath+"/total/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -22652,15 +22653,64 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err60 = {instancePath:instancePath+"/total/unknown_cost_calls",schemaPath:"#/$defs/UsageTotals/properties/unknown_cost_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data15.rejected_calls !== undefined){
+let data23 = data15.rejected_calls;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err61 = {instancePath:instancePath+"/total/rejected_calls",schemaPath:"#/$defs/UsageTotals/properties/rejected_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err62 = {instancePath:instancePath+"/total/rejected_calls",schemaPath:"#/$defs/UsageTotals/properties/rejected_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/total",schemaPath:"#/$defs/UsageTotals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }

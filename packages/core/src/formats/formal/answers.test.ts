@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answer, draft, freshState } from "../../test-helpers/states.js";
+import { answer, draft, freshState, panelState } from "../../test-helpers/states.js";
 import { parseJudgeAnswer, parseSideAnswer } from "./answers.js";
 
 // A person fixing an answer by hand needs every problem in one attempt, most basic first.
@@ -65,5 +65,17 @@ describe("every problem of a formal answer at once", () => {
     const codes = parsed.errors.map((e) => e.code);
     expect(codes[0]).toBe("JUDGMENT_SCHEMA");
     expect(codes.some((c) => c !== "JUDGMENT_SCHEMA")).toBe(true);
+  });
+
+  it("tells a score out of range and the sum it breaks in one attempt", () => {
+    // The opening's six arguments, awaiting their judgment.
+    const state = panelState({ panel: [{ adapter: "codex" }] });
+    const ids = ["prop_000a", "prop_000b", "prop_000c", "opp_000a", "opp_000b", "opp_000c"];
+    const scores = [1.5, 0.1, 0, 0, 0, 0].map((score, i) => ({ argument_id: ids[i], score, reasoning: "r" }));
+    const parsed = parseJudgeAnswer(state, JSON.stringify({ scores }));
+    expect(parsed.ok ? [] : parsed.errors.map((e) => [e.code, e.path])).toEqual([
+      ["JUDGMENT_SCHEMA", "scores[0].score"],
+      ["JUDGMENT_NOT_ZERO_SUM", "scores"],
+    ]);
   });
 });

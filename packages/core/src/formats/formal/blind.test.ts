@@ -12,6 +12,33 @@ const realIdOfTitle = (state: DebateState) =>
   new Map(state.arguments.map((a) => [a.frontmatter.title, a.frontmatter.id]));
 
 describe("formal blind labels", () => {
+  it("tells a panel judge its answer's problems in the ids it was given, and no side's code", () => {
+    const state = panelState({ panel: [{ adapter: "codex" }] }, "blind-errors");
+    const judging = {
+      ...state,
+      frontmatter: { ...state.frontmatter, current_phase: "awaiting_judgment" as const },
+    };
+    const role = ballotsOf(judgingOf(judging.frontmatter)!)[0]!.role;
+    const prompt = formalFormat.prompt(judging, role);
+    expect(prompt).not.toMatch(/`(prop|opp)_`/);
+    const labels = labelsFor("blind-errors", ballotsOf(judgingOf(judging.frontmatter)!)[0]!, [
+      "proposition",
+      "opposition",
+    ] as const);
+    const ids = [...prompt.matchAll(/^## ([AB]_000[a-c]) /gm)].map((m) => m[1]!);
+    expect(ids).toHaveLength(6);
+    // One id unknown in the labels' own form, so one argument is missing.
+    const scores = ids.slice(0, 5).map((id) => ({ argument_id: id, score: 0, reasoning: "r" }));
+    scores.push({ argument_id: `${labels.opposition}_000x`, score: 0, reasoning: "r" });
+    const parsed = formalFormat.parseAnswer(judging, role, JSON.stringify({ scores }));
+    expect(parsed.ok).toBe(false);
+    const text = parsed.ok ? "" : parsed.errors.map((e) => e.message).join("\n");
+    expect(text).toContain(`found "${labels.opposition}_000x"`);
+    expect(text).toContain(`missing ${ids[5]}`);
+    expect(text).toContain("A_000a, A_000b, A_000c, B_000a, B_000b, B_000c");
+    expect(text).not.toMatch(/\b(prop|opp)_|proposition|opposition/i);
+  });
+
   it("hides ids and side words behind the labels, keeps the motion, and maps back", () => {
     const labels = labelsFor("blind-debate", { judge: "judge" }, ["proposition", "opposition"] as const);
     const motion = "The proposition is that tea beats coffee";

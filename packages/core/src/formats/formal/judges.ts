@@ -87,13 +87,29 @@ export function judgePrompt(state: DebateState, role: string, options: BuildProm
   return blindFormalText(who + text, labels, [motion.text, motion.definitions ?? "", motion.scope ?? ""]);
 }
 
-/** Parses a judge's answer; a panel judge's labels are mapped back to the sides by code before any check. */
+/**
+ * Parses a judge's answer; a panel judge's labels are mapped back to the sides by code before any
+ * check, and its problems are told back behind the same labels: every message about the answer
+ * names the ids the judge was given (`A_000a`), never the sides' real ones.
+ */
 export function parseJudge(state: DebateState, role: string, text: string): Result<Judgment> {
   const found = ballotFor(state, role);
   if (!found) return parseJudgeAnswer(state, text);
   const json = extractJson(text);
   if (!json.ok) return json;
-  return parseJudgeAnswer(state, JSON.stringify(unblindJudgment(json.value, labelsOf(state, found.ballot))));
+  const labels = labelsOf(state, found.ballot);
+  const parsed = parseJudgeAnswer(state, JSON.stringify(unblindJudgment(json.value, labels)));
+  if (parsed.ok) return parsed;
+  return fail(
+    ...parsed.errors.map((e) => ({ ...e, message: sortedIds(blindFormalText(e.message, labels)) })),
+  );
+}
+
+/** Lists of labelled ids in label order (`A_000a, A_000b, B_000a`): the real ids' order would tell the sides apart. */
+function sortedIds(message: string): string {
+  return message.replace(/\b[AB]_\d{3}[a-c]?(?:, [AB]_\d{3}[a-c]?)+\b/g, (list) =>
+    list.split(", ").sort().join(", "),
+  );
 }
 
 function exchangeWinner(scores: Readonly<Record<string, number>>): Vote<Side> {

@@ -29,6 +29,20 @@ describe("formal's report body", () => {
     expect(b.transcript!.map((s) => s.title)[0]).toBe("Opening statements (exchange 0)");
   });
 
+  it("lists each exchange as given (the proposition first) and tells each ranked argument's own score story", () => {
+    const b = formalReport(fixtureState());
+    for (const section of b.transcript!) {
+      const sides = section.entries.map((e) => e.side);
+      expect(sides, section.title).toEqual(
+        [...sides].sort((x, y) => (x === y ? 0 : x === "proposition" ? -1 : 1)),
+      );
+      expect(sides[0], section.title).toBe("proposition");
+    }
+    const whys = [...b.strongest, ...b.weakest].map((a) => a.why);
+    expect(whys.every((w) => /^scored -?\d\.\d\d in exchange \d/.test(w))).toBe(true);
+    expect(new Set(whys).size).toBeGreaterThan(1);
+  });
+
   it("splits an argument's Toulmin body into labelled pieces, quotes apart", () => {
     const pieces = toulminPieces(
       "## Claim\n\nA.\n\n## Grounds\n\n### 1. Source\n\n> quoted\n> more\n\n**Relevance:** why\n\n## Warrant\n\nW.",

@@ -41,10 +41,41 @@ function scoresByExchange(state: DebateState): {
   };
 }
 
-function ranked(state: DebateState, arg: ArgumentRecord, why: string): RankedArgument {
+/**
+ * A ranked argument, with how it came to its score (its own story, not the list's heading again):
+ * `scored 0.40 in exchange 1`, `scored 0.20 in exchange 0, rescored to 0.45 after exchange 2`.
+ */
+function ranked(state: DebateState, arg: ArgumentRecord): RankedArgument {
   const { id, side, title } = arg.frontmatter;
   const score = state.scores[id]?.current_score;
-  return { id, side: SIDE[side], title, ...(score === undefined ? {} : { score }), why };
+  return {
+    id,
+    side: SIDE[side],
+    title,
+    ...(score === undefined ? {} : { score }),
+    why: scoreStory(state, arg),
+  };
+}
+
+function scoreStory(state: DebateState, arg: ArgumentRecord): string {
+  const history = state.scores[arg.frontmatter.id]?.history ?? [];
+  const first = history[0];
+  if (!first) return "not scored yet";
+  const scored = `scored ${first.score.toFixed(2)} in exchange ${arg.frontmatter.exchange}`;
+  const last = history.at(-1)!;
+  if (history.length === 1) return scored;
+  const times = history.length - 1;
+  return `${scored}, rescored${times > 1 ? ` ${times} times` : ""} to ${last.score.toFixed(2)} after exchange ${entryExchange(arg, last.triggered_by)}`;
+}
+
+/** An exchange's arguments in the order they were given: the proposition's, then the opposition's. */
+function spoken(a: ArgumentRecord, b: ArgumentRecord): number {
+  const side = (x: ArgumentRecord) => (x.frontmatter.side === "prop" ? 0 : 1);
+  return (
+    a.frontmatter.exchange - b.frontmatter.exchange ||
+    side(a) - side(b) ||
+    a.frontmatter.id.localeCompare(b.frontmatter.id)
+  );
 }
 
 /**
@@ -91,6 +122,7 @@ function formalTranscript(state: DebateState, judge: string): TranscriptSection[
     notes: [],
     entries: state.arguments
       .filter((a) => a.frontmatter.exchange === e)
+      .sort(spoken)
       .map((a): TranscriptEntry => {
         const fm = a.frontmatter;
         return {
@@ -171,11 +203,11 @@ export function formalReport(state: DebateState): FormatReport {
       a.frontmatter.id.localeCompare(b.frontmatter.id),
   );
   const count = Math.min(3, Math.floor(byScore.length / 2) || byScore.length);
-  const strongest = byScore.slice(0, count).map((a) => ranked(state, a, "highest current score"));
+  const strongest = byScore.slice(0, count).map((a) => ranked(state, a));
   const weakest = byScore
     .slice(-count)
     .reverse()
-    .map((a) => ranked(state, a, "lowest current score"));
+    .map((a) => ranked(state, a));
 
   const turningPoints: TurningPoint[] = [];
   const margin = (i: number) => series[0]!.points[i]!.y - series[1]!.points[i]!.y;

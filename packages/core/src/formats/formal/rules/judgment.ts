@@ -20,6 +20,7 @@ function checkScores(
     .map((a) => a.frontmatter.id);
   const seen = new Set<string>();
   let sum = 0;
+  let finite = true;
   judgment.scores.forEach((entry, i) => {
     const path = `scores[${i}]`;
     const id = entry.argument_id;
@@ -57,6 +58,8 @@ function checkScores(
       );
     }
     seen.add(id);
+    if (typeof entry.score === "number" && Number.isFinite(entry.score)) sum += entry.score;
+    else finite = false;
     if (!inRange(entry.score)) {
       errors.push(
         ruleError(
@@ -65,8 +68,6 @@ function checkScores(
           `expected a number in [-1, 1], found ${quote(entry.score)}`,
         ),
       );
-    } else {
-      sum += entry.score;
     }
   });
   const missing = expected.filter((id) => !seen.has(id));
@@ -79,7 +80,10 @@ function checkScores(
       ),
     );
   }
-  if (errors.length === 0 && Math.abs(sum) > ZERO_SUM_TOLERANCE) {
+  // The sum is told with every other problem (a score out of range, too: its fix must keep the sum
+  // at 0), unless an id is wrong or missing or a score is no number: then there is no sum to check.
+  const idsRight = errors.every((e) => e.code === "JUDGMENT_SCORE_RANGE");
+  if (idsRight && finite && Math.abs(sum) > ZERO_SUM_TOLERANCE) {
     const parts = judgment.scores.map((s) => `${s.argument_id} ${s.score}`).join(", ");
     errors.push(
       ruleError(
@@ -109,7 +113,7 @@ function checkRescores(
         ruleError(
           "JUDGMENT_ID_INVALID",
           `${path}.argument_id`,
-          `expected an earlier argument's id like prop_000a, found ${quote(id)}`,
+          `expected the id of an earlier argument of the debate, found ${quote(id)}`,
         ),
       );
       return;
