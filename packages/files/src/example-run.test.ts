@@ -79,7 +79,8 @@ async function runToEnd(afterCommit: (text: string, step: number) => void): Prom
       const judgment = answer(state, "judge", (t) => parseJudgeAnswer(state, t));
       const now = new Date(Date.UTC(2026, 10, 22, 0, step)).toISOString();
       folder = await commitStep(folder, unwrap(applyJudgment(state, action.exchange, judgment, now)));
-    } else throw new Error(`blocked: ${action.message}`);
+    } else
+      throw new Error(action.kind === "blocked" ? `blocked: ${action.message}` : `unexpected ${action.kind}`);
     afterCommit(await readFile(path.join(dir, "debate.md"), "utf8"), step);
   }
 }

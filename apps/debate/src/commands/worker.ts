@@ -1,4 +1,7 @@
+// The adapters' list alone: `--help` needs no runner.
+
 import { resolve } from "node:path";
+import { builtinAdapters } from "@debatekit/runner/adapters";
 import type { WorkerEvent } from "@debatekit/tournament";
 import type { Command } from "commander";
 import { ExitError } from "../exit-error.js";
@@ -145,28 +148,13 @@ function parseAdapters(value: string): string[] {
     .split(",")
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = names.find((n) => !KNOWN_ADAPTERS.includes(n));
+  const unknown = names.find((n) => !builtinAdapters.includes(n));
   if (names.length === 0 || unknown !== undefined)
     throw new Error(
-      `expected adapter names from ${KNOWN_ADAPTERS.join(", ")}, comma-separated; got ${JSON.stringify(unknown ?? value)}`,
+      `expected adapter names from ${builtinAdapters.join(", ")}, comma-separated; got ${JSON.stringify(unknown ?? value)}`,
     );
   return names;
 }
-
-/** The adapters a seat may name (schemas/seat.schema.json). */
-const KNOWN_ADAPTERS = [
-  "claude",
-  "gemini",
-  "codex",
-  "opencode",
-  "copilot",
-  "qwen",
-  "kilo",
-  "acp",
-  "http",
-  "replay",
-  "manual",
-];
 
 /** `--endpoint URL`, repeatable: an http(s) server without credentials, as in allow_endpoints. */
 function collectEndpoint(value: string, previous: string[] = []): string[] {
