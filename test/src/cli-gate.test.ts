@@ -316,4 +316,21 @@ describe("debate gate", () => {
     const flag = await gate(["--intensity", "huge"]);
     expect(flag.code).toBe(2);
   });
+  it("an install command in the comment is a code span copied as written, never a broken @-mention", async () => {
+    git("checkout", "-q", "clean");
+    const file = join(work, "codex-critic.json");
+    await writeFile(file, JSON.stringify({ critic: { adapter: "codex" } }));
+    const comment = join(work, "install.md");
+    // No `codex` on PATH: git alone, so the critic seat fails with its install hint.
+    const bin = join(work, "bin-git-only");
+    execFileSync("mkdir", ["-p", bin]);
+    execFileSync("ln", ["-sf", execFileSync("which", ["git"]).toString().trim(), join(bin, "git")]);
+    const run = await gate(["--scope", "base:main", "--policy", file, "--comment", comment], {
+      PATH: `${bin}:${join(process.execPath, "..")}`,
+    });
+    expect(run.code).toBe(2);
+    const text = await readFile(comment, "utf8");
+    expect(text).toContain("`npm install -g @openai/codex`");
+    expect(text).not.toContain("@&#8203;openai/codex");
+  });
 });
