@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,9 @@ function reply(request: ModelRequest) {
         error: 503 as const,
         message: "upstream overloaded: try again later (sk-ant-api03-Zq8xK2mP9vL4nR7tW1yB6cD3fG5hJ0)",
       };
+    case "near":
+      // The bug's code is on line 3; the critic names line 4.
+      return prompt.includes("xs.length - 1") ? bug.replace('"line":3', '"line":4') : clean;
     case "slow":
       return { hang: true as const };
     default:
@@ -315,5 +318,58 @@ describe("debate gate", () => {
     );
     const flag = await gate(["--intensity", "huge"]);
     expect(flag.code).toBe(2);
+  });
+  it("an install command in the comment is a code span copied as written, never a broken @-mention", async () => {
+    git("checkout", "-q", "clean");
+    const file = join(work, "codex-critic.json");
+    await writeFile(file, JSON.stringify({ critic: { adapter: "codex" } }));
+    const comment = join(work, "install.md");
+    // No `codex` on PATH: git alone, so the critic seat fails with its install hint.
+    const bin = join(work, "bin-git-only");
+    execFileSync("mkdir", ["-p", bin]);
+    execFileSync("ln", ["-sf", execFileSync("which", ["git"]).toString().trim(), join(bin, "git")]);
+    const run = await gate(["--scope", "base:main", "--policy", file, "--comment", comment], {
+      PATH: `${bin}:${join(process.execPath, "..")}`,
+    });
+    expect(run.code).toBe(2);
+    const text = await readFile(comment, "utf8");
+    expect(text).toContain("`npm install -g @openai/codex`");
+    expect(text).not.toContain("@&#8203;openai/codex");
+  });
+  it("a quote found on a nearby line anchors the finding there: SARIF, the comment and the folder name that line", async () => {
+    git("checkout", "-q", "buggy");
+    const sarif = join(work, "near.sarif");
+    const comment = join(work, "near.md");
+    const dir = join(work, "near-debates");
+    const run = await runDebateAsync(
+      [
+        "gate",
+        "--dir",
+        dir,
+        "--scope",
+        "base:main",
+        "--policy",
+        await policy("near", { ...seats, critic: "near" }),
+        "--sarif",
+        sarif,
+        "--comment",
+        comment,
+        "--json",
+      ],
+      repo,
+      { ...process.env, NO_COLOR: "1", CI: "1", GITHUB_STEP_SUMMARY: "" },
+    );
+    const result = JSON.parse(run.stdout);
+    expect(result.findings[0]).toMatchObject({ file: "sum.ts", line: 3, evidence_status: "verified" });
+    const log = JSON.parse(await readFile(sarif, "utf8"));
+    expect(log.runs[0].results[0].locations[0].physicalLocation.region.startLine).toBe(3);
+    const text = await readFile(comment, "utf8");
+    expect(text).toContain("`sum.ts:3`");
+    expect(text).not.toContain("sum.ts:4");
+    // The review folder records the line the code was found on, never the line the critic named.
+    const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const saved = await Promise.all(files.map((e) => readFile(join(e.parentPath, e.name), "utf8")));
+    expect(saved.some((t) => /\bline"?:\s*3\b/.test(t))).toBe(true);
+    expect(saved.some((t) => /\bline"?:\s*4\b/.test(t))).toBe(false);
   });
 });

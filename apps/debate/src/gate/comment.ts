@@ -11,6 +11,29 @@ const HEAD = {
   undecided: "⚠️ debatekit gate: **undecided**",
 } as const;
 
+// A code span as CommonMark reads one on a single line: a run of backticks, then text, then a run
+// of the same length with no backtick either side. GitHub renders its text as written (no markup and
+// no @mention inside), so an install command such as `npm install -g @openai/codex` stays copyable.
+const CODE_SPAN = /(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)/g;
+
+/**
+ * Text of one line as markdown prose: its code spans kept as written, everything between them
+ * escaped like {@link md} (no markup of its own, @-mentions broken).
+ */
+export function mdProse(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  // md() trims, so the single space either side of a piece is put back around it.
+  const prose = (t: string) =>
+    t.trim() ? `${t.startsWith(" ") ? " " : ""}${md(t)}${t.endsWith(" ") ? " " : ""}` : t;
+  let out = "";
+  let last = 0;
+  for (const m of line.matchAll(CODE_SPAN)) {
+    out += `${prose(line.slice(last, m.index))}${m[0]}`;
+    last = m.index + m[0].length;
+  }
+  return out + prose(line.slice(last));
+}
+
 // Model text is untrusted: every piece of it goes through the markdown escaper (no HTML, heading,
 // link, image, live @mention or table cell of its own), a multi-line text through the block form.
 function row(f: GateFinding): string {
@@ -52,13 +75,13 @@ export function renderGateComment(result: GateResult): string {
   if (result.degraded.length > 0) {
     parts.push(
       `> [!WARNING]\n> **Degraded:** this result rests on less than was configured.\n${result.degraded
-        .map((d) => `> - **${md(d.cause)}**: ${md(d.message)}${d.error ? ` — ${md(d.error)}` : ""}`)
+        .map((d) => `> - **${md(d.cause)}**: ${mdProse(d.message)}${d.error ? ` — ${mdProse(d.error)}` : ""}`)
         .join("\n")}`,
     );
   }
   const hidden = hiddenUnicodeNote(result.hidden_unicode);
   if (hidden) parts.push(hidden);
-  parts.push(`## ${HEAD[result.outcome]} (exit ${result.exit_code})\n\n${md(result.reason)}`);
+  parts.push(`## ${HEAD[result.outcome]} (exit ${result.exit_code})\n\n${mdProse(result.reason)}`);
   const facts = [
     result.scope ? `scope ${markdownCode(result.scope)}` : undefined,
     result.revision ? `revision \`${result.revision.slice(0, 12)}\`` : undefined,

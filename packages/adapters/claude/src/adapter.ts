@@ -29,7 +29,7 @@ const claude = defineCliAdapter({
       "~/.claude/.credentials.json (the login), ANTHROPIC_*/provider variables, and the credential helpers and provider variables of settings.json (as a --settings file)",
   },
   installHint:
-    "install Claude Code: npm install -g @anthropic-ai/claude-code, then run `claude` once to log in",
+    "install Claude Code: `npm install -g @anthropic-ai/claude-code`, then run `claude` once to log in",
   loginHint:
     "installed; it answers only when logged in (run `claude`, then /login) or with ANTHROPIC_API_KEY set",
   // A base URL counts: a local or proxy endpoint brings its own authentication.

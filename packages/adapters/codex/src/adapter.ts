@@ -20,7 +20,7 @@ const codex = defineCliAdapter({
     passedThrough:
       "auth.json (linked for the call); model_provider, [model_providers], model, openai_base_url and the forced login of config.toml",
   },
-  installHint: "install the Codex CLI: npm install -g @openai/codex, then `codex login`",
+  installHint: "install the Codex CLI: `npm install -g @openai/codex`, then `codex login`",
   loginHint: "installed; it answers only after `codex login` or with OPENAI_API_KEY set",
   credentials: {
     env: ["OPENAI_API_KEY", "CODEX_API_KEY"],

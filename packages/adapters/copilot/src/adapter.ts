@@ -21,7 +21,7 @@ const copilot = defineCliAdapter({
     passedThrough:
       "COPILOT_GITHUB_TOKEN / GH_TOKEN / GITHUB_TOKEN, COPILOT_PROVIDER_* and COPILOT_MODEL variables, the login entries of config.json (written into the private folder for the call)",
   },
-  installHint: "install the Copilot CLI: npm install -g @github/copilot, then `copilot` and /login",
+  installHint: "install the Copilot CLI: `npm install -g @github/copilot`, then `copilot` and /login",
   loginHint:
     "installed; it answers only when logged in (`copilot`, then /login) or with GH_TOKEN / a COPILOT_PROVIDER_* endpoint",
   credentials: {

@@ -20,7 +20,8 @@ const gemini = defineCliAdapter({
     passedThrough:
       "security.auth and general.maxAttempts of settings.json, oauth_creds.json and google_accounts.json (linked for the call), GEMINI_*/GOOGLE_* variables",
   },
-  installHint: "install the Gemini CLI: npm install -g @google/gemini-cli, then run `gemini` once to log in",
+  installHint:
+    "install the Gemini CLI: `npm install -g @google/gemini-cli`, then run `gemini` once to log in",
   loginHint:
     "installed; it answers only after a login (`gemini`) or with GEMINI_API_KEY set (exit 41 means no auth)",
   credentials: {

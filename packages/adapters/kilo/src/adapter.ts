@@ -22,7 +22,7 @@ const kilo = defineCliAdapter({
     passedThrough:
       "kilo/auth.json (linked for the call), the provider/model keys of the user's kilo config files and KILO_CONFIG_CONTENT, provider key variables",
   },
-  installHint: "install Kilo Code: npm install -g @kilocode/cli, then `kilo auth login`",
+  installHint: "install Kilo Code: `npm install -g @kilocode/cli`, then `kilo auth login`",
   loginHint:
     "installed; it answers only after `kilo auth login` or with a provider key (e.g. ANTHROPIC_API_KEY, KILO_API_KEY)",
   credentials: {

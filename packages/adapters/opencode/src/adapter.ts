@@ -21,7 +21,7 @@ const opencode = defineCliAdapter({
     passedThrough:
       "opencode/auth.json and the models.dev cache (linked for the call), the provider/model keys of the user's config files and OPENCODE_CONFIG_CONTENT, provider key variables",
   },
-  installHint: "install OpenCode: npm install -g opencode-ai, then `opencode auth login`",
+  installHint: "install OpenCode: `npm install -g opencode-ai`, then `opencode auth login`",
   loginHint:
     "installed; it answers only after `opencode auth login` or with a provider key (e.g. ANTHROPIC_API_KEY)",
   credentials: {

@@ -21,7 +21,7 @@ const qwen = defineCliAdapter({
     passedThrough: "security.auth of ~/.qwen/settings.json, OPENAI_* variables",
   },
   installHint:
-    "install Qwen Code: npm install -g @qwen-code/qwen-code, then set OPENAI_API_KEY or run `qwen` once",
+    "install Qwen Code: `npm install -g @qwen-code/qwen-code`, then set OPENAI_API_KEY or run `qwen` once",
   loginHint:
     "installed; it answers only with an API key (OPENAI_API_KEY or security.auth in ~/.qwen/settings.json)",
   credentials: {

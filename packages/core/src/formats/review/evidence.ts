@@ -195,6 +195,29 @@ function quoteNear(lines: Lines, line: number, quote: string): boolean {
   return contains(near.join("\n"), quote);
 }
 
+/**
+ * The line near `line` where `quote` starts: the cited line itself when the quote starts there,
+ * else the nearest line of the window whose text holds the quote's first line and from which the
+ * quote runs on. Called only once {@link quoteNear} holds.
+ */
+function quoteStart(lines: Lines, line: number, quote: string): number {
+  const first = quote.trim().split(/\r?\n/)[0] ?? "";
+  const extra = quote.trim().split(/\r?\n/).length - 1;
+  for (let d = 0; d <= EVIDENCE_WINDOW; d++) {
+    for (const n of d === 0 ? [line] : [line - d, line + d]) {
+      const text = lines.get(n);
+      if (text === undefined || !contains(text, first)) continue;
+      const from: string[] = [];
+      for (let k = n; k <= line + EVIDENCE_WINDOW + extra; k++) {
+        const t = lines.get(k);
+        if (t !== undefined) from.push(t);
+      }
+      if (contains(from.join("\n"), quote)) return n;
+    }
+  }
+  return line;
+}
+
 /** Whether a quote with no file appears in a file the artifact shows (or in the artifact, when it shows none). */
 function quoteShown(sources: EvidenceSources, quote: string, side: EvidenceSide, comments: boolean): boolean {
   const files = shownFilesOnce(sources.artifact);
@@ -255,6 +278,23 @@ export function evidenceAnchor(
 }
 
 /** A quote copied from the diff with its lines' `+` (new side) or `-` (old side) marks, as the file has it. */
+/**
+ * The line a finding's evidence really stands on: the line where its quote starts, when the quote
+ * holds near (not on) the cited line; else the cited line. Only for evidence that {@link evidenceHolds}.
+ */
+export function evidenceLine(
+  sources: EvidenceSources,
+  evidence: NonNullable<ReviewFinding["evidence"]>,
+  about = "",
+): number | undefined {
+  if (evidence.line === undefined || !evidence.file || !evidence.quote) return evidence.line;
+  const side = evidence.side ?? "new";
+  const lines = citedLines(sources, evidence.file, side);
+  if (!lines) return evidence.line;
+  const quotable = aboutComment(about) ? lines : codeLines(lines, evidence.file);
+  return quoteStart(quotable, evidence.line, withoutDiffMarks(evidence.quote, side));
+}
+
 function withoutDiffMarks(quote: string, side: EvidenceSide): string {
   const mark = side === "new" ? "+" : "-";
   return quote
@@ -273,9 +313,13 @@ export function verifyFindings(
 ): VerifiedFindings {
   let verified = 0;
   const out = findings.map((f): ReviewFinding => {
-    if (evidenceHolds(sources, f.evidence, `${f.title}\n${f.detail ?? ""}`)) {
+    const about = `${f.title}\n${f.detail ?? ""}`;
+    if (f.evidence && evidenceHolds(sources, f.evidence, about)) {
       verified++;
-      return { ...f, evidence_status: "verified" };
+      // The finding names the line the quote was found on, so every face shows the code checked.
+      const line = evidenceLine(sources, f.evidence, about);
+      const evidence = line === f.evidence.line ? f.evidence : { ...f.evidence, line };
+      return { ...f, evidence, evidence_status: "verified" };
     }
     return { ...f, severity: f.severity === "P1" ? "P2" : f.severity, evidence_status: "needs_evidence" };
   });
