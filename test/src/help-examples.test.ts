@@ -66,7 +66,7 @@ const expectedExit: Record<string, number | "any"> = {
 /** What some examples must print (stdout and stderr together), where that is cheap to say. */
 const expectedText: Record<string, RegExp> = {
   "debate watch": /watching debates/,
-  "debate serve": /^debate serve: open http:\/\/127\.0\.0\.1:\d+\/\?token=/,
+  "debate serve": /^debate serve: open http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+\/\?token=/,
   "debate status": /debates\/tests-first/,
   "debate example": /ai-review-gate/,
   "debate log debates/tests-first --step 2:judge": /judge/,
