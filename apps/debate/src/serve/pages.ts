@@ -34,6 +34,8 @@ export function layout(
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${h(title)}</title>`,
     `<link rel="stylesheet" href="${h(data.base)}/static/serve.css">`,
+    // Under the prefix too: a browser's own /favicon.ico would be answered 404 (outside it).
+    `<link rel="icon" href="${h(data.base)}/favicon.ico">`,
     "</head>",
     `<body data-page="${h(data.page)}"${data.id ? ` data-id="${h(data.id)}"` : ""} data-csrf="${h(data.csrf)}" data-base="${h(data.base)}">`,
     body,
