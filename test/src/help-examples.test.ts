@@ -73,7 +73,7 @@ const expectedText: Record<string, RegExp> = {
   "debate tournament run t/ --concurrency 4": /12 done/,
   "debate tournament report t/": /replay:alice/,
   "debate watch": /watching debates/,
-  "debate serve": /^debate serve: open http:\/\/127\.0\.0\.1:\d+\/\?token=/,
+  "debate serve": /^debate serve: open http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+\/\?token=/,
   "debate status": /debates\/tests-first/,
   "debate example": /ai-review-gate/,
   "debate log debates/tests-first --step 2:judge": /judge/,

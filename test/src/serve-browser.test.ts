@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { formatOfState } from "@debatekit/core";
 import { readDebateFolder } from "@debatekit/files";
@@ -106,10 +108,10 @@ beforeAll(async () => {
   server.stdout!.on("data", (d) => (out += d));
   await until(
     "the server prints its URL",
-    () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.test(out),
+    () => /open (http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+\/\?token=\S+)/.test(out),
     20_000,
   );
-  url = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)![1]!;
+  url = /open (http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+\/\?token=\S+)/.exec(out)![1]!;
 }, 60_000);
 
 afterAll(async () => {
@@ -171,7 +173,7 @@ async function askedDebate(slug: string): Promise<string> {
 async function openDebate(slug: string): Promise<Page> {
   const page = await session.browser.newPage();
   await page.goto(url);
-  await page.goto(new URL(`/d/${slug}`, url).href);
+  await page.goto(new URL(`d/${slug}`, url).href);
   await streamOpen(page);
   return page;
 }
@@ -204,7 +206,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await page.locator('tr[data-debate="replayed"]', { hasText: "paused" }).waitFor({ timeout: 10_000 });
     await screenshot(page, "list.png");
     expect(errors).toEqual([]);
-    expect(await accessibilityProblems("/")).toEqual([]);
+    expect(await accessibilityProblems("./")).toEqual([]);
     await page.close();
   });
 
@@ -212,7 +214,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const dir = join(cwd, "debates/played");
     const page = await session.browser.newPage();
     await page.goto(url);
-    await page.goto(new URL("/d/played", url).href);
+    await page.goto(new URL("d/played", url).href);
     await submit(page, "button:text-is('Run')");
     await page.waitForSelector("#text-e000-proposition", { timeout: 30_000 });
     expect(await page.locator("#panel h2").allInnerTexts()).toEqual([
@@ -256,7 +258,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
       20_000,
     );
     await page.locator("#facts", { hasText: "complete" }).waitFor({ timeout: 5000 });
-    expect(await accessibilityProblems("/d/played")).toEqual([]);
+    expect(await accessibilityProblems("d/played")).toEqual([]);
     await page.close();
 
     // The same answers written into inbox/ as files, run by `debate run`: the same committed folder.
@@ -279,7 +281,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await writeFile(file, (await readFile(file, "utf8")).replace(/^mode: auto$/m, "mode: manual"));
     const page = await session.browser.newPage();
     await page.goto(url);
-    await page.goto(new URL("/d/decided", url).href);
+    await page.goto(new URL("d/decided", url).href);
     await submit(page, "button:text-is('Run')");
     await page.waitForSelector("#decision-title", { timeout: 30_000 });
     // The run has stopped to wait for the person: its forms stay as they are until they act.
@@ -302,7 +304,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const decision = JSON.parse(await readFile(join(dir, "decision.json"), "utf8"));
     expect(decision).toMatchObject({ decision: "A" });
     expect(await readFile(file, "utf8")).toMatch(/^decided_by: manual$/m);
-    expect(await accessibilityProblems("/d/decided")).toEqual([]);
+    expect(await accessibilityProblems("d/decided")).toEqual([]);
     await page.close();
   }, 90_000);
 
@@ -311,7 +313,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const before = Number(/^exchanges: (\d+)$/m.exec(await readFile(file, "utf8"))![1]);
     const page = await session.browser.newPage();
     await page.goto(url);
-    await page.goto(new URL("/d/replayed", url).href);
+    await page.goto(new URL("d/replayed", url).href);
     const field = page.getByLabel("exchanges");
     expect(await field.inputValue()).toBe(String(before));
     await field.fill(String(before + 2));
@@ -340,7 +342,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     const page = await session.browser.newPage();
     await page.goto(url);
     await page.locator('tr[data-tournament="cup"]').waitFor({ timeout: 5000 });
-    await page.goto(new URL("/t/cup", url).href);
+    await page.goto(new URL("t/cup", url).href);
     expect(await page.locator("#facts").innerText()).toContain("0/12 debates done");
     await streamOpen(page);
     const ran = debate(["tournament", "run", "debates/cup"], { cwd, env });
@@ -352,7 +354,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     // The board of every result, not one drawn before the last debates ended.
     await board.locator("text=12 debates: 12 done").waitFor({ timeout: 30_000 });
     await screenshot(page, "tournament.png");
-    expect(await accessibilityProblems("/t/cup")).toEqual([]);
+    expect(await accessibilityProblems("t/cup")).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -569,7 +571,7 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     });
     let out = "";
     second.stdout!.on("data", (d) => (out += d));
-    const pattern = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/;
+    const pattern = /open (http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+\/\?token=\S+)/;
     await until("the second server prints its URL", () => pattern.test(out), 20_000);
     const secondUrl = pattern.exec(out)![1]!;
     const context = await session.browser.newContext();
@@ -578,10 +580,10 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     await page.goto(secondUrl);
     expect(await page.locator('tr[data-debate="replayed"]').count()).toBe(1);
     // Back to the first server, by its address without the token: still signed in.
-    const first = await page.goto(new URL("/", url).href);
+    const first = await page.goto(new URL("./", url).href);
     expect(first?.status()).toBe(200);
     expect(await page.locator('tr[data-debate="played"]').count()).toBe(1);
-    const again = await page.goto(new URL("/", secondUrl).href);
+    const again = await page.goto(new URL("./", secondUrl).href);
     expect(again?.status()).toBe(200);
     const cookies = (await context.cookies()).map((c) => c.name).sort();
     expect(cookies).toEqual(
@@ -589,5 +591,28 @@ describe.skipIf(!CHROMIUM)("debate serve in Chromium", () => {
     );
     await context.close();
     second.kill("SIGTERM");
+  }, 60_000);
+
+  it("the token stays with its server: another server on 127.0.0.1 the browser visits gets no serve cookie", async () => {
+    // A plain HTTP server on loopback that records the Cookie header of every request it gets.
+    const seen: string[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.cookie ?? "");
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<!doctype html><title>other</title><p>other</p>");
+    });
+    await new Promise<void>((done) => other.listen(0, "127.0.0.1", done));
+    const port = (other.address() as AddressInfo).port;
+    const context = await session.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    expect(await page.locator('tr[data-debate="played"]').count()).toBe(1);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.goto(`http://127.0.0.1:${port}/s/anything/?x=1`);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.join("\n")).not.toContain("debatekit_serve");
+    await context.close();
+    await new Promise<void>((done) => other.close(() => done()));
   }, 60_000);
 });

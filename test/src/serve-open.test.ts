@@ -28,7 +28,7 @@ it("opens the printed URL with $BROWSER, and the help says so", async () => {
   try {
     await until(
       "the server prints its URL",
-      () => /open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.test(out),
+      () => /open (http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+\/\?token=\S+)/.test(out),
       20_000,
     );
     await until("the browser is given the URL", () => exists(opened), 10_000);

@@ -20,6 +20,8 @@ interface Served {
   process: ChildProcess;
   port: number;
   token: string;
+  /** The secret path the server lies under (`/s/<instance>`): its URL's path without the last slash. */
+  base: string;
 }
 
 async function startServe(args: string[] = ["debates"]): Promise<Served> {
@@ -30,10 +32,10 @@ async function startServe(args: string[] = ["debates"]): Promise<Served> {
   });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
-  const pattern = /open http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)/;
+  const pattern = /open http:\/\/127\.0\.0\.1:(\d+)(\/s\/[\w-]+)\/\?token=(\S+)/;
   await until("the server prints its URL", () => pattern.test(out), 20_000);
-  const [, port, token] = pattern.exec(out)!;
-  return { process: child, port: Number(port), token: token! };
+  const [, port, base, token] = pattern.exec(out)!;
+  return { process: child, port: Number(port), token: token!, base: base! };
 }
 
 interface Answer {
@@ -42,18 +44,21 @@ interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** One raw HTTP request to the server, headers as given (Host included). */
+/**
+ * One raw HTTP request to the server, headers as given (Host included); `path` is under the server's
+ * secret prefix unless `bare` (then it is the request's whole path).
+ */
 function http(
   served: Served,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; bare?: boolean } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: "127.0.0.1",
         port: served.port,
-        path,
+        path: options.bare ? path : `${served.base}${path}`,
         method: options.method ?? "GET",
         headers: { host: `127.0.0.1:${served.port}`, ...options.headers },
       },
@@ -76,7 +81,7 @@ function hugePost(served: Served, size: number): Promise<{ status: number; body:
       {
         host: "127.0.0.1",
         port: served.port,
-        path: "/d/m/answer",
+        path: `${served.base}/d/m/answer`,
         method: "POST",
         headers: {
           host: `127.0.0.1:${served.port}`,
@@ -169,7 +174,7 @@ describe("debate serve refuses", () => {
     // The right token in the URL becomes a cookie only this site sends, and leaves the address.
     const first = await http(served, `/?token=${served.token}`);
     expect(first.status).toBe(303);
-    expect(first.headers.location).toBe("/");
+    expect(first.headers.location).toBe(`${served.base}/`);
     expect(String(first.headers["set-cookie"])).toMatch(/HttpOnly/i);
     expect(String(first.headers["set-cookie"])).toMatch(new RegExp(`^debatekit_serve_${served.port}=`));
     expect(String(first.headers["set-cookie"])).toMatch(/SameSite=Strict/i);
@@ -180,20 +185,50 @@ describe("debate serve refuses", () => {
   });
 
   it("the token's redirect stays on this server: a path that starts with // is not another host", async () => {
-    for (const [path, location] of [
-      ["//evil.example/x", "/evil.example/x"],
-      ["///evil.example/x", "/evil.example/x"],
-      ["/%2F%2Fevil.example", "/%2F%2Fevil.example"],
-      ["/d/m", "/d/m"],
-    ]) {
+    // Outside the secret prefix, even with the token: 404, no cookie, no redirect.
+    for (const path of ["//evil.example/x", "///evil.example/x", "/%2F%2Fevil.example"]) {
+      const answer = await http(served, `${path}?token=${served.token}`, { bare: true });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.location, path).toBeUndefined();
+      expect(answer.headers["set-cookie"], path).toBeUndefined();
+    }
+    for (const path of ["//evil.example/x", "///evil.example/x", "/%2F%2Fevil.example", "/d/m"]) {
       const answer = await http(served, `${path}?token=${served.token}`);
       expect(answer.status, path).toBe(303);
-      expect(answer.headers.location, path).toBe(location);
+      expect(answer.headers.location, path).toBe(`${served.base}${path}`);
       // Read by a browser against this server's address, the Location is this server.
       expect(new URL(answer.headers.location!, `http://127.0.0.1:${served.port}/`).origin).toBe(
         `http://127.0.0.1:${served.port}`,
       );
     }
+  });
+
+  it("the token's cookie goes only to this server's secret path: outside it, 404 and nothing of the token", async () => {
+    const first = await http(served, `/?token=${served.token}`);
+    const setCookie = String(first.headers["set-cookie"]);
+    // The cookie's Path is the secret prefix: a browser sends it to no other path of 127.0.0.1, so to
+    // no other server there (which cannot guess the prefix; 128 random bits).
+    expect(setCookie).toMatch(new RegExp(`; Path=${served.base}(;|$)`));
+    expect(served.base).toMatch(/^\/s\/[\w-]{22}$/);
+    // With the cookie, any path outside the prefix: 404, and the token, the prefix and the debates unsaid.
+    for (const path of [
+      "/",
+      "/d/m",
+      "/events",
+      "/static/serve.js",
+      "/rows",
+      "/s/",
+      "/s/other/",
+      `${served.base}x/`,
+    ]) {
+      const answer = await http(served, path, { bare: true, headers: cookie(served) });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers["set-cookie"], path).toBeUndefined();
+      for (const secret of [served.token, served.base, csrf, "write-tests-first"])
+        expect(answer.body, path).not.toContain(secret);
+    }
+    // Under the prefix, the same cookie is the session.
+    expect((await http(served, "/rows", { headers: cookie(served) })).status).toBe(200);
   });
 
   it("a body over the limit is refused while it is read: 413, and the server's memory does not grow with it", async () => {
@@ -212,7 +247,7 @@ describe("debate serve refuses", () => {
         {
           host: "127.0.0.1",
           port: served.port,
-          path: "/d/m/answer",
+          path: `${served.base}/d/m/answer`,
           method: "POST",
           headers: {
             host: `127.0.0.1:${served.port}`,

@@ -96,7 +96,7 @@ async function servedReport(name: string): Promise<string> {
   try {
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
-    const pattern = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/;
+    const pattern = /(http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]+)\/\?token=(\S+)/;
     await until("the server prints its URL", () => pattern.test(out), 20_000);
     const [, base, token] = pattern.exec(out)!;
     // The token as the cookie the printed URL sets (a redirect would drop it from a plain fetch).

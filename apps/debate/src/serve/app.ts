@@ -31,6 +31,7 @@ import {
   type ServeSecrets,
   sameOriginPath,
   sameSecret,
+  servePrefix,
   tokenCookie,
 } from "./security.js";
 import { writeNewFile } from "./write-new-file.js";
@@ -83,6 +84,9 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   const debates = () => findServedDebates(options.roots);
   const tournaments = () => findServedTournaments(options.roots);
   const app = new Hono();
+  /** The secret path every page lies under; the routes below are registered under it. */
+  const base = servePrefix(secrets);
+  const routes = app.basePath(base);
 
   // Every response: no sniffing, no referrer, nothing cached, our CSP unless a route set its own.
   app.use(async (c, next) => {
@@ -97,6 +101,13 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     }
   });
 
+  // A path outside the secret prefix (another server's page guessing, a stale bookmark): 404, nothing more said.
+  app.use(async (c, next) => {
+    if (c.req.path !== base && !c.req.path.startsWith(`${base}/`))
+      return c.html(refusedPage(404, "not found"), 404);
+    return next();
+  });
+
   // A foreign Host (DNS rebinding), then a missing or wrong token: refused before anything is read.
   app.use(async (c, next) => {
     if (!isLoopbackHost(c.req.header("host"), options.port()))
@@ -104,11 +115,11 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const fromUrl = c.req.query("token");
     if (fromUrl !== undefined) {
       if (!sameSecret(fromUrl, secrets.token)) return c.html(refusedPage(403, NO_TOKEN), 403);
-      // The token moves into a cookie only this site sends, and out of the address bar and history.
+      // The token moves into a cookie only this server's secret path gets, and out of the address bar and history.
       setCookie(c, tokenCookie(options.port()), secrets.token, {
         httpOnly: true,
         sameSite: "Strict",
-        path: "/",
+        path: base,
       });
       return c.redirect(sameOriginPath(c.req.path), 303);
     }
@@ -151,9 +162,11 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return c.html(refusedPage(status, `${status === 403 ? "refused" : "failed"}: ${line}`), status);
   });
 
-  app.get("/favicon.ico", (c) => c.body(null, 204));
-  app.get("/static/serve.css", (c) => c.body(SERVE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
-  app.get("/static/serve.js", (c) =>
+  routes.get("/favicon.ico", (c) => c.body(null, 204));
+  routes.get("/static/serve.css", (c) =>
+    c.body(SERVE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }),
+  );
+  routes.get("/static/serve.js", (c) =>
     c.body(SERVE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
   );
 
@@ -171,19 +184,23 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   const tournamentRowsOf = async () =>
     Promise.all((await tournaments()).map(async (t) => ({ id: t.id, facts: await tournamentFacts(t) })));
 
-  app.get("/", async (c) => c.html(listPage(await rowsOf(), secrets.csrf, await tournamentRowsOf())));
-  app.get("/rows", async (c) => c.html(listRows(await rowsOf())));
-  app.get("/tournament-rows", async (c) => c.html(tournamentRows(await tournamentRowsOf())));
+  // The list, at the prefix with its slash (the printed URL) and without it.
+  app.get(`${base}/`, async (c) =>
+    c.html(listPage(base, await rowsOf(), secrets.csrf, await tournamentRowsOf())),
+  );
+  routes.get("/", (c) => c.redirect(`${base}/`, 303));
+  routes.get("/rows", async (c) => c.html(listRows(base, await rowsOf())));
+  routes.get("/tournament-rows", async (c) => c.html(tournamentRows(base, await tournamentRowsOf())));
 
   /** The tournament an URL's id names; never a path from the request. */
   const tournamentOf = async (c: Context): Promise<ServedDebate | undefined> =>
     (await tournaments()).find((t) => t.id === c.req.param("id"));
-  app.get("/t/:id", async (c) => {
+  routes.get("/t/:id", async (c) => {
     const t = await tournamentOf(c);
     if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
-    return c.html(tournamentPage(t.id, await tournamentFacts(t), secrets.csrf));
+    return c.html(tournamentPage(base, t.id, await tournamentFacts(t), secrets.csrf));
   });
-  app.get("/t/:id/facts", async (c) => {
+  routes.get("/t/:id/facts", async (c) => {
     const t = await tournamentOf(c);
     if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
     return c.text(tournamentLine(await tournamentFacts(t)));
@@ -191,7 +208,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   /** The last leaderboard of each tournament, by the results it was computed from (its bootstrap is costly). */
   const boards = new Map<string, { results: string; html: string }>();
   // The leaderboard of the results so far, computed when they changed and written nowhere.
-  app.get("/t/:id/leaderboard", async (c) => {
+  routes.get("/t/:id/leaderboard", async (c) => {
     const t = await tournamentOf(c);
     if (!t) return c.html(refusedPage(404, "no such tournament here"), 404);
     const { readTournament, readResults, computeLeaderboard, renderLeaderboardHtml } = await import(
@@ -210,7 +227,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return c.html(html);
   });
 
-  app.get("/events", (c) =>
+  routes.get("/events", (c) =>
     streamSSE(c, async (stream) => {
       const queue: Array<{ event: string; data: string }> = [];
       let wake: (() => void) | undefined;
@@ -296,11 +313,12 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     };
   };
 
-  app.get("/d/:id", async (c) => {
+  routes.get("/d/:id", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     return c.html(
       debatePage(
+        base,
         debate.id,
         await debateStatus(debate.dir),
         await panelOf(debate),
@@ -309,17 +327,17 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       ),
     );
   });
-  app.get("/d/:id/panel", async (c) => {
+  routes.get("/d/:id/panel", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
-    return c.html(panelHtml(debate.id, await panelOf(debate), secrets.csrf));
+    return c.html(panelHtml(base, debate.id, await panelOf(debate), secrets.csrf));
   });
-  app.get("/d/:id/progress", async (c) => {
+  routes.get("/d/:id/progress", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     return c.html(progressItems(logs.get(debate.dir) ?? []));
   });
-  app.get("/d/:id/facts", async (c) => {
+  routes.get("/d/:id/facts", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const r = await debateStatus(debate.dir);
@@ -336,7 +354,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       `${r.format ?? "-"} · ${r.phase ?? "-"} · ${progress} · ${standing}${r.last_error ? ` · last error: ${r.last_error}` : ""}`,
     );
   });
-  app.get("/d/:id/report", async (c) => {
+  routes.get("/d/:id/report", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const state = await readState(debate.dir);
@@ -427,15 +445,16 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return undefined;
   };
 
-  const back = (c: Context, debate: ServedDebate) => c.redirect(`/d/${encodeURIComponent(debate.id)}`, 303);
+  const back = (c: Context, debate: ServedDebate) =>
+    c.redirect(`${base}/d/${encodeURIComponent(debate.id)}`, 303);
 
-  app.post("/d/:id/run", async (c) => {
+  routes.post("/d/:id/run", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const held = await startRun(debate);
     return held ? refused(c, debate, held, {}, 409) : back(c, debate);
   });
-  app.post("/d/:id/stop", async (c) => {
+  routes.post("/d/:id/stop", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const run = runs.get(debate.dir);
@@ -486,6 +505,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   ) =>
     c.html(
       debatePage(
+        base,
         debate.id,
         await debateStatus(debate.dir),
         await panelOf(debate, { ...extra, notice }),
@@ -506,14 +526,14 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     ["pause", true],
     ["resume", false],
   ] as const)
-    app.post(`/d/:id/${action}`, async (c) => {
+    routes.post(`/d/:id/${action}`, async (c) => {
       const debate = await debateOf(c);
       if (!debate) return notFound(c);
       return (await edited(c, debate, { paused })) ?? back(c, debate);
     });
 
   // A person's decision, written to the key the format names (as they would in debate.md); the run applies it.
-  app.post("/d/:id/decision", async (c) => {
+  routes.post("/d/:id/decision", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const form = c.get("form" as never) as Record<string, unknown>;
@@ -536,7 +556,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   });
 
   // More exchanges/rounds: the format's length key, raised only (a finished debate goes on).
-  app.post("/d/:id/length", async (c) => {
+  routes.post("/d/:id/length", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const form = c.get("form" as never) as Record<string, unknown>;
@@ -564,7 +584,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     return (await edited(c, debate, { [length.key]: value })) ?? back(c, debate);
   });
 
-  app.post("/d/:id/answer", async (c) => {
+  routes.post("/d/:id/answer", async (c) => {
     const debate = await debateOf(c);
     if (!debate) return notFound(c);
     const form = c.get("form" as never) as Record<string, unknown>;
@@ -576,7 +596,13 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const ask = asks.find((a) => a.stem === stem);
     const page = async (status: 403 | 409 | 413 | 422, extra: Partial<DebatePanel>) =>
       c.html(
-        debatePage(debate.id, await debateStatus(debate.dir), await panelOf(debate, extra), secrets.csrf),
+        debatePage(
+          base,
+          debate.id,
+          await debateStatus(debate.dir),
+          await panelOf(debate, extra),
+          secrets.csrf,
+        ),
         status,
       );
     if (!state || !ask) {

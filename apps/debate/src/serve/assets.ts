@@ -33,7 +33,9 @@ export const SERVE_JS = `"use strict";
   const body = document.body;
   const page = body.dataset.page;
   const id = body.dataset.id;
-  const events = new EventSource("/events");
+  // Every address of this server lies under its secret prefix (the token's cookie is sent there only).
+  const root = body.dataset.base;
+  const events = new EventSource(root + "/events");
   // For whoever drives the page (a test, a script): the live stream is open, changes now show.
   events.addEventListener("open", () => { body.dataset.live = "open"; });
   events.addEventListener("error", () => { body.dataset.live = "closed"; });
@@ -125,18 +127,18 @@ export const SERVE_JS = `"use strict";
     busy = true;
     try {
       if (page === "list") {
-        const res = await fetch("/rows");
+        const res = await fetch(root + "/rows");
         if (res.ok) document.getElementById("rows").innerHTML = await res.text();
         const tournaments = document.getElementById("tournaments");
-        const t = tournaments && (await fetch("/tournament-rows"));
+        const t = tournaments && (await fetch(root + "/tournament-rows"));
         if (t && t.ok) tournaments.innerHTML = await t.text();
       } else if (page === "tournament") {
-        const base = "/t/" + encodeURIComponent(id);
+        const base = root + "/t/" + encodeURIComponent(id);
         const facts = await fetch(base + "/facts");
         if (facts.ok) document.getElementById("facts").textContent = await facts.text();
         reload(base + "/leaderboard?t=" + Date.now());
       } else if (page === "debate") {
-        const base = "/d/" + encodeURIComponent(id);
+        const base = root + "/d/" + encodeURIComponent(id);
         const facts = await fetch(base + "/facts");
         if (facts.ok) document.getElementById("facts").textContent = await facts.text();
         const res = await fetch(base + "/panel");

@@ -24,7 +24,7 @@ export interface DebatePanel {
 export function layout(
   title: string,
   body: string,
-  data: { page: string; id?: string; csrf: string },
+  data: { page: string; id?: string; csrf: string; base: string },
 ): string {
   return [
     "<!doctype html>",
@@ -33,11 +33,13 @@ export function layout(
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${h(title)}</title>`,
-    '<link rel="stylesheet" href="/static/serve.css">',
+    `<link rel="stylesheet" href="${h(data.base)}/static/serve.css">`,
+    // Under the prefix too: a browser's own /favicon.ico would be answered 404 (outside it).
+    `<link rel="icon" href="${h(data.base)}/favicon.ico">`,
     "</head>",
-    `<body data-page="${h(data.page)}"${data.id ? ` data-id="${h(data.id)}"` : ""} data-csrf="${h(data.csrf)}">`,
+    `<body data-page="${h(data.page)}"${data.id ? ` data-id="${h(data.id)}"` : ""} data-csrf="${h(data.csrf)}" data-base="${h(data.base)}">`,
     body,
-    '<script src="/static/serve.js"></script>',
+    `<script src="${h(data.base)}/static/serve.js"></script>`,
     "</body>",
     "</html>",
   ].join("\n");
@@ -55,12 +57,12 @@ function progressOf(r: StatusRow): string {
 }
 
 /** The rows of the debate list: the same facts `debate status` prints, one row per debate. */
-export function listRows(rows: ReadonlyArray<{ id: string; row: StatusRow }>): string {
+export function listRows(base: string, rows: ReadonlyArray<{ id: string; row: StatusRow }>): string {
   if (rows.length === 0) return '<tr><td colspan="7">No debate folder here yet.</td></tr>';
   return rows
     .map(
       ({ id, row: r }) =>
-        `<tr data-debate="${h(id)}"><th scope="row"><a href="/d/${encodeURIComponent(id)}">${h(id)}</a></th><td>${h(r.format ?? "-")}</td><td>${h(r.phase ?? "-")}</td><td>${h(progressOf(r))}</td><td>${h(standingOf(r))}</td><td>${h(r.activity ?? "-")}</td><td>${h(r.last_error ?? "-")}</td></tr>`,
+        `<tr data-debate="${h(id)}"><th scope="row"><a href="${h(base)}/d/${encodeURIComponent(id)}">${h(id)}</a></th><td>${h(r.format ?? "-")}</td><td>${h(r.phase ?? "-")}</td><td>${h(progressOf(r))}</td><td>${h(standingOf(r))}</td><td>${h(r.activity ?? "-")}</td><td>${h(r.last_error ?? "-")}</td></tr>`,
     )
     .join("\n");
 }
@@ -81,17 +83,21 @@ export function tournamentLine(t: TournamentFacts): string {
 }
 
 /** The rows of the tournament list. */
-export function tournamentRows(rows: ReadonlyArray<{ id: string; facts: TournamentFacts }>): string {
+export function tournamentRows(
+  base: string,
+  rows: ReadonlyArray<{ id: string; facts: TournamentFacts }>,
+): string {
   return rows
     .map(
       ({ id, facts }) =>
-        `<tr data-tournament="${h(id)}"><th scope="row"><a href="/t/${encodeURIComponent(id)}">${h(id)}</a></th><td>${h(tournamentLine(facts))}</td></tr>`,
+        `<tr data-tournament="${h(id)}"><th scope="row"><a href="${h(base)}/t/${encodeURIComponent(id)}">${h(id)}</a></th><td>${h(tournamentLine(facts))}</td></tr>`,
     )
     .join("\n");
 }
 
 /** The page listing every debate (and tournament), updated live. */
 export function listPage(
+  base: string,
   rows: ReadonlyArray<{ id: string; row: StatusRow }>,
   csrf: string,
   tournaments: ReadonlyArray<{ id: string; facts: TournamentFacts }> = [],
@@ -102,7 +108,7 @@ export function listPage(
 <div class="scroll" tabindex="0" role="region" aria-label="Debates"><table>
 <thead><tr><th scope="col">debate</th><th scope="col">format</th><th scope="col">phase</th><th scope="col">progress</th><th scope="col">standing</th><th scope="col">waiting on</th><th scope="col">last error</th></tr></thead>
 <tbody id="rows">
-${listRows(rows)}
+${listRows(base, rows)}
 </tbody></table></div>
 ${
   tournaments.length
@@ -110,33 +116,33 @@ ${
 <div class="scroll" tabindex="0" role="region" aria-label="Tournaments"><table>
 <thead><tr><th scope="col">tournament</th><th scope="col">progress</th></tr></thead>
 <tbody id="tournaments">
-${tournamentRows(tournaments)}
+${tournamentRows(base, tournaments)}
 </tbody></table></div>`
     : ""
 }
 </main>`;
-  return layout("Debates", body, { page: "list", csrf });
+  return layout("Debates", body, { page: "list", csrf, base });
 }
 
 function hidden(csrf: string): string {
   return `<input type="hidden" name="csrf" value="${h(csrf)}">`;
 }
 
-function button(id: string, action: string, label: string, csrf: string, extra = ""): string {
-  return `<form method="post" action="/d/${encodeURIComponent(id)}/${action}" class="inline">${hidden(csrf)}${extra}<button type="submit">${h(label)}</button></form>`;
+function button(base: string, id: string, action: string, label: string, csrf: string, extra = ""): string {
+  return `<form method="post" action="${h(base)}/d/${encodeURIComponent(id)}/${action}" class="inline">${hidden(csrf)}${extra}<button type="submit">${h(label)}</button></form>`;
 }
 
 /** The forms of a debate page: answer a manual seat, decide a review, run, stop, pause, resume, lengthen. */
-export function panelHtml(id: string, panel: DebatePanel, csrf: string): string {
+export function panelHtml(base: string, id: string, panel: DebatePanel, csrf: string): string {
   const parts: string[] = [];
   if (panel.notice) parts.push(`<p class="notice" role="alert">${h(panel.notice)}</p>`);
   const controls = [
-    panel.running ? button(id, "stop", "Stop the run", csrf) : button(id, "run", "Run", csrf),
-    panel.paused ? button(id, "resume", "Resume", csrf) : button(id, "pause", "Pause", csrf),
+    panel.running ? button(base, id, "stop", "Stop the run", csrf) : button(base, id, "run", "Run", csrf),
+    panel.paused ? button(base, id, "resume", "Resume", csrf) : button(base, id, "pause", "Pause", csrf),
   ];
   if (panel.length)
     controls.push(
-      `<form method="post" action="/d/${encodeURIComponent(id)}/length" class="inline">${hidden(csrf)}<input type="hidden" name="shown" value="${panel.length.value}"><label>${h(panel.length.unit)} <input type="number" name="value" min="1" max="${panel.length.max}" value="${h(panel.length.draft ?? String(panel.length.value))}" required></label> <button type="submit">Set</button></form>`,
+      `<form method="post" action="${h(base)}/d/${encodeURIComponent(id)}/length" class="inline">${hidden(csrf)}<input type="hidden" name="shown" value="${panel.length.value}"><label>${h(panel.length.unit)} <input type="number" name="value" min="1" max="${panel.length.max}" value="${h(panel.length.draft ?? String(panel.length.value))}" required></label> <button type="submit">Set</button></form>`,
     );
   parts.push(`<div class="controls">${controls.join(" ")}</div>`);
   for (const ask of panel.asks) {
@@ -146,7 +152,7 @@ export function panelHtml(id: string, panel: DebatePanel, csrf: string): string 
     parts.push(`<section class="ask" aria-labelledby="ask-${h(ask.stem)}">
 <h2 id="ask-${h(ask.stem)}">Your turn: ${h(ask.role)}</h2>
 <details open><summary>The prompt (prompts/${h(ask.stem)}.md)</summary><pre class="prompt" tabindex="0">${h(ask.prompt)}</pre></details>
-${errors}<form method="post" action="/d/${encodeURIComponent(id)}/answer">${hidden(csrf)}<input type="hidden" name="stem" value="${h(ask.stem)}">
+${errors}<form method="post" action="${h(base)}/d/${encodeURIComponent(id)}/answer">${hidden(csrf)}<input type="hidden" name="stem" value="${h(ask.stem)}">
 <label for="text-${h(ask.stem)}">Your answer (written to inbox/${h(ask.stem)}.md)</label>
 <textarea id="text-${h(ask.stem)}" name="text" rows="16" required>${h(ask.draft ?? "")}</textarea>
 <button type="submit">Check and send</button></form>
@@ -166,7 +172,7 @@ ${errors}<form method="post" action="/d/${encodeURIComponent(id)}/answer">${hidd
     parts.push(`<section class="ask" aria-labelledby="decision-title">
 <h2 id="decision-title">Your decision</h2>
 ${d.recommended ? `<p>The judge recommends <strong>${h(d.recommended)}</strong>.</p>` : ""}${d.reasons.length ? `<ul>${d.reasons.map((r) => `<li>${h(r)}</li>`).join("")}</ul>` : ""}
-<form method="post" action="/d/${encodeURIComponent(id)}/decision">${hidden(csrf)}<fieldset><legend>Decision</legend>
+<form method="post" action="${h(base)}/d/${encodeURIComponent(id)}/decision">${hidden(csrf)}<fieldset><legend>Decision</legend>
 ${d.choices.map((c) => `<label><input type="radio" name="decision" value="${h(c.key)}" required${c.key === d.recommended ? " checked" : ""}> ${h(c.key)}: ${h(c.label)}</label><br>`).join("\n")}
 </fieldset><button type="submit">Decide</button></form></section>`);
   }
@@ -198,6 +204,7 @@ export function progressItems(lines: readonly ProgressLine[]): string {
 
 /** The page of one debate: its facts, its forms, the live progress of a run, and its report growing. */
 export function debatePage(
+  base: string,
   id: string,
   row: StatusRow,
   panel: DebatePanel,
@@ -205,27 +212,27 @@ export function debatePage(
   progress: readonly ProgressLine[] = [],
 ): string {
   const body = `<main>
-<p><a href="/">All debates</a></p>
+<p><a href="${h(base)}/">All debates</a></p>
 <h1>${h(id)}</h1>
 <p id="facts">${h(row.format ?? "-")} · ${h(row.phase ?? "-")} · ${h(progressOf(row))} · ${h(standingOf(row))}${row.last_error ? ` · last error: ${h(row.last_error)}` : ""}</p>
 <p id="stale" class="stale" role="status" hidden>The debate moved on while you were working in the form below; what you typed is kept. Send it, or reload the page to see the new state.</p>
 <p id="send-status" class="notice" role="alert"></p>
-<div id="panel">${panelHtml(id, panel, csrf)}</div>
+<div id="panel">${panelHtml(base, id, panel, csrf)}</div>
 <section aria-labelledby="progress-title"><h2 id="progress-title">Live progress</h2><ol id="progress" class="progress" aria-live="polite" tabindex="0">${progressItems(progress)}</ol></section>
-<iframe id="report" title="The debate so far (its report)" src="/d/${encodeURIComponent(id)}/report"></iframe>
+<iframe id="report" title="The debate so far (its report)" src="${h(base)}/d/${encodeURIComponent(id)}/report"></iframe>
 </main>`;
-  return layout(id, body, { page: "debate", id, csrf });
+  return layout(id, body, { page: "debate", id, csrf, base });
 }
 
 /** The page of one tournament: its progress, and its leaderboard as it forms (the tournament's own renderer). */
-export function tournamentPage(id: string, facts: TournamentFacts, csrf: string): string {
+export function tournamentPage(base: string, id: string, facts: TournamentFacts, csrf: string): string {
   const body = `<main>
-<p><a href="/">All debates</a></p>
+<p><a href="${h(base)}/">All debates</a></p>
 <h1>Tournament ${h(id)}</h1>
 <p id="facts" role="status">${h(tournamentLine(facts))}</p>
-<iframe id="report" title="The leaderboard so far" src="/t/${encodeURIComponent(id)}/leaderboard"></iframe>
+<iframe id="report" title="The leaderboard so far" src="${h(base)}/t/${encodeURIComponent(id)}/leaderboard"></iframe>
 </main>`;
-  return layout(`Tournament ${id}`, body, { page: "tournament", id, csrf });
+  return layout(`Tournament ${id}`, body, { page: "tournament", id, csrf, base });
 }
 
 /** The page shown for a refused request (no token, a foreign host, no such debate). */

@@ -1,19 +1,37 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 
-/** The secrets of one `debate serve` process: the URL's token, and the token every form and POST carries. */
+/**
+ * The secrets of one `debate serve` process: the URL's token, the token every form and POST carries,
+ * and the instance id of the secret path every page of this server lies under (servePrefix).
+ */
 export interface ServeSecrets {
   token: string;
   csrf: string;
+  instance: string;
 }
 
-/** Fresh secrets (192 bits each, URL-safe). */
+/** Fresh secrets (192 bits each for the tokens, 128 for the instance id; URL-safe). */
 export function newSecrets(): ServeSecrets {
-  return { token: randomBytes(24).toString("base64url"), csrf: randomBytes(24).toString("base64url") };
+  return {
+    token: randomBytes(24).toString("base64url"),
+    csrf: randomBytes(24).toString("base64url"),
+    instance: randomBytes(16).toString("base64url"),
+  };
+}
+
+/**
+ * The path every page of this server lies under, and the token cookie's Path: a browser sends the
+ * cookie of 127.0.0.1 to every port, but only to paths under its Path, which no other server's page
+ * can guess. Anything outside it is answered 404, with nothing else said.
+ */
+export function servePrefix(secrets: Pick<ServeSecrets, "instance">): string {
+  return `/s/${secrets.instance}`;
 }
 
 /**
  * The cookie that carries the token once the URL's `?token=` was seen, named by the server's port: a
- * browser keeps cookies by host, not port, so two servers on 127.0.0.1 each keep their own.
+ * browser keeps cookies by host, not port, so two servers on 127.0.0.1 each keep their own. Its Path
+ * is the server's secret prefix (servePrefix), so it goes to no other server.
  */
 export function tokenCookie(port: number): string {
   return `debatekit_serve_${port}`;

@@ -3,7 +3,7 @@ import { relative, sep } from "node:path";
 import { serve } from "@hono/node-server";
 import { watch } from "chokidar";
 import { createServeApp } from "./app.js";
-import { newSecrets, type ServeSecrets } from "./security.js";
+import { newSecrets, type ServeSecrets, servePrefix } from "./security.js";
 
 /** What `debate serve` was asked to serve, and how. */
 export interface ServeOptions {
@@ -15,7 +15,7 @@ export interface ServeOptions {
   secrets?: ServeSecrets;
 }
 
-/** A running server: its URL (with the token), and how to stop it. */
+/** A running server: its URL (its secret prefix, with the token), and how to stop it. */
 export interface ServeHandle {
   url: string;
   port: number;
@@ -70,7 +70,7 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
 
   return {
-    url: `http://${SERVE_HOST}:${port}/?token=${secrets.token}`,
+    url: `http://${SERVE_HOST}:${port}${servePrefix(secrets)}/?token=${secrets.token}`,
     port,
     close: async () => {
       if (timer) clearTimeout(timer);
