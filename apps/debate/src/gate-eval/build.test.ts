@@ -178,7 +178,7 @@ describe("buildEvalSet (SZZ)", () => {
     const b = await commit("tune b", { "b.js": lines("b = 2") });
     const c = await commit("tune c", { "c.js": lines("c = 2") });
     // A squashed feature whose body lists a "fix:" bullet, an unprefixed change whose body says fix,
-    // and a change referring to issue 7.
+    // and a change referring to #7, which the tracker labels a bug.
     await commit("feat: a is 3\n\n* fix: a was wrong", { "a.js": lines("a = 3") });
     const bodyFix = await commit("Update b\n\n* fix: b was 2", { "b.js": lines("b = 3") });
     const issueFix = await commit("Handle c (#7)", { "c.js": lines("c = 3") });
@@ -192,7 +192,7 @@ describe("buildEvalSet (SZZ)", () => {
     const labelled = await buildEvalSet({ repo, repoRef: repo, issues });
     expect(
       labelled.cases.filter((x) => x.label === "bad").map((x) => [x.head, x.fix, x.reasons.at(-1)]),
-    ).toEqual([[c, issueFix, 'a fix because issue #7 is labelled "type: bug" (--issues)']]);
+    ).toEqual([[c, issueFix, 'a fix because the tracker labels #7 "type: bug" (--issues)']]);
     expect(a).not.toBe(bodyFix);
   });
 

@@ -98,7 +98,7 @@ function bugIssue(commit: LoggedCommit, options: FixOptions): string | undefined
   const text = options.body ? `${commit.subject}\n${commit.body}` : commit.subject;
   for (const n of issueRefs(text)) {
     const label = options.issues.get(n)?.find((l) => BUG_LABEL.test(l));
-    if (label) return `issue #${n} is labelled "${label}" (--issues)`;
+    if (label) return `the tracker labels #${n} "${label}" (--issues)`;
   }
   return undefined;
 }
