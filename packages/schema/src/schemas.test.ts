@@ -72,7 +72,7 @@ describe("invalid documents are rejected with readable errors", () => {
       "unknown phase",
       () => schema.validateDebateFrontmatter({ ...base, current_phase: "judging" }),
       "current_phase",
-      /must be one of "awaiting_arguments", "awaiting_judgment" \(got "judging"\)/,
+      /must be one of "awaiting_arguments", "awaiting_judgment", "complete" \(got "judging"\)/,
     ],
     [
       "misspelled key",
