@@ -13,6 +13,7 @@ const ALLOWED: readonly RegExp[] = [
   /^packages\/core\/src\/formats\/registry\.ts$/, // the table of built-in formats
   /^apps\/debate\/src\/(commands|actions)\/(review|gate)\.ts$/, // commands made for one format
   /^apps\/debate\/src\/commands\/index\.ts$/, // the command table: `review` there is that command's name
+  /^apps\/debate\/src\/commands\/tournament\.ts$/, // its offline help example runs the shipped crossfire recordings
   /^apps\/debate\/src\/(gate|review)\//,
   /(^|\/)testing\.ts$/, // fixtures a package exports for others' tests
   /(^|\/)test-helpers\//,

@@ -27,6 +27,7 @@ describe.skipIf(!CHROMIUM)("eval.html in headless Chromium", () => {
       const { errors, requests } = watchPage(page, file);
       await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
       expect(await page.locator("h2").allTextContents()).toEqual([
+        "Labels",
         "block_on: [P1]",
         "block_on: [P1, P2]",
         "Judges and cost",

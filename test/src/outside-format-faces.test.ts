@@ -8,12 +8,16 @@ import { repoRoot, runDebateAsync } from "./workspace.js";
 // in the faces: status shows its own columns and result, never formal's; log and run count in its
 // unit. Through the built binary, run from the folder whose config registers it.
 const configDir = join(repoRoot, "test/formats");
-const env = { ...process.env, NO_COLOR: "1", CI: "1" };
+let env: NodeJS.ProcessEnv;
 const debate = (...args: string[]) => runDebateAsync(args, configDir, env);
 let work: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "outside-faces-"));
+  // test/formats is a project like any other: its formats load once allowed, in a state folder of the test's.
+  env = { ...process.env, NO_COLOR: "1", CI: "1", XDG_STATE_HOME: join(work, "state") };
+  const allowed = await runDebateAsync(["allow", configDir], configDir, env);
+  expect(allowed.code, allowed.stderr).toBe(0);
   await cp(join(configDir, "toy/example"), join(work, "toy"), { recursive: true });
   await cp(join(repoRoot, "examples/ai-review-gate"), join(work, "formal"), { recursive: true });
 });

@@ -46,8 +46,9 @@ describe("debate status of a finished crossfire debate", () => {
   it("gives the verdict in the WINNER column only, the sides' columns empty", async () => {
     await copyExample("crossfire-grpc", "crossfire-done");
     expect(debate(["run", "crossfire-done"], { cwd, env }).code).toBe(0);
-    const [, phase, rounds, prop, opp, winner] = statusCells("crossfire-done");
-    expect([phase, rounds, prop, opp, winner]).toEqual(["complete", "3/3", "-", "-", "challenger"]);
+    // Crossfire has no score columns (formal's PROP and OPP are formal's own): the verdict is the RESULT.
+    const [, phase, rounds, result] = statusCells("crossfire-done");
+    expect([phase, rounds, result]).toEqual(["complete", "3/3", "challenger"]);
   });
 });
 
@@ -61,7 +62,7 @@ describe("a finished review", () => {
     );
     const cells = statusCells("review-done");
     expect(cells.slice(1, 3)).toEqual(["complete", "3/3"]);
-    expect(cells[5]).toBe("D: continue with a rebuttal");
+    expect(cells[3]).toBe("D: continue with a rebuttal");
   });
 });
 
@@ -70,10 +71,11 @@ describe("debate status's progress column", () => {
     await copyExample("review-sum/redis", "review-unit");
     const review = debate(["status", "review-unit"], { cwd, env });
     expect(review.code, review.stderr).toBe(0);
-    expect(review.stdout).toMatch(/^DEBATE\s+PHASE\s+ROUND\s+PROP\s/m);
+    expect(review.stdout).toMatch(/^DEBATE\s+PHASE\s+ROUND\s+RESULT\s/m);
     await copyExample("ai-review-gate", "formal-unit");
     const formal = debate(["status", "formal-unit"], { cwd, env });
-    expect(formal.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+PROP\s/m);
+    // A formal debate never run has no scores yet, so no score columns either.
+    expect(formal.stdout).toMatch(/^DEBATE\s+PHASE\s+EXCHANGE\s+RESULT\s/m);
   });
 });
 

@@ -44,7 +44,7 @@ describe("a codex seat whose program is not installed", () => {
 
     const doctor = debate(["doctor", folder], { cwd, env });
     expect(doctor.stdout).toMatch(/✗ proposition \(codex\)\s+no\s/);
-    expect(doctor.stdout).toContain(`proposition (codex): install the Codex CLI: ${installHint}`);
+    expect(doctor.stdout).toContain(`proposition (codex): install the Codex CLI: \`${installHint}\``);
 
     const run = debate(["run", folder, "--exchanges", "1"], { cwd, env });
     expect(run.code).not.toBe(0);

@@ -72,7 +72,7 @@ describe("debate watch (in process): an all-manual debate carried by answer file
     expect(committedSteps(events, dir)).toEqual(expectedSteps(3));
     const debateMd = await readFile(join(dir, "debate.md"), "utf8");
     expect(debateMd).toMatch(/^current_exchange: 3$/m);
-    expect(debateMd).toMatch(/^current_phase: awaiting_arguments$/m);
+    expect(debateMd).toMatch(/^current_phase: complete$/m);
     const args = (await readdir(join(dir, "arguments"))).sort();
     expect(args).toEqual([
       "opp_000a.md",
