@@ -447,7 +447,7 @@ describe("tournament run --queue with debate workers on one Redis", () => {
       const url = `redis://127.0.0.1:${port}`;
       const log = join(work, "limited.log");
       const dir = await httpTournament("limited", server);
-      const worker = startWorker(url, log, "l1");
+      const worker = startWorker(url, log, "l1", 30_000, server);
       const queued = startQueuedRun(dir, url, log);
       expect((await exited(queued.child)).code, queued.err()).toBe(0);
       expect(queued.out()).toMatch(/^finished: 6 done, 0 failed, 0 not finished of 6/);
