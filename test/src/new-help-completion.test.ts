@@ -100,11 +100,12 @@ describe("debate new and help", () => {
     expect(help).toMatch(/Adapters: [a-z, ]*claude[a-z, ]*manual[a-z, ]*replay/);
     expect(help).toContain("manual and replay work offline");
     expect(help).toContain("--proposition claude:sonnet:high");
-    for (const command of ["new", "run", "status", "report", "watch", "reset", "log", "completion"])
-      // Examples may first make the debate they use (`debate example ...`); each shows the command itself.
-      const help = debate([command, "--help"], { cwd, env }).stdout;
-      expect(help).toContain("Examples:\n  $ debate ");
-      expect(help.slice(help.indexOf("Examples:"))).toContain(`\n  $ debate ${command}`);
+    // Examples may first make the debate they use (`debate example ...`); each shows the command itself.
+    for (const command of ["new", "run", "status", "report", "watch", "reset", "log", "completion"]) {
+      const text = debate([command, "--help"], { cwd, env }).stdout;
+      expect(text, command).toContain("Examples:\n  $ debate ");
+      expect(text.slice(text.indexOf("Examples:")), command).toContain(`\n  $ debate ${command}`);
+    }
   });
 });
 
